@@ -1,0 +1,152 @@
+/* arena.c - the context: one bump arena that owns every IR object, the string intern table, the
+ * type intern table and the source buffers kept for diagnostics.
+ *
+ * The arena grows in chunks and is freed all at once by ir_ctx_destroy. Interning uses open
+ * addressing keyed by an FNV-1a hash; tables double when half full, so lookups stay short. */
+#include "ir/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK (1u << 20)
+
+typedef struct Chunk {
+  struct Chunk *next;
+  size_t used, cap;
+  _Alignas(16) unsigned char data[];
+} Chunk;
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n);
+  if (!p) {
+    fputs("gpuinterp: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+IrCtx *ir_ctx_create(void) {
+  IrCtx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return NULL;
+  ctx->diag_out = stderr;
+  return ctx;
+}
+
+void ir_ctx_destroy(IrCtx *ctx) {
+  if (!ctx)
+    return;
+  for (Chunk *c = ctx->chunks, *n; c; c = n) {
+    n = c->next;
+    free(c);
+  }
+  free(ctx->strtab);
+  free(ctx->typetab);
+  for (uint32_t i = 0; i < ctx->nsources; i++)
+    free(ctx->sources[i].text);
+  free(ctx->sources);
+  free(ctx);
+}
+
+void *ir_alloc(IrCtx *ctx, size_t bytes) {
+  bytes = (bytes + 15) & ~(size_t)15;
+  Chunk *c = ctx->chunks;
+  if (!c || c->cap - c->used < bytes) {
+    size_t cap = bytes > CHUNK / 4 ? bytes : CHUNK;
+    if (bytes > CHUNK / 4 && c) {
+      /* A big object gets a chunk of its own behind the current one, so the current chunk's
+       * free space is not thrown away. */
+      Chunk *big = xmalloc(sizeof *big + cap);
+      big->used = bytes;
+      big->cap = cap;
+      big->next = c->next;
+      c->next = big;
+      memset(big->data, 0, bytes);
+      return big->data;
+    }
+    c = xmalloc(sizeof *c + cap);
+    c->used = 0;
+    c->cap = cap;
+    c->next = ctx->chunks;
+    ctx->chunks = c;
+  }
+  void *p = c->data + c->used;
+  c->used += bytes;
+  memset(p, 0, bytes);
+  return p;
+}
+
+void *ir_dup(IrCtx *ctx, const void *src, size_t bytes) {
+  void *p = ir_alloc(ctx, bytes ? bytes : 1);
+  if (bytes)
+    memcpy(p, src, bytes);
+  return p;
+}
+
+uint32_t ir_hash_bytes(const char *s, size_t len) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h;
+}
+
+Str ir_intern(IrCtx *ctx, const char *s, size_t len) {
+  if (ctx->nstr * 2 >= ctx->strcap) {
+    uint32_t ncap = ctx->strcap ? ctx->strcap * 2 : 1024;
+    Str *tab = calloc(ncap, sizeof *tab);
+    if (!tab)
+      abort();
+    for (uint32_t i = 0; i < ctx->strcap; i++) {
+      Str e = ctx->strtab[i];
+      if (!e.s)
+        continue;
+      uint32_t j = ir_hash_bytes(e.s, e.len) & (ncap - 1);
+      while (tab[j].s)
+        j = (j + 1) & (ncap - 1);
+      tab[j] = e;
+    }
+    free(ctx->strtab);
+    ctx->strtab = tab;
+    ctx->strcap = ncap;
+  }
+  uint32_t mask = ctx->strcap - 1;
+  uint32_t j = ir_hash_bytes(s, len) & mask;
+  for (; ctx->strtab[j].s; j = (j + 1) & mask) {
+    Str e = ctx->strtab[j];
+    if (e.len == len && memcmp(e.s, s, len) == 0)
+      return e;
+  }
+  char *copy = ir_alloc(ctx, len + 1);
+  memcpy(copy, s, len);
+  Str e = {copy, (uint32_t)len};
+  ctx->strtab[j] = e;
+  ctx->nstr++;
+  return e;
+}
+
+Str ir_intern_cstr(IrCtx *ctx, const char *s) { return ir_intern(ctx, s, strlen(s)); }
+
+bool ir_str_eq(Str a, const char *s) {
+  size_t n = strlen(s);
+  return a.len == n && memcmp(a.s, s, n) == 0;
+}
+
+/* Keeps a copy of a source buffer so diagnostics can quote its lines. */
+const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len) {
+  if (ctx->nsources == ctx->capsources) {
+    uint32_t ncap = ctx->capsources ? ctx->capsources * 2 : 4;
+    SourceBuf *s = realloc(ctx->sources, ncap * sizeof *s);
+    if (!s)
+      abort();
+    ctx->sources = s;
+    ctx->capsources = ncap;
+  }
+  char *copy = xmalloc(len + 1);
+  memcpy(copy, text, len);
+  copy[len] = 0;
+  SourceBuf *sb = &ctx->sources[ctx->nsources++];
+  sb->name = ir_intern_cstr(ctx, name);
+  sb->text = copy;
+  sb->len = len;
+  return copy;
+}

@@ -1,0 +1,258 @@
+/* internal.h - what the files of ir/ share and nothing outside ir/ may include: the context's
+ * fields, the lexer, the parser state and its primitives (what MLIR calls OpAsmParser), the
+ * printer state and its primitives (OpAsmPrinter), and the op table of ops.def.
+ *
+ * A custom assembly form is a pair of functions in custom.c:
+ *   bool parse_X(Parser *p, OpState *st)   fills st exactly as the generic form would
+ *   void print_X(Printer *pr, Op *op)      prints what follows the op name (and results)
+ * A print function may return false from its `printable_X` twin to fall back to generic form when
+ * an op's attributes do not fit the custom syntax (it then prints as MLIR's generic form does). */
+#ifndef IR_INTERNAL_H
+#define IR_INTERNAL_H
+
+#include "ir/ir.h"
+
+typedef struct SourceBuf {
+  Str name;
+  char *text;
+  size_t len;
+} SourceBuf;
+
+struct IrCtx {
+  struct Chunk *chunks;
+  Str *strtab;
+  uint32_t nstr, strcap;
+  Type **typetab;
+  uint32_t ntype, typecap;
+  SourceBuf *sources;
+  uint32_t nsources, capsources;
+  FILE *diag_out;
+  unsigned nerrors;
+};
+
+void *ir_dup(IrCtx *ctx, const void *src, size_t bytes);
+uint32_t ir_hash_bytes(const char *s, size_t len);
+const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len);
+
+/* ---- Lexer ---------------------------------------------------------------------------------- */
+
+typedef enum TokKind {
+  TOK_EOF, TOK_ERROR,
+  TOK_BARE,       /* identifier, keyword, dialect.op */
+  TOK_PERCENT,    /* %name (text excludes %) */
+  TOK_CARET,      /* ^bb */
+  TOK_AT,         /* @sym or @"sym" (text is the symbol, unescaped if quoted: see str) */
+  TOK_HASH,       /* #alias or #dialect.name */
+  TOK_BANG,       /* !alias or !dialect.name */
+  TOK_INT, TOK_FLOAT, TOK_STRING,
+  TOK_LPAREN, TOK_RPAREN, TOK_LSQUARE, TOK_RSQUARE, TOK_LBRACE, TOK_RBRACE, TOK_LESS, TOK_GREATER,
+  TOK_COMMA, TOK_COLON, TOK_EQUAL, TOK_ARROW, TOK_STAR, TOK_PLUS, TOK_MINUS, TOK_QUESTION,
+  TOK_ELLIPSIS, TOK_VBAR, TOK_FILE_META_BEGIN, TOK_FILE_META_END,
+} TokKind;
+
+typedef struct Token {
+  TokKind kind;
+  const char *text; /* points into the source */
+  uint32_t len;
+} Token;
+
+typedef struct Lexer {
+  const char *buf, *cur, *end;
+  const char *err; /* message of the last TOK_ERROR */
+} Lexer;
+
+void lex_init(Lexer *lx, const char *buf, size_t len);
+Token lex_next(Lexer *lx);
+/* The raw text of a balanced <...> at the lexer's position (dialect bodies). */
+bool lex_balanced(Lexer *lx, const char **start, uint32_t *len);
+
+/* ---- Parser --------------------------------------------------------------------------------- */
+
+typedef struct Parser Parser;
+typedef struct SsaEntry SsaEntry;
+typedef struct PendingLoc PendingLoc;
+
+typedef struct Alias {
+  Str name;
+  void *value; /* Type*, Attr* or Loc* */
+} Alias;
+
+/* One per region being parsed: where its definitions start on the stack, the frame of its block
+ * names, and the value frame to restore when it ends. */
+typedef struct RegionMark {
+  uint32_t stack_mark;
+  uint32_t block_frame;
+  uint32_t saved_frame;
+} RegionMark;
+
+struct Parser {
+  IrCtx *ctx;
+  Lexer lx;
+  Token tok;
+  Str file;
+  const char *src;        /* start of the source, for line/column */
+  const char *line_start; /* cache for line/column lookups */
+  uint32_t line_no;
+  bool failed;
+  unsigned nerrors_here;
+  /* SSA values and blocks in scope: chained hash keyed by (name, frame). */
+  SsaEntry **ssa;
+  uint32_t ssacap, nssa;
+  SsaEntry **stack;       /* definition order, popped when a region ends */
+  uint32_t nstack, capstack;
+  uint32_t frame;         /* current value frame (isolated regions get a new one) */
+  uint32_t next_frame;
+  Alias *type_alias, *attr_alias, *loc_alias;
+  uint32_t ntype_alias, nattr_alias, nloc_alias, cap_type_alias, cap_attr_alias, cap_loc_alias;
+  PendingLoc *pending;    /* loc(#alias) uses resolved at the end of the file */
+  uint32_t npending, cappending;
+  Str dialect_stack[64];
+  uint32_t ndialect;
+  uint32_t depth;
+  RegionMark marks[256];
+};
+
+/* A use of an SSA value not yet resolved to a Value: its name, result number and position. */
+typedef struct OperandRef {
+  const char *name;
+  uint32_t len;
+  uint32_t number;
+  const char *pos;
+} OperandRef;
+
+/* What an op is made of, gathered before it is created (MLIR's OperationState). */
+typedef struct OpState {
+  Str name;
+  const OpInfo *info;
+  Loc *src;
+  Value **operands;
+  uint32_t noperands, capoperands;
+  Type **result_types;
+  uint32_t nresults, capresults;
+  Block **succs;
+  uint32_t nsuccs, capsuccs;
+  Region **regions;
+  uint32_t nregions, capregions;
+  NamedAttr *props;
+  uint32_t nprops, capprops;
+  Attr *props_attr; /* a non-dictionary <{...}> from the generic form */
+  NamedAttr *attrs;
+  uint32_t nattrs, capattrs;
+  uint32_t num_results_expected; /* how many result names the source gave */
+} OpState;
+
+/* Primitives. Each returns false after reporting an error; `opt_` ones return false without
+ * error when the thing is absent (check p_failed when it matters). */
+bool p_failed(Parser *p);
+void p_next(Parser *p);
+Token *p_tok(Parser *p);
+bool p_is(Parser *p, TokKind k);
+bool p_is_kw(Parser *p, const char *kw);
+bool p_expect(Parser *p, TokKind k, const char *what);
+bool p_opt(Parser *p, TokKind k);
+bool p_kw(Parser *p, const char *kw);
+bool p_opt_kw(Parser *p, const char *kw);
+bool p_bare(Parser *p, Str *out);             /* any bare identifier */
+bool p_error(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool p_error_at(Parser *p, const char *pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+IrCtx *p_ctx(Parser *p);
+
+bool p_operand(Parser *p, OperandRef *out);
+bool p_opt_operand(Parser *p, OperandRef *out);
+/* Comma-separated operands, none allowed; stops at the first token that is not %name. */
+bool p_operand_list(Parser *p, OperandRef **out, uint32_t *n);
+bool p_resolve(Parser *p, const OperandRef *ref, Type *type, Value **out);
+/* Resolves refs with types (ntypes must be n, or 1 to give all the same type) onto st. */
+bool p_resolve_onto(Parser *p, OpState *st, const OperandRef *refs, uint32_t n, Type **types,
+                    uint32_t ntypes);
+
+bool p_type(Parser *p, Type **out);
+bool p_type_list(Parser *p, Type ***out, uint32_t *n);        /* t, t, ... (at least one) */
+bool p_paren_type_list(Parser *p, Type ***out, uint32_t *n);  /* ( t, ... ) */
+bool p_result_types(Parser *p, Type ***out, uint32_t *n);     /* t | (t, ...) | () */
+bool p_attr(Parser *p, Type *type, Attr **out);
+bool p_attr_dict(Parser *p, NamedAttr **out, uint32_t *n);   /* { name = attr, ... } */
+bool p_opt_attr_dict(Parser *p, OpState *st);                  /* appended to st->attrs */
+bool p_opt_attr_dict_with_keyword(Parser *p, OpState *st);     /* `attributes {...}` */
+bool p_symbol(Parser *p, Str *out);                            /* @name */
+bool p_int(Parser *p, int64_t *out);                           /* -?integer */
+bool p_string(Parser *p, Str *out);
+bool p_successor(Parser *p, Block **out);
+bool p_successor_with_args(Parser *p, OpState *st, uint32_t *nargs); /* ^bb(%a : T, ...) */
+
+/* A region; args (entry block arguments, already declared by the op's syntax) may be NULL. */
+typedef struct RegionArg {
+  OperandRef ref;
+  Type *type;
+  Loc *loc;
+} RegionArg;
+bool p_region(Parser *p, Region *out, RegionArg *args, uint32_t nargs, bool isolated);
+Region *st_add_region(Parser *p, OpState *st);
+/* (%a : T {attrs}?, ...) as a function signature; ellipsis reports *vararg when non-NULL. */
+bool p_arg_list(Parser *p, RegionArg **args, uint32_t *n, NamedAttr ***arg_attrs, bool *vararg,
+                bool allow_nameless);
+
+void st_add_prop(Parser *p, OpState *st, const char *name, Attr *value);
+void st_add_operand(Parser *p, OpState *st, Value *v);
+void st_add_result_type(Parser *p, OpState *st, Type *t);
+void st_set_segments(Parser *p, OpState *st, const uint32_t *sizes, uint32_t n);
+Loc *p_loc_here(Parser *p);
+bool p_loc(Parser *p, Loc **out);              /* loc(...) */
+bool p_expect_raw_less(Parser *p);
+bool p_alias_def(Parser *p);
+void p_defer_loc_alias(Parser *p, Loc *slot, const char *name, uint32_t len);
+bool p_resolve_loc_aliases(Parser *p);
+void p_free_aliases(Parser *p);
+Str p_default_dialect(Parser *p);
+
+/* ---- Printer -------------------------------------------------------------------------------- */
+
+typedef struct Printer Printer;
+
+void pr_str(Printer *pr, const char *s);
+void pr_strn(Printer *pr, const char *s, size_t n);
+void pr_fmt(Printer *pr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pr_char(Printer *pr, char c);
+void pr_value(Printer *pr, const Value *v);
+void pr_values(Printer *pr, Value *const *vs, uint32_t n); /* comma-separated */
+void pr_type(Printer *pr, const Type *t);
+void pr_types(Printer *pr, Type *const *ts, uint32_t n);   /* comma-separated */
+void pr_value_types(Printer *pr, Value *const *vs, uint32_t n);
+void pr_attr(Printer *pr, const Attr *a);
+void pr_attr_no_type(Printer *pr, const Attr *a);          /* ints/floats without `: type` */
+void pr_symbol(Printer *pr, Str name);
+void pr_string(Printer *pr, Str s);
+/* ` {a = ...}` of op->attrs plus props not listed in elide (NULL-terminated), if any remain. */
+void pr_attr_dict(Printer *pr, const Op *op, const char *const *elide, bool with_keyword);
+void pr_region(Printer *pr, Region *r, bool print_entry_args, bool print_empty_block);
+void pr_successor(Printer *pr, Block *b, Value *const *args, uint32_t nargs);
+void pr_block_arg_decl(Printer *pr, Value *v); /* %arg : T loc(...) */
+void pr_loc_suffix(Printer *pr, Loc *loc);     /* ` loc(...)` when locations are printed */
+bool pr_locations(Printer *pr);
+
+/* ---- Op table ------------------------------------------------------------------------------- */
+
+enum {
+  OPF_ISOLATED = 1 << 0,     /* regions isolated from above: outer values are not visible */
+  OPF_TERMINATOR = 1 << 1,
+  OPF_NO_TERMINATOR = 1 << 2,/* single-block regions that need no terminator (module) */
+  OPF_SYMBOL_TABLE = 1 << 3,
+  OPF_GRAPH = 1 << 4,        /* graph regions: no dominance requirement (module bodies) */
+};
+
+typedef bool (*ParseFn)(Parser *p, OpState *st);
+typedef bool (*PrintFn)(Printer *pr, Op *op); /* false: the op needs the generic form */
+
+struct OpInfo {
+  const char *name;
+  ParseFn parse;
+  PrintFn print;
+  uint32_t flags;
+  int nops, nres;        /* expected counts, -1 variadic */
+  const char *dialect;   /* default dialect for ops nested in its regions, or NULL */
+  const char *inherent;  /* space-separated inherent attribute names (moved into properties) */
+};
+
+const OpInfo *ir_op_info(Str name);
+
+#endif

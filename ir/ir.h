@@ -1,0 +1,281 @@
+/* ir.h - the MLIR text front end: context, types, attributes, locations, operations, parser,
+ * printer, verifier and diagnostics.
+ *
+ * Everything here lives in an arena owned by an IrCtx and dies with it: nothing is freed one by
+ * one. Types are interned (two equal types are the same pointer). Attributes and locations are
+ * plain trees in the arena. An operation is stored the way MLIR's generic form spells it:
+ *
+ *   %r:2 = "dialect.op"(%a, %b)[^succ] <{props}> ({regions}) {attrs} : (A, B) -> (R, S) loc(...)
+ *
+ * so any op round-trips even when the front end knows nothing of it. Ops the front end knows
+ * (ir/ops.def) also have their custom assembly: parsing it yields exactly the generic form MLIR
+ * would give (inherent attributes in properties, operandSegmentSizes where MLIR has them), and
+ * printing prefers it unless the generic form is asked for.
+ */
+#ifndef IR_IR_H
+#define IR_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct IrCtx IrCtx;
+typedef struct Type Type;
+typedef struct Attr Attr;
+typedef struct Loc Loc;
+typedef struct Op Op;
+typedef struct Value Value;
+typedef struct Use Use;
+typedef struct Block Block;
+typedef struct Region Region;
+typedef struct OpInfo OpInfo;
+
+/* Interned string: pointer equality is string equality for strings from ir_intern. */
+typedef struct Str {
+  const char *s;
+  uint32_t len;
+} Str;
+
+IrCtx *ir_ctx_create(void);
+void ir_ctx_destroy(IrCtx *ctx);
+void *ir_alloc(IrCtx *ctx, size_t bytes);   /* zeroed, 16-byte aligned, lives with ctx */
+Str ir_intern(IrCtx *ctx, const char *s, size_t len);
+Str ir_intern_cstr(IrCtx *ctx, const char *s);
+bool ir_str_eq(Str a, const char *s);
+
+/* ---- Types ---------------------------------------------------------------------------------- */
+
+typedef enum TypeKind {
+  TY_INT,            /* width, signedness */
+  TY_INDEX,
+  TY_FLOAT,          /* fkind */
+  TY_NONE,
+  TY_FUNC,           /* inputs -> results */
+  TY_TUPLE,          /* elems */
+  TY_COMPLEX,        /* elem */
+  TY_VECTOR,         /* shape (scalable flags), elem */
+  TY_TENSOR,         /* shape (ranked) or unranked, elem, encoding */
+  TY_MEMREF,         /* shape, elem, layout, memspace */
+  TY_UNRANKED_MEMREF,/* elem, memspace */
+  TY_GPU_TOKEN,      /* !gpu.async.token */
+  TY_ASYNC_TOKEN,    /* !async.token */
+  TY_ASYNC_VALUE,    /* !async.value<elem> */
+  TY_ASYNC_GROUP,    /* !async.group */
+  TY_LLVM_PTR,       /* addrspace */
+  TY_LLVM_VOID,
+  TY_LLVM_STRUCT,    /* name (may be empty), packed, elems; opaque when named without body */
+  TY_LLVM_ARRAY,     /* count, elem */
+  TY_LLVM_FUNC,      /* result, params, vararg */
+  TY_LLVM_TOKEN,
+  TY_OPAQUE,         /* any other !dialect.name<...>: kept as text */
+} TypeKind;
+
+typedef enum FloatKind {
+  F_F16, F_BF16, F_F32, F_F64, F_F80, F_F128, F_TF32,
+  F_F8E5M2, F_F8E4M3FN, F_F8E5M2FNUZ, F_F8E4M3FNUZ, F_F8E4M3B11FNUZ, F_F8E4M3, F_F8E3M4,
+  F_F8E8M0FNU, F_F6E2M3FN, F_F6E3M2FN, F_F4E2M1FN,
+} FloatKind;
+
+typedef enum Signedness { SIGNLESS, SIGNED, UNSIGNED } Signedness;
+
+#define IR_DYNAMIC INT64_MIN /* a `?` dimension, stride or offset */
+
+struct Type {
+  TypeKind kind;
+  uint32_t hash;
+  union {
+    struct { uint32_t width; Signedness sign; } i;
+    FloatKind f;
+    struct { Type **in, **out; uint32_t nin, nout; } fn;
+    struct { Type **elems; uint32_t n; bool packed, opaque, named; Str name; } agg; /* tuple, struct */
+    struct {
+      int64_t *shape; bool *scalable; uint32_t rank; bool unranked;
+      Type *elem; Attr *layout; Attr *memspace; /* memspace doubles as tensor encoding */
+    } sh;                                       /* vector, tensor, memref, unranked memref */
+    struct { Type *elem; uint64_t count; } arr; /* llvm.array, complex, async.value */
+    struct { uint32_t addrspace; } ptr;
+    struct { Type *ret; Type **params; uint32_t nparams; bool vararg; } lfn;
+    struct { Str dialect; Str body; } opq;      /* !dialect.body, body includes any <...> */
+  } u;
+};
+
+Type *ir_type_int(IrCtx *ctx, uint32_t width, Signedness sign);
+Type *ir_type_index(IrCtx *ctx);
+Type *ir_type_float(IrCtx *ctx, FloatKind fk);
+Type *ir_type_simple(IrCtx *ctx, TypeKind kind); /* none, tokens, llvm.void, llvm.token, async.group */
+Type *ir_type_func(IrCtx *ctx, Type **in, uint32_t nin, Type **out, uint32_t nout);
+Type *ir_type_llvm_ptr(IrCtx *ctx, uint32_t addrspace);
+Type *ir_type_intern(IrCtx *ctx, const Type *proto); /* general interning of a filled-in Type */
+bool ir_type_is_integer(const Type *t, uint32_t width); /* signless iN (width 0: any signless) */
+bool ir_type_is_float(const Type *t);
+uint32_t ir_float_width(FloatKind fk);
+const char *ir_float_name(FloatKind fk);
+
+/* ---- Attributes ----------------------------------------------------------------------------- */
+
+typedef enum AttrKind {
+  ATTR_INT,         /* ival (value as two's complement in 64 bits) or big (decimal text) + type */
+  ATTR_FLOAT,       /* fval + type; bits for NaN/inf exactness */
+  ATTR_BOOL,        /* bval: true/false (i1 integers print as true/false too) */
+  ATTR_STRING,      /* bytes (len), optional type */
+  ATTR_UNIT,
+  ATTR_ARRAY,       /* elems */
+  ATTR_DICT,        /* entries sorted by name */
+  ATTR_DENSE_ARRAY, /* array<i32: 1, 2>: elem type + raw values (int64 or double) */
+  ATTR_DENSE,       /* dense<...> : type; text of the literal kept normalized */
+  ATTR_TYPE,        /* a type used as an attribute */
+  ATTR_SYMREF,      /* @root::@nested... */
+  ATTR_AFFINE_MAP,  /* affine_map<...> text, normalized spacing */
+  ATTR_INTEGER_SET, /* affine_set<...> text */
+  ATTR_STRIDED,     /* strided<[s...], offset: o> */
+  ATTR_OPAQUE,      /* #dialect.name<...> or #dialect<...>: text kept */
+  ATTR_LOC,         /* a location used as an attribute */
+  ATTR_DENSE_RESOURCE, /* dense_resource<name> : type */
+  ATTR_SPARSE,      /* sparse<...> : type, text kept */
+} AttrKind;
+
+typedef struct NamedAttr {
+  Str name;
+  Attr *value;
+} NamedAttr;
+
+struct Attr {
+  AttrKind kind;
+  Type *type; /* int, float, dense, string (optional), dense array element type */
+  union {
+    struct { int64_t v; const char *big; } i;
+    struct { double v; uint64_t bits; bool has_bits; } f;
+    bool b;
+    Str str;                                      /* string bytes; opaque/affine/dense text */
+    struct { Attr **elems; uint32_t n; } arr;
+    struct { NamedAttr *entries; uint32_t n; } dict;
+    struct { int64_t *ivals; double *fvals; uint32_t n; } darr;
+    struct { Str *path; uint32_t n; } sym;        /* path[0] is the root */
+    struct { int64_t *strides; uint32_t n; int64_t offset; bool has_offset; } strided;
+    Loc *loc;
+  } u;
+};
+
+Attr *ir_attr_int(IrCtx *ctx, Type *type, int64_t v);
+Attr *ir_attr_bool(IrCtx *ctx, bool v);
+Attr *ir_attr_unit(IrCtx *ctx);
+Attr *ir_attr_string(IrCtx *ctx, const char *s, size_t len);
+Attr *ir_attr_type(IrCtx *ctx, Type *t);
+Attr *ir_attr_symref(IrCtx *ctx, Str *path, uint32_t n);
+Attr *ir_attr_array(IrCtx *ctx, Attr **elems, uint32_t n);
+Attr *ir_attr_dict(IrCtx *ctx, NamedAttr *entries, uint32_t n); /* sorts; duplicate names: last wins */
+Attr *ir_attr_dense_i32(IrCtx *ctx, const int64_t *vals, uint32_t n); /* array<i32: ...> */
+Attr *ir_dict_get(const Attr *dict, const char *name);
+Attr *ir_dict_set(IrCtx *ctx, Attr *dict, Str name, Attr *value); /* new dict; value NULL removes */
+bool ir_attr_equal(const Attr *a, const Attr *b);
+
+/* ---- Locations ------------------------------------------------------------------------------ */
+
+typedef enum LocKind { LOC_UNKNOWN, LOC_FILE, LOC_NAME, LOC_FUSED, LOC_CALLSITE, LOC_OPAQUE } LocKind;
+
+struct Loc {
+  LocKind kind;
+  Str file;              /* LOC_FILE: file; LOC_NAME: the name; LOC_OPAQUE: text */
+  uint32_t line, col;    /* LOC_FILE */
+  uint32_t end_line, end_col; /* LOC_FILE ranges (0 when absent) */
+  Loc **kids;            /* LOC_NAME: child (n 0 or 1); LOC_FUSED: parts; LOC_CALLSITE: callee, caller */
+  uint32_t n;
+  Attr *metadata;        /* LOC_FUSED<metadata> */
+};
+
+Loc *ir_loc_file(IrCtx *ctx, Str file, uint32_t line, uint32_t col);
+/* The first file:line:col inside loc (through names, fused, callsites), or NULL. */
+const Loc *ir_loc_file_of(const Loc *loc);
+
+/* ---- Operations, values, blocks, regions ---------------------------------------------------- */
+
+struct Use {
+  Op *user;
+  uint32_t index; /* operand index */
+  Use *next;
+};
+
+struct Value {
+  Type *type;
+  Op *def;        /* defining op, or NULL for a block argument */
+  Block *block;   /* owning block, for block arguments */
+  uint32_t index; /* result or argument number */
+  Use *uses;
+  Loc *loc;       /* block argument location, NULL if none */
+  uint32_t id;    /* scratch number for the printer */
+};
+
+struct Block {
+  Region *parent;
+  Block *next;
+  Value *args;
+  uint32_t nargs;
+  Op *first, *last;
+  uint32_t id;    /* scratch number for the printer */
+};
+
+struct Region {
+  Op *parent;
+  Block *first, *last;
+};
+
+struct Op {
+  const OpInfo *info; /* NULL: an op the front end does not know */
+  Str name;           /* "dialect.op" */
+  Loc *loc;           /* the op's location: explicit loc(...) or where it was in the source */
+  Loc *src;           /* where it was in the source (for diagnostics), may equal loc */
+  Value **operands;
+  Use *operand_uses;  /* one per operand, threaded into the operand's use list */
+  Value *results;
+  Block **succs;
+  Region *regions;
+  Attr *props;        /* <{...}>: a dictionary (or any attribute), NULL if none */
+  Attr *attrs;        /* {...}: discardable attributes, NULL if none */
+  uint32_t noperands, nresults, nsuccs, nregions;
+  Block *parent;
+  Op *prev, *next;
+  uint32_t order;     /* scratch: position in its block, set by the verifier */
+};
+
+/* Inherent or discardable attribute by name: properties first, then attributes. */
+Attr *ir_op_attr(const Op *op, const char *name);
+Op *ir_op_parent_op(const Op *op);
+/* Symbol lookup: the op with sym_name == name directly inside table's first region. */
+Op *ir_symbol_lookup(const Op *table, Str name);
+
+/* ---- Diagnostics ---------------------------------------------------------------------------- */
+
+typedef enum DiagSeverity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_REMARK } DiagSeverity;
+
+/* Diagnostics are written as they come, in mlir-opt's shape:
+ *   prog.mlir:12:5: error: 'gpu.wait' op ...
+ *   <the source line>
+ *       ^
+ * followed by note lines. Source lines are shown for files the context has read. */
+void ir_diag_set_stream(IrCtx *ctx, FILE *out);
+void ir_diag(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void ir_op_error(IrCtx *ctx, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+unsigned ir_error_count(const IrCtx *ctx);
+
+/* ---- Parse, verify, print ------------------------------------------------------------------- */
+
+/* Parses a whole file (buffer need not be NUL-terminated; it is copied). Returns the top-level
+ * builtin.module (an implicit one wraps top-level ops that are not a single module), or NULL
+ * after reporting every error it could find. */
+Op *ir_parse(IrCtx *ctx, const char *filename, const char *text, size_t len);
+Op *ir_parse_file(IrCtx *ctx, const char *path); /* "-" reads stdin */
+
+/* Structural verification: every use defined and dominating, terminators present, operand and
+ * result counts and types of known ops. Returns the number of errors reported. */
+unsigned ir_verify(IrCtx *ctx, Op *top);
+
+typedef struct PrintOptions {
+  bool generic;   /* generic form for every op */
+  bool locations; /* print loc(...) for every op and block argument */
+} PrintOptions;
+
+void ir_print(IrCtx *ctx, FILE *out, Op *top, const PrintOptions *opts);
+
+#endif

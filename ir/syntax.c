@@ -1,0 +1,1822 @@
+/* syntax.c - parsing of types, attributes and locations, and the type/attribute constructors.
+ *
+ * Builtin types and the LLVM dialect's types are parsed into structured Types (the interpreter
+ * needs their shapes); any other dialect type or attribute is kept as its text, with the body's
+ * whitespace normalized so that text from different printers compares equal.
+ *
+ *   type ::= iN | siN | uiN | index | f16 | bf16 | f32 | f64 | ... | none
+ *          | `(` type-list? `)` `->` result-types          function type
+ *          | tuple<...> | complex<T> | vector<dims x T> | tensor<dims x T (, enc)?> | tensor<*xT>
+ *          | memref<dims x T (, layout)? (, memspace)?> | memref<*xT (, memspace)?>
+ *          | !alias | !dialect.name<body>
+ *   attr ::= int (: T)? | float (: T)? | true | false | "str" (: T)? | unit | [attr, ...]
+ *          | {name = attr, ...} | array<T: v, ...> | dense<...> : T | @sym(::@sym)*
+ *          | affine_map<...> | affine_set<...> | strided<[...], offset: n> | type | loc(...)
+ *          | #alias | #dialect.name<body>
+ */
+#include "ir/internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Type interning ------------------------------------------------------------------------- */
+
+static uint32_t mix(uint32_t h, uint64_t v) {
+  h ^= (uint32_t)v + 0x9e3779b9u + (h << 6) + (h >> 2);
+  h ^= (uint32_t)(v >> 32) + 0x9e3779b9u + (h << 6) + (h >> 2);
+  return h;
+}
+
+static uint32_t attr_hash(const Attr *a);
+
+static uint32_t type_hash(const Type *t) {
+  uint32_t h = mix(17, t->kind);
+  switch (t->kind) {
+  case TY_INT: h = mix(mix(h, t->u.i.width), t->u.i.sign); break;
+  case TY_FLOAT: h = mix(h, t->u.f); break;
+  case TY_FUNC:
+    for (uint32_t i = 0; i < t->u.fn.nin; i++)
+      h = mix(h, (uintptr_t)t->u.fn.in[i]);
+    h = mix(h, 0xabc);
+    for (uint32_t i = 0; i < t->u.fn.nout; i++)
+      h = mix(h, (uintptr_t)t->u.fn.out[i]);
+    break;
+  case TY_TUPLE: case TY_LLVM_STRUCT:
+    for (uint32_t i = 0; i < t->u.agg.n; i++)
+      h = mix(h, (uintptr_t)t->u.agg.elems[i]);
+    h = mix(mix(mix(h, t->u.agg.packed), t->u.agg.opaque), t->u.agg.named);
+    h = mix(h, (uintptr_t)t->u.agg.name.s);
+    break;
+  case TY_VECTOR: case TY_TENSOR: case TY_MEMREF: case TY_UNRANKED_MEMREF:
+    for (uint32_t i = 0; i < t->u.sh.rank; i++)
+      h = mix(mix(h, (uint64_t)t->u.sh.shape[i]), t->u.sh.scalable ? t->u.sh.scalable[i] : 0);
+    h = mix(mix(mix(h, t->u.sh.unranked), (uintptr_t)t->u.sh.elem), t->u.sh.rank);
+    h = mix(h, attr_hash(t->u.sh.layout));
+    h = mix(h, attr_hash(t->u.sh.memspace));
+    break;
+  case TY_LLVM_ARRAY: case TY_COMPLEX: case TY_ASYNC_VALUE:
+    h = mix(mix(h, (uintptr_t)t->u.arr.elem), t->u.arr.count);
+    break;
+  case TY_LLVM_PTR: h = mix(h, t->u.ptr.addrspace); break;
+  case TY_LLVM_FUNC:
+    h = mix(mix(h, (uintptr_t)t->u.lfn.ret), t->u.lfn.vararg);
+    for (uint32_t i = 0; i < t->u.lfn.nparams; i++)
+      h = mix(h, (uintptr_t)t->u.lfn.params[i]);
+    break;
+  case TY_OPAQUE: h = mix(mix(h, (uintptr_t)t->u.opq.dialect.s), (uintptr_t)t->u.opq.body.s); break;
+  default: break;
+  }
+  return h;
+}
+
+static bool same_types(Type *const *a, Type *const *b, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
+static bool type_equal(const Type *a, const Type *b) {
+  if (a->kind != b->kind)
+    return false;
+  switch (a->kind) {
+  case TY_INT: return a->u.i.width == b->u.i.width && a->u.i.sign == b->u.i.sign;
+  case TY_FLOAT: return a->u.f == b->u.f;
+  case TY_FUNC:
+    return a->u.fn.nin == b->u.fn.nin && a->u.fn.nout == b->u.fn.nout &&
+           same_types(a->u.fn.in, b->u.fn.in, a->u.fn.nin) &&
+           same_types(a->u.fn.out, b->u.fn.out, a->u.fn.nout);
+  case TY_TUPLE: case TY_LLVM_STRUCT:
+    return a->u.agg.n == b->u.agg.n && a->u.agg.packed == b->u.agg.packed &&
+           a->u.agg.opaque == b->u.agg.opaque && a->u.agg.named == b->u.agg.named &&
+           a->u.agg.name.s == b->u.agg.name.s && same_types(a->u.agg.elems, b->u.agg.elems, a->u.agg.n);
+  case TY_VECTOR: case TY_TENSOR: case TY_MEMREF: case TY_UNRANKED_MEMREF:
+    if (a->u.sh.rank != b->u.sh.rank || a->u.sh.unranked != b->u.sh.unranked ||
+        a->u.sh.elem != b->u.sh.elem)
+      return false;
+    for (uint32_t i = 0; i < a->u.sh.rank; i++) {
+      if (a->u.sh.shape[i] != b->u.sh.shape[i])
+        return false;
+      bool sa = a->u.sh.scalable && a->u.sh.scalable[i], sb = b->u.sh.scalable && b->u.sh.scalable[i];
+      if (sa != sb)
+        return false;
+    }
+    return ir_attr_equal(a->u.sh.layout, b->u.sh.layout) &&
+           ir_attr_equal(a->u.sh.memspace, b->u.sh.memspace);
+  case TY_LLVM_ARRAY: case TY_COMPLEX: case TY_ASYNC_VALUE:
+    return a->u.arr.elem == b->u.arr.elem && a->u.arr.count == b->u.arr.count;
+  case TY_LLVM_PTR: return a->u.ptr.addrspace == b->u.ptr.addrspace;
+  case TY_LLVM_FUNC:
+    return a->u.lfn.ret == b->u.lfn.ret && a->u.lfn.vararg == b->u.lfn.vararg &&
+           a->u.lfn.nparams == b->u.lfn.nparams &&
+           same_types(a->u.lfn.params, b->u.lfn.params, a->u.lfn.nparams);
+  case TY_OPAQUE: return a->u.opq.dialect.s == b->u.opq.dialect.s && a->u.opq.body.s == b->u.opq.body.s;
+  default: return true;
+  }
+}
+
+/* Interns a type whose arrays may live anywhere: the interned copy owns arena copies. */
+Type *ir_type_intern(IrCtx *ctx, const Type *proto) {
+  uint32_t h = type_hash(proto);
+  if (ctx->ntype * 2 >= ctx->typecap) {
+    uint32_t ncap = ctx->typecap ? ctx->typecap * 2 : 256;
+    Type **tab = calloc(ncap, sizeof *tab);
+    if (!tab)
+      abort();
+    for (uint32_t i = 0; i < ctx->typecap; i++) {
+      Type *e = ctx->typetab[i];
+      if (!e)
+        continue;
+      uint32_t j = e->hash & (ncap - 1);
+      while (tab[j])
+        j = (j + 1) & (ncap - 1);
+      tab[j] = e;
+    }
+    free(ctx->typetab);
+    ctx->typetab = tab;
+    ctx->typecap = ncap;
+  }
+  uint32_t mask = ctx->typecap - 1;
+  uint32_t j = h & mask;
+  for (; ctx->typetab[j]; j = (j + 1) & mask)
+    if (ctx->typetab[j]->hash == h && type_equal(ctx->typetab[j], proto))
+      return ctx->typetab[j];
+  Type *t = ir_dup(ctx, proto, sizeof *t);
+  t->hash = h;
+  switch (t->kind) {
+  case TY_FUNC:
+    t->u.fn.in = ir_dup(ctx, proto->u.fn.in, t->u.fn.nin * sizeof(Type *));
+    t->u.fn.out = ir_dup(ctx, proto->u.fn.out, t->u.fn.nout * sizeof(Type *));
+    break;
+  case TY_TUPLE: case TY_LLVM_STRUCT:
+    t->u.agg.elems = ir_dup(ctx, proto->u.agg.elems, t->u.agg.n * sizeof(Type *));
+    break;
+  case TY_VECTOR: case TY_TENSOR: case TY_MEMREF: case TY_UNRANKED_MEMREF:
+    t->u.sh.shape = ir_dup(ctx, proto->u.sh.shape, t->u.sh.rank * sizeof(int64_t));
+    if (proto->u.sh.scalable)
+      t->u.sh.scalable = ir_dup(ctx, proto->u.sh.scalable, t->u.sh.rank * sizeof(bool));
+    break;
+  case TY_LLVM_FUNC:
+    t->u.lfn.params = ir_dup(ctx, proto->u.lfn.params, t->u.lfn.nparams * sizeof(Type *));
+    break;
+  default: break;
+  }
+  ctx->typetab[j] = t;
+  ctx->ntype++;
+  return t;
+}
+
+Type *ir_type_int(IrCtx *ctx, uint32_t width, Signedness sign) {
+  Type t = {.kind = TY_INT};
+  t.u.i.width = width;
+  t.u.i.sign = sign;
+  return ir_type_intern(ctx, &t);
+}
+
+Type *ir_type_index(IrCtx *ctx) { return ir_type_simple(ctx, TY_INDEX); }
+
+Type *ir_type_float(IrCtx *ctx, FloatKind fk) {
+  Type t = {.kind = TY_FLOAT};
+  t.u.f = fk;
+  return ir_type_intern(ctx, &t);
+}
+
+Type *ir_type_simple(IrCtx *ctx, TypeKind kind) {
+  Type t = {.kind = kind};
+  return ir_type_intern(ctx, &t);
+}
+
+Type *ir_type_func(IrCtx *ctx, Type **in, uint32_t nin, Type **out, uint32_t nout) {
+  Type t = {.kind = TY_FUNC};
+  t.u.fn.in = in;
+  t.u.fn.nin = nin;
+  t.u.fn.out = out;
+  t.u.fn.nout = nout;
+  return ir_type_intern(ctx, &t);
+}
+
+Type *ir_type_llvm_ptr(IrCtx *ctx, uint32_t addrspace) {
+  Type t = {.kind = TY_LLVM_PTR};
+  t.u.ptr.addrspace = addrspace;
+  return ir_type_intern(ctx, &t);
+}
+
+bool ir_type_is_integer(const Type *t, uint32_t width) {
+  return t && t->kind == TY_INT && t->u.i.sign == SIGNLESS && (width == 0 || t->u.i.width == width);
+}
+
+bool ir_type_is_float(const Type *t) { return t && t->kind == TY_FLOAT; }
+
+static const struct { const char *name; uint32_t width; } float_kinds[] = {
+  [F_F16] = {"f16", 16}, [F_BF16] = {"bf16", 16}, [F_F32] = {"f32", 32}, [F_F64] = {"f64", 64},
+  [F_F80] = {"f80", 80}, [F_F128] = {"f128", 128}, [F_TF32] = {"tf32", 19},
+  [F_F8E5M2] = {"f8E5M2", 8}, [F_F8E4M3FN] = {"f8E4M3FN", 8}, [F_F8E5M2FNUZ] = {"f8E5M2FNUZ", 8},
+  [F_F8E4M3FNUZ] = {"f8E4M3FNUZ", 8}, [F_F8E4M3B11FNUZ] = {"f8E4M3B11FNUZ", 8},
+  [F_F8E4M3] = {"f8E4M3", 8}, [F_F8E3M4] = {"f8E3M4", 8}, [F_F8E8M0FNU] = {"f8E8M0FNU", 8},
+  [F_F6E2M3FN] = {"f6E2M3FN", 6}, [F_F6E3M2FN] = {"f6E3M2FN", 6}, [F_F4E2M1FN] = {"f4E2M1FN", 4},
+};
+
+uint32_t ir_float_width(FloatKind fk) { return float_kinds[fk].width; }
+const char *ir_float_name(FloatKind fk) { return float_kinds[fk].name; }
+
+/* ---- Attribute constructors ----------------------------------------------------------------- */
+
+static Attr *new_attr(IrCtx *ctx, AttrKind k) {
+  Attr *a = ir_alloc(ctx, sizeof *a);
+  a->kind = k;
+  return a;
+}
+
+Attr *ir_attr_int(IrCtx *ctx, Type *type, int64_t v) {
+  Attr *a = new_attr(ctx, ATTR_INT);
+  a->type = type;
+  a->u.i.v = v;
+  return a;
+}
+
+Attr *ir_attr_bool(IrCtx *ctx, bool v) {
+  Attr *a = new_attr(ctx, ATTR_BOOL);
+  a->u.b = v;
+  a->type = ir_type_int(ctx, 1, SIGNLESS);
+  return a;
+}
+
+Attr *ir_attr_unit(IrCtx *ctx) { return new_attr(ctx, ATTR_UNIT); }
+
+Attr *ir_attr_string(IrCtx *ctx, const char *s, size_t len) {
+  Attr *a = new_attr(ctx, ATTR_STRING);
+  a->u.str = ir_intern(ctx, s, len);
+  return a;
+}
+
+Attr *ir_attr_type(IrCtx *ctx, Type *t) {
+  Attr *a = new_attr(ctx, ATTR_TYPE);
+  a->type = t;
+  return a;
+}
+
+Attr *ir_attr_symref(IrCtx *ctx, Str *path, uint32_t n) {
+  Attr *a = new_attr(ctx, ATTR_SYMREF);
+  a->u.sym.path = ir_dup(ctx, path, n * sizeof *path);
+  a->u.sym.n = n;
+  return a;
+}
+
+Attr *ir_attr_array(IrCtx *ctx, Attr **elems, uint32_t n) {
+  Attr *a = new_attr(ctx, ATTR_ARRAY);
+  a->u.arr.elems = ir_dup(ctx, elems, n * sizeof *elems);
+  a->u.arr.n = n;
+  return a;
+}
+
+static int cmp_str(Str a, Str b) {
+  int c = memcmp(a.s, b.s, a.len < b.len ? a.len : b.len);
+  return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+Attr *ir_attr_dict(IrCtx *ctx, NamedAttr *entries, uint32_t n) {
+  NamedAttr *e = ir_dup(ctx, entries, n * sizeof *entries);
+  /* insertion sort: dictionaries are small; keep the last of equal names */
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    NamedAttr x = e[i];
+    uint32_t j = m;
+    while (j > 0 && cmp_str(e[j - 1].name, x.name) > 0)
+      j--;
+    if (j > 0 && cmp_str(e[j - 1].name, x.name) == 0) {
+      e[j - 1] = x;
+      continue;
+    }
+    memmove(&e[j + 1], &e[j], (m - j) * sizeof *e);
+    e[j] = x;
+    m++;
+  }
+  Attr *a = new_attr(ctx, ATTR_DICT);
+  a->u.dict.entries = e;
+  a->u.dict.n = m;
+  return a;
+}
+
+Attr *ir_attr_dense_i32(IrCtx *ctx, const int64_t *vals, uint32_t n) {
+  Attr *a = new_attr(ctx, ATTR_DENSE_ARRAY);
+  a->type = ir_type_int(ctx, 32, SIGNLESS);
+  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals);
+  a->u.darr.n = n;
+  return a;
+}
+
+Attr *ir_dict_get(const Attr *dict, const char *name) {
+  if (!dict || dict->kind != ATTR_DICT)
+    return NULL;
+  for (uint32_t i = 0; i < dict->u.dict.n; i++)
+    if (ir_str_eq(dict->u.dict.entries[i].name, name))
+      return dict->u.dict.entries[i].value;
+  return NULL;
+}
+
+Attr *ir_dict_set(IrCtx *ctx, Attr *dict, Str name, Attr *value) {
+  uint32_t n = dict ? dict->u.dict.n : 0;
+  NamedAttr *e = ir_alloc(ctx, (n + 1) * sizeof *e);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (cmp_str(dict->u.dict.entries[i].name, name) != 0)
+      e[m++] = dict->u.dict.entries[i];
+  if (value)
+    e[m++] = (NamedAttr){name, value};
+  return ir_attr_dict(ctx, e, m);
+}
+
+static bool loc_equal(const Loc *a, const Loc *b);
+
+bool ir_attr_equal(const Attr *a, const Attr *b) {
+  if (a == b)
+    return true;
+  if (!a || !b || a->kind != b->kind || a->type != b->type)
+    return false;
+  switch (a->kind) {
+  case ATTR_INT:
+    if (a->u.i.big || b->u.i.big)
+      return a->u.i.big && b->u.i.big && strcmp(a->u.i.big, b->u.i.big) == 0;
+    return a->u.i.v == b->u.i.v;
+  case ATTR_FLOAT:
+    if (a->u.f.has_bits || b->u.f.has_bits)
+      return a->u.f.has_bits == b->u.f.has_bits && a->u.f.bits == b->u.f.bits;
+    return memcmp(&a->u.f.v, &b->u.f.v, sizeof(double)) == 0;
+  case ATTR_BOOL: return a->u.b == b->u.b;
+  case ATTR_UNIT: return true;
+  case ATTR_STRING: case ATTR_DENSE: case ATTR_AFFINE_MAP: case ATTR_INTEGER_SET:
+  case ATTR_OPAQUE: case ATTR_DENSE_RESOURCE: case ATTR_SPARSE:
+    return a->u.str.s == b->u.str.s;
+  case ATTR_ARRAY:
+    if (a->u.arr.n != b->u.arr.n)
+      return false;
+    for (uint32_t i = 0; i < a->u.arr.n; i++)
+      if (!ir_attr_equal(a->u.arr.elems[i], b->u.arr.elems[i]))
+        return false;
+    return true;
+  case ATTR_DICT:
+    if (a->u.dict.n != b->u.dict.n)
+      return false;
+    for (uint32_t i = 0; i < a->u.dict.n; i++)
+      if (a->u.dict.entries[i].name.s != b->u.dict.entries[i].name.s ||
+          !ir_attr_equal(a->u.dict.entries[i].value, b->u.dict.entries[i].value))
+        return false;
+    return true;
+  case ATTR_DENSE_ARRAY:
+    if (a->u.darr.n != b->u.darr.n)
+      return false;
+    for (uint32_t i = 0; i < a->u.darr.n; i++) {
+      if (a->u.darr.ivals && a->u.darr.ivals[i] != b->u.darr.ivals[i])
+        return false;
+      if (a->u.darr.fvals && memcmp(&a->u.darr.fvals[i], &b->u.darr.fvals[i], sizeof(double)))
+        return false;
+    }
+    return true;
+  case ATTR_TYPE: return true;
+  case ATTR_SYMREF:
+    if (a->u.sym.n != b->u.sym.n)
+      return false;
+    for (uint32_t i = 0; i < a->u.sym.n; i++)
+      if (a->u.sym.path[i].s != b->u.sym.path[i].s)
+        return false;
+    return true;
+  case ATTR_STRIDED:
+    if (a->u.strided.n != b->u.strided.n || a->u.strided.offset != b->u.strided.offset ||
+        a->u.strided.has_offset != b->u.strided.has_offset)
+      return false;
+    return memcmp(a->u.strided.strides, b->u.strided.strides, a->u.strided.n * sizeof(int64_t)) == 0;
+  case ATTR_LOC: return loc_equal(a->u.loc, b->u.loc);
+  }
+  return false;
+}
+
+static uint32_t attr_hash(const Attr *a) {
+  if (!a)
+    return 0;
+  uint32_t h = mix(31, a->kind);
+  h = mix(h, (uintptr_t)a->type);
+  switch (a->kind) {
+  case ATTR_INT: return mix(h, (uint64_t)a->u.i.v);
+  case ATTR_STRING: case ATTR_OPAQUE: case ATTR_AFFINE_MAP: return mix(h, (uintptr_t)a->u.str.s);
+  case ATTR_STRIDED:
+    for (uint32_t i = 0; i < a->u.strided.n; i++)
+      h = mix(h, (uint64_t)a->u.strided.strides[i]);
+    return mix(h, (uint64_t)a->u.strided.offset);
+  default: return h;
+  }
+}
+
+static bool loc_equal(const Loc *a, const Loc *b) {
+  if (a == b)
+    return true;
+  if (!a || !b || a->kind != b->kind || a->n != b->n)
+    return false;
+  if (a->file.s != b->file.s || a->line != b->line || a->col != b->col ||
+      a->end_line != b->end_line || a->end_col != b->end_col || !ir_attr_equal(a->metadata, b->metadata))
+    return false;
+  for (uint32_t i = 0; i < a->n; i++)
+    if (!loc_equal(a->kids[i], b->kids[i]))
+      return false;
+  return true;
+}
+
+Loc *ir_loc_file(IrCtx *ctx, Str file, uint32_t line, uint32_t col) {
+  Loc *l = ir_alloc(ctx, sizeof *l);
+  l->kind = LOC_FILE;
+  l->file = file;
+  l->line = line;
+  l->col = col;
+  return l;
+}
+
+const Loc *ir_loc_file_of(const Loc *loc) {
+  if (!loc)
+    return NULL;
+  if (loc->kind == LOC_FILE)
+    return loc;
+  for (uint32_t i = 0; i < loc->n; i++) {
+    /* a callsite's callee comes first; that is where the op is */
+    const Loc *f = ir_loc_file_of(loc->kids[i]);
+    if (f)
+      return f;
+  }
+  return NULL;
+}
+
+/* ---- Helpers for growable arrays in the parser ---------------------------------------------- */
+
+typedef struct Vec {
+  void **v;
+  uint32_t n, cap;
+} Vec;
+
+static void vpush(Vec *vec, void *x) {
+  if (vec->n == vec->cap) {
+    vec->cap = vec->cap ? vec->cap * 2 : 8;
+    void **nv = realloc(vec->v, vec->cap * sizeof *nv);
+    if (!nv)
+      abort();
+    vec->v = nv;
+  }
+  vec->v[vec->n++] = x;
+}
+
+static void **vfinish(IrCtx *ctx, Vec *vec) {
+  void **out = ir_dup(ctx, vec->v, vec->n * sizeof(void *));
+  free(vec->v);
+  vec->v = NULL;
+  return out;
+}
+
+/* ---- Aliases -------------------------------------------------------------------------------- */
+
+static void *alias_find(Alias *tab, uint32_t n, const char *s, uint32_t len) {
+  for (uint32_t i = 0; i < n; i++)
+    if (tab[i].name.len == len && memcmp(tab[i].name.s, s, len) == 0)
+      return tab[i].value;
+  return NULL;
+}
+
+/* ---- Text normalization of dialect bodies --------------------------------------------------- */
+
+/* Collapses runs of blanks to one space, drops blanks after an opening bracket and before a
+ * closing one or a comma, and adds one after a comma; strings are copied as they are. */
+static Str normalize_body(IrCtx *ctx, const char *s, uint32_t len) {
+  char small[512] = {0};
+  char *out = len * 2 + 2 <= sizeof small ? small : calloc(len * 2 + 2, 1);
+  if (!out)
+    abort();
+  uint32_t o = 0;
+  bool pending_space = false;
+  for (uint32_t i = 0; i < len; i++) {
+    char c = s[i];
+    if (c == '"') {
+      if (pending_space && o && !strchr("<([{", out[o - 1]))
+        out[o++] = ' ';
+      pending_space = false;
+      out[o++] = c;
+      for (i++; i < len && s[i] != '"'; i++) {
+        if (s[i] == '\\' && i + 1 < len)
+          out[o++] = s[i++];
+        out[o++] = s[i];
+      }
+      if (i < len)
+        out[o++] = '"';
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      pending_space = true;
+      continue;
+    }
+    if (c == ',') {
+      out[o++] = ',';
+      pending_space = true;
+      continue;
+    }
+    if (strchr(">)]}", c)) {
+      pending_space = false;
+      out[o++] = c;
+      continue;
+    }
+    if (pending_space && o && !strchr("<([{", out[o - 1]))
+      out[o++] = ' ';
+    pending_space = false;
+    out[o++] = c;
+  }
+  Str r = ir_intern(ctx, out, o);
+  if (out != small)
+    free(out);
+  return r;
+}
+
+/* ---- Numbers -------------------------------------------------------------------------------- */
+
+bool p_int(Parser *p, int64_t *out) {
+  bool neg = p_opt(p, TOK_MINUS);
+  if (!p_is(p, TOK_INT))
+    return p_error(p, "expected integer value");
+  errno = 0;
+  char buf[80];
+  uint32_t n = p->tok.len < sizeof buf - 1 ? p->tok.len : sizeof buf - 1;
+  memcpy(buf, p->tok.text, n);
+  buf[n] = 0;
+  unsigned long long v = strtoull(buf, NULL, 0);
+  if (errno)
+    return p_error(p, "integer value too large");
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  p_next(p);
+  return true;
+}
+
+bool p_string(Parser *p, Str *out) {
+  if (!p_is(p, TOK_STRING))
+    return p_error(p, "expected string");
+  /* unescape */
+  const char *s = p->tok.text + 1;
+  uint32_t len = p->tok.len - 2;
+  char small[256];
+  char *buf = len < sizeof small ? small : malloc(len + 1);
+  uint32_t o = 0;
+  for (uint32_t i = 0; i < len; i++) {
+    if (s[i] != '\\') {
+      buf[o++] = s[i];
+      continue;
+    }
+    char c = s[++i];
+    if (c == 'n')
+      buf[o++] = '\n';
+    else if (c == 't')
+      buf[o++] = '\t';
+    else if (c == '"' || c == '\\')
+      buf[o++] = c;
+    else {
+      char hex[3] = {s[i], s[i + 1], 0};
+      buf[o++] = (char)strtol(hex, NULL, 16);
+      i++;
+    }
+  }
+  *out = ir_intern(p->ctx, buf, o);
+  if (buf != small)
+    free(buf);
+  p_next(p);
+  return true;
+}
+
+/* ---- Types ---------------------------------------------------------------------------------- */
+
+static bool parse_llvm_type_body(Parser *p, Str name, Type **out);
+static bool parse_distinct(Parser *p, Attr **out);
+
+static bool kw_int_type(const char *s, uint32_t len, Signedness *sign, uint32_t *width) {
+  uint32_t pre;
+  if (len > 1 && s[0] == 'i')
+    *sign = SIGNLESS, pre = 1;
+  else if (len > 2 && s[0] == 's' && s[1] == 'i')
+    *sign = SIGNED, pre = 2;
+  else if (len > 2 && s[0] == 'u' && s[1] == 'i')
+    *sign = UNSIGNED, pre = 2;
+  else
+    return false;
+  uint64_t w = 0;
+  for (uint32_t i = pre; i < len; i++) {
+    if (!isdigit((unsigned char)s[i]))
+      return false;
+    w = w * 10 + (uint64_t)(s[i] - '0');
+    if (w > (1u << 24))
+      w = (1u << 24) + 1;
+  }
+  *width = (uint32_t)w;
+  return true;
+}
+
+/* Reads `dim x dim x ...` from the raw text after a `<` (MLIR lexes shapes this way: `4x8xf32`
+ * is one run of characters). Stops before the element type. */
+static bool parse_dims(Parser *p, Vec *dims, bool allow_scalable, bool **scalable_out, uint32_t *rank,
+                       bool *unranked) {
+  const char *c = p->lx.cur;
+  bool scal[64] = {0};
+  uint32_t n = 0;
+  bool any_scal = false;
+  *unranked = false;
+  while (*c == ' ' || *c == '\t' || *c == '\n')
+    c++;
+  if (*c == '*' && c[1] == 'x') {
+    *unranked = true;
+    c += 2;
+  } else {
+    for (;;) {
+      const char *d = c;
+      bool is_scal = false;
+      if (allow_scalable && *d == '[') {
+        is_scal = true;
+        d++;
+      }
+      int64_t v;
+      const char *e = d;
+      if (*d == '?') {
+        v = IR_DYNAMIC;
+        e = d + 1;
+      } else if (isdigit((unsigned char)*d)) {
+        v = 0;
+        while (isdigit((unsigned char)*e)) {
+          v = v * 10 + (*e - '0');
+          if (v > ((int64_t)1 << 50))
+            return p_error_at(p, d, "dimension too large");
+          e++;
+        }
+      } else {
+        break;
+      }
+      if (is_scal) {
+        if (*e != ']')
+          break;
+        e++;
+      }
+      if (*e != 'x')
+        break; /* a number not followed by x: it is not a dimension */
+      if (n == 64)
+        return p_error_at(p, d, "too many dimensions");
+      scal[n] = is_scal;
+      any_scal |= is_scal;
+      n++;
+      vpush(dims, (void *)(intptr_t)v);
+      c = e + 1;
+    }
+  }
+  p->lx.cur = c;
+  p_next(p);
+  *rank = n;
+  *scalable_out = NULL;
+  if (any_scal) {
+    *scalable_out = ir_dup(p->ctx, scal, n * sizeof(bool));
+  }
+  return true;
+}
+
+static bool parse_shaped(Parser *p, TypeKind kind, Type **out) {
+  /* current token is the keyword; the raw text continues with `<` */
+  if (!p_expect_raw_less(p))
+    return false;
+  Vec dims = {0};
+  Type t = {.kind = kind};
+  bool unranked;
+  if (!parse_dims(p, &dims, kind == TY_VECTOR, &t.u.sh.scalable, &t.u.sh.rank, &unranked))
+    goto fail;
+  int64_t shape[64];
+  for (uint32_t i = 0; i < t.u.sh.rank; i++)
+    shape[i] = (int64_t)(intptr_t)dims.v[i];
+  free(dims.v);
+  dims.v = NULL;
+  t.u.sh.shape = shape;
+  if (unranked) {
+    if (kind == TY_VECTOR)
+      return p_error(p, "vector types must have a rank");
+    if (kind == TY_MEMREF)
+      t.kind = TY_UNRANKED_MEMREF;
+    t.u.sh.unranked = true;
+  }
+  if (!p_type(p, &t.u.sh.elem))
+    return false;
+  if (kind == TY_MEMREF && !unranked) {
+    if (p_opt(p, TOK_COMMA)) {
+      Attr *a;
+      if (!p_attr(p, NULL, &a))
+        return false;
+      if (a->kind == ATTR_STRIDED || a->kind == ATTR_AFFINE_MAP) {
+        t.u.sh.layout = a;
+        if (p_opt(p, TOK_COMMA) && !p_attr(p, NULL, &t.u.sh.memspace))
+          return false;
+      } else {
+        t.u.sh.memspace = a;
+      }
+    }
+  } else if ((kind == TY_MEMREF || kind == TY_TENSOR) && p_opt(p, TOK_COMMA)) {
+    if (!p_attr(p, NULL, &t.u.sh.memspace))
+      return false;
+  }
+  if (t.u.sh.memspace && t.u.sh.memspace->kind == ATTR_INT && t.u.sh.memspace->u.i.v == 0 &&
+      t.u.sh.memspace->type && ir_type_is_integer(t.u.sh.memspace->type, 64))
+    t.u.sh.memspace = NULL; /* memory space 0 is the default and is not printed */
+  if (t.u.sh.layout && t.u.sh.layout->kind == ATTR_AFFINE_MAP) {
+    /* the identity map is the default layout */
+    char buf[256];
+    int o = 0;
+    o += snprintf(buf + o, sizeof buf - o, "affine_map<(");
+    for (uint32_t i = 0; i < t.u.sh.rank && o < 200; i++)
+      o += snprintf(buf + o, sizeof buf - o, "%sd%u", i ? ", " : "", i);
+    o += snprintf(buf + o, sizeof buf - o, ") -> (");
+    for (uint32_t i = 0; i < t.u.sh.rank && o < 230; i++)
+      o += snprintf(buf + o, sizeof buf - o, "%sd%u", i ? ", " : "", i);
+    snprintf(buf + o, sizeof buf - o, ")>");
+    if (ir_str_eq(t.u.sh.layout->u.str, buf))
+      t.u.sh.layout = NULL;
+  }
+  if (!p_expect(p, TOK_GREATER, "'>'"))
+    return false;
+  *out = ir_type_intern(p->ctx, &t);
+  return true;
+fail:
+  free(dims.v);
+  return false;
+}
+
+/* The `<` right after a keyword such as memref must be checked in raw text, because the dims
+ * that follow are read raw too. */
+bool p_expect_raw_less(Parser *p) {
+  const char *c = p->lx.cur;
+  while (*c == ' ' || *c == '\t' || *c == '\n')
+    c++;
+  if (*c != '<') {
+    p_next(p);
+    return p_error(p, "expected '<'");
+  }
+  p->lx.cur = c + 1;
+  return true;
+}
+
+static bool parse_type_list_until(Parser *p, TokKind close, Vec *v) {
+  if (p_opt(p, close))
+    return true;
+  do {
+    Type *t;
+    if (!p_type(p, &t))
+      return false;
+    vpush(v, t);
+  } while (p_opt(p, TOK_COMMA));
+  return p_expect(p, close, close == TOK_RPAREN ? "')'" : "'>'");
+}
+
+bool p_paren_type_list(Parser *p, Type ***out, uint32_t *n) {
+  if (!p_expect(p, TOK_LPAREN, "'('"))
+    return false;
+  Vec v = {0};
+  if (!parse_type_list_until(p, TOK_RPAREN, &v)) {
+    free(v.v);
+    return false;
+  }
+  *n = v.n;
+  *out = (Type **)vfinish(p->ctx, &v);
+  return true;
+}
+
+bool p_type_list(Parser *p, Type ***out, uint32_t *n) {
+  Vec v = {0};
+  do {
+    Type *t;
+    if (!p_type(p, &t)) {
+      free(v.v);
+      return false;
+    }
+    vpush(&v, t);
+  } while (p_opt(p, TOK_COMMA));
+  *n = v.n;
+  *out = (Type **)vfinish(p->ctx, &v);
+  return true;
+}
+
+bool p_result_types(Parser *p, Type ***out, uint32_t *n) {
+  if (p_is(p, TOK_LPAREN)) {
+    /* `(a, b)` is a result list, `(a) -> b` is a function type result */
+    const char *save_cur = p->lx.cur;
+    Token save_tok = p->tok;
+    Type **ts;
+    uint32_t nt;
+    if (!p_paren_type_list(p, &ts, &nt))
+      return false;
+    if (!p_is(p, TOK_ARROW)) {
+      *out = ts;
+      *n = nt;
+      return true;
+    }
+    p->lx.cur = save_cur;
+    p->tok = save_tok;
+  }
+  Type *t;
+  if (!p_type(p, &t))
+    return false;
+  *out = ir_dup(p->ctx, &t, sizeof t);
+  *n = 1;
+  return true;
+}
+
+static bool parse_func_type_rest(Parser *p, Type **in, uint32_t nin, Type **out) {
+  if (!p_expect(p, TOK_ARROW, "'->'"))
+    return false;
+  Type **res;
+  uint32_t nres;
+  if (!p_result_types(p, &res, &nres))
+    return false;
+  *out = ir_type_func(p->ctx, in, nin, res, nres);
+  return true;
+}
+
+static bool parse_dialect_type(Parser *p, Type **out) {
+  /* p->tok is TOK_BANG with text dialect.name or an alias */
+  const char *s = p->tok.text;
+  uint32_t len = p->tok.len;
+  const char *dot = memchr(s, '.', len);
+  if (!dot) {
+    Type *t = alias_find(p->type_alias, p->ntype_alias, s, len);
+    if (t) {
+      p_next(p);
+      *out = t;
+      return true;
+    }
+    if (!(*p->lx.cur == '<'))
+      return p_error(p, "undefined symbol alias id '%.*s'", (int)len, s);
+  }
+  Str dialect = ir_intern(p->ctx, s, dot ? (uint32_t)(dot - s) : len);
+  Str name = ir_intern(p->ctx, dot ? dot + 1 : s + len, dot ? (uint32_t)(s + len - dot - 1) : 0);
+  if (ir_str_eq(dialect, "llvm")) {
+    p_next(p);
+    return parse_llvm_type_body(p, name, out);
+  }
+  Type t = {.kind = TY_OPAQUE};
+  t.u.opq.dialect = dialect;
+  if (ir_str_eq(dialect, "gpu") && ir_str_eq(name, "async.token") && *p->lx.cur != '<') {
+    p_next(p);
+    *out = ir_type_simple(p->ctx, TY_GPU_TOKEN);
+    return true;
+  }
+  if (ir_str_eq(dialect, "async") && *p->lx.cur != '<') {
+    TypeKind k = ir_str_eq(name, "token") ? TY_ASYNC_TOKEN : ir_str_eq(name, "group") ? TY_ASYNC_GROUP : TY_NONE;
+    if (k != TY_NONE) {
+      p_next(p);
+      *out = ir_type_simple(p->ctx, k);
+      return true;
+    }
+  }
+  if (ir_str_eq(dialect, "async") && ir_str_eq(name, "value") && *p->lx.cur == '<') {
+    p->lx.cur++;
+    p_next(p);
+    Type v = {.kind = TY_ASYNC_VALUE};
+    if (!p_type(p, &v.u.arr.elem) || !p_expect(p, TOK_GREATER, "'>'"))
+      return false;
+    *out = ir_type_intern(p->ctx, &v);
+    return true;
+  }
+  /* anything else: the name plus the raw balanced body, normalized */
+  const char *body = NULL;
+  uint32_t blen = 0;
+  p->lx.cur = s + len;
+  if (*p->lx.cur == '<' && !lex_balanced(&p->lx, &body, &blen))
+    return p_error(p, "unbalanced '<' in dialect type");
+  size_t total = len + blen;
+  char *buf = malloc(total + 1);
+  if (!buf)
+    abort();
+  memcpy(buf, s, len);
+  if (blen)
+    memcpy(buf + len, body, blen);
+  t.u.opq.body = normalize_body(p->ctx, buf, (uint32_t)total);
+  t.u.opq.dialect = dialect;
+  free(buf);
+  p_next(p);
+  *out = ir_type_intern(p->ctx, &t);
+  return true;
+}
+
+bool p_type(Parser *p, Type **out) {
+  Token *t = &p->tok;
+  if (t->kind == TOK_BANG)
+    return parse_dialect_type(p, out);
+  if (t->kind == TOK_LPAREN) {
+    Type **in;
+    uint32_t nin;
+    if (!p_paren_type_list(p, &in, &nin))
+      return false;
+    return parse_func_type_rest(p, in, nin, out);
+  }
+  if (t->kind != TOK_BARE)
+    return p_error(p, "expected non-function type");
+  const char *s = t->text;
+  uint32_t len = t->len;
+  Signedness sign;
+  uint32_t width;
+  if (kw_int_type(s, len, &sign, &width)) {
+    if (width == 0 || width > (1u << 24))
+      return p_error(p, "invalid integer width");
+    p_next(p);
+    *out = ir_type_int(p->ctx, width, sign);
+    return true;
+  }
+  for (uint32_t k = 0; k < sizeof float_kinds / sizeof float_kinds[0]; k++) {
+    if (strlen(float_kinds[k].name) == len && memcmp(float_kinds[k].name, s, len) == 0) {
+      p_next(p);
+      *out = ir_type_float(p->ctx, (FloatKind)k);
+      return true;
+    }
+  }
+  Str kw = {s, len};
+  if (ir_str_eq(kw, "index")) {
+    p_next(p);
+    *out = ir_type_index(p->ctx);
+    return true;
+  }
+  if (ir_str_eq(kw, "none")) {
+    p_next(p);
+    *out = ir_type_simple(p->ctx, TY_NONE);
+    return true;
+  }
+  if (ir_str_eq(kw, "memref"))
+    return parse_shaped(p, TY_MEMREF, out);
+  if (ir_str_eq(kw, "tensor"))
+    return parse_shaped(p, TY_TENSOR, out);
+  if (ir_str_eq(kw, "vector"))
+    return parse_shaped(p, TY_VECTOR, out);
+  if (ir_str_eq(kw, "tuple") || ir_str_eq(kw, "complex")) {
+    bool tuple = kw.s[0] == 't';
+    p_next(p);
+    if (!p_expect(p, TOK_LESS, "'<'"))
+      return false;
+    Vec v = {0};
+    if (!parse_type_list_until(p, TOK_GREATER, &v)) {
+      free(v.v);
+      return false;
+    }
+    Type ty = {.kind = tuple ? TY_TUPLE : TY_COMPLEX};
+    if (tuple) {
+      ty.u.agg.elems = (Type **)v.v;
+      ty.u.agg.n = v.n;
+    } else {
+      if (v.n != 1) {
+        free(v.v);
+        return p_error(p, "complex type takes one element type");
+      }
+      ty.u.arr.elem = v.v[0];
+    }
+    *out = ir_type_intern(p->ctx, &ty);
+    free(v.v);
+    return true;
+  }
+  return p_error(p, "expected non-function type");
+}
+
+/* LLVM dialect types. Inside an llvm type body the nested llvm types drop their `!llvm.` prefix:
+ *   !llvm.ptr | !llvm.ptr<3> | !llvm.void | !llvm.token | !llvm.array<4 x i32>
+ *   !llvm.struct<(i32, ptr)> | !llvm.struct<packed (...)> | !llvm.struct<"name", (...)>
+ *   !llvm.struct<"name", opaque> | !llvm.func<i32 (ptr, ...)> */
+static bool parse_llvm_nested(Parser *p, Type **out) {
+  if (p_is(p, TOK_BARE)) {
+    static const char *const names[] = {"ptr", "void", "token", "array", "struct", "func", "label",
+                                        "metadata", "x86_amx", "target", NULL};
+    for (int i = 0; names[i]; i++) {
+      if (p_is_kw(p, names[i])) {
+        Str n = ir_intern_cstr(p->ctx, names[i]);
+        p_next(p);
+        return parse_llvm_type_body(p, n, out);
+      }
+    }
+  }
+  return p_type(p, out);
+}
+
+static bool parse_llvm_type_body(Parser *p, Str name, Type **out) {
+  IrCtx *ctx = p->ctx;
+  if (ir_str_eq(name, "ptr")) {
+    uint32_t as = 0;
+    if (p_opt(p, TOK_LESS)) {
+      int64_t v;
+      if (!p_int(p, &v) || !p_expect(p, TOK_GREATER, "'>'"))
+        return false;
+      as = (uint32_t)v;
+    }
+    *out = ir_type_llvm_ptr(ctx, as);
+    return true;
+  }
+  if (ir_str_eq(name, "void") || ir_str_eq(name, "token")) {
+    *out = ir_type_simple(ctx, name.s[0] == 'v' ? TY_LLVM_VOID : TY_LLVM_TOKEN);
+    return true;
+  }
+  if (ir_str_eq(name, "array")) {
+    /* array<4 x i32>: `4` then a bare `x` */
+    Type t = {.kind = TY_LLVM_ARRAY};
+    int64_t n;
+    if (!p_expect(p, TOK_LESS, "'<'") || !p_int(p, &n))
+      return false;
+    if (!p_kw(p, "x") || !parse_llvm_nested(p, &t.u.arr.elem) || !p_expect(p, TOK_GREATER, "'>'"))
+      return false;
+    t.u.arr.count = (uint64_t)n;
+    *out = ir_type_intern(ctx, &t);
+    return true;
+  }
+  if (ir_str_eq(name, "struct")) {
+    Type t = {.kind = TY_LLVM_STRUCT};
+    if (!p_expect(p, TOK_LESS, "'<'"))
+      return false;
+    if (p_is(p, TOK_STRING)) {
+      if (!p_string(p, &t.u.agg.name))
+        return false;
+      t.u.agg.named = true;
+      if (!p_expect(p, TOK_COMMA, "','"))
+        return false;
+      if (p_opt_kw(p, "opaque")) {
+        t.u.agg.opaque = true;
+        if (!p_expect(p, TOK_GREATER, "'>'"))
+          return false;
+        *out = ir_type_intern(ctx, &t);
+        return true;
+      }
+    }
+    if (p_opt_kw(p, "packed"))
+      t.u.agg.packed = true;
+    if (!p_expect(p, TOK_LPAREN, "'('"))
+      return false;
+    Vec v = {0};
+    if (!p_opt(p, TOK_RPAREN)) {
+      do {
+        Type *e;
+        if (!parse_llvm_nested(p, &e)) {
+          free(v.v);
+          return false;
+        }
+        vpush(&v, e);
+      } while (p_opt(p, TOK_COMMA));
+      if (!p_expect(p, TOK_RPAREN, "')'")) {
+        free(v.v);
+        return false;
+      }
+    }
+    t.u.agg.elems = (Type **)v.v;
+    t.u.agg.n = v.n;
+    bool ok = p_expect(p, TOK_GREATER, "'>'");
+    if (ok)
+      *out = ir_type_intern(ctx, &t);
+    free(v.v);
+    return ok;
+  }
+  if (ir_str_eq(name, "func")) {
+    Type t = {.kind = TY_LLVM_FUNC};
+    if (!p_expect(p, TOK_LESS, "'<'") || !parse_llvm_nested(p, &t.u.lfn.ret) ||
+        !p_expect(p, TOK_LPAREN, "'('"))
+      return false;
+    Vec v = {0};
+    if (!p_opt(p, TOK_RPAREN)) {
+      do {
+        if (p_opt(p, TOK_ELLIPSIS)) {
+          t.u.lfn.vararg = true;
+          break;
+        }
+        Type *e;
+        if (!parse_llvm_nested(p, &e)) {
+          free(v.v);
+          return false;
+        }
+        vpush(&v, e);
+      } while (p_opt(p, TOK_COMMA));
+      if (!p_expect(p, TOK_RPAREN, "')'")) {
+        free(v.v);
+        return false;
+      }
+    }
+    t.u.lfn.params = (Type **)v.v;
+    t.u.lfn.nparams = v.n;
+    bool ok = p_expect(p, TOK_GREATER, "'>'");
+    if (ok)
+      *out = ir_type_intern(ctx, &t);
+    free(v.v);
+    return ok;
+  }
+  /* other llvm types (label, metadata, target<...>, x86_amx): keep as text */
+  Type t = {.kind = TY_OPAQUE};
+  t.u.opq.dialect = ir_intern_cstr(ctx, "llvm");
+  const char *body = NULL;
+  uint32_t blen = 0;
+  const char *save = p->lx.cur;
+  p->lx.cur = p->tok.text;
+  if (p_is(p, TOK_LESS) && !lex_balanced(&p->lx, &body, &blen))
+    return p_error(p, "unbalanced '<' in llvm type");
+  if (!blen)
+    p->lx.cur = save;
+  char buf[4096];
+  int n = snprintf(buf, sizeof buf, "%.*s%.*s", (int)name.len, name.s, (int)blen, body ? body : "");
+  t.u.opq.body = normalize_body(ctx, buf, n < (int)sizeof buf ? (uint32_t)n : sizeof buf - 1);
+  if (blen)
+    p_next(p);
+  *out = ir_type_intern(ctx, &t);
+  return true;
+}
+
+/* ---- Locations ------------------------------------------------------------------------------ */
+
+static bool parse_loc_inner(Parser *p, Loc **out);
+
+static Loc *new_loc(Parser *p, LocKind k) {
+  Loc *l = ir_alloc(p->ctx, sizeof *l);
+  l->kind = k;
+  return l;
+}
+
+static bool parse_loc_inner(Parser *p, Loc **out) {
+  if (p_is(p, TOK_HASH)) {
+    /* a #loc alias; it may be defined later in the file */
+    Loc *l = alias_find(p->loc_alias, p->nloc_alias, p->tok.text, p->tok.len);
+    if (!l) {
+      l = new_loc(p, LOC_UNKNOWN);
+      p_defer_loc_alias(p, l, p->tok.text, p->tok.len);
+    }
+    *out = l;
+    p_next(p);
+    return true;
+  }
+  if (p_opt_kw(p, "unknown")) {
+    *out = new_loc(p, LOC_UNKNOWN);
+    return true;
+  }
+  if (p_is_kw(p, "callsite")) {
+    p_next(p);
+    Loc *l = new_loc(p, LOC_CALLSITE);
+    l->kids = ir_alloc(p->ctx, 2 * sizeof(Loc *));
+    l->n = 2;
+    if (!p_expect(p, TOK_LPAREN, "'('") || !parse_loc_inner(p, &l->kids[0]) || !p_kw(p, "at") ||
+        !parse_loc_inner(p, &l->kids[1]) || !p_expect(p, TOK_RPAREN, "')'"))
+      return false;
+    *out = l;
+    return true;
+  }
+  if (p_is_kw(p, "fused")) {
+    p_next(p);
+    Loc *l = new_loc(p, LOC_FUSED);
+    if (p_opt(p, TOK_LESS)) {
+      if (!p_attr(p, NULL, &l->metadata) || !p_expect(p, TOK_GREATER, "'>'"))
+        return false;
+    }
+    if (!p_expect(p, TOK_LSQUARE, "'['"))
+      return false;
+    Vec v = {0};
+    if (!p_opt(p, TOK_RSQUARE)) {
+      do {
+        Loc *k;
+        if (!parse_loc_inner(p, &k)) {
+          free(v.v);
+          return false;
+        }
+        vpush(&v, k);
+      } while (p_opt(p, TOK_COMMA));
+      if (!p_expect(p, TOK_RSQUARE, "']'")) {
+        free(v.v);
+        return false;
+      }
+    }
+    l->n = v.n;
+    l->kids = (Loc **)vfinish(p->ctx, &v);
+    *out = l;
+    return true;
+  }
+  if (p_is(p, TOK_STRING)) {
+    Str s;
+    if (!p_string(p, &s))
+      return false;
+    if (p_opt(p, TOK_COLON)) {
+      int64_t line, col;
+      if (!p_int(p, &line) || !p_expect(p, TOK_COLON, "':'") || !p_int(p, &col))
+        return false;
+      Loc *l = ir_loc_file(p->ctx, s, (uint32_t)line, (uint32_t)col);
+      if (p_opt_kw(p, "to")) {
+        int64_t a, b = 0;
+        if (p_opt(p, TOK_COLON)) {
+          if (!p_int(p, &a))
+            return false;
+          l->end_line = l->line;
+          l->end_col = (uint32_t)a;
+        } else {
+          if (!p_int(p, &a) || !p_expect(p, TOK_COLON, "':'") || !p_int(p, &b))
+            return false;
+          l->end_line = (uint32_t)a;
+          l->end_col = (uint32_t)b;
+        }
+      }
+      *out = l;
+      return true;
+    }
+    Loc *l = new_loc(p, LOC_NAME);
+    l->file = s;
+    if (p_opt(p, TOK_LPAREN)) {
+      l->kids = ir_alloc(p->ctx, sizeof(Loc *));
+      l->n = 1;
+      if (!parse_loc_inner(p, &l->kids[0]) || !p_expect(p, TOK_RPAREN, "')'"))
+        return false;
+    }
+    *out = l;
+    return true;
+  }
+  return p_error(p, "expected location instance");
+}
+
+/* loc ::= `loc` `(` location-inst `)` ; the `loc` keyword is the current token */
+bool p_loc(Parser *p, Loc **out) {
+  if (!p_kw(p, "loc") || !p_expect(p, TOK_LPAREN, "'('"))
+    return false;
+  return parse_loc_inner(p, out) && p_expect(p, TOK_RPAREN, "')'");
+}
+
+/* ---- Attributes ----------------------------------------------------------------------------- */
+
+static bool parse_float_literal(Parser *p, bool neg, Type *type, Attr **out) {
+  Attr *a = new_attr(p->ctx, ATTR_FLOAT);
+  char buf[128];
+  uint32_t n = p->tok.len < sizeof buf - 1 ? p->tok.len : sizeof buf - 1;
+  memcpy(buf, p->tok.text, n);
+  buf[n] = 0;
+  a->u.f.v = strtod(buf, NULL);
+  if (neg)
+    a->u.f.v = -a->u.f.v;
+  a->type = type;
+  p_next(p);
+  *out = a;
+  return true;
+}
+
+/* Converts a hex bit pattern to the double it stands for, when the type is f16/bf16/f32/f64. */
+static double bits_to_double(FloatKind fk, uint64_t bits, bool *ok) {
+  *ok = true;
+  if (fk == F_F64) {
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+  }
+  if (fk == F_F32) {
+    uint32_t b = (uint32_t)bits;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+  }
+  if (fk == F_BF16) {
+    uint32_t b = (uint32_t)bits << 16;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+  }
+  if (fk == F_F16) {
+    uint32_t sign = (bits >> 15) & 1, exp = (bits >> 10) & 31, man = bits & 1023;
+    double v;
+    if (exp == 0)
+      v = ldexp((double)man, -24);
+    else if (exp == 31)
+      v = man ? NAN : INFINITY;
+    else
+      v = ldexp((double)(man | 1024), (int)exp - 25);
+    return sign ? -v : v;
+  }
+  *ok = false;
+  return 0;
+}
+
+static bool parse_number_attr(Parser *p, Type *expected, Attr **out) {
+  bool neg = p_opt(p, TOK_MINUS);
+  if (p_is(p, TOK_FLOAT)) {
+    Attr *a;
+    if (!parse_float_literal(p, neg, NULL, &a))
+      return false;
+    Type *t = expected;
+    if (!t && p_opt(p, TOK_COLON) && !p_type(p, &t))
+      return false;
+    if (!t)
+      t = ir_type_float(p->ctx, F_F64);
+    if (!ir_type_is_float(t))
+      return p_error(p, "floating point value not valid for specified type");
+    a->type = t;
+    *out = a;
+    return true;
+  }
+  if (!p_is(p, TOK_INT))
+    return p_error(p, "expected integer or float literal");
+  Token tok = p->tok;
+  p_next(p);
+  Type *t = expected;
+  if (!t && p_opt(p, TOK_COLON) && !p_type(p, &t))
+    return false;
+  if (!t)
+    t = ir_type_int(p->ctx, 64, SIGNLESS);
+  char buf[160];
+  uint32_t n = tok.len < sizeof buf - 1 ? tok.len : sizeof buf - 1;
+  memcpy(buf, tok.text, n);
+  buf[n] = 0;
+  bool hex = n > 2 && buf[1] == 'x';
+  if (t->kind == TY_FLOAT) {
+    if (!hex)
+      return p_error_at(p, tok.text, "unexpected decimal integer literal for a floating point value");
+    Attr *a = new_attr(p->ctx, ATTR_FLOAT);
+    a->type = t;
+    a->u.f.bits = strtoull(buf, NULL, 16);
+    a->u.f.has_bits = true;
+    bool ok;
+    a->u.f.v = bits_to_double(t->u.f, a->u.f.bits, &ok);
+    if (ok && !isnan(a->u.f.v) && !isinf(a->u.f.v))
+      a->u.f.has_bits = false; /* an ordinary value: print it as a decimal */
+    *out = a;
+    return true;
+  }
+  if (t->kind != TY_INT && t->kind != TY_INDEX)
+    return p_error_at(p, tok.text, "integer literal not valid for specified type");
+  Attr *a = new_attr(p->ctx, ATTR_INT);
+  a->type = t;
+  uint32_t width = t->kind == TY_INDEX ? 64 : t->u.i.width;
+  errno = 0;
+  unsigned long long v = strtoull(buf, NULL, 0);
+  if (errno || n > 20) {
+    if (width <= 64)
+      return p_error_at(p, tok.text, "integer constant out of range for attribute");
+    char *big = ir_alloc(p->ctx, n + 2);
+    snprintf(big, n + 2, "%s%s", neg ? "-" : "", buf);
+    a->u.i.big = big;
+  } else {
+    int64_t sv = neg ? -(int64_t)v : (int64_t)v;
+    if (width < 64) {
+      /* accept the signed or unsigned range of the width, store sign-extended */
+      uint64_t mask = (1ULL << width) - 1;
+      bool fits = neg ? (v <= (1ULL << (width - 1))) : (v <= mask);
+      if (!fits)
+        return p_error_at(p, tok.text, "integer constant out of range for attribute");
+      if (width == 1 && !neg) {
+        *out = ir_attr_bool(p->ctx, v != 0);
+        return true;
+      }
+      uint64_t u = (uint64_t)sv & mask;
+      if (t->u.i.sign != UNSIGNED && (u >> (width - 1)) & 1)
+        u |= ~mask;
+      sv = (int64_t)u;
+    } else if (width == 64 && neg && v > (1ULL << 63)) {
+      return p_error_at(p, tok.text, "integer constant out of range for attribute");
+    }
+    a->u.i.v = sv;
+  }
+  *out = a;
+  return true;
+}
+
+static bool parse_dense_array(Parser *p, Attr **out) {
+  /* array<i32: 1, 2> | array<f32: 1.0> | array<i1: true> ; the `array` keyword is consumed */
+  if (!p_expect(p, TOK_LESS, "'<'"))
+    return false;
+  Attr *a = new_attr(p->ctx, ATTR_DENSE_ARRAY);
+  if (!p_type(p, &a->type))
+    return false;
+  bool fl = ir_type_is_float(a->type);
+  if (!fl && a->type->kind != TY_INT)
+    return p_error(p, "expected integer or float type");
+  Vec v = {0};
+  if (p_opt(p, TOK_COLON)) {
+    do {
+      Attr *e;
+      if (p_is_kw(p, "true") || p_is_kw(p, "false")) {
+        e = ir_attr_bool(p->ctx, p_is_kw(p, "true"));
+        p_next(p);
+      } else if (!parse_number_attr(p, a->type, &e)) {
+        free(v.v);
+        return false;
+      }
+      vpush(&v, e);
+    } while (p_opt(p, TOK_COMMA));
+  }
+  if (!p_expect(p, TOK_GREATER, "'>'")) {
+    free(v.v);
+    return false;
+  }
+  a->u.darr.n = v.n;
+  if (fl)
+    a->u.darr.fvals = ir_alloc(p->ctx, v.n * sizeof(double) + 1);
+  else
+    a->u.darr.ivals = ir_alloc(p->ctx, v.n * sizeof(int64_t) + 1);
+  for (uint32_t i = 0; i < v.n; i++) {
+    Attr *e = v.v[i];
+    if (fl)
+      a->u.darr.fvals[i] = e->u.f.v;
+    else
+      a->u.darr.ivals[i] = e->kind == ATTR_BOOL ? e->u.b : e->u.i.v;
+  }
+  free(v.v);
+  *out = a;
+  return true;
+}
+
+static bool parse_strided(Parser *p, Attr **out) {
+  /* strided<[1, ?], offset: ?> ; `strided` consumed */
+  Attr *a = new_attr(p->ctx, ATTR_STRIDED);
+  if (!p_expect(p, TOK_LESS, "'<'") || !p_expect(p, TOK_LSQUARE, "'['"))
+    return false;
+  int64_t st[64];
+  uint32_t n = 0;
+  if (!p_opt(p, TOK_RSQUARE)) {
+    do {
+      if (n == 64)
+        return p_error(p, "too many strides");
+      if (p_opt(p, TOK_QUESTION))
+        st[n++] = IR_DYNAMIC;
+      else if (!p_int(p, &st[n++]))
+        return false;
+    } while (p_opt(p, TOK_COMMA));
+    if (!p_expect(p, TOK_RSQUARE, "']'"))
+      return false;
+  }
+  if (p_opt(p, TOK_COMMA)) {
+    if (!p_kw(p, "offset") || !p_expect(p, TOK_COLON, "':'"))
+      return false;
+    if (p_opt(p, TOK_QUESTION))
+      a->u.strided.offset = IR_DYNAMIC;
+    else if (!p_int(p, &a->u.strided.offset))
+      return false;
+    a->u.strided.has_offset = a->u.strided.offset != 0;
+  }
+  if (!p_expect(p, TOK_GREATER, "'>'"))
+    return false;
+  a->u.strided.strides = ir_dup(p->ctx, st, n * sizeof(int64_t));
+  a->u.strided.n = n;
+  *out = a;
+  return true;
+}
+
+/* Keyword-introduced attributes whose body is kept as text: the keyword is current. */
+static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
+  const char *start = p->tok.text;
+  const char *body;
+  uint32_t blen;
+  p->lx.cur = start + p->tok.len;
+  if (!lex_balanced(&p->lx, &body, &blen))
+    return p_error(p, "expected '<' with a balanced body");
+  char *buf = malloc(p->tok.len + blen + 1);
+  if (!buf)
+    abort();
+  memcpy(buf, start, p->tok.len);
+  memcpy(buf + p->tok.len, body, blen);
+  Attr *a = new_attr(p->ctx, kind);
+  a->u.str = normalize_body(p->ctx, buf, p->tok.len + blen);
+  free(buf);
+  p_next(p);
+  if (typed && p_opt(p, TOK_COLON) && !p_type(p, &a->type))
+    return false;
+  *out = a;
+  return true;
+}
+
+static bool parse_dialect_attr(Parser *p, Attr **out) {
+  const char *s = p->tok.text;
+  uint32_t len = p->tok.len;
+  if (!memchr(s, '.', len) && *p->lx.cur != '<') {
+    Attr *a = alias_find(p->attr_alias, p->nattr_alias, s, len);
+    if (!a)
+      return p_error(p, "undefined symbol alias id '%.*s'", (int)len, s);
+    p_next(p);
+    *out = a;
+    return true;
+  }
+  const char *body = NULL;
+  uint32_t blen = 0;
+  p->lx.cur = s + len;
+  if (*p->lx.cur == '<' && !lex_balanced(&p->lx, &body, &blen))
+    return p_error(p, "unbalanced '<' in dialect attribute");
+  char *buf = malloc(len + blen + 2);
+  if (!buf)
+    abort();
+  buf[0] = '#';
+  memcpy(buf + 1, s, len);
+  if (blen)
+    memcpy(buf + 1 + len, body, blen);
+  Attr *a = new_attr(p->ctx, ATTR_OPAQUE);
+  a->u.str = normalize_body(p->ctx, buf, 1 + len + blen);
+  free(buf);
+  p_next(p);
+  /* some dialect attributes are typed: #foo<...> : i32 is not common; leave the colon alone */
+  *out = a;
+  return true;
+}
+
+bool p_attr_dict(Parser *p, NamedAttr **out, uint32_t *n) {
+  if (!p_expect(p, TOK_LBRACE, "'{'"))
+    return false;
+  NamedAttr small[16];
+  NamedAttr *ents = small;
+  uint32_t cnt = 0, cap = 16;
+  bool ok = true;
+  if (!p_opt(p, TOK_RBRACE)) {
+    do {
+      Str name;
+      if (p_is(p, TOK_STRING)) {
+        if (!p_string(p, &name)) {
+          ok = false;
+          break;
+        }
+      } else if (p_is(p, TOK_BARE)) {
+        name = ir_intern(p->ctx, p->tok.text, p->tok.len);
+        p_next(p);
+      } else {
+        ok = p_error(p, "expected attribute name");
+        break;
+      }
+      for (uint32_t i = 0; i < cnt; i++) {
+        if (ents[i].name.s == name.s) {
+          ok = p_error(p, "duplicate key '%.*s' in dictionary attribute", (int)name.len, name.s);
+          break;
+        }
+      }
+      if (!ok)
+        break;
+      Attr *v;
+      if (p_opt(p, TOK_EQUAL)) {
+        if (!p_attr(p, NULL, &v)) {
+          ok = false;
+          break;
+        }
+      } else {
+        v = ir_attr_unit(p->ctx);
+      }
+      if (cnt == cap) {
+        NamedAttr *ne = malloc(cap * 2 * sizeof *ne);
+        if (!ne)
+          abort();
+        memcpy(ne, ents, cnt * sizeof *ne);
+        if (ents != small)
+          free(ents);
+        ents = ne;
+        cap *= 2;
+      }
+      ents[cnt++] = (NamedAttr){name, v};
+    } while (p_opt(p, TOK_COMMA));
+    if (ok)
+      ok = p_expect(p, TOK_RBRACE, "'}'");
+  }
+  if (ok) {
+    *out = ir_dup(p->ctx, ents, cnt * sizeof *ents);
+    *n = cnt;
+  }
+  if (ents != small)
+    free(ents);
+  return ok;
+}
+
+bool p_symbol(Parser *p, Str *out) {
+  if (!p_is(p, TOK_AT))
+    return p_error(p, "expected symbol name");
+  if (p->tok.text[0] == '"') {
+    Token t = p->tok;
+    /* reuse the string unescaper on the quoted text */
+    p->tok.kind = TOK_STRING;
+    bool ok = p_string(p, out);
+    (void)t;
+    return ok;
+  }
+  *out = ir_intern(p->ctx, p->tok.text, p->tok.len);
+  p_next(p);
+  return true;
+}
+
+bool p_attr(Parser *p, Type *type, Attr **out) {
+  IrCtx *ctx = p->ctx;
+  switch (p->tok.kind) {
+  case TOK_INT: case TOK_FLOAT: case TOK_MINUS:
+    return parse_number_attr(p, type, out);
+  case TOK_STRING: {
+    Str s;
+    if (!p_string(p, &s))
+      return false;
+    Attr *a = new_attr(ctx, ATTR_STRING);
+    a->u.str = s;
+    if (p_opt(p, TOK_COLON) && !p_type(p, &a->type))
+      return false;
+    *out = a;
+    return true;
+  }
+  case TOK_LSQUARE: {
+    p_next(p);
+    Vec v = {0};
+    if (!p_opt(p, TOK_RSQUARE)) {
+      do {
+        Attr *e;
+        if (!p_attr(p, NULL, &e)) {
+          free(v.v);
+          return false;
+        }
+        vpush(&v, e);
+      } while (p_opt(p, TOK_COMMA));
+      if (!p_expect(p, TOK_RSQUARE, "']'")) {
+        free(v.v);
+        return false;
+      }
+    }
+    *out = ir_attr_array(ctx, (Attr **)v.v, v.n);
+    free(v.v);
+    return true;
+  }
+  case TOK_LBRACE: {
+    NamedAttr *e;
+    uint32_t n;
+    if (!p_attr_dict(p, &e, &n))
+      return false;
+    *out = ir_attr_dict(ctx, e, n);
+    return true;
+  }
+  case TOK_AT: {
+    Str path[32];
+    uint32_t n = 0;
+    if (!p_symbol(p, &path[n++]))
+      return false;
+    /* `::` lexes as two colons */
+    while (p_is(p, TOK_COLON) && p->lx.cur[0] == ':' && p->lx.cur[1] == '@') {
+      p_next(p);
+      p_next(p);
+      if (n == 32)
+        return p_error(p, "symbol reference nested too deeply");
+      if (!p_symbol(p, &path[n++]))
+        return false;
+    }
+    *out = ir_attr_symref(ctx, path, n);
+    return true;
+  }
+  case TOK_HASH:
+    return parse_dialect_attr(p, out);
+  case TOK_BANG: case TOK_LPAREN: {
+    Type *t;
+    if (!p_type(p, &t))
+      return false;
+    *out = ir_attr_type(ctx, t);
+    return true;
+  }
+  case TOK_BARE: {
+    Str kw = {p->tok.text, p->tok.len};
+    if (ir_str_eq(kw, "true") || ir_str_eq(kw, "false")) {
+      p_next(p);
+      *out = ir_attr_bool(ctx, kw.s[0] == 't');
+      if (p_opt(p, TOK_COLON)) {
+        Type *t;
+        if (!p_type(p, &t))
+          return false;
+      }
+      return true;
+    }
+    if (ir_str_eq(kw, "unit")) {
+      p_next(p);
+      *out = ir_attr_unit(ctx);
+      return true;
+    }
+    if (ir_str_eq(kw, "array") && *p->lx.cur == '<') {
+      p_next(p);
+      return parse_dense_array(p, out);
+    }
+    if (ir_str_eq(kw, "strided")) {
+      p_next(p);
+      return parse_strided(p, out);
+    }
+    if (ir_str_eq(kw, "dense"))
+      return parse_text_attr(p, ATTR_DENSE, true, out);
+    if (ir_str_eq(kw, "dense_resource"))
+      return parse_text_attr(p, ATTR_DENSE_RESOURCE, true, out);
+    if (ir_str_eq(kw, "sparse"))
+      return parse_text_attr(p, ATTR_SPARSE, true, out);
+    if (ir_str_eq(kw, "affine_map"))
+      return parse_text_attr(p, ATTR_AFFINE_MAP, false, out);
+    if (ir_str_eq(kw, "affine_set"))
+      return parse_text_attr(p, ATTR_INTEGER_SET, false, out);
+    if (ir_str_eq(kw, "distinct"))
+      return parse_distinct(p, out);
+    if (ir_str_eq(kw, "loc")) {
+      Attr *a = new_attr(ctx, ATTR_LOC);
+      if (!p_loc(p, &a->u.loc))
+        return false;
+      *out = a;
+      return true;
+    }
+    Type *t;
+    if (!p_type(p, &t))
+      return false;
+    *out = ir_attr_type(ctx, t);
+    return true;
+  }
+  default:
+    return p_error(p, "expected attribute value");
+  }
+}
+
+/* distinct[N]<attr>: kept as text */
+static bool parse_distinct(Parser *p, Attr **out) {
+  const char *start = p->tok.text;
+  const char *c = start + p->tok.len;
+  while (*c == ' ')
+    c++;
+  if (*c != '[')
+    return p_error(p, "expected '[' after distinct");
+  while (*c && *c != ']')
+    c++;
+  if (!*c)
+    return p_error(p, "expected ']'");
+  p->lx.cur = c + 1;
+  const char *body;
+  uint32_t blen;
+  if (!lex_balanced(&p->lx, &body, &blen))
+    return p_error(p, "expected '<' after distinct[N]");
+  Attr *a = new_attr(p->ctx, ATTR_OPAQUE);
+  a->u.str = normalize_body(p->ctx, start, (uint32_t)(body + blen - start));
+  p_next(p);
+  *out = a;
+  return true;
+}
+
+/* ---- Top-level aliases ---------------------------------------------------------------------- */
+
+static void alias_add(Alias **tab, uint32_t *n, uint32_t *cap, Str name, void *value) {
+  if (*n == *cap) {
+    *cap = *cap ? *cap * 2 : 16;
+    Alias *t = realloc(*tab, *cap * sizeof *t);
+    if (!t)
+      abort();
+    *tab = t;
+  }
+  (*tab)[(*n)++] = (Alias){name, value};
+}
+
+/* `!name = type` | `#name = attr` | `#name = loc(...)`; the alias token is current */
+bool p_alias_def(Parser *p) {
+  bool is_type = p->tok.kind == TOK_BANG;
+  Str name = ir_intern(p->ctx, p->tok.text, p->tok.len);
+  const char *pos = p->tok.text;
+  if (memchr(name.s, '.', name.len))
+    return p_error(p, "expected alias name without a '.'");
+  p_next(p);
+  if (!p_expect(p, TOK_EQUAL, "'='"))
+    return false;
+  if (is_type) {
+    if (alias_find(p->type_alias, p->ntype_alias, name.s, name.len))
+      return p_error_at(p, pos, "redefinition of type alias id '%.*s'", (int)name.len, name.s);
+    Type *t;
+    if (!p_type(p, &t))
+      return false;
+    alias_add(&p->type_alias, &p->ntype_alias, &p->cap_type_alias, name, t);
+    return true;
+  }
+  if (alias_find(p->attr_alias, p->nattr_alias, name.s, name.len) ||
+      alias_find(p->loc_alias, p->nloc_alias, name.s, name.len))
+    return p_error_at(p, pos, "redefinition of attribute alias id '%.*s'", (int)name.len, name.s);
+  if (p_is_kw(p, "loc")) {
+    Loc *l;
+    if (!p_loc(p, &l))
+      return false;
+    alias_add(&p->loc_alias, &p->nloc_alias, &p->cap_loc_alias, name, l);
+    return true;
+  }
+  Attr *a;
+  if (!p_attr(p, NULL, &a))
+    return false;
+  alias_add(&p->attr_alias, &p->nattr_alias, &p->cap_attr_alias, name, a);
+  return true;
+}
+
+struct PendingLoc {
+  Loc *slot;
+  const char *name;
+  uint32_t len;
+};
+
+void p_defer_loc_alias(Parser *p, Loc *slot, const char *name, uint32_t len) {
+  if (p->npending == p->cappending) {
+    p->cappending = p->cappending ? p->cappending * 2 : 64;
+    PendingLoc *n = realloc(p->pending, p->cappending * sizeof *n);
+    if (!n)
+      abort();
+    p->pending = n;
+  }
+  p->pending[p->npending++] = (PendingLoc){slot, name, len};
+}
+
+/* After the whole file: fill every loc(#alias) placeholder with its definition. */
+bool p_resolve_loc_aliases(Parser *p) {
+  bool ok = true;
+  for (uint32_t i = 0; i < p->npending; i++) {
+    PendingLoc *pl = &p->pending[i];
+    Loc *l = alias_find(p->loc_alias, p->nloc_alias, pl->name, pl->len);
+    if (!l) {
+      ok = p_error_at(p, pl->name - 1, "undefined symbol alias id '%.*s'", (int)pl->len, pl->name);
+      continue;
+    }
+    *pl->slot = *l;
+  }
+  return ok;
+}
+
+void p_free_aliases(Parser *p) {
+  free(p->type_alias);
+  free(p->attr_alias);
+  free(p->loc_alias);
+  free(p->pending);
+}
