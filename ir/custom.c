@@ -86,7 +86,7 @@ static bool enum_attr_fits(const Attr *a, const char *prefix) {
 /* ---- builtin.module ------------------------------------------------------------------------- */
 
 /* module ::= `module` @name? (`attributes` dict)? region */
-static bool parse_module(Parser *p, OpState *st) {
+bool parse_module(Parser *p, OpState *st) {
   if (p_is(p, TOK_AT)) {
     Str name;
     if (!p_symbol(p, &name))
@@ -106,7 +106,7 @@ static bool parse_module(Parser *p, OpState *st) {
   return true;
 }
 
-static bool print_module(Printer *pr, Op *op) {
+bool print_module(Printer *pr, Op *op) {
   static const char *const allowed[] = {"sym_name", "sym_visibility", NULL};
   Attr *name = prop(op, "sym_name");
   if (!only_props(op, allowed) || op->nregions != 1 || op->noperands || op->nresults ||
@@ -124,7 +124,7 @@ static bool print_module(Printer *pr, Op *op) {
 }
 
 /* gpu.module ::= `gpu.module` @name targets? (`attributes` dict)? region */
-static bool parse_gpu_module(Parser *p, OpState *st) {
+bool parse_gpu_module(Parser *p, OpState *st) {
   Str name;
   if (!p_symbol(p, &name))
     return false;
@@ -148,7 +148,7 @@ static bool parse_gpu_module(Parser *p, OpState *st) {
   return true;
 }
 
-static bool print_gpu_module(Printer *pr, Op *op) {
+bool print_gpu_module(Printer *pr, Op *op) {
   static const char *const allowed[] = {"sym_name", "targets", NULL};
   Attr *name = prop(op, "sym_name");
   Attr *targets = prop(op, "targets");
@@ -171,7 +171,7 @@ static bool print_gpu_module(Printer *pr, Op *op) {
 
 /* func ::= `func.func` visibility? @name `(` args `)` (`->` results)? (`attributes` dict)? region?
  * results ::= type | `(` type attr-dict? (`,` ...)* `)` */
-static bool parse_func(Parser *p, OpState *st) {
+bool parse_func(Parser *p, OpState *st) {
   IrCtx *ctx = p_ctx(p);
   if (p_is_kw(p, "private") || p_is_kw(p, "public") || p_is_kw(p, "nested")) {
     Str vis;
@@ -257,7 +257,7 @@ static void print_arg_attrs(Printer *pr, const Attr *arr, uint32_t i) {
   }
 }
 
-static bool print_func(Printer *pr, Op *op) {
+bool print_func(Printer *pr, Op *op) {
   static const char *const allowed[] = {"sym_name", "function_type", "sym_visibility", "arg_attrs",
                                         "res_attrs", NULL};
   Attr *name = prop(op, "sym_name"), *ft = prop(op, "function_type"), *vis = prop(op, "sym_visibility");
@@ -317,7 +317,7 @@ static bool print_func(Printer *pr, Op *op) {
 }
 
 /* return-like ::= name attr-dict (operands `:` types)? */
-static bool parse_return_like(Parser *p, OpState *st) {
+bool parse_return_like(Parser *p, OpState *st) {
   if (!p_opt_attr_dict(p, st))
     return false;
   OperandRef *refs;
@@ -335,7 +335,7 @@ static bool parse_return_like(Parser *p, OpState *st) {
   return p_resolve_onto(p, st, refs, n, types, nt);
 }
 
-static bool print_return_like(Printer *pr, Op *op) {
+bool print_return_like(Printer *pr, Op *op) {
   if (op->props || op->nresults || op->nregions || op->nsuccs)
     return false;
   pr_attr_dict(pr, op, NULL, false);
@@ -349,7 +349,7 @@ static bool print_return_like(Printer *pr, Op *op) {
 }
 
 /* call ::= `func.call` @callee `(` operands `)` attr-dict `:` function-type */
-static bool parse_call(Parser *p, OpState *st) {
+bool parse_call(Parser *p, OpState *st) {
   Str callee;
   if (!p_symbol(p, &callee))
     return false;
@@ -373,7 +373,7 @@ static bool parse_call(Parser *p, OpState *st) {
   return p_resolve_onto(p, st, refs, n, fn->u.fn.in, n);
 }
 
-static bool print_call(Printer *pr, Op *op) {
+bool print_call(Printer *pr, Op *op) {
   static const char *const allowed[] = {"callee", NULL};
   Attr *callee = prop(op, "callee");
   if (!only_props(op, allowed) || !callee || callee->kind != ATTR_SYMREF || callee->u.sym.n != 1 ||
@@ -440,23 +440,23 @@ static bool print_binary_with(Printer *pr, Op *op, const char *prop_name, const 
   return true;
 }
 
-static bool parse_binary(Parser *p, OpState *st) { return parse_binary_with(p, st, NULL, NULL, NULL); }
-static bool print_binary(Printer *pr, Op *op) { return print_binary_with(pr, op, NULL, NULL, NULL); }
-static bool parse_binary_ovf(Parser *p, OpState *st) {
+bool parse_binary(Parser *p, OpState *st) { return parse_binary_with(p, st, NULL, NULL, NULL); }
+bool print_binary(Printer *pr, Op *op) { return print_binary_with(pr, op, NULL, NULL, NULL); }
+bool parse_binary_ovf(Parser *p, OpState *st) {
   return parse_binary_with(p, st, "overflow", "overflowFlags", "arith.overflow");
 }
-static bool print_binary_ovf(Printer *pr, Op *op) {
+bool print_binary_ovf(Printer *pr, Op *op) {
   return print_binary_with(pr, op, "overflowFlags", "arith.overflow", "overflow");
 }
-static bool parse_binary_fm(Parser *p, OpState *st) {
+bool parse_binary_fm(Parser *p, OpState *st) {
   return parse_binary_with(p, st, "fastmath", "fastmath", "arith.fastmath");
 }
-static bool print_binary_fm(Printer *pr, Op *op) {
+bool print_binary_fm(Printer *pr, Op *op) {
   return print_binary_with(pr, op, "fastmath", "arith.fastmath", "fastmath");
 }
 
 /* unary ::= %a (`fastmath` `<` flags `>`)? attr-dict `:` type */
-static bool parse_unary_fm(Parser *p, OpState *st) {
+bool parse_unary_fm(Parser *p, OpState *st) {
   OperandRef r;
   if (!p_operand(p, &r))
     return false;
@@ -473,7 +473,7 @@ static bool parse_unary_fm(Parser *p, OpState *st) {
   return p_resolve_onto(p, st, &r, 1, &t, 1);
 }
 
-static bool print_unary_fm(Printer *pr, Op *op) {
+bool print_unary_fm(Printer *pr, Op *op) {
   static const char *const allowed[] = {"fastmath", NULL};
   Attr *flags = prop(op, "fastmath");
   if (op->noperands != 1 || op->nresults != 1 || !all_types_equal(op) || !only_props(op, allowed) ||
@@ -490,7 +490,7 @@ static bool print_unary_fm(Printer *pr, Op *op) {
 }
 
 /* cast ::= operands attr-dict `:` types `to` types */
-static bool parse_cast_like(Parser *p, OpState *st) {
+bool parse_cast_like(Parser *p, OpState *st) {
   OperandRef *refs;
   uint32_t n;
   if (!p_operand_list(p, &refs, &n) || !p_opt_attr_dict(p, st))
@@ -508,7 +508,7 @@ static bool parse_cast_like(Parser *p, OpState *st) {
   return p_resolve_onto(p, st, refs, n, in, nin);
 }
 
-static bool print_cast_like(Printer *pr, Op *op) {
+bool print_cast_like(Printer *pr, Op *op) {
   if (op->props || op->nregions || op->nsuccs || !op->nresults)
     return false;
   if (op->noperands) {
@@ -530,7 +530,7 @@ static bool print_cast_like(Printer *pr, Op *op) {
 }
 
 /* constant ::= attr-dict typed-attr ; the result type is the attribute's type */
-static bool parse_constant(Parser *p, OpState *st) {
+bool parse_constant(Parser *p, OpState *st) {
   if (!p_opt_attr_dict(p, st))
     return false;
   Attr *v;
@@ -546,7 +546,7 @@ static bool parse_constant(Parser *p, OpState *st) {
   return true;
 }
 
-static bool print_constant(Printer *pr, Op *op) {
+bool print_constant(Printer *pr, Op *op) {
   static const char *const allowed[] = {"value", NULL};
   Attr *v = prop(op, "value");
   if (!v || !only_props(op, allowed) || op->nresults != 1 || op->noperands || op->nregions)
@@ -623,15 +623,15 @@ static bool print_cmp(Printer *pr, Op *op, const char *const *preds, int npreds)
   return true;
 }
 
-static bool parse_cmpi(Parser *p, OpState *st) { return parse_cmp(p, st, cmpi_preds, false); }
-static bool print_cmpi(Printer *pr, Op *op) { return print_cmp(pr, op, cmpi_preds, 10); }
-static bool parse_cmpf(Parser *p, OpState *st) { return parse_cmp(p, st, cmpf_preds, true); }
-static bool print_cmpf(Printer *pr, Op *op) { return print_cmp(pr, op, cmpf_preds, 16); }
+bool parse_cmpi(Parser *p, OpState *st) { return parse_cmp(p, st, cmpi_preds, false); }
+bool print_cmpi(Printer *pr, Op *op) { return print_cmp(pr, op, cmpi_preds, 10); }
+bool parse_cmpf(Parser *p, OpState *st) { return parse_cmp(p, st, cmpf_preds, true); }
+bool print_cmpf(Printer *pr, Op *op) { return print_cmp(pr, op, cmpf_preds, 16); }
 
 /* ---- memref --------------------------------------------------------------------------------- */
 
 /* load ::= %m `[` indices `]` attr-dict `:` memref-type */
-static bool parse_load(Parser *p, OpState *st) {
+bool parse_load(Parser *p, OpState *st) {
   OperandRef m, *idx;
   uint32_t n;
   Type *t;
@@ -648,7 +648,7 @@ static bool parse_load(Parser *p, OpState *st) {
   return p_resolve_onto(p, st, &m, 1, &t, 1) && p_resolve_onto(p, st, idx, n, &index, 1);
 }
 
-static bool print_load(Printer *pr, Op *op) {
+bool print_load(Printer *pr, Op *op) {
   static const char *const allowed[] = {"nontemporal", "alignment", NULL};
   if (!op->noperands || op->nresults != 1 || op->operands[0]->type->kind != TY_MEMREF ||
       !only_props(op, allowed) || op->operands[0]->type->u.sh.elem != op->results[0].type)
@@ -665,7 +665,7 @@ static bool print_load(Printer *pr, Op *op) {
 }
 
 /* store ::= %v `,` %m `[` indices `]` attr-dict `:` memref-type */
-static bool parse_store(Parser *p, OpState *st) {
+bool parse_store(Parser *p, OpState *st) {
   OperandRef v, m, *idx;
   uint32_t n;
   Type *t;
@@ -683,7 +683,7 @@ static bool parse_store(Parser *p, OpState *st) {
          p_resolve_onto(p, st, idx, n, &index, 1);
 }
 
-static bool print_store(Printer *pr, Op *op) {
+bool print_store(Printer *pr, Op *op) {
   static const char *const allowed[] = {"nontemporal", "alignment", NULL};
   if (op->noperands < 2 || op->nresults || op->operands[1]->type->kind != TY_MEMREF ||
       !only_props(op, allowed) || op->operands[1]->type->u.sh.elem != op->operands[0]->type)
@@ -704,12 +704,12 @@ static bool print_store(Printer *pr, Op *op) {
 /* ---- cf ------------------------------------------------------------------------------------- */
 
 /* br ::= `cf.br` ^bb (`(` operands `:` types `)`)? attr-dict */
-static bool parse_br(Parser *p, OpState *st) {
+bool parse_br(Parser *p, OpState *st) {
   uint32_t n;
   return p_successor_with_args(p, st, &n) && p_opt_attr_dict(p, st);
 }
 
-static bool print_br(Printer *pr, Op *op) {
+bool print_br(Printer *pr, Op *op) {
   if (op->nsuccs != 1 || op->props || op->nresults)
     return false;
   pr_char(pr, ' ');
@@ -753,7 +753,7 @@ static bool all_tokens(Value *const *vs, uint32_t n) {
 }
 
 /* wait ::= `gpu.wait` `async`? (`[` deps `]`)? attr-dict */
-static bool parse_wait(Parser *p, OpState *st) {
+bool parse_wait(Parser *p, OpState *st) {
   bool is_async;
   uint32_t n;
   if (!parse_async_deps(p, st, &is_async, &n) || !p_opt_attr_dict(p, st))
@@ -763,7 +763,7 @@ static bool parse_wait(Parser *p, OpState *st) {
   return true;
 }
 
-static bool print_wait(Printer *pr, Op *op) {
+bool print_wait(Printer *pr, Op *op) {
   if (op->props || op->nresults > 1 || (op->nresults && op->results[0].type->kind != TY_GPU_TOKEN) ||
       !all_tokens(op->operands, op->noperands))
     return false;
@@ -773,7 +773,7 @@ static bool print_wait(Printer *pr, Op *op) {
 }
 
 /* memcpy ::= `gpu.memcpy` async-deps %dst `,` %src attr-dict `:` type `,` type */
-static bool parse_memcpy(Parser *p, OpState *st) {
+bool parse_memcpy(Parser *p, OpState *st) {
   bool is_async;
   uint32_t n;
   OperandRef r[2];
@@ -788,7 +788,7 @@ static bool parse_memcpy(Parser *p, OpState *st) {
   return p_resolve_onto(p, st, r, 2, t, 2);
 }
 
-static bool print_memcpy(Printer *pr, Op *op) {
+bool print_memcpy(Printer *pr, Op *op) {
   if (op->props || op->noperands < 2 || op->nresults > 1 ||
       (op->nresults && op->results[0].type->kind != TY_GPU_TOKEN) ||
       !all_tokens(op->operands, op->noperands - 2))

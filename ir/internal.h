@@ -2,11 +2,11 @@
  * fields, the lexer, the parser state and its primitives (what MLIR calls OpAsmParser), the
  * printer state and its primitives (OpAsmPrinter), and the op table of ops.def.
  *
- * A custom assembly form is a pair of functions in custom.c:
+ * A custom assembly form is a pair of functions, listed in forms.def and named by ops.def:
  *   bool parse_X(Parser *p, OpState *st)   fills st exactly as the generic form would
- *   void print_X(Printer *pr, Op *op)      prints what follows the op name (and results)
- * A print function may return false from its `printable_X` twin to fall back to generic form when
- * an op's attributes do not fit the custom syntax (it then prints as MLIR's generic form does). */
+ *   bool print_X(Printer *pr, Op *op)      prints what follows the op name; returns false, before
+ *                                          writing anything, when the op does not fit the form,
+ *                                          and the op is printed in the generic form instead. */
 #ifndef IR_INTERNAL_H
 #define IR_INTERNAL_H
 
@@ -254,5 +254,9 @@ struct OpInfo {
 };
 
 const OpInfo *ir_op_info(Str name);
+
+#define FORM(X) bool parse_##X(Parser *p, OpState *st); bool print_##X(Printer *pr, Op *op);
+#include "ir/forms.def"
+#undef FORM
 
 #endif
