@@ -1,0 +1,24 @@
+#!/bin/sh
+# exit-code.sh — run a command and succeed only if it exits with exactly
+# the given status (lit's `not` accepts any failure, a crash included).
+#
+# usage: exit-code.sh STATUS COMMAND [ARG...]
+# The command's stdout and stderr pass through unchanged, so it can feed
+# FileCheck:  // RUN: %root/tests/corpus-tools/exit-code.sh 2 %gpuinterp ... 2>&1 | FileCheck %s
+if [ $# -lt 2 ]; then
+    echo "usage: exit-code.sh STATUS COMMAND [ARG...]" >&2
+    exit 2
+fi
+want=$1
+shift
+"$@"
+got=$?
+if [ "$got" -ne "$want" ]; then
+    if [ "$got" -gt 128 ]; then
+        echo "exit-code.sh: expected exit status $want, got $got (killed by signal $((got - 128))): $*" >&2
+    else
+        echo "exit-code.sh: expected exit status $want, got $got: $*" >&2
+    fi
+    exit 1
+fi
+exit 0
