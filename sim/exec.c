@@ -1,0 +1,749 @@
+/* exec.c - the op graph executor: submit, ready queue, workers, schedulers, waits, deadlock.
+ *
+ * An op is submitted with the ops it waits for. Each dep that is not done yet gets the new op in
+ * its `succ` list and bumps the new op's `npending`; when a dep completes it walks its succ list,
+ * and an op whose npending reaches 0 is ready. Gates are the exception: a gate becomes ready only
+ * once its deps are done AND sim_gate_open was called.
+ *
+ * Who runs ready ops depends on the scheduler:
+ *   threads  a pool of workers pops the ready ring (FIFO). A worker with nothing to do spins for a
+ *            while watching the atomic `nready` (a handoff through a cache line costs ~100 ns, a
+ *            condition-variable wake costs ~10 us), then sleeps on work_cv. The submitter signals
+ *            work_cv only when a worker sleeps and no spinner is there to take the op. A ready
+ *            marker or small memcpy/memset runs right away on the submitting thread: that is a
+ *            schedule like any other, and it is the fast path for tiny ops.
+ *   serial   no workers: a ready op runs at once on the submitting thread, in submit order.
+ *   random   no workers: ready ops accumulate; when the host waits it runs them in an order drawn
+ *            from a seeded generator (and at a submit it runs one with probability 1/2), so one
+ *            seed gives one order.
+ * A thread that waits (the host, or an op's callback) helps: it runs ready ops itself while its
+ * target is not done. That keeps a callback that waits from starving the pool.
+ *
+ * Deadlock. Ops only depend on ops submitted before them, so the graph has no cycle; what can
+ * block forever is a gate nobody will open, or a callback waiting for its own op. A waiter reports
+ * a deadlock, instead of sleeping, when nothing can make progress: no ready op, no op running
+ * whose callback is not itself waiting, and (if the waiter is a callback) the host waiting too.
+ *
+ * Locking: everything here runs with dev->mu held except the bodies of ops (run_op drops the lock
+ * around a kernel, a host callback and a large copy) and the spin loops, which read only atomics.
+ * Reference counts: an op has one reference for the executor (until it completes), one per holder
+ * (the token's owner, a stream's last op, an event's snapshot, a later op's deps list).
+ */
+#include "sim/simint.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Thread_local SimCtx *sim_tls_ctx;
+
+enum { OP_MAGIC = 0x51d0c0de, OP_FREED = 0xdeadc0de };
+enum { SPIN_NS = 50000 };
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static uint64_t rng_next(SimDevice *dev) {
+  uint64_t x = dev->rng;  /* xorshift64* */
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  dev->rng = x;
+  return x * 0x2545f4914f6cdd1dull;
+}
+
+static bool lazy(const SimDevice *dev) { return dev->cfg.sched != SIM_SCHED_THREADS; }
+
+/* ---- ready ring ---- */
+
+static bool rq_reserve(SimDevice *dev, size_t need) {
+  if (need <= dev->rq_cap)
+    return true;
+  size_t ncap = dev->rq_cap ? dev->rq_cap * 2 : 64;
+  while (ncap < need)
+    ncap *= 2;
+  Op **q = malloc(ncap * sizeof *q);
+  if (!q)
+    return false;
+  for (size_t i = 0; i < dev->rq_n; i++)
+    q[i] = dev->rq[(dev->rq_head + i) % dev->rq_cap];
+  free(dev->rq);
+  dev->rq = q;
+  dev->rq_head = 0;
+  dev->rq_cap = ncap;
+  return true;
+}
+
+static void rq_push(SimDevice *dev, Op *op) {
+  dev->rq[(dev->rq_head + dev->rq_n) % dev->rq_cap] = op;
+  dev->rq_n++;
+  atomic_store_explicit(&dev->nready, dev->rq_n, memory_order_release);
+}
+
+static Op *rq_pop(SimDevice *dev) {
+  if (dev->cfg.sched == SIM_SCHED_RANDOM && dev->rq_n > 1) {
+    size_t k = (size_t)(rng_next(dev) % dev->rq_n);
+    size_t i = (dev->rq_head + k) % dev->rq_cap;
+    Op *t = dev->rq[i];
+    dev->rq[i] = dev->rq[dev->rq_head];
+    dev->rq[dev->rq_head] = t;
+  }
+  Op *op = dev->rq[dev->rq_head];
+  dev->rq_head = (dev->rq_head + 1) % dev->rq_cap;
+  dev->rq_n--;
+  atomic_store_explicit(&dev->nready, dev->rq_n, memory_order_release);
+  return op;
+}
+
+/* ---- ops ---- */
+
+static Op *op_alloc(SimDevice *dev) {
+  Op *op = dev->free_ops;
+  if (op) {
+    dev->free_ops = op->next;
+  } else {
+    op = calloc(1, sizeof *op);
+    if (!op)
+      return NULL;
+    op->allnext = dev->all_ops;
+    dev->all_ops = op;
+  }
+  op->magic = OP_MAGIC;
+  op->dev = dev;
+  op->next = NULL;
+  op->ndeps = op->nsucc = 0;
+  op->npending = 0;
+  op->waiting = op->late_access = op->opened = false;
+  op->a_dst = op->a_src = NULL;
+  op->vc = NULL;
+  op->ctx = NULL;
+  op->chain = op->seq = 0;
+  op->mark = 0;
+  atomic_store_explicit(&op->state, OP_PENDING, memory_order_relaxed);
+  return op;
+}
+
+void op_unref(SimDevice *dev, Op *op) {
+  if (--op->refs > 0)
+    return;
+  if (op->vc)
+    vc_unref(dev, op->vc);
+  op->vc = NULL;
+  op->magic = OP_FREED;
+  op->next = dev->free_ops;
+  dev->free_ops = op;
+}
+
+static void make_ready(SimDevice *dev, Op *op) {
+  if (op->d.kind == SIM_OP_GATE && !op->opened)
+    return;  /* stays pending until sim_gate_open */
+  atomic_store_explicit(&op->state, OP_READY, memory_order_relaxed);
+  rq_push(dev, op);
+  if (dev->nsleeping > 0 && (size_t)atomic_load(&dev->nspinning) < dev->rq_n)
+    pthread_cond_signal(&dev->work_cv);
+}
+
+static void complete(SimDevice *dev, Op *op, int worker) {
+  mem_op_done(dev, op);
+  atomic_store_explicit(&op->state, OP_DONE, memory_order_release);
+  SimObs ev = {.kind = SIM_OBS_END, .op = op->id, .stream = op->stream, .opkind = op->d.kind,
+               .loc = op->d.loc, .worker = worker};
+  obs_emit(dev, &ev);
+  for (size_t i = 0; i < op->nsucc; i++) {
+    Op *s = op->succ[i];
+    if (--s->npending == 0)
+      make_ready(dev, s);
+  }
+  op->nsucc = 0;
+  for (size_t i = 0; i < op->ndeps; i++)
+    op_unref(dev, op->deps[i]);
+  op->ndeps = 0;
+  dev->nrunning--;
+  dev->nincomplete--;
+  if (dev->nwaiters)
+    pthread_cond_broadcast(&dev->done_cv);
+  op_unref(dev, op);
+}
+
+static void do_memset(const SimOpDesc *d) {
+  unsigned w = d->width ? d->width : 1;
+  if (w == 1) {
+    memset(d->dst, (int)(d->value & 0xff), d->bytes);
+  } else if (w == 2) {
+    uint16_t v = (uint16_t)d->value;
+    for (size_t i = 0; i < d->bytes; i += 2)
+      memcpy((char *)d->dst + i, &v, 2);
+  } else {
+    uint32_t v = d->value;
+    for (size_t i = 0; i < d->bytes; i += 4)
+      memcpy((char *)d->dst + i, &v, 4);
+  }
+}
+
+/* Run a popped (or inline) op on this thread and complete it. Called and returns with mu held. */
+static void run_op(SimDevice *dev, Op *op, int worker) {
+  atomic_store_explicit(&op->state, OP_RUNNING, memory_order_relaxed);
+  dev->nrunning++;
+  SimObs ev = {.kind = SIM_OBS_START, .op = op->id, .stream = op->stream, .opkind = op->d.kind,
+               .loc = op->d.loc, .worker = worker};
+  obs_emit(dev, &ev);
+  mem_op_start(dev, op);
+  SimOpDesc *d = &op->d;
+  switch (d->kind) {
+  case SIM_OP_MEMCPY:
+  case SIM_OP_MEMSET:
+    if (d->bytes > dev->cfg.inline_bytes)
+      pthread_mutex_unlock(&dev->mu);
+    if (d->kind == SIM_OP_MEMCPY)
+      memmove(d->dst, d->src, d->bytes);
+    else
+      do_memset(d);
+    if (d->bytes > dev->cfg.inline_bytes)
+      pthread_mutex_lock(&dev->mu);
+    break;
+  case SIM_OP_KERNEL:
+  case SIM_OP_HOST: {
+    SimCtx *ctx = op->ctx;
+    ctx->worker = worker;
+    SimCtx *prev = sim_tls_ctx;
+    sim_tls_ctx = ctx;
+    pthread_mutex_unlock(&dev->mu);
+    if (d->fn)
+      d->fn(ctx, d->user);
+    if (d->release)
+      d->release(d->user);
+    pthread_mutex_lock(&dev->mu);
+    sim_tls_ctx = prev;
+    d->release = NULL;
+    break;
+  }
+  default:
+    break;
+  }
+  if (d->release) {  /* a refused kernel/host op: give its user data back */
+    void (*rel)(void *) = d->release;
+    d->release = NULL;
+    pthread_mutex_unlock(&dev->mu);
+    rel(d->user);
+    pthread_mutex_lock(&dev->mu);
+  }
+  complete(dev, op, worker);
+}
+
+static bool runs_inline(const SimDevice *dev, const Op *op) {
+  if (dev->cfg.no_inline)
+    return false;
+  switch (op->d.kind) {
+  case SIM_OP_MARKER:
+    return true;
+  case SIM_OP_MEMCPY:
+  case SIM_OP_MEMSET:
+    return op->d.bytes <= dev->cfg.inline_bytes;
+  default:
+    return false;
+  }
+}
+
+/* What every front door calls, with mu held. deps may hold NULLs; they were validated. s is the
+   stream the op goes on (deps already hold its last op and waits), or NULL. *out (if out) gets a
+   reference. Returns the op's validation status; the op exists whenever *out is set. */
+SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size_t ndeps,
+                    Stream *s, Op **out) {
+  if (out)
+    *out = NULL;
+  Op *op = NULL;
+  if (!rq_reserve(dev, dev->nincomplete + 1) || !(op = op_alloc(dev))) {
+    SimDiag dg = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = desc->loc};
+    diag_emit(dev, &dg, "out of memory submitting an op");
+    return SIM_ERR_MEMORY;
+  }
+  SimStatus st = SIM_OK;
+  op->d = *desc;
+  op->id = ++dev->next_op_id;
+  op->stream = s ? s->id : 0;
+  op->refs = 1 + (out != NULL);
+  if ((unsigned)desc->kind > SIM_OP_GATE) {
+    SimDiag dg = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = desc->loc, .op = op->id};
+    diag_emit(dev, &dg, "unknown op kind %d", (int)desc->kind);
+    op->d.kind = SIM_OP_MARKER;
+    st = SIM_ERR_ARG;
+  }
+  SimObs ev = {.kind = SIM_OBS_ENQUEUE, .op = op->id, .stream = op->stream, .opkind = op->d.kind,
+               .loc = desc->loc, .dst = (uintptr_t)desc->dst, .src = (uintptr_t)desc->src,
+               .bytes = desc->bytes, .worker = -1, .name = "enqueue"};
+  obs_emit(dev, &ev);
+  for (size_t i = 0; i < ndeps; i++) {
+    Op *dep = deps[i];
+    if (!dep || dep == op)
+      continue;
+    SimObs e2 = {.kind = SIM_OBS_DEP, .op = op->id, .other = dep->id, .stream = op->stream,
+                 .name = "dep", .loc = desc->loc, .worker = -1};
+    obs_emit(dev, &e2);
+    if (op_done(dep))
+      continue;
+    void *p = xrealloc_array(op->deps, &op->capdeps, op->ndeps + 1, sizeof *op->deps);
+    void *q = p ? xrealloc_array(dep->succ, &dep->capsucc, dep->nsucc + 1, sizeof *dep->succ) : NULL;
+    if (p)
+      op->deps = p;
+    if (!q)
+      continue;  /* out of memory: lose this edge rather than crash */
+    dep->succ = q;
+    op->deps[op->ndeps++] = dep;
+    dep->refs++;
+    dep->succ[dep->nsucc++] = op;
+    op->npending++;
+  }
+  if (dev->race)
+    race_op_begin(dev, op, deps, ndeps, s);
+  if (op->d.kind != SIM_OP_MARKER && op->d.kind != SIM_OP_GATE) {
+    SimStatus ms = mem_check_op(dev, op);
+    if (ms != SIM_OK && st == SIM_OK)
+      st = ms;
+  }
+  if (op->d.kind == SIM_OP_KERNEL || op->d.kind == SIM_OP_HOST) {
+    op->ctx = calloc(1, sizeof *op->ctx);
+    if (!op->ctx) {
+      op->d.kind = SIM_OP_MARKER;
+    } else {
+      op->ctx->dev = dev;
+      op->ctx->op = op;
+      op->late_access = true;
+      dev->late_inflight++;
+    }
+  }
+  if (op->d.kind == SIM_OP_GATE) {
+    op->next = dev->gates;
+    dev->gates = op;
+  }
+  if (dev->race)
+    race_host_submitted(dev);
+  dev->nincomplete++;
+  if (out)
+    *out = op;
+  if (op->npending == 0) {
+    if (dev->cfg.sched == SIM_SCHED_THREADS && runs_inline(dev, op))
+      run_op(dev, op, sim_tls_ctx ? sim_tls_ctx->worker : -1);
+    else
+      make_ready(dev, op);
+  }
+  if (!sim_tls_ctx) {
+    if (dev->cfg.sched == SIM_SCHED_SERIAL)
+      ops_progress(dev);
+    else if (dev->cfg.sched == SIM_SCHED_RANDOM && dev->rq_n && (rng_next(dev) >> 33 & 1))
+      run_op(dev, rq_pop(dev), -1);
+  }
+  return st;
+}
+
+/* Lazy schedulers: run what is ready (serial: everything; random: one op). */
+void ops_progress(SimDevice *dev) {
+  if (dev->cfg.sched == SIM_SCHED_SERIAL) {
+    while (dev->rq_n)
+      run_op(dev, rq_pop(dev), -1);
+  } else if (dev->cfg.sched == SIM_SCHED_RANDOM && dev->rq_n) {
+    run_op(dev, rq_pop(dev), -1);
+  }
+}
+
+/* ---- waits and deadlock ---- */
+
+/* Walk the not-done ancestors of op; returns an unopened gate among them (or op itself), or NULL.
+   *self is set when `me` (the waiting callback's op) is among them. */
+static Op *find_blocker(SimDevice *dev, Op *op, const Op *me, bool *self) {
+  Op **stack = NULL;
+  size_t n = 0, cap = 0;
+  Op *gate = NULL;
+  uint64_t epoch = ++dev->walk_epoch;
+  *self = false;
+  void *p = xrealloc_array(stack, &cap, 1, sizeof *stack);
+  if (!p)
+    return NULL;
+  stack = p;
+  stack[n++] = op;
+  op->mark = epoch;
+  while (n) {
+    Op *o = stack[--n];
+    if (o == me)
+      *self = true;
+    if (o->d.kind == SIM_OP_GATE && !o->opened && !gate)
+      gate = o;
+    for (size_t i = 0; i < o->ndeps; i++) {
+      Op *d = o->deps[i];
+      if (d->mark == epoch || op_done(d))
+        continue;
+      p = xrealloc_array(stack, &cap, n + 1, sizeof *stack);
+      if (!p)
+        break;
+      stack = p;
+      d->mark = epoch;
+      stack[n++] = d;
+    }
+  }
+  free(stack);
+  return gate;
+}
+
+static bool quiescent(const SimDevice *dev, const SimCtx *me) {
+  if (dev->rq_n || dev->nrunning - dev->nblocked > 0)
+    return false;
+  return !me || dev->host_waiting;
+}
+
+static void report_deadlock(SimDevice *dev, Op *op, const char *loc, const char *why) {
+  bool self = false;
+  Op *gate = op ? find_blocker(dev, op, NULL, &self) : dev->gates;
+  SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_DEADLOCK, .loc = loc,
+               .loc2 = gate ? gate->d.loc : NULL, .op2 = gate ? gate->id : 0};
+  const char *what = op ? LOC(op->d.loc) : "all work";
+  if (gate)
+    diag_emit(dev, &d, "deadlock: %s wait for '%s' can never complete: it waits for the gate at "
+              "'%s', which is not open, and nothing else can run", why, what, LOC(gate->d.loc));
+  else
+    diag_emit(dev, &d, "deadlock: %s wait for '%s' can never complete: every op it needs is "
+              "blocked in a wait", why, what);
+}
+
+/* Wait until op is done (op NULL: until nothing is incomplete). mu held. */
+static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *loc) {
+  SimCtx *me = sim_tls_ctx;
+  SimStatus st = SIM_OK;
+  if (me && op) {
+    bool self = false;
+    find_blocker(dev, op, me->op, &self);
+    if (self) {
+      SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_DEADLOCK, .loc = loc,
+                   .op = me->op->id, .loc2 = op->d.loc, .op2 = op->id};
+      diag_emit(dev, &d, "deadlock: the callback of '%s' waits for '%s', which waits for it",
+                LOC(me->op->d.loc), LOC(op->d.loc));
+      return SIM_ERR_DEADLOCK;
+    }
+  }
+  int worker = me ? me->worker : -1;
+  bool blocked = false;
+  for (;;) {
+    if (op ? op_done(op) : dev->nincomplete == 0)
+      break;
+    if (dev->rq_n) {
+      run_op(dev, rq_pop(dev), worker);
+      continue;
+    }
+    if (!blocked) {  /* from here on this thread counts as blocked for the deadlock rule */
+      blocked = true;
+      dev->nwaiters++;
+      if (me)
+        dev->nblocked++;
+      else
+        dev->host_waiting = true;
+      if (dev->nwaiters > 1)
+        pthread_cond_broadcast(&dev->done_cv);  /* let other waiters re-check for deadlock */
+      continue;
+    }
+    if (quiescent(dev, me)) {
+      report_deadlock(dev, op, loc, why);
+      st = SIM_ERR_DEADLOCK;
+      break;
+    }
+    if (!lazy(dev) && op && dev->nrunning > 0) {  /* spin briefly: a wake costs far more */
+      pthread_mutex_unlock(&dev->mu);
+      uint64_t t0 = now_ns();
+      for (unsigned i = 1; !op_done(op) && !atomic_load_explicit(&dev->nready, memory_order_relaxed); i++) {
+        cpu_relax();
+        if (!(i & 63) && now_ns() - t0 > SPIN_NS)
+          break;
+      }
+      pthread_mutex_lock(&dev->mu);
+      if (op_done(op) || dev->rq_n)
+        continue;
+    }
+    pthread_cond_wait(&dev->done_cv, &dev->mu);
+  }
+  if (blocked) {
+    dev->nwaiters--;
+    if (me)
+      dev->nblocked--;
+    else
+      dev->host_waiting = false;
+  }
+  return st;
+}
+
+/* Wait for every op (NULL entries skipped; ops NULL with n 0 and why "device": all work). The host
+   (not a callback) learns the waited ops' clocks. */
+SimStatus ops_wait(SimDevice *dev, Op *const *ops, size_t n, const char *why, const char *loc) {
+  SimStatus st = SIM_OK;
+  if (!ops) {
+    st = wait_one(dev, NULL, why, loc);
+    if (st == SIM_OK && dev->race && !sim_tls_ctx)
+      race_host_join_all(dev);
+    SimObs ev = {.kind = SIM_OBS_HOST_WAIT, .name = why, .loc = loc, .worker = -1};
+    obs_emit(dev, &ev);
+    return st;
+  }
+  for (size_t i = 0; i < n; i++) {
+    Op *op = ops[i];
+    if (!op)
+      continue;
+    SimStatus s1 = wait_one(dev, op, why, loc);
+    if (s1 != SIM_OK) {
+      st = s1;
+      continue;
+    }
+    if (dev->race && !sim_tls_ctx)
+      race_host_join(dev, op);
+    SimObs ev = {.kind = SIM_OBS_HOST_WAIT, .op = op->id, .stream = op->stream, .name = why,
+                 .loc = loc, .worker = -1};
+    obs_emit(dev, &ev);
+  }
+  return st;
+}
+
+/* ---- workers ---- */
+
+typedef struct WorkerArg { SimDevice *dev; int idx; } WorkerArg;
+
+static void *worker_main(void *arg) {
+  WorkerArg wa = *(WorkerArg *)arg;
+  free(arg);
+  SimDevice *dev = wa.dev;
+  pthread_mutex_lock(&dev->mu);
+  for (;;) {
+    if (dev->rq_n) {
+      run_op(dev, rq_pop(dev), wa.idx);
+      continue;
+    }
+    if (atomic_load(&dev->stop))
+      break;
+    atomic_fetch_add(&dev->nspinning, 1);
+    pthread_mutex_unlock(&dev->mu);
+    uint64_t t0 = now_ns();
+    for (unsigned i = 1; !atomic_load_explicit(&dev->nready, memory_order_relaxed) &&
+                         !atomic_load_explicit(&dev->stop, memory_order_relaxed); i++) {
+      cpu_relax();
+      if (!(i & 63) && now_ns() - t0 > SPIN_NS)
+        break;
+    }
+    pthread_mutex_lock(&dev->mu);
+    atomic_fetch_sub(&dev->nspinning, 1);
+    if (dev->rq_n || atomic_load(&dev->stop))
+      continue;
+    dev->nsleeping++;
+    pthread_cond_wait(&dev->work_cv, &dev->mu);
+    dev->nsleeping--;
+  }
+  pthread_mutex_unlock(&dev->mu);
+  return NULL;
+}
+
+void exec_start(SimDevice *dev) {
+  dev->next_op_id = 0;
+}
+
+bool exec_start_workers(SimDevice *dev) {
+  if (lazy(dev))
+    return true;
+  int n = dev->cfg.workers;
+  if (n <= 0) {
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    n = c > 0 ? (int)c : 2;
+  }
+  if (n > 256)
+    n = 256;
+  dev->threads = calloc((size_t)n, sizeof *dev->threads);
+  if (!dev->threads)
+    return false;
+  for (int i = 0; i < n; i++) {
+    WorkerArg *wa = malloc(sizeof *wa);
+    if (!wa)
+      return false;
+    wa->dev = dev;
+    wa->idx = i;
+    if (pthread_create(&dev->threads[i], NULL, worker_main, wa)) {
+      free(wa);
+      return false;
+    }
+    dev->nthreads++;
+  }
+  return true;
+}
+
+/* Drain all work (a deadlock is reported, then the gates are opened so the work can finish), then
+   stop the workers. */
+void exec_finish(SimDevice *dev) {
+  pthread_mutex_lock(&dev->mu);
+  for (;;) {
+    if (wait_one(dev, NULL, "device", "sim_destroy") == SIM_OK)
+      break;
+    while (dev->gates) {
+      Op *g = dev->gates;
+      dev->gates = g->next;
+      g->opened = true;
+      if (g->npending == 0 && !op_done(g))
+        make_ready(dev, g);
+    }
+  }
+  atomic_store(&dev->stop, true);
+  pthread_cond_broadcast(&dev->work_cv);
+  pthread_mutex_unlock(&dev->mu);
+  for (int i = 0; i < dev->nthreads; i++)
+    pthread_join(dev->threads[i], NULL);
+  dev->nthreads = 0;
+}
+
+/* ---- the token front door ---- */
+
+/* Is op a live op of dev? Reports a misuse when not. */
+static bool op_valid(SimDevice *dev, const Op *op, const char *what, const char *loc) {
+  if (op && op->magic == OP_MAGIC && op->dev == dev && op->refs > 0)
+    return true;
+  SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = loc};
+  if (op && op->magic == OP_FREED)
+    diag_emit(dev, &d, "%s: token used after it was released", what);
+  else if (op && op->magic == OP_MAGIC)
+    diag_emit(dev, &d, "%s: token belongs to another device", what);
+  else
+    diag_emit(dev, &d, "%s: not a token", what);
+  return false;
+}
+
+SimStatus sim_submit(SimDevice *dev, const SimOpDesc *desc, SimOp *const *deps, size_t ndeps,
+                     SimOp **out) {
+  if (out)
+    *out = NULL;
+  if (!dev || !desc)
+    return SIM_ERR_ARG;
+  SimStatus st = SIM_OK;
+  Op *small[8], **ok = small;
+  pthread_mutex_lock(&dev->mu);
+  if (ndeps > 8 && !(ok = malloc(ndeps * sizeof *ok))) {
+    pthread_mutex_unlock(&dev->mu);
+    return SIM_ERR_MEMORY;
+  }
+  for (size_t i = 0; i < ndeps; i++) {
+    ok[i] = NULL;
+    if (!deps[i])
+      continue;
+    if (op_valid(dev, deps[i], "dependency", desc->loc))
+      ok[i] = deps[i];
+    else
+      st = SIM_ERR_HANDLE;
+  }
+  SimStatus s2 = op_submit(dev, desc, ok, ndeps, NULL, out);
+  pthread_mutex_unlock(&dev->mu);
+  if (ok != small)
+    free(ok);
+  return st != SIM_OK ? st : s2;
+}
+
+void sim_op_release(SimDevice *dev, SimOp *op) {
+  if (!dev || !op)
+    return;
+  pthread_mutex_lock(&dev->mu);
+  if (op_valid(dev, op, "sim_op_release", NULL))
+    op_unref(dev, op);
+  pthread_mutex_unlock(&dev->mu);
+}
+
+SimOp *sim_op_retain(SimDevice *dev, SimOp *op) {
+  if (!dev || !op)
+    return NULL;
+  pthread_mutex_lock(&dev->mu);
+  bool ok = op_valid(dev, op, "sim_op_retain", NULL);
+  if (ok)
+    op->refs++;
+  pthread_mutex_unlock(&dev->mu);
+  return ok ? op : NULL;
+}
+
+uint64_t sim_op_id(const SimOp *op) { return op && op->magic == OP_MAGIC ? op->id : 0; }
+
+SimStatus sim_op_query(SimDevice *dev, SimOp *op) {
+  if (!dev || !op)
+    return SIM_ERR_ARG;
+  pthread_mutex_lock(&dev->mu);
+  SimStatus st = SIM_ERR_HANDLE;
+  if (op_valid(dev, op, "sim_op_query", NULL)) {
+    if (!op_done(op) && !sim_tls_ctx)
+      ops_progress(dev);
+    st = op_done(op) ? SIM_OK : SIM_NOT_READY;
+  }
+  pthread_mutex_unlock(&dev->mu);
+  return st;
+}
+
+SimStatus sim_host_wait(SimDevice *dev, SimOp *const *ops, size_t n, const char *loc) {
+  if (!dev || (n && !ops))
+    return SIM_ERR_ARG;
+  SimStatus st = SIM_OK;
+  pthread_mutex_lock(&dev->mu);
+  for (size_t i = 0; i < n; i++) {
+    if (!ops[i])
+      continue;
+    if (!op_valid(dev, ops[i], "wait", loc)) {
+      st = SIM_ERR_HANDLE;
+      continue;
+    }
+    SimStatus s1 = ops_wait(dev, &ops[i], 1, "wait", loc);
+    if (s1 != SIM_OK)
+      st = s1;
+  }
+  pthread_mutex_unlock(&dev->mu);
+  return st;
+}
+
+SimStatus sim_gate_open(SimDevice *dev, SimOp *gate, const char *loc) {
+  if (!dev || !gate)
+    return SIM_ERR_ARG;
+  SimStatus st = SIM_OK;
+  pthread_mutex_lock(&dev->mu);
+  if (!op_valid(dev, gate, "sim_gate_open", loc)) {
+    st = SIM_ERR_HANDLE;
+  } else if (gate->d.kind != SIM_OP_GATE || gate->opened) {
+    SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = loc, .op = gate->id,
+                 .loc2 = gate->d.loc};
+    diag_emit(dev, &d, gate->opened ? "gate '%s' is already open" : "'%s' is not a gate",
+              LOC(gate->d.loc));
+    st = SIM_ERR_ARG;
+  } else {
+    gate->opened = true;
+    for (Op **p = &dev->gates; *p; p = &(*p)->next)
+      if (*p == gate) {
+        *p = gate->next;
+        break;
+      }
+    gate->next = NULL;
+    if (gate->npending == 0)
+      make_ready(dev, gate);
+    if (!sim_tls_ctx && dev->cfg.sched == SIM_SCHED_SERIAL)
+      ops_progress(dev);
+  }
+  pthread_mutex_unlock(&dev->mu);
+  return st;
+}
+
+SimStatus sim_device_sync(SimDevice *dev, const char *loc) {
+  if (!dev)
+    return SIM_ERR_ARG;
+  pthread_mutex_lock(&dev->mu);
+  SimStatus st = ops_wait(dev, NULL, 0, "device", loc);
+  pthread_mutex_unlock(&dev->mu);
+  return st;
+}
+
+/* ---- inside an op ---- */
+
+SimDevice *sim_ctx_device(SimCtx *ctx) { return ctx ? ctx->dev : NULL; }
+uint64_t sim_ctx_op_id(const SimCtx *ctx) { return ctx && ctx->op ? ctx->op->id : 0; }
+int sim_ctx_worker(const SimCtx *ctx) { return ctx ? ctx->worker : -1; }
+
+SimStatus sim_ctx_parallel_for(SimCtx *ctx, size_t n, SimForFn fn, void *user) {
+  if (!ctx || !fn)
+    return SIM_ERR_ARG;
+  for (size_t i = 0; i < n; i++)
+    fn(ctx, i, user);
+  return ctx->failed ? SIM_ERR_MEMORY : SIM_OK;
+}

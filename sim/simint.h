@@ -1,0 +1,265 @@
+/* simint.h - what the files of sim/ share; not part of the public API (that is sim.h).
+ *
+ * One lock. Every field of SimDevice and of the objects it owns (ops, streams, events, allocations,
+ * access records, vector clocks) is guarded by dev->mu unless marked otherwise. The lock is never
+ * held while a kernel or host callback runs, nor while a large memcpy/memset runs; it is held while
+ * the sink and the observer are called (so they are serialized). Fields marked "atomic" are also
+ * read without the lock by spinning threads (workers looking for work, waiters looking at an op's
+ * state); they are written under the lock. There is no second lock, so there is no lock order.
+ *
+ * Files:
+ *   device.c  create/destroy, config, diagnostics, observer, the handle table, leak report
+ *   exec.c    ops, the ready queue, worker pool, schedulers, waits, deadlock, the token front door
+ *   stream.c  streams and events on top of exec.c
+ *   mem.c     the allocation table, the device arena, init shadow, host and kernel accesses
+ *   race.c    chains, vector clocks, access records, race reports
+ */
+#ifndef SIM_SIMINT_H
+#define SIM_SIMINT_H
+
+#include "sim/sim.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+
+typedef SimOp Op;
+typedef struct Alloc Alloc;
+typedef struct Stream Stream;
+typedef struct Event Event;
+
+/* ---- vector clocks (race.c) ---- */
+
+/* A vector clock over chains. Entries at index >= n are 0. Shared by an op and its access records,
+   hence refcounted; dead ones go to a freelist. */
+typedef struct Vc {
+  struct Vc *next;    /* freelist */
+  int refs;
+  uint32_t n, cap;
+  uint32_t c[];
+} Vc;
+
+/* A chain is a totally ordered sequence of ops: a stream, the host (chain 0), or a run of token
+   ops each depending on the previous one. seq grows forever, so a chain id can be reused once the
+   host has waited for its last op (every later op includes the host's clock). */
+typedef struct Chain {
+  uint32_t seq;        /* last seq given out */
+  uint64_t tail;       /* op id of the last op on the chain */
+  bool owned;          /* a live stream's chain: only its ops extend it */
+} Chain;
+
+/* One recorded access of bytes [lo, hi) of an allocation (offsets). */
+typedef struct Rec {
+  size_t lo, hi;
+  uint32_t chain, seq;
+  Vc *vc;              /* the op's clock (a reference), NULL for host accesses */
+  const char *loc;
+  uint64_t op;         /* 0: host */
+  bool write, isfree;
+} Rec;
+
+/* ---- memory (mem.c) ---- */
+
+typedef struct Iv { size_t lo, hi; } Iv;
+
+struct Alloc {
+  uintptr_t base;
+  size_t bytes;
+  SimMemKind kind;
+  const char *loc, *free_loc;
+  bool dead;           /* freed / unregistered / removed */
+  bool released;       /* dead and its memory given back */
+  int pins;            /* submitted, not completed memcpy/memset ops that use it */
+  Rec *recs;           /* access records (race.c) */
+  size_t nrecs, caprecs;
+  Iv *init;            /* sorted disjoint written ranges (offsets); device and host-shared only */
+  size_t ninit, capinit;
+  Alloc *next_dead;
+};
+
+/* A kernel's accesses, gathered without the lock and merged when it completes. */
+typedef struct Acc { Alloc *a; size_t lo, hi; bool write; } Acc;
+
+struct SimCtx {
+  SimDevice *dev;
+  Op *op;
+  int worker;
+  Alloc *cache;        /* last allocation hit (never freed before sim_destroy) */
+  Acc *acc;
+  size_t nacc, capacc;
+  bool failed;         /* an access was refused */
+};
+
+/* ---- ops (exec.c) ---- */
+
+enum { OP_PENDING, OP_READY, OP_RUNNING, OP_DONE };
+
+struct SimOp {
+  uint32_t magic;
+  SimDevice *dev;
+  SimOpDesc d;         /* d.kind is what runs: a refused op becomes SIM_OP_MARKER */
+  uint64_t id;
+  uint64_t stream;     /* stream id, 0 for token ops */
+  _Atomic int state;   /* atomic */
+  int refs;
+  int npending;        /* deps not yet done */
+  bool waiting;        /* its callback is blocked in a wait */
+  bool late_access;    /* kernel/host op: records its accesses when it completes */
+  bool opened;         /* gate: sim_gate_open was called */
+  uint64_t mark;       /* graph walks (deadlock) */
+  Op **deps;           /* deps that were not done at submit (one reference each, until done) */
+  size_t ndeps, capdeps;
+  Op **succ;           /* ops waiting for this one */
+  size_t nsucc, capsucc;
+  Alloc *a_dst, *a_src;/* pinned allocations of a memcpy/memset */
+  uint32_t chain, seq;
+  Vc *vc;              /* NULL when race checking is off */
+  SimCtx *ctx;         /* kernel/host op while it runs */
+  Op *next;            /* freelist, list of unopened gates */
+  Op *allnext;         /* every op the device ever allocated */
+};
+
+/* ---- streams and events (stream.c) ---- */
+
+enum { H_FREE = 0, H_STREAM = 1, H_EVENT = 2 };
+
+typedef struct Slot {
+  uint16_t gen;
+  uint8_t kind;        /* H_STREAM, H_EVENT, or H_FREE (never used) */
+  bool live;
+  const char *created, *destroyed;
+  void *obj;           /* Stream * or Event *, NULL once destroyed */
+  uint32_t next_free;
+} Slot;
+
+struct Stream {
+  uint64_t id;
+  uint32_t slot;
+  Op *last;            /* a reference, or NULL */
+  Op **waits;          /* ops the next op must also wait for (references) */
+  size_t nwaits, capwaits;
+  uint32_t chain;
+};
+
+struct Event {
+  uint64_t id;
+  uint32_t slot;
+  Op *snap;            /* a reference, or NULL: never recorded or recorded on an idle stream */
+  bool recorded;
+};
+
+/* ---- the device ---- */
+
+struct SimDevice {
+  pthread_mutex_t mu;
+  pthread_cond_t work_cv;    /* idle workers */
+  pthread_cond_t done_cv;    /* waiters */
+  SimConfig cfg;
+  uint64_t t0_ns;
+
+  /* exec.c */
+  Op **rq;                   /* ready ring */
+  size_t rq_head, rq_n, rq_cap;
+  atomic_size_t nready;      /* atomic mirror of rq_n */
+  atomic_int nspinning;      /* workers spinning for work */
+  atomic_bool stop;
+  int nsleeping;             /* workers blocked on work_cv */
+  int nrunning;              /* ops running */
+  int nblocked;              /* running ops whose callback is blocked in a wait */
+  int nwaiters;              /* threads blocked on done_cv */
+  bool host_waiting;
+  size_t nincomplete;        /* submitted, not done */
+  uint64_t next_op_id;
+  Op *free_ops;
+  Op *all_ops;
+  Op *gates;                 /* gates not opened yet (linked by next) */
+  uint64_t walk_epoch;
+  pthread_t *threads;
+  int nthreads;
+  uint64_t rng;
+
+  /* stream.c */
+  Slot *slots;
+  uint32_t nslots;
+  size_t capslots;
+  uint32_t free_head, free_tail, nfree; /* FIFO of free slots (index+1, 0 = none) */
+  Stream *defstream;
+
+  /* mem.c */
+  Alloc **allocs;            /* live allocations sorted by base */
+  size_t nallocs, capallocs;
+  Alloc *dead;               /* dead allocations (kept until sim_destroy for messages) */
+  size_t nunreleased;        /* dead ones whose memory is not given back yet */
+  char *arena;
+  size_t arena_bytes, arena_used;
+
+  /* race.c */
+  bool race;                 /* race checking on */
+  Chain *chains;
+  uint32_t nchains, capchains;
+  Vc *host_vc;               /* the host's clock: chain 0 is the host */
+  int late_inflight;         /* kernel/host ops submitted and not done (they record late) */
+  Vc *free_vcs;
+  uint32_t chain_cursor;
+
+  /* device.c */
+  size_t nerrors, nwarnings;
+  uint64_t *seen;            /* hashes of reported diagnostics (open addressing, 0 = empty) */
+  size_t nseen, capseen;
+  char msg[1024];
+};
+
+extern _Thread_local SimCtx *sim_tls_ctx; /* the op callback running on this thread, or NULL */
+
+#define LOC(s) ((s) ? (s) : "?")
+
+/* device.c */
+uint64_t now_ns(void);
+void diag_emit(SimDevice *dev, SimDiag *d, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void obs_emit(SimDevice *dev, SimObs *ev);
+void *xrealloc_array(void *p, size_t *cap, size_t need, size_t elem);
+
+/* exec.c */
+SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size_t ndeps,
+                    Stream *s, Op **out);
+void op_unref(SimDevice *dev, Op *op);
+SimStatus ops_wait(SimDevice *dev, Op *const *ops, size_t n, const char *why, const char *loc);
+void ops_progress(SimDevice *dev);
+void exec_start(SimDevice *dev);
+bool exec_start_workers(SimDevice *dev);
+void exec_finish(SimDevice *dev);
+static inline bool op_done(const Op *op) {
+  return atomic_load_explicit(&((Op *)op)->state, memory_order_acquire) == OP_DONE;
+}
+
+/* stream.c */
+void streams_init(SimDevice *dev);
+void streams_leaks(SimDevice *dev);
+void streams_free(SimDevice *dev);
+
+/* mem.c */
+bool mem_init(SimDevice *dev);
+SimStatus mem_check_op(SimDevice *dev, Op *op);
+void mem_op_start(SimDevice *dev, Op *op);
+void mem_op_done(SimDevice *dev, Op *op);
+void mem_late_done(SimDevice *dev);
+void mem_leaks(SimDevice *dev);
+void mem_free_all(SimDevice *dev);
+void init_mark(Alloc *a, size_t lo, size_t hi);
+bool init_find_gap(const Alloc *a, size_t lo, size_t hi, size_t *glo, size_t *ghi);
+
+/* race.c */
+void race_init(SimDevice *dev);
+void race_op_begin(SimDevice *dev, Op *op, Op *const *deps, size_t ndeps, Stream *s);
+void race_host_submitted(SimDevice *dev);
+void race_host_join(SimDevice *dev, const Op *op);
+void race_host_join_all(SimDevice *dev);
+void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
+                 const Op *op, const char *loc);
+void race_recs_clear(SimDevice *dev, Alloc *a);
+uint32_t race_chain_new(SimDevice *dev, bool owned);
+void race_chain_disown(SimDevice *dev, uint32_t chain);
+void vc_unref(SimDevice *dev, Vc *vc);
+void race_free_all(SimDevice *dev);
+
+#endif
