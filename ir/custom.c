@@ -455,6 +455,27 @@ bool print_binary_fm(Printer *pr, Op *op) {
   return print_binary_with(pr, op, "fastmath", "arith.fastmath", "fastmath");
 }
 
+/* index-binary ::= %a `,` %b attr-dict ; operands and result are index */
+bool parse_index_binary(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t = ir_type_index(p_ctx(p));
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_opt_attr_dict(p, st))
+    return false;
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, r, 2, &t, 1);
+}
+
+bool print_index_binary(Printer *pr, Op *op) {
+  if (op->noperands != 2 || op->nresults != 1 || op->props || !all_types_equal(op) ||
+      op->results[0].type->kind != TY_INDEX)
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_attr_dict(pr, op, NULL, false);
+  return true;
+}
+
 /* unary ::= %a (`fastmath` `<` flags `>`)? attr-dict `:` type */
 bool parse_unary_fm(Parser *p, OpState *st) {
   OperandRef r;

@@ -220,7 +220,8 @@ bool lex_balanced(Lexer *lx, const char **start, uint32_t *len) {
         break;
       continue;
     }
-    if (c == '-' && p[1] == '>') { /* arrows are not closers */
+    if ((c == '-' && p[1] == '>') || ((c == '>' || c == '<' || c == '=') && p[1] == '=')) {
+      /* `->`, `>=`, `<=`, `==` inside affine maps and sets are not brackets */
       p++;
       continue;
     }

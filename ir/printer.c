@@ -446,7 +446,9 @@ static void print_loc(Printer *pr, const Loc *l) {
   case LOC_UNKNOWN: pr_str(pr, "unknown"); return;
   case LOC_FILE:
     pr_string(pr, l->file);
-    pr_fmt(pr, ":%u:%u", l->line, l->col);
+    pr_fmt(pr, ":%u", l->line);
+    if (l->col)
+      pr_fmt(pr, ":%u", l->col);
     if (l->end_line)
       pr_fmt(pr, " to %u:%u", l->end_line, l->end_col);
     return;
@@ -631,7 +633,19 @@ void pr_attr_dict(Printer *pr, const Op *op, const char *const *elide, bool with
 
 static void print_op(Printer *pr, Op *op);
 
+static void region(Printer *pr, Region *r, bool print_entry_args, bool print_empty_block,
+                   bool print_terminators);
+
 void pr_region(Printer *pr, Region *r, bool print_entry_args, bool print_empty_block) {
+  region(pr, r, print_entry_args, print_empty_block, true);
+}
+
+void pr_region_no_terminators(Printer *pr, Region *r, bool print_entry_args) {
+  region(pr, r, print_entry_args, false, false);
+}
+
+static void region(Printer *pr, Region *r, bool print_entry_args, bool print_empty_block,
+                   bool print_terminators) {
   pr_char(pr, '{');
   pr->indent++;
   for (Block *b = r->first; b; b = b->next) {
@@ -655,6 +669,8 @@ void pr_region(Printer *pr, Region *r, bool print_entry_args, bool print_empty_b
       pr->indent++;
     }
     for (Op *o = b->first; o; o = o->next) {
+      if (!print_terminators && !o->next && o->info && (o->info->flags & OPF_TERMINATOR))
+        break;
       newline(pr);
       print_op(pr, o);
     }

@@ -589,6 +589,7 @@ bool p_string(Parser *p, Str *out) {
 
 static bool parse_llvm_type_body(Parser *p, Str name, Type **out);
 static bool parse_distinct(Parser *p, Attr **out);
+static Loc *new_loc(Parser *p, LocKind k);
 
 static bool kw_int_type(const char *s, uint32_t len, Signedness *sign, uint32_t *width) {
   uint32_t pre;
@@ -1191,8 +1192,8 @@ static bool parse_loc_inner(Parser *p, Loc **out) {
     if (!p_string(p, &s))
       return false;
     if (p_opt(p, TOK_COLON)) {
-      int64_t line, col;
-      if (!p_int(p, &line) || !p_expect(p, TOK_COLON, "':'") || !p_int(p, &col))
+      int64_t line, col = 0;
+      if (!p_int(p, &line) || (p_opt(p, TOK_COLON) && !p_int(p, &col)))
         return false;
       Loc *l = ir_loc_file(p->ctx, s, (uint32_t)line, (uint32_t)col);
       if (p_opt_kw(p, "to")) {
@@ -1344,7 +1345,7 @@ static bool parse_number_attr(Parser *p, Type *expected, Attr **out) {
     snprintf(big, n + 2, "%s%s", neg ? "-" : "", buf);
     a->u.i.big = big;
   } else {
-    int64_t sv = neg ? -(int64_t)v : (int64_t)v;
+    int64_t sv = (int64_t)(neg ? 0 - v : v); /* v may be 2^63: negate unsigned */
     if (width < 64) {
       /* accept the signed or unsigned range of the width, store sign-extended */
       uint64_t mask = (1ULL << width) - 1;
@@ -1477,8 +1478,15 @@ static bool parse_dialect_attr(Parser *p, Attr **out) {
   uint32_t len = p->tok.len;
   if (!memchr(s, '.', len) && *p->lx.cur != '<') {
     Attr *a = alias_find(p->attr_alias, p->nattr_alias, s, len);
-    if (!a)
-      return p_error(p, "undefined symbol alias id '%.*s'", (int)len, s);
+    if (!a) {
+      /* a location alias, which MLIR prints at the end of the file, after its uses */
+      a = new_attr(p->ctx, ATTR_LOC);
+      a->u.loc = alias_find(p->loc_alias, p->nloc_alias, s, len);
+      if (!a->u.loc) {
+        a->u.loc = new_loc(p, LOC_UNKNOWN);
+        p_defer_loc_alias(p, a->u.loc, s, len);
+      }
+    }
     p_next(p);
     *out = a;
     return true;
