@@ -536,8 +536,7 @@ static SimStatus host_add(SimDevice *dev, void *ptr, size_t bytes, SimMemKind ki
     goto done;
   }
   a = calloc(1, sizeof *a);
-  if (!a || !table_insert(dev, a)) {
-    free(a);
+  if (!a) {
     st = SIM_ERR_MEMORY;
     goto done;
   }
@@ -545,6 +544,10 @@ static SimStatus host_add(SimDevice *dev, void *ptr, size_t bytes, SimMemKind ki
   a->bytes = bytes;
   a->kind = kind;
   a->loc = loc;
+  if (!table_insert(dev, a)) {
+    free(a);
+    st = SIM_ERR_MEMORY;
+  }
 done:
   pthread_mutex_unlock(&dev->mu);
   return st;
