@@ -76,3 +76,33 @@ func.func @attrs() attributes {
 } {
   return
 }
+
+// Float printing: mlir-opt prints 6 significant digits in exponent form when
+// that reads back to the same bits, else APFloat's shortest form when it has
+// a '.', else hex. And i64/f64 types are elided only inside arrays.
+func.func @float_printing() attributes {
+  y.f00 = 1234567.0 : f32,
+  y.f01 = 123456.0 : f32,
+  y.f02 = 16777217.0 : f32,
+  y.f03 = 0.30000001 : f32,
+  y.f04 = 1.0e-7 : f32,
+  y.f05 = 0.1 : f64,
+  y.f06 = 100000000000000000000.0 : f64,
+  y.f07 = 1.7976931348623157e308 : f64,
+  y.f08 = 2.2250738585072014e-308 : f64,
+  y.f09 = 65504.0 : f16,
+  y.f10 = 0.333 : f16,
+  y.f11 = 3.140625 : bf16,
+  y.f12 = 0x8000 : f16,
+  y.f13 = 0xFFF0000000000000 : f64,
+  y.f14 = 1.0e38 : f32,
+  y.f15 = 5.0e-324 : f64,
+  y.i00 = [1, 2 : i32, 3 : i64, 4.0, 5.0 : f32, 6.0 : f64, true, -1 : i1],
+  y.i01 = dense<[1, 1, 1]> : tensor<3xi8>,
+  y.i02 = dense<[[2.0, 2.0], [2.0, 2.0]]> : tensor<2x2xf16>,
+  y.i03 = 18446744073709551615 : i64,
+  y.i04 = 18446744073709551615 : ui64,
+  y.i05 = -128 : si8
+} {
+  return
+}
