@@ -1,0 +1,420 @@
+/* Races: happens-before over streams, events, tokens and the host; each race kind; pruning. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/sim.h"
+
+/* ---- a sink that keeps what it got ---- */
+
+typedef struct Got { SimDiagKind kind; SimSeverity sev; SimRaceKind race; char msg[512]; } Got;
+typedef struct Sink { Got got[64]; int n; } Sink;
+
+static void sink_fn(const SimDiag *d, void *user) {
+  Sink *s = user;
+  if (s->n < 64) {
+    s->got[s->n] = (Got){d->kind, d->severity, d->race, ""};
+    snprintf(s->got[s->n].msg, sizeof s->got[s->n].msg, "%s: %s", d->loc ? d->loc : "?", d->message);
+  }
+  s->n++;
+}
+
+static int count(const Sink *s, SimDiagKind k) {
+  int n = 0;
+  for (int i = 0; i < s->n && i < 64; i++)
+    n += s->got[i].kind == k;
+  return n;
+}
+
+static bool has(const Sink *s, const char *text) {
+  for (int i = 0; i < s->n && i < 64; i++)
+    if (strstr(s->got[i].msg, text))
+      return true;
+  return false;
+}
+
+static SimDevice *make(Sink *s, SimSched sched) {
+  memset(s, 0, sizeof *s);
+  SimConfig cfg = {.sched = sched, .seed = 7, .workers = 2, .sink = sink_fn, .sink_user = s};
+  SimDevice *dev = sim_create(&cfg);
+  assert_non_null(dev);
+  return dev;
+}
+
+static inline void nap(long us) {
+  struct timespec ts = {0, us * 1000};
+  nanosleep(&ts, NULL);
+}
+
+static SimOpDesc memset_op(void *dst, size_t n, const char *loc) {
+  return (SimOpDesc){.kind = SIM_OP_MEMSET, .dst = dst, .bytes = n, .width = 1, .value = 1, .loc = loc};
+}
+
+static SimOpDesc memcpy_op(void *dst, const void *src, size_t n, const char *loc) {
+  return (SimOpDesc){.kind = SIM_OP_MEMCPY, .dst = dst, .src = src, .bytes = n, .loc = loc};
+}
+
+typedef struct Fixture {
+  Sink s;
+  SimDevice *dev;
+  SimStream a, b;
+  char *buf, *buf2;
+} Fixture;
+
+static void fixture_open(Fixture *f, SimSched sched) {
+  f->dev = make(&f->s, sched);
+  sim_stream_create(f->dev, &f->a, "stream-a");
+  sim_stream_create(f->dev, &f->b, "stream-b");
+  sim_mem_alloc(f->dev, 256, SIM_MEM_HOST_SHARED, (void **)&f->buf, "buf-alloc");
+  sim_mem_alloc(f->dev, 256, SIM_MEM_HOST_SHARED, (void **)&f->buf2, "buf2-alloc");
+  SimOpDesc z = memset_op(f->buf, 256, "init"), z2 = memset_op(f->buf2, 256, "init2");
+  sim_stream_submit(f->dev, f->a, &z, NULL);
+  sim_stream_submit(f->dev, f->a, &z2, NULL);
+  sim_device_sync(f->dev, "init-sync");
+}
+
+static void fixture_close(Fixture *f) {
+  sim_device_sync(f->dev, "close-sync");
+  sim_mem_free(f->dev, f->buf, "free");
+  sim_mem_free(f->dev, f->buf2, "free2");
+  sim_stream_destroy(f->dev, f->a, "d");
+  sim_stream_destroy(f->dev, f->b, "d");
+  sim_destroy(f->dev);
+}
+
+static void test_race_write_write_on_two_streams_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOpDesc w1 = memset_op(f.buf, 64, "prog.mlir:3:5"), w2 = memset_op(f.buf + 32, 64, "prog.mlir:4:5");
+  sim_stream_submit(f.dev, f.a, &w1, NULL);
+  sim_stream_submit(f.dev, f.b, &w2, NULL);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_int_equal(f.s.got[0].race, SIM_RACE_WRITE_WRITE);
+  assert_true(has(&f.s, "prog.mlir:4:5: data race (write-write): 'prog.mlir:4:5' writes and "
+                        "'prog.mlir:3:5' writes bytes [32, 64) of the host-shared memory allocated "
+                        "at 'buf-alloc'; nothing orders the two"));
+}
+
+static void test_race_read_write_on_two_streams_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOpDesc r = memcpy_op(f.buf2, f.buf, 16, "reader"), w = memset_op(f.buf + 8, 4, "writer");
+  sim_stream_submit(f.dev, f.a, &r, NULL);
+  sim_stream_submit(f.dev, f.b, &w, NULL);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_int_equal(f.s.got[0].race, SIM_RACE_READ_WRITE);
+  assert_true(has(&f.s, "'writer' writes and 'reader' reads bytes [8, 12)"));
+}
+
+static void test_race_read_read_not_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOpDesc r1 = memcpy_op(f.buf2, f.buf, 16, "r1"), r2 = memcpy_op(f.buf2 + 100, f.buf, 16, "r2");
+  sim_stream_submit(f.dev, f.a, &r1, NULL);
+  sim_stream_submit(f.dev, f.b, &r2, NULL);
+  fixture_close(&f);
+  assert_int_equal(f.s.n, 0);
+}
+
+static void test_race_ordered_by_event_not_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimEvent e;
+  sim_event_create(f.dev, &e, "e");
+  SimOpDesc w1 = memset_op(f.buf, 64, "w1"), w2 = memset_op(f.buf, 64, "w2");
+  sim_stream_submit(f.dev, f.a, &w1, NULL);
+  sim_event_record(f.dev, e, f.a, "rec");
+  sim_stream_wait_event(f.dev, f.b, e, "wait");
+  sim_stream_submit(f.dev, f.b, &w2, NULL);
+  sim_event_destroy(f.dev, e, "d");
+  fixture_close(&f);
+  assert_int_equal(f.s.n, 0);
+}
+
+/* The wait takes the first generation; a write recorded after it is not ordered with b's read. */
+static void test_race_event_generation_later_record_not_ordering(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimEvent e;
+  sim_event_create(f.dev, &e, "e");
+  SimOpDesc w1 = memset_op(f.buf, 8, "gen1-write"), w2 = memset_op(f.buf + 8, 8, "gen2-write");
+  SimOpDesc r = memcpy_op(f.buf2, f.buf, 16, "b-read");
+  sim_stream_submit(f.dev, f.a, &w1, NULL);
+  sim_event_record(f.dev, e, f.a, "rec1");
+  sim_stream_wait_event(f.dev, f.b, e, "wait");
+  sim_stream_submit(f.dev, f.a, &w2, NULL);
+  sim_event_record(f.dev, e, f.a, "rec2");
+  sim_stream_submit(f.dev, f.b, &r, NULL);
+  sim_event_destroy(f.dev, e, "d");
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_true(has(&f.s, "'b-read' reads and 'gen2-write' writes bytes [8, 16)"));
+}
+
+static void test_race_ordered_by_host_sync_not_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOpDesc w1 = memset_op(f.buf, 64, "w1"), w2 = memset_op(f.buf, 64, "w2");
+  sim_stream_submit(f.dev, f.a, &w1, NULL);
+  sim_stream_sync(f.dev, f.a, "sync");
+  sim_stream_submit(f.dev, f.b, &w2, NULL);
+  fixture_close(&f);
+  assert_int_equal(f.s.n, 0);
+}
+
+static void test_race_host_store_vs_op_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOpDesc r = memcpy_op(f.buf2, f.buf, 64, "copy-out");
+  sim_stream_submit(f.dev, f.a, &r, NULL);
+  sim_host_access(f.dev, f.buf + 4, 4, true, "prog.mlir:9:1");  /* no sync before the store */
+  sim_stream_sync(f.dev, f.a, "sync");
+  sim_host_access(f.dev, f.buf + 4, 4, true, "prog.mlir:11:1");  /* ordered: fine */
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_true(has(&f.s, "'prog.mlir:9:1' (host) writes and 'copy-out' reads bytes [4, 8)"));
+}
+
+static void test_race_host_store_before_submit_not_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  sim_host_access(f.dev, f.buf, 64, true, "host-store");
+  SimOpDesc r = memcpy_op(f.buf2, f.buf, 64, "copy");
+  sim_stream_submit(f.dev, f.a, &r, NULL);
+  sim_stream_sync(f.dev, f.a, "sync");
+  sim_host_access(f.dev, f.buf2, 64, false, "host-load");
+  fixture_close(&f);
+  assert_int_equal(f.s.n, 0);
+}
+
+static void write_kernel(SimCtx *ctx, void *user) {
+  char *p = user;
+  for (int i = 0; i < 32; i++)
+    if (sim_access(ctx, p + i, 1, true, NULL) == SIM_OK)
+      p[i] = 7;
+}
+
+static void test_race_kernel_vs_copy_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = write_kernel, .user = f.buf, .loc = "kernel.mlir:2"};
+  SimOpDesc c = memcpy_op(f.buf2, f.buf + 16, 32, "copy.mlir:5");
+  sim_stream_submit(f.dev, f.a, &k, NULL);
+  sim_stream_submit(f.dev, f.b, &c, NULL);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_true(has(&f.s, "bytes [16, 32) of the host-shared memory allocated at 'buf-alloc'"));
+  assert_true(has(&f.s, "'kernel.mlir:2'"));
+  assert_true(has(&f.s, "'copy.mlir:5'"));
+}
+
+/* The kernel records its accesses when it completes, after the copy that follows it on the same
+   stream was checked: the check must see that the kernel comes first. */
+static void test_race_kernel_then_copy_same_stream_not_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOp *gate;
+  SimOpDesc g = {.kind = SIM_OP_GATE, .loc = "gate"};
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = write_kernel, .user = f.buf, .loc = "kernel"};
+  SimOpDesc c = memcpy_op(f.buf2, f.buf, 32, "copy");
+  sim_stream_submit(f.dev, f.a, &g, &gate);
+  sim_stream_submit(f.dev, f.a, &k, NULL);
+  sim_stream_submit(f.dev, f.a, &c, NULL);
+  sim_gate_open(f.dev, gate, "open");
+  sim_op_release(f.dev, gate);
+  fixture_close(&f);
+  assert_int_equal(f.s.n, 0);
+}
+
+static void test_race_free_while_op_pending_reports_use_after_free(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  char *tmp;
+  sim_mem_alloc(f.dev, 64, SIM_MEM_DEVICE, (void **)&tmp, "tmp-alloc");
+  SimOp *gate;
+  SimOpDesc g = {.kind = SIM_OP_GATE, .loc = "gate"};
+  SimOpDesc w = memset_op(tmp, 64, "prog.mlir:6:3");
+  sim_stream_submit(f.dev, f.a, &g, &gate);
+  sim_stream_submit(f.dev, f.a, &w, NULL);
+  assert_int_equal(sim_mem_free(f.dev, tmp, "prog.mlir:7:3"), SIM_OK);
+  sim_gate_open(f.dev, gate, "open");  /* the memset still runs, on memory kept mapped */
+  sim_op_release(f.dev, gate);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_int_equal(f.s.got[0].race, SIM_RACE_USE_AFTER_FREE);
+  assert_true(has(&f.s, "prog.mlir:7:3: use after free: 'prog.mlir:7:3' frees the device memory "
+                        "allocated at 'tmp-alloc' while 'prog.mlir:6:3' may still write bytes [0, 64)"));
+}
+
+static void late_kernel(SimCtx *ctx, void *user) {
+  nap(5000);
+  write_kernel(ctx, user);
+}
+
+static void test_race_kernel_touching_memory_freed_meanwhile_reports(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  char *tmp;
+  sim_mem_alloc(f.dev, 64, SIM_MEM_DEVICE, (void **)&tmp, "tmp-alloc");
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = late_kernel, .user = tmp, .loc = "kernel"};
+  sim_stream_submit(f.dev, f.a, &k, NULL);
+  sim_mem_free(f.dev, tmp, "free-site");
+  fixture_close(&f);
+  assert_true(count(&f.s, SIM_DIAG_RACE) + count(&f.s, SIM_DIAG_MISUSE) >= 1);
+  assert_true(has(&f.s, "free-site"));
+}
+
+static void test_race_token_chain_not_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOp *t1, *t2, *t3;
+  SimOpDesc w1 = memset_op(f.buf, 64, "t1"), w2 = memset_op(f.buf, 64, "t2");
+  SimOpDesc w3 = memcpy_op(f.buf2, f.buf, 64, "t3");
+  sim_submit(f.dev, &w1, NULL, 0, &t1);
+  sim_submit(f.dev, &w2, &t1, 1, &t2);
+  sim_submit(f.dev, &w3, &t2, 1, &t3);
+  sim_host_wait(f.dev, &t3, 1, "wait");
+  sim_host_access(f.dev, f.buf2, 64, false, "host-read");
+  sim_op_release(f.dev, t1);
+  sim_op_release(f.dev, t2);
+  sim_op_release(f.dev, t3);
+  fixture_close(&f);
+  assert_int_equal(f.s.n, 0);
+}
+
+static void test_race_token_fork_reported(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOp *t0, *t1, *t2;
+  SimOpDesc w0 = memset_op(f.buf, 64, "t0"), w1 = memset_op(f.buf, 8, "t1"),
+            w2 = memset_op(f.buf + 4, 8, "t2");
+  sim_submit(f.dev, &w0, NULL, 0, &t0);
+  sim_submit(f.dev, &w1, &t0, 1, &t1);
+  sim_submit(f.dev, &w2, &t0, 1, &t2);  /* sibling of t1: concurrent */
+  SimOp *both[2] = {t1, t2};
+  sim_host_wait(f.dev, both, 2, "wait");
+  sim_op_release(f.dev, t0);
+  sim_op_release(f.dev, t1);
+  sim_op_release(f.dev, t2);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_true(has(&f.s, "'t2' writes and 't1' writes bytes [4, 8)"));
+}
+
+/* Detection does not depend on the schedule: serial runs each op at submit, the race is there. */
+static void test_race_reported_under_serial_and_random(void **state) {
+  (void)state;
+  for (int sched = SIM_SCHED_SERIAL; sched <= SIM_SCHED_RANDOM; sched++) {
+    Fixture f;
+    fixture_open(&f, (SimSched)sched);
+    SimOpDesc w1 = memset_op(f.buf, 64, "w1"), w2 = memset_op(f.buf, 64, "w2");
+    sim_stream_submit(f.dev, f.a, &w1, NULL);
+    sim_stream_submit(f.dev, f.b, &w2, NULL);
+    fixture_close(&f);
+    assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  }
+}
+
+static void test_race_in_loop_reported_once(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  for (int i = 0; i < 100; i++) {
+    SimOpDesc w1 = memset_op(f.buf, 64, "loop-w1"), w2 = memset_op(f.buf, 64, "loop-w2");
+    sim_stream_submit(f.dev, f.a, &w1, NULL);
+    sim_stream_submit(f.dev, f.b, &w2, NULL);
+    sim_device_sync(f.dev, "sync");
+  }
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+}
+
+static void test_race_check_off_reports_nothing(void **state) {
+  (void)state;
+  Sink s = {0};
+  SimConfig cfg = {.workers = 2, .no_race_check = true, .sink = sink_fn, .sink_user = &s};
+  SimDevice *dev = sim_create(&cfg);
+  SimStream a, b;
+  char *buf;
+  sim_stream_create(dev, &a, "a");
+  sim_stream_create(dev, &b, "b");
+  sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&buf, "buf");
+  SimOpDesc w1 = memset_op(buf, 64, "w1"), w2 = memset_op(buf, 64, "w2");
+  sim_stream_submit(dev, a, &w1, NULL);
+  sim_stream_submit(dev, b, &w2, NULL);
+  sim_device_sync(dev, "sync");
+  sim_mem_free(dev, buf, "free");
+  sim_stream_destroy(dev, a, "d");
+  sim_stream_destroy(dev, b, "d");
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
+/* Many streams come and go (as lowered code does); chains are reused and stay correct. */
+static void test_race_many_short_lived_streams_stay_precise(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  for (int i = 0; i < 200; i++) {
+    SimStream s;
+    sim_stream_create(f.dev, &s, "tmp-stream");
+    SimOpDesc w = memset_op(f.buf, 64, "tmp-write");
+    sim_stream_submit(f.dev, s, &w, NULL);
+    sim_stream_sync(f.dev, s, "tmp-sync");
+    sim_stream_destroy(f.dev, s, "tmp-destroy");
+  }
+  assert_int_equal(f.s.n, 0);
+  SimOpDesc w1 = memset_op(f.buf, 64, "late-a");
+  SimOpDesc w2 = memset_op(f.buf, 64, "late-b");
+  sim_stream_submit(f.dev, f.a, &w1, NULL);
+  sim_stream_submit(f.dev, f.b, &w2, NULL);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_race_write_write_on_two_streams_reported),
+    cmocka_unit_test(test_race_read_write_on_two_streams_reported),
+    cmocka_unit_test(test_race_read_read_not_reported),
+    cmocka_unit_test(test_race_ordered_by_event_not_reported),
+    cmocka_unit_test(test_race_event_generation_later_record_not_ordering),
+    cmocka_unit_test(test_race_ordered_by_host_sync_not_reported),
+    cmocka_unit_test(test_race_host_store_vs_op_reported),
+    cmocka_unit_test(test_race_host_store_before_submit_not_reported),
+    cmocka_unit_test(test_race_kernel_vs_copy_reported),
+    cmocka_unit_test(test_race_kernel_then_copy_same_stream_not_reported),
+    cmocka_unit_test(test_race_free_while_op_pending_reports_use_after_free),
+    cmocka_unit_test(test_race_kernel_touching_memory_freed_meanwhile_reports),
+    cmocka_unit_test(test_race_token_chain_not_reported),
+    cmocka_unit_test(test_race_token_fork_reported),
+    cmocka_unit_test(test_race_reported_under_serial_and_random),
+    cmocka_unit_test(test_race_in_loop_reported_once),
+    cmocka_unit_test(test_race_check_off_reports_nothing),
+    cmocka_unit_test(test_race_many_short_lived_streams_stay_precise),
+  };
+  return cmocka_run_group_tests_name("sim_race", tests, NULL, NULL);
+}
