@@ -51,6 +51,9 @@
 # That is not required by issue 2 (the printer may choose its own layout),
 # but it is the easiest way to see where our printing differs.
 #
+# Every command runs under `timeout ${ROUNDTRIP_TIMEOUT:-60}` so that a
+# parser that loops fails the test instead of hanging the suite.
+#
 # Exit 0 when all checks pass, 1 otherwise (each failure printed with the
 # command and a unified diff, expected first).  All checks run even after a
 # failure, except those whose input could not be produced.
@@ -62,6 +65,7 @@ if [ $# -ne 4 ]; then
 fi
 G=$1 O=$2 F=$3 T=$4
 DIFF_LINES=${ROUNDTRIP_DIFF_LINES:-120}
+LIMIT=${ROUNDTRIP_TIMEOUT:-60}
 failures=0
 mkdir -p "$(dirname "$T")"
 rm -f "$T".*.mlir "$T".*.err
@@ -71,10 +75,13 @@ rm -f "$T".*.mlir "$T".*.err
 run() {
     step=$1 out=$2
     shift 2
-    "$@" >"$out" 2>"$out.err"
+    timeout "$LIMIT" "$@" >"$out" 2>"$out.err"
     rc=$?
     if [ $rc -ne 0 ]; then
-        echo "roundtrip: FAIL [$step]: exit $rc: $*"
+        why="exit $rc"
+        [ $rc -eq 124 ] && why="timed out after ${LIMIT}s"
+        [ $rc -gt 128 ] && why="killed by signal $((rc - 128))"
+        echo "roundtrip: FAIL [$step]: $why: $*"
         head -n 40 "$out.err" | sed 's/^/  | /'
         rm -f "$out"
         failures=$((failures + 1))
