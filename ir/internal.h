@@ -94,7 +94,8 @@ struct Parser {
   const char *line_start; /* cache for line/column lookups */
   uint32_t line_no;
   bool failed;
-  unsigned nerrors_here;
+  unsigned nerrors_here;  /* errors reported by this parse */
+  const char *err_pos;    /* where the last one was */
   /* SSA values and blocks in scope: chained hash keyed by (name, frame). */
   SsaEntry **ssa;
   uint32_t ssacap, nssa;
@@ -188,6 +189,7 @@ typedef struct RegionArg {
 } RegionArg;
 bool p_region(Parser *p, Region *out, RegionArg *args, uint32_t nargs, bool isolated);
 Region *st_add_region(Parser *p, OpState *st);
+void p_ensure_terminator(Parser *p, Region *r, const char *name, Loc *loc);
 /* (%a : T {attrs}?, ...) as a function signature; ellipsis reports *vararg when non-NULL. */
 bool p_arg_list(Parser *p, RegionArg **args, uint32_t *n, NamedAttr ***arg_attrs, bool *vararg,
                 bool allow_nameless);
@@ -225,6 +227,8 @@ void pr_string(Printer *pr, Str s);
 /* ` {a = ...}` of op->attrs plus props not listed in elide (NULL-terminated), if any remain. */
 void pr_attr_dict(Printer *pr, const Op *op, const char *const *elide, bool with_keyword);
 void pr_region(Printer *pr, Region *r, bool print_entry_args, bool print_empty_block);
+/* pr_region leaving out the terminator that ends each block (MLIR's printBlockTerminators). */
+void pr_region_no_terminators(Printer *pr, Region *r, bool print_entry_args);
 void pr_successor(Printer *pr, Block *b, Value *const *args, uint32_t nargs);
 void pr_block_arg_decl(Printer *pr, Value *v); /* %arg : T loc(...) */
 void pr_loc_suffix(Printer *pr, Loc *loc);     /* ` loc(...)` when locations are printed */

@@ -277,5 +277,6 @@ typedef struct PrintOptions {
 } PrintOptions;
 
 void ir_print(IrCtx *ctx, FILE *out, Op *top, const PrintOptions *opts);
+const char *ir_type_str(IrCtx *ctx, const Type *t); /* for messages; lives with ctx */
 
 #endif

@@ -111,8 +111,10 @@ Loc *p_loc_here(Parser *p) { return loc_at(p, p->tok.text); }
 
 static bool verror(Parser *p, const char *pos, const char *fmt, va_list ap) {
   if (p->failed)
-    return false; /* only the first error of a failed parse is meaningful */
+    return false; /* one error per op: what follows is usually a consequence */
   p->failed = true;
+  p->nerrors_here++;
+  p->err_pos = pos;
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
   ir_diag(p->ctx, DIAG_ERROR, loc_at(p, pos), "%s", msg);
@@ -221,6 +223,16 @@ static Value *placeholder(Parser *p, Type *type) {
   return v;
 }
 
+/* mlir-opt's message for a use whose type disagrees with the definition or an earlier use */
+static bool type_clash(Parser *p, const OperandRef *ref, Type *want, Type *have, const char *prior) {
+  bool reported_before = p->failed;
+  p_error_at(p, ref->pos, "use of value '%%%.*s' expects different type than prior uses: '%s' vs '%s'",
+             (int)ref->len, ref->name, ir_type_str(p->ctx, want), ir_type_str(p->ctx, have));
+  if (!reported_before && prior)
+    ir_diag(p->ctx, DIAG_NOTE, loc_at(p, prior), "prior use here");
+  return false;
+}
+
 bool p_resolve(Parser *p, const OperandRef *ref, Type *type, Value **out) {
   uint32_t h;
   SsaEntry *e = table_find(p, ref->name, ref->len, p->frame, false, &h);
@@ -228,9 +240,10 @@ bool p_resolve(Parser *p, const OperandRef *ref, Type *type, Value **out) {
     if (ref->number >= e->count)
       return p_error_at(p, ref->pos, "reference to invalid result number");
     Value *v = e->vals[ref->number];
-    if (type && v->type != type)
-      return p_error_at(p, ref->pos, "use of value '%%%.*s' expects different type than prior uses",
-                        (int)ref->len, ref->name);
+    if (!v->type)
+      v->type = type; /* a poison value from a failed op takes the type its first use wants */
+    else if (type && v->type != type)
+      return type_clash(p, ref, type, v->type, e->pos);
     *out = v;
     return true;
   }
@@ -250,8 +263,7 @@ bool p_resolve(Parser *p, const OperandRef *ref, Type *type, Value **out) {
   if (!e->vals[ref->number])
     e->vals[ref->number] = placeholder(p, type);
   else if (type && e->vals[ref->number]->type != type)
-    return p_error_at(p, ref->pos, "use of value '%%%.*s' expects different type than prior uses",
-                      (int)ref->len, ref->name);
+    return type_clash(p, ref, type, e->vals[ref->number]->type, e->pos);
   *out = e->vals[ref->number];
   return true;
 }
@@ -634,8 +646,48 @@ typedef struct ResultName {
   const char *pos;
 } ResultName;
 
+static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t *nnames_out);
+
+/* After a failed op, its result names stand for poison values (no type, accepted by any use),
+ * so that its users do not report them again as undeclared. */
 static bool parse_op(Parser *p, Block *block) {
   ResultName names[64];
+  uint32_t nnames = 0;
+  if (parse_op_names(p, block, names, &nnames))
+    return true;
+  bool failed = p->failed;
+  p->failed = false;
+  for (uint32_t i = 0; i < nnames; i++) {
+    uint32_t h;
+    SsaEntry *e = table_find(p, names[i].name, names[i].len, p->frame, false, &h);
+    if (e && !e->forward)
+      continue;
+    Value **vals = malloc(names[i].count * sizeof *vals);
+    if (!vals)
+      abort();
+    for (uint32_t k = 0; k < names[i].count; k++) {
+      vals[k] = ir_alloc(p->ctx, sizeof(Value));
+      vals[k]->index = k;
+    }
+    if (e) {
+      for (uint32_t k = 0; k < e->count; k++)
+        if (e->vals[k] && k < names[i].count)
+          replace_uses(e->vals[k], vals[k]);
+      free(e->vals);
+      e->forward = false;
+    } else {
+      e = table_add(p, names[i].name, names[i].len, p->frame, false, h);
+    }
+    e->vals = vals;
+    e->count = names[i].count;
+    e->pos = names[i].pos;
+    stack_push(p, e);
+  }
+  p->failed = failed;
+  return false;
+}
+
+static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t *nnames_out) {
   uint32_t nnames = 0, nexpected = 0;
   const char *start = p->tok.text;
   if (p->tok.kind == TOK_PERCENT) {
@@ -645,6 +697,7 @@ static bool parse_op(Parser *p, Block *block) {
       if (nnames == 64)
         return p_error(p, "too many result groups");
       ResultName *rn = &names[nnames++];
+      *nnames_out = nnames;
       rn->name = p->tok.text;
       rn->len = p->tok.len;
       rn->pos = p->tok.text - 1;
@@ -781,11 +834,39 @@ static void region_append(Region *r, Block *b) {
   r->last = b;
 }
 
+/* After an op failed to parse: skip to the first line after the error that starts at the same
+ * bracket depth (or to the `}` that closes the block), and go on, so that one run reports many
+ * errors. Gives up at the end of the file or after MAX_ERRORS. */
+#define MAX_ERRORS 20
+
+static bool recover(Parser *p) {
+  if (p->nerrors_here >= MAX_ERRORS || !p->err_pos)
+    return false;
+  const char *nl = strchr(p->err_pos, '\n');
+  int depth = 0;
+  while (p->tok.kind != TOK_EOF) {
+    TokKind k = p->tok.kind;
+    if (depth <= 0 && nl && p->tok.text > nl &&
+        (k == TOK_PERCENT || k == TOK_BARE || k == TOK_STRING || k == TOK_CARET))
+      break;
+    if (k == TOK_RBRACE && depth <= 0 && nl && p->tok.text > nl)
+      break;
+    if (k == TOK_LBRACE || k == TOK_LPAREN || k == TOK_LSQUARE)
+      depth++;
+    else if (k == TOK_RBRACE || k == TOK_RPAREN || k == TOK_RSQUARE)
+      depth--;
+    p->failed = true; /* lexer errors while skipping are not reported */
+    p_next(p);
+  }
+  p->failed = false;
+  return p->tok.kind != TOK_EOF;
+}
+
 static bool parse_block_body(Parser *p, Block *b) {
   while (p->tok.kind != TOK_CARET && p->tok.kind != TOK_RBRACE) {
     if (p->tok.kind == TOK_EOF)
       return p_error(p, "expected '}' to end region");
-    if (!parse_op(p, b))
+    if (!parse_op(p, b) && !recover(p))
       return false;
   }
   return true;
@@ -861,6 +942,22 @@ bool p_region(Parser *p, Region *out, RegionArg *args, uint32_t nargs, bool isol
   p->frame = m->saved_frame;
   p->depth--;
   return ok;
+}
+
+/* MLIR's ensureTerminator: gives an empty region one block and appends an operand-free `name`
+ * op to a last block that does not end in a terminator (ops the table does not know count as
+ * non-terminators). */
+void p_ensure_terminator(Parser *p, Region *r, const char *name, Loc *loc) {
+  if (!r->first)
+    region_append(r, ir_alloc(p->ctx, sizeof(Block)));
+  Block *b = r->last;
+  if (b->last && b->last->info && (b->last->info->flags & OPF_TERMINATOR))
+    return;
+  OpState st = {0};
+  st.name = ir_intern_cstr(p->ctx, name);
+  st.info = ir_op_info(st.name);
+  st.src = loc;
+  block_append(b, build_op(p, &st));
 }
 
 bool p_arg_list(Parser *p, RegionArg **args, uint32_t *n, NamedAttr ***arg_attrs, bool *vararg,
@@ -987,7 +1084,10 @@ Op *ir_parse(IrCtx *ctx, const char *filename, const char *text, size_t len) {
       ok = skip_file_metadata(&p);
     else
       ok = parse_op(&p, &file_block);
+    if (!ok && p.tok.kind != TOK_EOF)
+      ok = recover(&p);
   }
+  ok = ok && !p.nerrors_here;
   for (uint32_t i = 0; ok && i < p.ssacap; i++)
     for (SsaEntry *e = p.ssa[i]; ok && e; e = e->next)
       if (!e->is_block && e->forward)

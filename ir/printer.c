@@ -770,3 +770,26 @@ void ir_print(IrCtx *ctx, FILE *out, Op *top, const PrintOptions *opts) {
   flush(&pr);
   free(pr.buf);
 }
+
+/* A type as text, in the arena (for diagnostics). */
+const char *ir_type_str(IrCtx *ctx, const Type *t) {
+  Printer pr = {0};
+  pr.ctx = ctx;
+  pr.cap = 256;
+  pr.buf = malloc(pr.cap);
+  if (!pr.buf)
+    abort();
+  char *out = NULL;
+  size_t len = 0;
+  pr.out = open_memstream(&out, &len);
+  if (!pr.out)
+    abort();
+  pr_type(&pr, t);
+  flush(&pr);
+  fclose(pr.out);
+  free(pr.buf);
+  char *s = ir_alloc(ctx, len + 1);
+  memcpy(s, out, len);
+  free(out);
+  return s;
+}
