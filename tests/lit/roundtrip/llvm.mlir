@@ -5,7 +5,8 @@
 // address spaces, alignment), aggregates, getelementptr (constant and
 // dynamic indices, struct fields), memory ops with alignment and volatile,
 // casts, integer/float arithmetic with flags, icmp/fcmp predicates,
-// select, control flow (br, cond_br, switch), intrinsics.
+// select, control flow (br, cond_br, switch), intrinsics, atomics
+// (atomicrmw, cmpxchg, fence, atomic load/store).
 
 llvm.mlir.global internal constant @str("Hello, %d\0A\00") {addr_space = 0 : i32}
 llvm.mlir.global external @counter(0 : i32) {alignment = 4 : i64} : i32
@@ -157,4 +158,24 @@ llvm.func @cond_br_weights(%c: i1) {
   llvm.cond_br %c weights([3, 1]), ^bb1, ^bb1
 ^bb1:
   llvm.return
+}
+
+llvm.func @atomics(%p: !llvm.ptr, %v: i32, %f: f32, %q: !llvm.ptr<3>, %n: i64) -> i32 {
+  %0 = llvm.atomicrmw add %p, %v monotonic : !llvm.ptr, i32
+  %1 = llvm.atomicrmw xchg %p, %v seq_cst : !llvm.ptr, i32
+  %2 = llvm.atomicrmw max %p, %v acq_rel : !llvm.ptr, i32
+  %3 = llvm.atomicrmw umin %p, %v acquire : !llvm.ptr, i32
+  %4 = llvm.atomicrmw fadd %p, %f release : !llvm.ptr, f32
+  %5 = llvm.atomicrmw volatile sub %q, %v syncscope("block") monotonic {alignment = 4 : i64} : !llvm.ptr<3>, i32
+  %6 = llvm.cmpxchg %p, %v, %0 acq_rel monotonic : !llvm.ptr, i32
+  %7 = llvm.extractvalue %6[0] : !llvm.struct<(i32, i1)>
+  %8 = llvm.cmpxchg weak %p, %v, %1 seq_cst seq_cst {alignment = 4 : i64} : !llvm.ptr, i32
+  llvm.fence acquire
+  llvm.fence syncscope("agent") seq_cst
+  %9 = llvm.load %p atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
+  llvm.store %v, %p atomic release {alignment = 4 : i64} : i32, !llvm.ptr
+  "llvm.intr.memcpy"(%p, %p, %n) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
+  %byte = llvm.trunc %v : i32 to i8
+  "llvm.intr.memset"(%p, %byte, %n) <{isVolatile = false}> : (!llvm.ptr, i8, i64) -> ()
+  llvm.return %7 : i32
 }
