@@ -51,7 +51,8 @@ typedef enum TraceAccessMode {
     TRACE_WRITE = 2,
 } TraceAccessMode;
 
-/* A byte range of one buffer (an allocation id given by the caller). */
+/* A byte range of one buffer (an allocation id given by the caller; 0 for memory the caller does not
+ * track, e.g. the program's own malloc, printed as "untracked" with its size only). */
 typedef struct TraceAccess {
     uint64_t buffer;
     uint64_t offset;

@@ -110,8 +110,11 @@ static void text_accesses(FILE *out, const TraceEvent *e)
         const char *m = a->mode == (TRACE_READ | TRACE_WRITE) ? "readwrite"
                         : a->mode == TRACE_WRITE              ? "write"
                                                               : "read";
-        fprintf(out, " %s b%" PRIu64 "[%" PRIu64 ",%" PRIu64 ")", m, a->buffer, a->offset,
-                a->offset + a->size);
+        if (a->buffer)
+            fprintf(out, " %s b%" PRIu64 "[%" PRIu64 ",%" PRIu64 ")", m, a->buffer, a->offset,
+                    a->offset + a->size);
+        else
+            fprintf(out, " %s untracked(%" PRIu64 " bytes)", m, a->size);
     }
 }
 
@@ -370,9 +373,14 @@ static void json_accesses(FILE *out, const TraceEvent *e)
     fputs(",\"accesses\":\"", out);
     for (size_t i = 0; i < e->n_accesses; i++) {
         const TraceAccess *a = &e->accesses[i];
-        fprintf(out, "%s%s b%" PRIu64 "[%" PRIu64 ",%" PRIu64 ")", i ? " " : "",
-                a->mode == (TRACE_READ | TRACE_WRITE) ? "readwrite" : a->mode == TRACE_WRITE ? "write" : "read",
-                a->buffer, a->offset, a->offset + a->size);
+        const char *m = a->mode == (TRACE_READ | TRACE_WRITE) ? "readwrite"
+                        : a->mode == TRACE_WRITE              ? "write"
+                                                              : "read";
+        if (a->buffer)
+            fprintf(out, "%s%s b%" PRIu64 "[%" PRIu64 ",%" PRIu64 ")", i ? " " : "", m, a->buffer,
+                    a->offset, a->offset + a->size);
+        else
+            fprintf(out, "%s%s untracked(%" PRIu64 " bytes)", i ? " " : "", m, a->size);
     }
     fputc('"', out);
 }

@@ -130,6 +130,19 @@ static void test_trace_write_text_prints_accesses_at_end(void **state)
     free(s);
 }
 
+static void test_trace_write_text_prints_untracked_memory_by_size(void **state)
+{
+    TraceRecorder *rec = *state;
+    TraceAccess acc[2] = {{.buffer = 0, .offset = 0, .size = 64, .mode = TRACE_WRITE},
+                          {.buffer = 2, .offset = 0, .size = 64, .mode = TRACE_READ}};
+    trace_op_enqueue(rec, 1, 2, "memcpy", "mgpuMemcpy#1", acc, 2);
+    char *s = render(rec, TRACE_FORMAT_TEXT);
+    assert_string_equal(s, "trace v1\n"
+                           "host:\n"
+                           "  enqueue op 1 memcpy on stream 2 at mgpuMemcpy#1 write untracked(64 bytes) read b2[0,64)\n");
+    free(s);
+}
+
 static void test_trace_write_path_writes_file(void **state)
 {
     TraceRecorder *rec = *state;
@@ -161,6 +174,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_trace_write_text_ignores_worker_interleaving, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_text_sorts_violations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_text_prints_accesses_at_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_write_text_prints_untracked_memory_by_size, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_path_writes_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_path_fails_on_bad_path, setup, teardown),
     };
