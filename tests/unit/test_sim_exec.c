@@ -1,0 +1,478 @@
+/* The executor: token deps, gates, deadlock, schedulers, observer, callbacks that wait. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/sim.h"
+
+/* ---- a sink that keeps what it got ---- */
+
+typedef struct Got { SimDiagKind kind; SimSeverity sev; SimRaceKind race; char msg[512]; } Got;
+typedef struct Sink { Got got[64]; int n; } Sink;
+
+static void sink_fn(const SimDiag *d, void *user) {
+  Sink *s = user;
+  if (s->n < 64) {
+    s->got[s->n] = (Got){d->kind, d->severity, d->race, ""};
+    snprintf(s->got[s->n].msg, sizeof s->got[s->n].msg, "%s: %s", d->loc ? d->loc : "?", d->message);
+  }
+  s->n++;
+}
+
+static int count(const Sink *s, SimDiagKind k) {
+  int n = 0;
+  for (int i = 0; i < s->n && i < 64; i++)
+    n += s->got[i].kind == k;
+  return n;
+}
+
+static bool has(const Sink *s, const char *text) {
+  for (int i = 0; i < s->n && i < 64; i++)
+    if (strstr(s->got[i].msg, text))
+      return true;
+  return false;
+}
+
+static SimDevice *make(Sink *s, SimSched sched) {
+  memset(s, 0, sizeof *s);
+  SimConfig cfg = {.sched = sched, .seed = 7, .workers = 2, .sink = sink_fn, .sink_user = s};
+  SimDevice *dev = sim_create(&cfg);
+  assert_non_null(dev);
+  return dev;
+}
+
+static inline void nap(long us) {
+  struct timespec ts = {0, us * 1000};
+  nanosleep(&ts, NULL);
+}
+
+typedef struct Log { int v[256]; int n; } Log;
+typedef struct Tag { Log *log; int tag; long sleep_us; } Tag;
+
+static void log_fn(SimCtx *ctx, void *user) {
+  Tag *t = user;
+  (void)ctx;
+  if (t->sleep_us)
+    nap(t->sleep_us);
+  t->log->v[t->log->n++] = t->tag;
+}
+
+static SimOpDesc log_op(Tag *t) {
+  return (SimOpDesc){.kind = SIM_OP_HOST, .fn = log_fn, .user = t, .loc = "log"};
+}
+
+static void test_submit_deps_run_in_dependency_order(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  Log log = {0};
+  Tag t[3] = {{&log, 1, 3000}, {&log, 2, 1000}, {&log, 3, 0}};
+  SimOp *o[3];
+  SimOpDesc d0 = log_op(&t[0]), d1 = log_op(&t[1]), d2 = log_op(&t[2]);
+  assert_int_equal(sim_submit(dev, &d0, NULL, 0, &o[0]), SIM_OK);
+  assert_int_equal(sim_submit(dev, &d1, &o[0], 1, &o[1]), SIM_OK);
+  assert_int_equal(sim_submit(dev, &d2, &o[1], 1, &o[2]), SIM_OK);
+  assert_int_equal(sim_host_wait(dev, &o[2], 1, "wait"), SIM_OK);
+  assert_int_equal(sim_op_query(dev, o[0]), SIM_OK);
+  assert_int_equal(log.n, 3);
+  for (int i = 0; i < 3; i++) {
+    assert_int_equal(log.v[i], i + 1);
+    sim_op_release(dev, o[i]);
+  }
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
+typedef struct Join { atomic_int hits; int seen; } Join;
+
+static void hit_fn(SimCtx *ctx, void *user) {
+  (void)ctx;
+  Join *j = user;
+  nap(200 * (long)(atomic_load(&j->hits) % 3));
+  atomic_fetch_add(&j->hits, 1);
+}
+
+static void join_fn(SimCtx *ctx, void *user) {
+  (void)ctx;
+  Join *j = user;
+  j->seen = atomic_load(&j->hits);
+}
+
+static void test_submit_join_waits_for_all_deps(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  Join jn = {0};
+  SimOp *o[10], *j;
+  for (int i = 0; i < 10; i++) {
+    SimOpDesc d = {.kind = SIM_OP_HOST, .fn = hit_fn, .user = &jn, .loc = "hit"};
+    sim_submit(dev, &d, NULL, 0, &o[i]);
+  }
+  SimOpDesc dj = {.kind = SIM_OP_HOST, .fn = join_fn, .user = &jn, .loc = "join"};
+  sim_submit(dev, &dj, o, 10, &j);
+  assert_int_equal(sim_host_wait(dev, &j, 1, "wait"), SIM_OK);
+  assert_int_equal(jn.seen, 10);
+  for (int i = 0; i < 10; i++)
+    sim_op_release(dev, o[i]);
+  sim_op_release(dev, j);
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
+static void test_host_wait_on_closed_gate_reports_deadlock(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  SimOp *g, *after;
+  SimOpDesc gd = {.kind = SIM_OP_GATE, .loc = "prog.mlir:2:1"};
+  SimOpDesc md = {.kind = SIM_OP_MARKER, .loc = "prog.mlir:3:1"};
+  sim_submit(dev, &gd, NULL, 0, &g);
+  sim_submit(dev, &md, &g, 1, &after);
+  assert_int_equal(sim_host_wait(dev, &after, 1, "prog.mlir:4:1"), SIM_ERR_DEADLOCK);
+  assert_int_equal(count(&s, SIM_DIAG_DEADLOCK), 1);
+  assert_true(has(&s, "prog.mlir:4:1: deadlock: wait wait for 'prog.mlir:3:1' can never complete: "
+                      "it waits for the gate at 'prog.mlir:2:1'"));
+  assert_int_equal(sim_gate_open(dev, g, "open"), SIM_OK);
+  assert_int_equal(sim_host_wait(dev, &after, 1, "again"), SIM_OK);
+  sim_op_release(dev, g);
+  sim_op_release(dev, after);
+  sim_destroy(dev);
+  assert_int_equal(s.n, 1);
+}
+
+static void test_stream_sync_behind_closed_gate_reports_deadlock(void **state) {
+  (void)state;
+  for (int sched = SIM_SCHED_THREADS; sched <= SIM_SCHED_RANDOM; sched++) {
+    Sink s;
+    SimDevice *dev = make(&s, (SimSched)sched);
+    SimStream a, b;
+    SimEvent e;
+    sim_stream_create(dev, &a, "a");
+    sim_stream_create(dev, &b, "b");
+    sim_event_create(dev, &e, "e");
+    SimOp *g;
+    SimOpDesc gd = {.kind = SIM_OP_GATE, .loc = "gate"};
+    sim_stream_submit(dev, a, &gd, &g);
+    sim_event_record(dev, e, a, "rec");
+    sim_stream_wait_event(dev, b, e, "wait");
+    assert_int_equal(sim_stream_sync(dev, b, "sync-b"), SIM_ERR_DEADLOCK);
+    assert_int_equal(sim_device_sync(dev, "dev-sync"), SIM_ERR_DEADLOCK);
+    assert_int_equal(count(&s, SIM_DIAG_DEADLOCK), 2);
+    sim_gate_open(dev, g, "open");
+    assert_int_equal(sim_stream_sync(dev, b, "sync-b"), SIM_OK);
+    sim_op_release(dev, g);
+    sim_event_destroy(dev, e, "d");
+    sim_stream_destroy(dev, a, "d");
+    sim_stream_destroy(dev, b, "d");
+    sim_destroy(dev);
+  }
+}
+
+static void test_sim_destroy_with_closed_gate_reports_and_finishes(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  Log log = {0};
+  Tag t = {&log, 1, 0};
+  SimOp *g, *o;
+  SimOpDesc gd = {.kind = SIM_OP_GATE, .loc = "gate"}, d = log_op(&t);
+  sim_submit(dev, &gd, NULL, 0, &g);
+  sim_submit(dev, &d, &g, 1, &o);
+  sim_op_release(dev, g);
+  sim_op_release(dev, o);
+  sim_destroy(dev);
+  assert_int_equal(count(&s, SIM_DIAG_DEADLOCK), 1);
+  assert_int_equal(log.n, 1);
+}
+
+typedef struct SelfWait { SimDevice *dev; SimOp *target; SimStatus got; } SelfWait;
+
+static void self_wait_fn(SimCtx *ctx, void *user) {
+  SelfWait *w = user;
+  w->got = sim_host_wait(sim_ctx_device(ctx), &w->target, 1, "cb-wait");
+}
+
+static void test_callback_waiting_for_its_dependent_reports_deadlock(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  SimOp *g, *cb, *after;
+  SelfWait w = {dev, NULL, SIM_OK};
+  SimOpDesc gd = {.kind = SIM_OP_GATE, .loc = "gate"};
+  SimOpDesc cd = {.kind = SIM_OP_HOST, .fn = self_wait_fn, .user = &w, .loc = "callback"};
+  SimOpDesc md = {.kind = SIM_OP_MARKER, .loc = "after"};
+  sim_submit(dev, &gd, NULL, 0, &g);           /* hold the callback until w.target is set */
+  sim_submit(dev, &cd, &g, 1, &cb);
+  sim_submit(dev, &md, &cb, 1, &after);
+  w.target = after;
+  sim_gate_open(dev, g, "open");
+  assert_int_equal(sim_host_wait(dev, &after, 1, "host-wait"), SIM_OK);
+  assert_int_equal(w.got, SIM_ERR_DEADLOCK);
+  assert_true(has(&s, "cb-wait: deadlock: the callback of 'callback' waits for 'after', which waits for it"));
+  sim_op_release(dev, g);
+  sim_op_release(dev, cb);
+  sim_op_release(dev, after);
+  sim_destroy(dev);
+}
+
+typedef struct Helper { SimDevice *dev; SimOp *target; SimStatus got; Log *log; } Helper;
+
+static void helper_fn(SimCtx *ctx, void *user) {
+  Helper *h = user;
+  h->got = sim_host_wait(sim_ctx_device(ctx), &h->target, 1, "cb-wait");
+  h->log->v[h->log->n++] = 2;
+}
+
+/* One worker: the callback waits for an op queued behind it and must run it itself. */
+static void test_callback_wait_with_one_worker_helps_instead_of_hanging(void **state) {
+  (void)state;
+  Sink s = {0};
+  SimConfig cfg = {.workers = 1, .sink = sink_fn, .sink_user = &s, .no_inline = true};
+  SimDevice *dev = sim_create(&cfg);
+  Log log = {0};
+  Tag t = {&log, 1, 0};
+  Helper h = {dev, NULL, SIM_ERR_ARG, &log};
+  SimOp *g, *first, *cb;
+  SimOpDesc gd = {.kind = SIM_OP_GATE, .loc = "gate"};
+  SimOpDesc fd = log_op(&t);
+  SimOpDesc cd = {.kind = SIM_OP_HOST, .fn = helper_fn, .user = &h, .loc = "callback"};
+  sim_submit(dev, &gd, NULL, 0, &g);
+  sim_submit(dev, &cd, &g, 1, &cb);
+  sim_submit(dev, &fd, &g, 1, &first);
+  h.target = first;
+  sim_gate_open(dev, g, "open");
+  assert_int_equal(sim_host_wait(dev, &cb, 1, "wait"), SIM_OK);
+  assert_int_equal(h.got, SIM_OK);
+  assert_int_equal(log.n, 2);
+  assert_int_equal(log.v[0], 1);
+  sim_op_release(dev, g);
+  sim_op_release(dev, first);
+  sim_op_release(dev, cb);
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
+/* ---- schedulers ---- */
+
+typedef struct Order { uint64_t v[64]; int n; } Order;
+
+static void order_obs(const SimObs *ev, void *user) {
+  Order *o = user;
+  if (ev->kind == SIM_OBS_START && ev->opkind == SIM_OP_MEMSET && o->n < 64)
+    o->v[o->n++] = ev->op;
+}
+
+static void run_independent(SimSched sched, uint64_t seed, Order *o) {
+  memset(o, 0, sizeof *o);
+  SimConfig cfg = {.sched = sched, .seed = seed, .observer = order_obs, .observer_user = o,
+                   .no_race_check = true};
+  SimDevice *dev = sim_create(&cfg);
+  static char buf[32][16];
+  for (int i = 0; i < 32; i++) {
+    SimOpDesc d = {.kind = SIM_OP_MEMSET, .dst = buf[i], .bytes = 16, .loc = "set"};
+    SimOp *op;
+    sim_submit(dev, &d, NULL, 0, &op);
+    sim_op_release(dev, op);
+  }
+  sim_device_sync(dev, "sync");
+  sim_destroy(dev);
+  assert_int_equal(o->n, 32);
+}
+
+static void test_sched_random_same_seed_same_order(void **state) {
+  (void)state;
+  Order a, b, c;
+  run_independent(SIM_SCHED_RANDOM, 42, &a);
+  run_independent(SIM_SCHED_RANDOM, 42, &b);
+  run_independent(SIM_SCHED_RANDOM, 43, &c);
+  assert_memory_equal(a.v, b.v, sizeof a.v);
+  assert_memory_not_equal(a.v, c.v, sizeof a.v);
+  bool sorted = true;
+  for (int i = 1; i < 32; i++)
+    sorted = sorted && a.v[i] > a.v[i - 1];
+  assert_false(sorted);
+}
+
+static void test_sched_serial_runs_in_submit_order(void **state) {
+  (void)state;
+  Order a;
+  run_independent(SIM_SCHED_SERIAL, 0, &a);
+  for (int i = 0; i < 32; i++)
+    assert_int_equal(a.v[i], (uint64_t)i + 1);
+}
+
+static void test_sched_parse_accepts_the_three_forms(void **state) {
+  (void)state;
+  SimConfig cfg = {0};
+  assert_int_equal(sim_sched_parse("serial", &cfg), SIM_OK);
+  assert_int_equal(cfg.sched, SIM_SCHED_SERIAL);
+  assert_int_equal(sim_sched_parse("random:1234", &cfg), SIM_OK);
+  assert_int_equal(cfg.sched, SIM_SCHED_RANDOM);
+  assert_int_equal(cfg.seed, 1234);
+  assert_int_equal(sim_sched_parse("threads", &cfg), SIM_OK);
+  assert_int_equal(cfg.sched, SIM_SCHED_THREADS);
+  assert_int_equal(sim_sched_parse("random:", &cfg), SIM_ERR_ARG);
+  assert_int_equal(sim_sched_parse("random:12x", &cfg), SIM_ERR_ARG);
+  assert_int_equal(sim_sched_parse("fast", &cfg), SIM_ERR_ARG);
+}
+
+/* ---- observer, misuse of tokens, callbacks ---- */
+
+typedef struct Seen { int enq, start, end, dep, hostwait, api; } Seen;
+
+static void seen_obs(const SimObs *ev, void *user) {
+  Seen *s = user;
+  switch (ev->kind) {
+  case SIM_OBS_ENQUEUE: s->enq++; break;
+  case SIM_OBS_START: s->start++; break;
+  case SIM_OBS_END: s->end++; break;
+  case SIM_OBS_DEP: s->dep++; break;
+  case SIM_OBS_HOST_WAIT: s->hostwait++; break;
+  case SIM_OBS_API: s->api++; break;
+  default: break;
+  }
+}
+
+static void test_observer_sees_ops_edges_and_waits(void **state) {
+  (void)state;
+  Seen seen = {0};
+  SimConfig cfg = {.observer = seen_obs, .observer_user = &seen, .workers = 2};
+  SimDevice *dev = sim_create(&cfg);
+  SimStream a;
+  SimEvent e;
+  sim_stream_create(dev, &a, "a");
+  sim_event_create(dev, &e, "e");
+  static char buf[64];
+  SimOpDesc d = {.kind = SIM_OP_MEMSET, .dst = buf, .bytes = 64, .loc = "set"};
+  sim_stream_submit(dev, a, &d, NULL);
+  sim_stream_submit(dev, a, &d, NULL);
+  sim_event_record(dev, e, a, "rec");
+  sim_event_sync(dev, e, "esync");
+  sim_event_destroy(dev, e, "d");
+  sim_stream_destroy(dev, a, "d");
+  sim_destroy(dev);
+  assert_int_equal(seen.enq, 2);
+  assert_int_equal(seen.start, 2);
+  assert_int_equal(seen.end, 2);
+  assert_int_equal(seen.dep, 1);  /* the first op, on an empty stream, has no dep */
+  assert_int_equal(seen.hostwait, 1);
+  assert_int_equal(seen.api, 6);
+}
+
+static void test_op_release_twice_reports(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  SimOp *o;
+  SimOpDesc d = {.kind = SIM_OP_MARKER, .loc = "m"};
+  sim_submit(dev, &d, NULL, 0, &o);
+  sim_host_wait(dev, &o, 1, "w");
+  sim_op_release(dev, o);
+  sim_op_release(dev, o);
+  assert_true(has(&s, "token used after it was released"));
+  SimOp *o2;
+  assert_int_equal(sim_submit(dev, &d, &o, 1, &o2), SIM_ERR_HANDLE);
+  assert_non_null(o2);  /* the op exists anyway and orders like one */
+  sim_op_release(dev, o2);
+  sim_destroy(dev);
+}
+
+static void test_gate_open_twice_reports(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  SimOp *g, *m;
+  SimOpDesc gd = {.kind = SIM_OP_GATE, .loc = "gate"}, md = {.kind = SIM_OP_MARKER, .loc = "m"};
+  sim_submit(dev, &gd, NULL, 0, &g);
+  sim_submit(dev, &md, NULL, 0, &m);
+  assert_int_equal(sim_gate_open(dev, g, "open"), SIM_OK);
+  assert_int_equal(sim_gate_open(dev, g, "open2"), SIM_ERR_ARG);
+  assert_int_equal(sim_gate_open(dev, m, "open3"), SIM_ERR_ARG);
+  assert_int_equal(count(&s, SIM_DIAG_MISUSE), 2);
+  sim_op_release(dev, g);
+  sim_op_release(dev, m);
+  sim_destroy(dev);
+}
+
+static void count_fn(SimCtx *ctx, size_t i, void *user) {
+  (void)ctx;
+  int *hits = user;
+  hits[i]++;
+}
+
+static void par_kernel(SimCtx *ctx, void *user) {
+  assert_int_equal(sim_ctx_parallel_for(ctx, 100, count_fn, user), SIM_OK);
+  assert_true(sim_ctx_op_id(ctx) > 0);
+}
+
+static void test_ctx_parallel_for_runs_every_index_once(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  int hits[100] = {0};
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = par_kernel, .user = hits, .loc = "k"};
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "s");
+  for (int i = 0; i < 100; i++)
+    assert_int_equal(hits[i], 1);
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
+static void release_fn(void *user) { (*(int *)user)++; }
+
+static void test_op_release_callback_called_once(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  int released = 0;
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = NULL, .user = &released, .release = release_fn,
+                 .loc = "k"};
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "s");
+  assert_int_equal(released, 1);
+  sim_destroy(dev);
+}
+
+static void test_diag_report_counts_errors_and_warnings(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  sim_diag_report(dev, SIM_SEV_ERROR, SIM_DIAG_OTHER, "k.mlir:3:4", "divergent barrier: %d of %d",
+                  3, 32);
+  sim_diag_report(dev, SIM_SEV_WARNING, SIM_DIAG_OTHER, "k.mlir:5:4", "note this");
+  assert_int_equal(sim_error_count(dev), 1);
+  assert_int_equal(sim_warning_count(dev), 1);
+  assert_true(has(&s, "k.mlir:3:4: divergent barrier: 3 of 32"));
+  sim_destroy(dev);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_submit_deps_run_in_dependency_order),
+    cmocka_unit_test(test_submit_join_waits_for_all_deps),
+    cmocka_unit_test(test_host_wait_on_closed_gate_reports_deadlock),
+    cmocka_unit_test(test_stream_sync_behind_closed_gate_reports_deadlock),
+    cmocka_unit_test(test_sim_destroy_with_closed_gate_reports_and_finishes),
+    cmocka_unit_test(test_callback_waiting_for_its_dependent_reports_deadlock),
+    cmocka_unit_test(test_callback_wait_with_one_worker_helps_instead_of_hanging),
+    cmocka_unit_test(test_sched_random_same_seed_same_order),
+    cmocka_unit_test(test_sched_serial_runs_in_submit_order),
+    cmocka_unit_test(test_sched_parse_accepts_the_three_forms),
+    cmocka_unit_test(test_observer_sees_ops_edges_and_waits),
+    cmocka_unit_test(test_op_release_twice_reports),
+    cmocka_unit_test(test_gate_open_twice_reports),
+    cmocka_unit_test(test_ctx_parallel_for_runs_every_index_once),
+    cmocka_unit_test(test_op_release_callback_called_once),
+    cmocka_unit_test(test_diag_report_counts_errors_and_warnings),
+  };
+  return cmocka_run_group_tests_name("sim_exec", tests, NULL, NULL);
+}
