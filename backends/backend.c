@@ -1,0 +1,507 @@
+/* backend.c — opening a backend by name, and the be_* calls every backend shares.
+ *
+ * Each be_* function checks what does not depend on the device (NULL outputs, widths), forwards to
+ * the backend's table, and, when a trace is being recorded, adds one call event with the handles'
+ * ids and the status. Backends record everything that happens on the device themselves (ops, edges,
+ * violations), since only they see it.
+ */
+#include "backends/backend.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct Backend {
+    const BeOps *ops;
+    void *self;
+    TraceRecorder *trace;
+};
+
+static void say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+BeStatus be_open(const char *name, const BeOptions *opt, Backend **out, char *err, size_t errlen)
+{
+    static const BeOptions none;
+    *out = NULL;
+    if (!opt)
+        opt = &none;
+    if (!name)
+        name = "sim";
+    say(err, errlen, "%s", "");
+    const BeOps *ops = NULL;
+    void *self = NULL;
+    BeStatus st;
+    if (strcmp(name, "sim") == 0) {
+        st = be_sim_create(opt, &ops, &self, err, errlen);
+    } else if (strcmp(name, "cuda") == 0 || strcmp(name, "hip") == 0) {
+        say(err, errlen,
+            "the %s backend is not implemented yet: only the CPU simulator ('sim') can run programs "
+            "for now",
+            strcmp(name, "cuda") == 0 ? "CUDA" : "HIP");
+        return BE_ERR_NO_BACKEND;
+    } else {
+        say(err, errlen, "unknown backend '%s' (expected 'sim', 'cuda' or 'hip')", name);
+        return BE_ERR_NO_BACKEND;
+    }
+    if (st != BE_OK)
+        return st;
+    Backend *be = calloc(1, sizeof *be);
+    if (!be) {
+        ops->close(self, NULL);
+        say(err, errlen, "out of memory");
+        return BE_ERR_MEMORY;
+    }
+    be->ops = ops;
+    be->self = self;
+    be->trace = opt->trace;
+    *out = be;
+    return BE_OK;
+}
+
+void be_close(Backend *be, BeSummary *summary)
+{
+    if (summary)
+        *summary = (BeSummary){0};
+    if (!be)
+        return;
+    be->ops->close(be->self, summary);
+    free(be);
+}
+
+const char *be_name(const Backend *be)
+{
+    return be->ops->name;
+}
+
+size_t be_error_count(Backend *be)
+{
+    return be->ops->error_count(be->self);
+}
+
+size_t be_warning_count(Backend *be)
+{
+    return be->ops->warning_count(be->self);
+}
+
+const char *be_status_name(BeStatus st)
+{
+    switch (st) {
+    case BE_OK: return "ok";
+    case BE_NOT_READY: return "not ready";
+    case BE_ERR_HANDLE: return "invalid handle";
+    case BE_ERR_MEMORY: return "invalid memory";
+    case BE_ERR_DEADLOCK: return "deadlock";
+    case BE_ERR_ARG: return "invalid argument";
+    case BE_ERR_UNSUPPORTED: return "unsupported";
+    case BE_ERR_NO_BACKEND: return "no backend";
+    }
+    return "?";
+}
+
+void be_diag_print(FILE *out, const char *prefix, const BeDiag *d)
+{
+    const char *p = prefix ? prefix : "", *sep = prefix ? ": " : "";
+    const char *kind = d->kind ? d->kind : "error";
+    fprintf(out, "%s%s%s: %s: %s", p, sep, d->loc ? d->loc : "?", d->error ? "error" : "warning",
+            d->message ? d->message : "");
+    /* The class in brackets lets a reader (and a test) tell a race from a misuse at a glance; a
+     * plain error needs no label. */
+    if (strcmp(kind, "error") != 0)
+        fprintf(out, " [%s]", kind);
+    fputc('\n', out);
+    if (d->loc2) {
+        const char *what = strcmp(kind, "race") == 0       ? "the conflicting access"
+                           : strcmp(kind, "deadlock") == 0 ? "what it waits for"
+                           : strcmp(kind, "misuse") == 0   ? "the handle was created or destroyed here"
+                                                           : "related call";
+        fprintf(out, "%s%s%s: note: %s\n", p, sep, d->loc2, what);
+    }
+    if (d->alloc_loc && !(d->loc && strcmp(d->alloc_loc, d->loc) == 0))
+        fprintf(out, "%s%s%s: note: the memory was allocated here\n", p, sep, d->alloc_loc);
+}
+
+void be_report(Backend *be, bool error, const char *kind, const char *loc, const char *message)
+{
+    be->ops->report(be->self, error, kind, loc, message);
+}
+
+/* ---- tracing the calls ---- */
+
+typedef struct Detail {
+    char buf[160];
+    size_t n;
+} Detail;
+
+static void add(Detail *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(Detail *d, const char *fmt, ...)
+{
+    if (d->n >= sizeof d->buf)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(d->buf + d->n, sizeof d->buf - d->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        d->n += (size_t)k;
+}
+
+static void add_stream(Backend *be, Detail *d, BeStream s)
+{
+    uint64_t id = be->ops->stream_id(be->self, s);
+    if (id)
+        add(d, "%sstream %" PRIu64, d->n ? " " : "", id);
+    else
+        add(d, "%sstream ?", d->n ? " " : "");
+}
+
+static void add_event(Backend *be, Detail *d, BeEvent e)
+{
+    uint64_t id = be->ops->event_id(be->self, e);
+    if (id)
+        add(d, "%sevent %" PRIu64, d->n ? " " : "", id);
+    else
+        add(d, "%sevent ?", d->n ? " " : "");
+}
+
+static BeStatus done(Backend *be, const char *name, const char *loc, uint64_t t0, Detail *d, BeStatus st)
+{
+    if (st != BE_OK)
+        add(d, "%s-> %s", d->n ? " " : "", be_status_name(st));
+    trace_call(be->trace, name, loc, t0, d->n ? d->buf : NULL);
+    return st;
+}
+
+/* T0 starts the clock of a traced call; the rest of each wrapper only runs its detail code when
+ * tracing, so an untraced call costs one branch. */
+#define T0() uint64_t t0 = be->trace ? trace_recorder_now(be->trace) : 0
+
+/* ---- devices, streams, events ---- */
+
+BeStatus be_device_set(Backend *be, int device, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->device_set(be->self, device, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "device %d", device);
+    return done(be, "device_set", loc, t0, &d, st);
+}
+
+BeStatus be_device_sync(Backend *be, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->device_sync(be->self, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    return done(be, "device_sync", loc, t0, &d, st);
+}
+
+BeStatus be_stream_create(Backend *be, BeStream *out, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->stream_create(be->self, out, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    if (st == BE_OK)
+        add_stream(be, &d, *out);
+    return done(be, "stream_create", loc, t0, &d, st);
+}
+
+BeStatus be_stream_destroy(Backend *be, BeStream s, const char *loc)
+{
+    Detail d = {0};
+    T0();
+    if (be->trace)
+        add_stream(be, &d, s); /* before: the id is gone after */
+    BeStatus st = be->ops->stream_destroy(be->self, s, loc);
+    return be->trace ? done(be, "stream_destroy", loc, t0, &d, st) : st;
+}
+
+BeStatus be_stream_sync(Backend *be, BeStream s, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->stream_sync(be->self, s, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add_stream(be, &d, s);
+    return done(be, "stream_sync", loc, t0, &d, st);
+}
+
+BeStatus be_stream_wait_event(Backend *be, BeStream s, BeEvent e, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->stream_wait_event(be->self, s, e, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add_stream(be, &d, s);
+    add(&d, " waits for");
+    add_event(be, &d, e);
+    return done(be, "stream_wait_event", loc, t0, &d, st);
+}
+
+BeStatus be_event_create(Backend *be, BeEvent *out, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->event_create(be->self, out, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    if (st == BE_OK)
+        add_event(be, &d, *out);
+    return done(be, "event_create", loc, t0, &d, st);
+}
+
+BeStatus be_event_destroy(Backend *be, BeEvent e, const char *loc)
+{
+    Detail d = {0};
+    T0();
+    if (be->trace)
+        add_event(be, &d, e);
+    BeStatus st = be->ops->event_destroy(be->self, e, loc);
+    return be->trace ? done(be, "event_destroy", loc, t0, &d, st) : st;
+}
+
+BeStatus be_event_record(Backend *be, BeEvent e, BeStream s, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->event_record(be->self, e, s, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add_event(be, &d, e);
+    add(&d, " on");
+    add_stream(be, &d, s);
+    return done(be, "event_record", loc, t0, &d, st);
+}
+
+BeStatus be_event_sync(Backend *be, BeEvent e, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->event_sync(be->self, e, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add_event(be, &d, e);
+    return done(be, "event_sync", loc, t0, &d, st);
+}
+
+BeStatus be_event_query(Backend *be, BeEvent e, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->event_query(be->self, e, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add_event(be, &d, e);
+    return done(be, "event_query", loc, t0, &d, st == BE_NOT_READY ? BE_OK : st);
+}
+
+/* ---- memory ---- */
+
+BeStatus be_mem_alloc(Backend *be, size_t bytes, bool host_shared, BeStream s, void **out,
+                      const char *loc)
+{
+    T0();
+    *out = NULL;
+    BeStatus st = be->ops->mem_alloc(be->self, bytes, host_shared, s, out, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%zu bytes%s", bytes, host_shared ? " host_shared" : "");
+    return done(be, "mem_alloc", loc, t0, &d, st);
+}
+
+BeStatus be_mem_free(Backend *be, void *ptr, BeStream s, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->mem_free(be->self, ptr, s, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add_stream(be, &d, s);
+    return done(be, "mem_free", loc, t0, &d, st);
+}
+
+BeStatus be_memcpy(Backend *be, void *dst, const void *src, size_t bytes, BeStream s, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->memcpy(be->self, dst, src, bytes, s, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%zu bytes on", bytes);
+    add_stream(be, &d, s);
+    return done(be, "memcpy", loc, t0, &d, st);
+}
+
+BeStatus be_memset(Backend *be, void *dst, uint32_t value, unsigned width, size_t count, BeStream s,
+                   const char *loc)
+{
+    T0();
+    BeStatus st;
+    if (width != 1 && width != 2 && width != 4) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "memset element width must be 1, 2 or 4 bytes, not %u", width);
+        be_report(be, true, "misuse", loc, msg);
+        st = BE_ERR_ARG;
+    } else {
+        st = be->ops->memset(be->self, dst, value, width, count, s, loc);
+    }
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%zu x %u bytes on", count, width);
+    add_stream(be, &d, s);
+    return done(be, "memset", loc, t0, &d, st);
+}
+
+BeStatus be_mem_register(Backend *be, void *ptr, size_t bytes, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->mem_register(be->self, ptr, bytes, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%zu bytes", bytes);
+    return done(be, "mem_register", loc, t0, &d, st);
+}
+
+BeStatus be_mem_unregister(Backend *be, void *ptr, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->mem_unregister(be->self, ptr, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    return done(be, "mem_unregister", loc, t0, &d, st);
+}
+
+BeStatus be_host_add(Backend *be, void *ptr, size_t bytes, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->host_add(be->self, ptr, bytes, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%zu bytes", bytes);
+    return done(be, "host_add", loc, t0, &d, st);
+}
+
+BeStatus be_host_remove(Backend *be, void *ptr, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->host_remove(be->self, ptr, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    return done(be, "host_remove", loc, t0, &d, st);
+}
+
+/* Not traced as a call: host loads and stores are far too many; violations still are. */
+BeStatus be_host_access(Backend *be, const void *addr, size_t bytes, bool is_write, const char *loc)
+{
+    return be->ops->host_access(be->self, addr, bytes, is_write, loc);
+}
+
+/* ---- modules and launches ---- */
+
+BeStatus be_module_load(Backend *be, const void *data, size_t size, BeModule *out, const char *loc)
+{
+    T0();
+    *out = NULL;
+    BeStatus st = be->ops->module_load(be->self, data, size, out, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%zu bytes", size);
+    return done(be, "module_load", loc, t0, &d, st);
+}
+
+BeStatus be_module_unload(Backend *be, BeModule m, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->module_unload(be->self, m, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    return done(be, "module_unload", loc, t0, &d, st);
+}
+
+BeStatus be_module_function(Backend *be, BeModule m, const char *name, BeFunction *out,
+                            const char *loc)
+{
+    T0();
+    *out = NULL;
+    BeStatus st = be->ops->module_function(be->self, m, name, out, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%s", name ? name : "(null)");
+    return done(be, "module_function", loc, t0, &d, st);
+}
+
+static BeStatus check_launch(Backend *be, const BeLaunch *l, const char *loc)
+{
+    for (int i = 0; i < 3; i++) {
+        if (l->grid[i] == 0 || l->block[i] == 0) {
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "launch with an empty grid or block (grid %ux%ux%u, block %ux%ux%u)", l->grid[0],
+                     l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+            be_report(be, true, "misuse", loc, msg);
+            return BE_ERR_ARG;
+        }
+    }
+    return BE_OK;
+}
+
+static void add_launch(Detail *d, const BeLaunch *l)
+{
+    add(d, "grid %ux%ux%u block %ux%ux%u smem %u on", l->grid[0], l->grid[1], l->grid[2], l->block[0],
+        l->block[1], l->block[2], l->smem);
+}
+
+BeStatus be_launch(Backend *be, BeFunction f, const BeLaunch *launch, BeStream s, const char *loc)
+{
+    T0();
+    BeStatus st = check_launch(be, launch, loc);
+    if (st == BE_OK)
+        st = be->ops->launch(be->self, f, launch, s, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add_launch(&d, launch);
+    add_stream(be, &d, s);
+    return done(be, "launch", loc, t0, &d, st);
+}
+
+BeStatus be_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLaunch *launch, BeStream s,
+                        const char *loc)
+{
+    T0();
+    BeStatus st = check_launch(be, launch, loc);
+    if (st == BE_OK)
+        st = be->ops->launch_host(be->self, fn, user, launch, s, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add_launch(&d, launch);
+    add_stream(be, &d, s);
+    return done(be, "launch_host", loc, t0, &d, st);
+}

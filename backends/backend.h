@@ -1,0 +1,223 @@
+/* backend.h — the device API: what the interpreter and the mgpu* ABI call to run work on a device.
+ *
+ * One API, several devices behind a vtable (BeOps): "sim", the CPU simulator in sim/ (the default);
+ * "cuda" and "hip" are reserved names for the real drivers, not implemented yet: be_open() refuses
+ * them with a message that says so.
+ *
+ * The API follows CUDA's driver model, which is also what MLIR's mgpu* runtime wrappers expose:
+ * in-order streams, events that snapshot a stream, device memory (optionally host-shared), host
+ * registration, modules that hold kernels, and launches. Handles (BeStream, BeEvent, BeModule,
+ * BeFunction) are opaque values that belong to the backend: they are passed through unchanged, so a
+ * stream handed in where an event is expected reaches the backend as is, and the backend (the sim)
+ * says what it really was. A NULL stream is the device's default stream.
+ *
+ * Every call takes `loc`, a string that names the caller in diagnostics and traces
+ * ("prog.mlir:12:5", "mgpuMemcpy#3"). Backends may keep the pointer: it must live until be_close().
+ *
+ * Errors are values (BeStatus). A call that fails has already reported a diagnostic through the
+ * options' sink (default: printed to stderr); be_error_count() tells the caller how many errors the
+ * run had, so only main decides the exit status.
+ *
+ * Tracing: when BeOptions.trace is set, every be_* call is recorded as a trace call event, and the
+ * backend records op enqueue/start/end, happens-before edges and violations (traces/traces.h).
+ *
+ * Threads: one host thread at a time calls the API, as sim.h requires; kernels run on workers.
+ */
+#ifndef BACKENDS_BACKEND_H
+#define BACKENDS_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "traces/traces.h"
+
+typedef struct Backend Backend;
+typedef struct BeStreamTag *BeStream;
+typedef struct BeEventTag *BeEvent;
+typedef struct BeModuleTag *BeModule;
+typedef struct BeFunctionTag *BeFunction;
+typedef struct BeKernelCtx BeKernelCtx; /* what a host-kernel callback gets while it runs */
+
+typedef enum BeStatus {
+    BE_OK = 0,
+    BE_NOT_READY,       /* a query: the work has not completed yet */
+    BE_ERR_HANDLE,      /* wrong kind, unknown or destroyed handle */
+    BE_ERR_MEMORY,      /* pointer outside any allocation, bad free, out of memory */
+    BE_ERR_DEADLOCK,    /* a wait that could never complete returned without it */
+    BE_ERR_ARG,         /* bad argument (size, width, dimensions, ...) */
+    BE_ERR_UNSUPPORTED, /* the backend cannot do this (e.g. run a cubin on the sim) */
+    BE_ERR_NO_BACKEND,  /* be_open: unknown or unimplemented backend */
+} BeStatus;
+
+typedef struct BeDiag {
+    bool error;            /* false: a warning (e.g. a leak at exit) */
+    const char *kind;      /* "race", "misuse", "out-of-bounds", "uninitialized", "deadlock", "leak",
+                              "unsupported", "error" */
+    const char *loc;       /* the call or op it is about */
+    const char *loc2;      /* the other party (the other op of a race, where a handle was made), or NULL */
+    const char *alloc_loc; /* where the memory involved was allocated, or NULL */
+    const char *message;   /* one sentence; valid during the sink call only */
+} BeDiag;
+
+typedef void (*BeDiagFn)(const BeDiag *diag, void *user);
+
+/* What a run found, counted over every diagnostic the sink saw. */
+typedef struct BeSummary {
+    size_t errors;
+    size_t warnings;
+} BeSummary;
+
+typedef struct BeOptions {
+    const char *sched;      /* sim: "threads" (default), "serial", "random:SEED" */
+    int workers;            /* sim, threads scheduler: 0 = one per CPU */
+    bool no_race_check;     /* sim: turn race detection off */
+    TraceRecorder *trace;   /* record a trace here (not owned), or NULL */
+    BeDiagFn sink;          /* NULL: be_diag_print to stderr */
+    void *sink_user;
+} BeOptions;
+
+/* What a launch runs on: the grid, the block, dynamic shared memory and the kernel arguments
+ * (params[i] points at argument i, as cuLaunchKernel takes them). */
+typedef struct BeLaunch {
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t smem;
+    void **params;
+    size_t n_params;
+} BeLaunch;
+
+/* A kernel the host runs itself (the interpreter's kernels on the sim): it runs the whole grid and
+ * reports every byte it touches with be_kernel_access. */
+typedef void (*BeKernelFn)(BeKernelCtx *ctx, const BeLaunch *launch, void *user);
+
+/* The backend table. Each entry takes the backend's own state first; the be_* functions below are
+ * the only callers (they add tracing and argument checks common to all backends). */
+typedef struct BeOps {
+    const char *name;
+    void (*close)(void *self, BeSummary *summary);
+    size_t (*error_count)(void *self);
+    size_t (*warning_count)(void *self);
+    uint64_t (*stream_id)(void *self, BeStream s); /* for traces; 0 when not a stream */
+    uint64_t (*event_id)(void *self, BeEvent e);
+    BeStatus (*device_set)(void *self, int device, const char *loc);
+    BeStatus (*device_sync)(void *self, const char *loc);
+    BeStatus (*stream_create)(void *self, BeStream *out, const char *loc);
+    BeStatus (*stream_destroy)(void *self, BeStream s, const char *loc);
+    BeStatus (*stream_sync)(void *self, BeStream s, const char *loc);
+    BeStatus (*stream_wait_event)(void *self, BeStream s, BeEvent e, const char *loc);
+    BeStatus (*event_create)(void *self, BeEvent *out, const char *loc);
+    BeStatus (*event_destroy)(void *self, BeEvent e, const char *loc);
+    BeStatus (*event_record)(void *self, BeEvent e, BeStream s, const char *loc);
+    BeStatus (*event_sync)(void *self, BeEvent e, const char *loc);
+    BeStatus (*event_query)(void *self, BeEvent e, const char *loc);
+    BeStatus (*mem_alloc)(void *self, size_t bytes, bool host_shared, BeStream s, void **out,
+                          const char *loc);
+    BeStatus (*mem_free)(void *self, void *ptr, BeStream s, const char *loc);
+    BeStatus (*memcpy)(void *self, void *dst, const void *src, size_t bytes, BeStream s,
+                       const char *loc);
+    BeStatus (*memset)(void *self, void *dst, uint32_t value, unsigned width, size_t count,
+                       BeStream s, const char *loc);
+    BeStatus (*mem_register)(void *self, void *ptr, size_t bytes, const char *loc);
+    BeStatus (*mem_unregister)(void *self, void *ptr, const char *loc);
+    BeStatus (*host_add)(void *self, void *ptr, size_t bytes, const char *loc);
+    BeStatus (*host_remove)(void *self, void *ptr, const char *loc);
+    BeStatus (*host_access)(void *self, const void *addr, size_t bytes, bool is_write,
+                            const char *loc);
+    BeStatus (*module_load)(void *self, const void *data, size_t size, BeModule *out,
+                            const char *loc);
+    BeStatus (*module_unload)(void *self, BeModule m, const char *loc);
+    BeStatus (*module_function)(void *self, BeModule m, const char *name, BeFunction *out,
+                                const char *loc);
+    BeStatus (*launch)(void *self, BeFunction f, const BeLaunch *launch, BeStream s,
+                       const char *loc);
+    BeStatus (*launch_host)(void *self, BeKernelFn fn, void *user, const BeLaunch *launch,
+                            BeStream s, const char *loc);
+    void (*report)(void *self, bool error, const char *kind, const char *loc, const char *message);
+} BeOps;
+
+/* ---- opening a device ------------------------------------------------------------------------ */
+
+/* Opens backend `name` ("sim"; NULL means "sim"). opt may be NULL. On failure *out is NULL and
+ * err (when not NULL) holds a message, e.g. that the CUDA backend is not implemented yet. */
+BeStatus be_open(const char *name, const BeOptions *opt, Backend **out, char *err, size_t errlen);
+/* Waits for all work, reports leaks (warnings), frees the device; *summary (when not NULL) gets the
+ * final counts, leaks and any deadlock found while draining included. */
+void be_close(Backend *be, BeSummary *summary);
+const char *be_name(const Backend *be);
+size_t be_error_count(Backend *be);
+size_t be_warning_count(Backend *be);
+const char *be_status_name(BeStatus st);
+/* Prints a diagnostic the way the project does: "LOC: error: MESSAGE [kind]" (no [kind] for a
+ * plain "error"), then "LOC2: note: ..." lines for the other party and the allocation. prefix
+ * (e.g. "mgpusim") goes first when not NULL. */
+void be_diag_print(FILE *out, const char *prefix, const BeDiag *diag);
+/* Reports a diagnostic found by a layer above (e.g. the ABI) through the backend's sink, counted
+ * like the backend's own. */
+void be_report(Backend *be, bool error, const char *kind, const char *loc, const char *message);
+
+/* ---- devices, streams, events ---------------------------------------------------------------- */
+
+BeStatus be_device_set(Backend *be, int device, const char *loc);
+BeStatus be_device_sync(Backend *be, const char *loc);
+BeStatus be_stream_create(Backend *be, BeStream *out, const char *loc);
+BeStatus be_stream_destroy(Backend *be, BeStream s, const char *loc);
+BeStatus be_stream_sync(Backend *be, BeStream s, const char *loc);
+BeStatus be_stream_wait_event(Backend *be, BeStream s, BeEvent e, const char *loc);
+BeStatus be_event_create(Backend *be, BeEvent *out, const char *loc);
+BeStatus be_event_destroy(Backend *be, BeEvent e, const char *loc);
+BeStatus be_event_record(Backend *be, BeEvent e, BeStream s, const char *loc);
+BeStatus be_event_sync(Backend *be, BeEvent e, const char *loc);
+BeStatus be_event_query(Backend *be, BeEvent e, const char *loc);
+
+/* ---- memory ---------------------------------------------------------------------------------- */
+
+/* *out = NULL for 0 bytes, as mgpuMemAlloc. host_shared: memory both host and device may touch. */
+BeStatus be_mem_alloc(Backend *be, size_t bytes, bool host_shared, BeStream s, void **out,
+                      const char *loc);
+BeStatus be_mem_free(Backend *be, void *ptr, BeStream s, const char *loc);
+BeStatus be_memcpy(Backend *be, void *dst, const void *src, size_t bytes, BeStream s,
+                   const char *loc);
+/* count elements of width 1, 2 or 4 bytes set to the low bytes of value. */
+BeStatus be_memset(Backend *be, void *dst, uint32_t value, unsigned width, size_t count, BeStream s,
+                   const char *loc);
+BeStatus be_mem_register(Backend *be, void *ptr, size_t bytes, const char *loc);
+BeStatus be_mem_unregister(Backend *be, void *ptr, const char *loc);
+/* Host memory the interpreter allocated, made known so copies to it are checked and race-tracked. */
+BeStatus be_host_add(Backend *be, void *ptr, size_t bytes, const char *loc);
+BeStatus be_host_remove(Backend *be, void *ptr, const char *loc);
+/* A host load or store the interpreter is about to perform; BE_ERR_MEMORY: do not perform it. */
+BeStatus be_host_access(Backend *be, const void *addr, size_t bytes, bool is_write, const char *loc);
+
+/* ---- modules and launches -------------------------------------------------------------------- */
+
+/* Loads a device binary (cubin, PTX, HSACO). The sim cannot run those: it reports that binary
+ * kernels need the interpreter and returns BE_ERR_UNSUPPORTED, yet still a module handle, so the
+ * program goes on: functions can be looked up, and each launch of one is reported once and skipped
+ * (still ordered on its stream like the launch). */
+BeStatus be_module_load(Backend *be, const void *data, size_t size, BeModule *out, const char *loc);
+BeStatus be_module_unload(Backend *be, BeModule m, const char *loc);
+BeStatus be_module_function(Backend *be, BeModule m, const char *name, BeFunction *out,
+                            const char *loc);
+BeStatus be_launch(Backend *be, BeFunction f, const BeLaunch *launch, BeStream s, const char *loc);
+/* Runs fn as a kernel op on stream s (the sim only). */
+BeStatus be_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLaunch *launch, BeStream s,
+                        const char *loc);
+
+/* ---- inside a host kernel -------------------------------------------------------------------- */
+
+/* Records that the running kernel reads or writes [addr, addr+bytes); BE_ERR_MEMORY (after a
+ * diagnostic) when it must not perform the access. */
+BeStatus be_kernel_access(BeKernelCtx *ctx, const void *addr, size_t bytes, bool is_write,
+                          const char *loc);
+/* Runs fn(ctx_i, i, user) for i in [0, n), possibly on several workers (e.g. one per block). */
+typedef void (*BeForFn)(BeKernelCtx *ctx, size_t i, void *user);
+BeStatus be_kernel_parallel_for(BeKernelCtx *ctx, size_t n, BeForFn fn, void *user);
+
+/* ---- backend constructors (one per adapter file) ------------------------------------------- */
+
+/* Creates the sim adapter's state and table. Only be_open calls it. */
+BeStatus be_sim_create(const BeOptions *opt, const BeOps **ops, void **self, char *err, size_t errlen);
+
+#endif

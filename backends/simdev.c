@@ -1,0 +1,763 @@
+/* simdev.c — the "sim" backend: backend.h's table on top of the CPU simulator (sim/sim.h).
+ *
+ * Most entries forward one to one: a BeStream is the sim's tagged SimStream value, a BeEvent its
+ * SimEvent, so the sim sees exactly the handle the caller passed and can say what it really was.
+ * What the adapter adds:
+ *
+ *   - Diagnostics: the sim's SimDiag becomes a BeDiag for the options' sink, and is counted here, so
+ *     the counts survive sim_destroy (which itself reports leaks and deadlocks).
+ *   - Traces: the sim's observer events become trace events. Buffers are named by ids this adapter
+ *     hands out in allocation order (b1, b2, ...), found by address in a sorted table, because a
+ *     trace must not contain addresses; memory the adapter never saw (the program's own malloc) is
+ *     buffer 0.
+ *   - Stream-ordered free: mgpuMemFree(ptr, stream) first waits for the work already on the stream
+ *     (what `gpu.dealloc async [%t]` means), then frees; work on other streams not ordered before
+ *     it is a use-after-free race, as it should be.
+ *   - Modules: the sim runs no device binaries. A module load is reported (binary kernels need the
+ *     interpreter) yet returns a placeholder, so lookups work and each launch is reported once and
+ *     replaced by a marker that keeps the stream's order.
+ *
+ * Locking: `lock` guards the buffer table and the module list. The sim calls the sink and the
+ * observer with its own lock held, and the observer takes `lock` to look buffers up; so the order
+ * is sim lock -> adapter lock, and this file never calls into the sim while holding `lock`.
+ */
+#include "backends/backend.h"
+#include "sim/sim.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Buffer {
+    uintptr_t base;
+    size_t size;
+    uint64_t id;
+} Buffer;
+
+typedef struct Module Module;
+typedef struct Function Function;
+
+struct Module {
+    Module *next;
+    const char *loc;    /* where it was loaded */
+    const char *format; /* what the data looked like */
+    size_t size;
+    bool unloaded;
+};
+
+struct Function {
+    Function *next;
+    Module *module;
+    char *name;
+    bool reported; /* its first launch was reported; later ones are skipped quietly */
+};
+
+typedef struct SimBe {
+    SimDevice *dev;
+    TraceRecorder *trace;
+    BeDiagFn sink;
+    void *sink_user;
+    atomic_size_t errors, warnings;
+    pthread_mutex_t lock;
+    Buffer *buf; /* sorted by base */
+    size_t n_buf, cap_buf;
+    uint64_t next_buf;
+    Module *modules;
+    Function *functions;
+    uint64_t *op_stream; /* tracing: the stream of op i (ids are dense from 1); observer only */
+    size_t cap_ops;
+} SimBe;
+
+/* ---- diagnostics ---- */
+
+static const char *diag_kind(SimDiagKind k)
+{
+    switch (k) {
+    case SIM_DIAG_RACE: return "race";
+    case SIM_DIAG_MISUSE: return "misuse";
+    case SIM_DIAG_OOB: return "out-of-bounds";
+    case SIM_DIAG_UNINIT: return "uninitialized";
+    case SIM_DIAG_DEADLOCK: return "deadlock";
+    case SIM_DIAG_LEAK: return "leak";
+    case SIM_DIAG_OTHER: return "error";
+    }
+    return "error";
+}
+
+static void sink(const SimDiag *d, void *user)
+{
+    SimBe *b = user;
+    BeDiag bd = {.error = d->severity == SIM_SEV_ERROR, .kind = diag_kind(d->kind), .loc = d->loc,
+                 .loc2 = d->loc2, .alloc_loc = d->alloc_loc, .message = d->message};
+    if (bd.error)
+        atomic_fetch_add(&b->errors, 1);
+    else
+        atomic_fetch_add(&b->warnings, 1);
+    if (b->sink)
+        b->sink(&bd, b->sink_user);
+    else
+        be_diag_print(stderr, NULL, &bd);
+}
+
+static void report(void *self, bool error, const char *kind, const char *loc, const char *message)
+{
+    SimBe *b = self;
+    SimDiagKind k = SIM_DIAG_OTHER;
+    if (kind && strcmp(kind, "misuse") == 0)
+        k = SIM_DIAG_MISUSE;
+    else if (kind && strcmp(kind, "leak") == 0)
+        k = SIM_DIAG_LEAK;
+    sim_diag_report(b->dev, error ? SIM_SEV_ERROR : SIM_SEV_WARNING, k, loc, "%s", message);
+}
+
+static BeStatus status(SimStatus st)
+{
+    switch (st) {
+    case SIM_OK: return BE_OK;
+    case SIM_NOT_READY: return BE_NOT_READY;
+    case SIM_ERR_HANDLE: return BE_ERR_HANDLE;
+    case SIM_ERR_MEMORY: return BE_ERR_MEMORY;
+    case SIM_ERR_DEADLOCK: return BE_ERR_DEADLOCK;
+    case SIM_ERR_ARG: return BE_ERR_ARG;
+    }
+    return BE_ERR_ARG;
+}
+
+/* ---- the buffer table (caller holds b->lock) ---- */
+
+/* Index of the first buffer whose base is > addr. */
+static size_t upper(const SimBe *b, uintptr_t addr)
+{
+    size_t lo = 0, hi = b->n_buf;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->buf[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void buffer_add(SimBe *b, const void *ptr, size_t size)
+{
+    if (!ptr || !size)
+        return;
+    pthread_mutex_lock(&b->lock);
+    if (b->n_buf == b->cap_buf) {
+        size_t cap = b->cap_buf ? b->cap_buf * 2 : 16;
+        Buffer *t = realloc(b->buf, cap * sizeof *t);
+        if (!t)
+            goto out; /* traces then show the memory as untracked; nothing else depends on it */
+        b->buf = t;
+        b->cap_buf = cap;
+    }
+    uintptr_t base = (uintptr_t)ptr;
+    size_t i = upper(b, base);
+    memmove(&b->buf[i + 1], &b->buf[i], (b->n_buf - i) * sizeof *b->buf);
+    b->buf[i] = (Buffer){.base = base, .size = size, .id = ++b->next_buf};
+    b->n_buf++;
+out:
+    pthread_mutex_unlock(&b->lock);
+}
+
+static void buffer_remove(SimBe *b, const void *ptr)
+{
+    pthread_mutex_lock(&b->lock);
+    size_t i = upper(b, (uintptr_t)ptr);
+    if (i > 0 && b->buf[i - 1].base == (uintptr_t)ptr) {
+        memmove(&b->buf[i - 1], &b->buf[i], (b->n_buf - i) * sizeof *b->buf);
+        b->n_buf--;
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
+static TraceAccess buffer_access(SimBe *b, uintptr_t addr, size_t bytes, TraceAccessMode mode)
+{
+    TraceAccess a = {.buffer = 0, .offset = 0, .size = bytes, .mode = mode};
+    pthread_mutex_lock(&b->lock);
+    size_t i = upper(b, addr);
+    if (i > 0 && addr - b->buf[i - 1].base < b->buf[i - 1].size) {
+        a.buffer = b->buf[i - 1].id;
+        a.offset = addr - b->buf[i - 1].base;
+    }
+    pthread_mutex_unlock(&b->lock);
+    return a;
+}
+
+/* ---- traces ---- */
+
+static const char *op_kind(SimOpKind k)
+{
+    switch (k) {
+    case SIM_OP_MARKER: return "marker";
+    case SIM_OP_MEMCPY: return "memcpy";
+    case SIM_OP_MEMSET: return "memset";
+    case SIM_OP_KERNEL: return "kernel";
+    case SIM_OP_HOST: return "host";
+    case SIM_OP_GATE: return "gate";
+    }
+    return "op";
+}
+
+/* Remembers which stream op runs on, so edges can be classified (observer only: the sim calls it
+ * one event at a time). */
+static void op_stream_set(SimBe *b, uint64_t op, uint64_t stream)
+{
+    if (op >= b->cap_ops) {
+        size_t cap = b->cap_ops ? b->cap_ops : 1024;
+        while (cap <= op)
+            cap *= 2;
+        uint64_t *t = realloc(b->op_stream, cap * sizeof *t);
+        if (!t)
+            return;
+        memset(t + b->cap_ops, 0, (cap - b->cap_ops) * sizeof *t);
+        b->op_stream = t;
+        b->cap_ops = cap;
+    }
+    b->op_stream[op] = stream;
+}
+
+static uint64_t op_stream(const SimBe *b, uint64_t op)
+{
+    return op < b->cap_ops ? b->op_stream[op] : 0;
+}
+
+/* The sim names an edge "stream", "event" or just "dep". On the stream front door a plain "dep"
+ * between two ops of one stream is the stream's order, and between two streams it can only come
+ * from an event the second stream waited for (or a token joined with sim_stream_wait_op). */
+static TraceEdgeKind edge_kind(const SimBe *b, const SimObs *o)
+{
+    if (o->name && strcmp(o->name, "stream") == 0)
+        return TRACE_EDGE_STREAM;
+    if (o->name && strcmp(o->name, "event") == 0)
+        return TRACE_EDGE_EVENT;
+    uint64_t from = op_stream(b, o->other), to = op_stream(b, o->op);
+    if (from && to)
+        return from == to ? TRACE_EDGE_STREAM : TRACE_EDGE_EVENT;
+    return TRACE_EDGE_DEP;
+}
+
+static uint32_t worker(int w)
+{
+    return w < 0 ? 0 : (uint32_t)w + 1; /* 0: the host thread */
+}
+
+static void observe(const SimObs *o, void *user)
+{
+    SimBe *b = user;
+    TraceRecorder *t = b->trace;
+    switch (o->kind) {
+    case SIM_OBS_API:
+        break; /* backend.c records the calls, with the caller's names */
+    case SIM_OBS_ENQUEUE: {
+        TraceAccess acc[2];
+        size_t n = 0;
+        if ((o->opkind == SIM_OP_MEMCPY || o->opkind == SIM_OP_MEMSET) && o->bytes)
+            acc[n++] = buffer_access(b, o->dst, o->bytes, TRACE_WRITE);
+        if (o->opkind == SIM_OP_MEMCPY && o->bytes)
+            acc[n++] = buffer_access(b, o->src, o->bytes, TRACE_READ);
+        op_stream_set(b, o->op, o->stream);
+        trace_op_enqueue(t, o->op, o->stream, op_kind(o->opkind), o->loc, acc, n);
+        break;
+    }
+    case SIM_OBS_DEP:
+        trace_edge(t, edge_kind(b, o), o->other, o->op);
+        break;
+    case SIM_OBS_START:
+        trace_op_start(t, o->op, o->stream, worker(o->worker));
+        break;
+    case SIM_OBS_END:
+        trace_op_end(t, o->op, o->stream, NULL, 0);
+        break;
+    case SIM_OBS_HOST_WAIT:
+        trace_edge(t, TRACE_EDGE_SYNC, o->op, TRACE_HOST);
+        break;
+    case SIM_OBS_DIAG: {
+        const SimDiag *d = o->diag;
+        if (!d)
+            break;
+        /* A diagnostic about a host call (op 0) says which call in its text. */
+        char text[512];
+        if (d->op == 0 && d->loc)
+            snprintf(text, sizeof text, "%s: %s", d->loc, d->message ? d->message : "");
+        else
+            snprintf(text, sizeof text, "%s", d->message ? d->message : "");
+        trace_violation(t, diag_kind(d->kind), d->op, d->op2, text);
+        break;
+    }
+    }
+}
+
+/* ---- the table ---- */
+
+static void close_(void *self, BeSummary *summary)
+{
+    SimBe *b = self;
+    if (b->dev) {
+        for (Module *m = b->modules; m; m = m->next)
+            if (!m->unloaded)
+                sim_diag_report(b->dev, SIM_SEV_WARNING, SIM_DIAG_LEAK, m->loc,
+                                "module (%zu bytes) was never unloaded", m->size);
+        sim_destroy(b->dev);
+    }
+    if (summary) {
+        summary->errors = atomic_load(&b->errors);
+        summary->warnings = atomic_load(&b->warnings);
+    }
+    for (Function *f = b->functions, *next; f; f = next) {
+        next = f->next;
+        free(f->name);
+        free(f);
+    }
+    for (Module *m = b->modules, *next; m; m = next) {
+        next = m->next;
+        free(m);
+    }
+    free(b->buf);
+    free(b->op_stream);
+    pthread_mutex_destroy(&b->lock);
+    free(b);
+}
+
+static size_t error_count(void *self)
+{
+    return atomic_load(&((SimBe *)self)->errors);
+}
+
+static size_t warning_count(void *self)
+{
+    return atomic_load(&((SimBe *)self)->warnings);
+}
+
+static uint64_t stream_id(void *self, BeStream s)
+{
+    return sim_stream_id((SimStream)s);
+}
+
+static uint64_t event_id(void *self, BeEvent e)
+{
+    return sim_event_id((SimEvent)e);
+}
+
+static BeStatus device_set(void *self, int device, const char *loc)
+{
+    SimBe *b = self;
+    if (device != 0)
+        sim_diag_report(b->dev, SIM_SEV_WARNING, SIM_DIAG_OTHER, loc,
+                        "the sim has one device (0); device %d is ignored", device);
+    return BE_OK;
+}
+
+static BeStatus device_sync(void *self, const char *loc)
+{
+    return status(sim_device_sync(((SimBe *)self)->dev, loc));
+}
+
+static BeStatus stream_create(void *self, BeStream *out, const char *loc)
+{
+    SimStream s = NULL;
+    SimStatus st = sim_stream_create(((SimBe *)self)->dev, &s, loc);
+    *out = (BeStream)s;
+    return status(st);
+}
+
+static BeStatus stream_destroy(void *self, BeStream s, const char *loc)
+{
+    return status(sim_stream_destroy(((SimBe *)self)->dev, (SimStream)s, loc));
+}
+
+static BeStatus stream_sync(void *self, BeStream s, const char *loc)
+{
+    return status(sim_stream_sync(((SimBe *)self)->dev, (SimStream)s, loc));
+}
+
+static BeStatus stream_wait_event(void *self, BeStream s, BeEvent e, const char *loc)
+{
+    return status(sim_stream_wait_event(((SimBe *)self)->dev, (SimStream)s, (SimEvent)e, loc));
+}
+
+static BeStatus event_create(void *self, BeEvent *out, const char *loc)
+{
+    SimEvent e = NULL;
+    SimStatus st = sim_event_create(((SimBe *)self)->dev, &e, loc);
+    *out = (BeEvent)e;
+    return status(st);
+}
+
+static BeStatus event_destroy(void *self, BeEvent e, const char *loc)
+{
+    return status(sim_event_destroy(((SimBe *)self)->dev, (SimEvent)e, loc));
+}
+
+static BeStatus event_record(void *self, BeEvent e, BeStream s, const char *loc)
+{
+    return status(sim_event_record(((SimBe *)self)->dev, (SimEvent)e, (SimStream)s, loc));
+}
+
+static BeStatus event_sync(void *self, BeEvent e, const char *loc)
+{
+    return status(sim_event_sync(((SimBe *)self)->dev, (SimEvent)e, loc));
+}
+
+static BeStatus event_query(void *self, BeEvent e, const char *loc)
+{
+    return status(sim_event_query(((SimBe *)self)->dev, (SimEvent)e, loc));
+}
+
+static BeStatus mem_alloc(void *self, size_t bytes, bool host_shared, BeStream s, void **out,
+                          const char *loc)
+{
+    SimBe *b = self;
+    SimStatus st = sim_mem_alloc(b->dev, bytes, host_shared ? SIM_MEM_HOST_SHARED : SIM_MEM_DEVICE,
+                                 out, loc);
+    if (st == SIM_OK)
+        buffer_add(b, *out, bytes);
+    return status(st);
+}
+
+/* mgpuMemFree(ptr, stream) on a real device is cuMemFree, which waits for the device. Here the free
+ * waits for its own stream only, so the program's ordering is kept (the stream's work is done
+ * before the memory goes), while work on other streams that nothing orders before the free is
+ * still reported as a use-after-free race. */
+static BeStatus mem_free(void *self, void *ptr, BeStream s, const char *loc)
+{
+    SimBe *b = self;
+    if (!ptr)
+        return BE_OK; /* what mgpuMemAlloc returns for 0 bytes */
+    SimStatus st = sim_stream_sync(b->dev, (SimStream)s, loc);
+    if (st != SIM_OK && st != SIM_ERR_DEADLOCK)
+        return status(st);
+    st = sim_mem_free(b->dev, ptr, loc);
+    if (st == SIM_OK)
+        buffer_remove(b, ptr);
+    return status(st);
+}
+
+static BeStatus memcpy_(void *self, void *dst, const void *src, size_t bytes, BeStream s,
+                        const char *loc)
+{
+    SimOpDesc d = {.kind = SIM_OP_MEMCPY, .loc = loc, .dst = dst, .src = src, .bytes = bytes};
+    return status(sim_stream_submit(((SimBe *)self)->dev, (SimStream)s, &d, NULL));
+}
+
+static BeStatus memset_(void *self, void *dst, uint32_t value, unsigned width, size_t count,
+                        BeStream s, const char *loc)
+{
+    SimBe *b = self;
+    if (count > SIZE_MAX / width) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                        "memset of %zu elements of %u bytes overflows the address space", count, width);
+        return BE_ERR_ARG;
+    }
+    SimOpDesc d = {.kind = SIM_OP_MEMSET, .loc = loc, .dst = dst, .value = value, .width = width,
+                   .bytes = count * width};
+    return status(sim_stream_submit(b->dev, (SimStream)s, &d, NULL));
+}
+
+static BeStatus mem_register(void *self, void *ptr, size_t bytes, const char *loc)
+{
+    SimBe *b = self;
+    SimStatus st = sim_mem_register(b->dev, ptr, bytes, loc);
+    if (st == SIM_OK)
+        buffer_add(b, ptr, bytes);
+    return status(st);
+}
+
+static BeStatus mem_unregister(void *self, void *ptr, const char *loc)
+{
+    SimBe *b = self;
+    SimStatus st = sim_mem_unregister(b->dev, ptr, loc);
+    if (st == SIM_OK)
+        buffer_remove(b, ptr);
+    return status(st);
+}
+
+static BeStatus host_add(void *self, void *ptr, size_t bytes, const char *loc)
+{
+    SimBe *b = self;
+    SimStatus st = sim_mem_host_add(b->dev, ptr, bytes, loc);
+    if (st == SIM_OK)
+        buffer_add(b, ptr, bytes);
+    return status(st);
+}
+
+static BeStatus host_remove(void *self, void *ptr, const char *loc)
+{
+    SimBe *b = self;
+    SimStatus st = sim_mem_host_remove(b->dev, ptr, loc);
+    if (st == SIM_OK)
+        buffer_remove(b, ptr);
+    return status(st);
+}
+
+static BeStatus host_access(void *self, const void *addr, size_t bytes, bool is_write, const char *loc)
+{
+    return status(sim_host_access(((SimBe *)self)->dev, addr, bytes, is_write, loc));
+}
+
+/* ---- modules ---- */
+
+/* What a blob handed to mgpuModuleLoad looks like, for the message. */
+static const char *blob_format(const unsigned char *p, size_t n)
+{
+    if (!p || n == 0)
+        return "empty";
+    if (n >= 4 && memcmp(p, "\x7f" "ELF", 4) == 0)
+        return "ELF (cubin or HSACO)";
+    if (n >= 4 && (memcmp(p, "\x50\xed\x55\xba", 4) == 0 || memcmp(p, "\xba\x55\xed\x50", 4) == 0))
+        return "fatbinary";
+    if (n >= 4 && memcmp(p, "BC\xc0\xde", 4) == 0)
+        return "LLVM bitcode";
+    size_t k = n < 4096 ? n : 4096;
+    if (memmem(p, k, ".version", 8) || memmem(p, k, ".target", 7))
+        return "PTX";
+    return "binary";
+}
+
+static BeStatus module_load(void *self, const void *data, size_t size, BeModule *out, const char *loc)
+{
+    SimBe *b = self;
+    Module *m = calloc(1, sizeof *m);
+    if (!m) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_OTHER, loc, "out of memory loading a module");
+        return BE_ERR_MEMORY;
+    }
+    m->loc = loc;
+    m->size = size;
+    m->format = blob_format(data, size);
+    sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_OTHER, loc,
+                    "cannot load a device binary (%zu bytes, %s) on the sim: executing binary kernels "
+                    "needs the interpreter (run the MLIR program with gpuinterp); launches from this "
+                    "module will be skipped",
+                    size, m->format);
+    pthread_mutex_lock(&b->lock);
+    m->next = b->modules;
+    b->modules = m;
+    pthread_mutex_unlock(&b->lock);
+    *out = (BeModule)m;
+    return BE_ERR_UNSUPPORTED;
+}
+
+/* The module behind handle h, or NULL when h is none of ours. Never dereferences h itself. */
+static Module *module_find(SimBe *b, BeModule h)
+{
+    pthread_mutex_lock(&b->lock);
+    Module *m = b->modules;
+    while (m && (BeModule)m != h)
+        m = m->next;
+    pthread_mutex_unlock(&b->lock);
+    return m;
+}
+
+static Function *function_find(SimBe *b, BeFunction h)
+{
+    pthread_mutex_lock(&b->lock);
+    Function *f = b->functions;
+    while (f && (BeFunction)f != h)
+        f = f->next;
+    pthread_mutex_unlock(&b->lock);
+    return f;
+}
+
+static BeStatus module_unload(void *self, BeModule h, const char *loc)
+{
+    SimBe *b = self;
+    Module *m = module_find(b, h);
+    if (!m || m->unloaded) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc, "%s",
+                        m ? "module was already unloaded" : "argument is not a module handle");
+        return BE_ERR_HANDLE;
+    }
+    m->unloaded = true;
+    return BE_OK;
+}
+
+static BeStatus module_function(void *self, BeModule h, const char *name, BeFunction *out,
+                                const char *loc)
+{
+    SimBe *b = self;
+    Module *m = module_find(b, h);
+    if (!m || m->unloaded) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc, "%s",
+                        m ? "module was unloaded" : "argument is not a module handle");
+        return BE_ERR_HANDLE;
+    }
+    /* One Function per (module, name): lowered code looks a kernel up before every launch, and a
+     * kernel that cannot run is reported once. */
+    if (!name)
+        name = "";
+    pthread_mutex_lock(&b->lock);
+    Function *f = b->functions;
+    while (f && !(f->module == m && strcmp(f->name, name) == 0))
+        f = f->next;
+    pthread_mutex_unlock(&b->lock);
+    if (f) {
+        *out = (BeFunction)f;
+        return BE_OK;
+    }
+    f = calloc(1, sizeof *f);
+    char *copy = strdup(name);
+    if (!f || !copy) {
+        free(f);
+        free(copy);
+        return BE_ERR_MEMORY;
+    }
+    f->module = m;
+    f->name = copy;
+    pthread_mutex_lock(&b->lock);
+    f->next = b->functions;
+    b->functions = f;
+    pthread_mutex_unlock(&b->lock);
+    *out = (BeFunction)f;
+    return BE_OK;
+}
+
+static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream s, const char *loc)
+{
+    SimBe *b = self;
+    Function *f = function_find(b, h);
+    if (!f) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc, "argument is not a kernel function handle");
+        return BE_ERR_HANDLE;
+    }
+    if (!f->reported) {
+        f->reported = true;
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_OTHER, loc,
+                        "kernel '%s' was not run: its module (loaded at %s) is a device binary the "
+                        "sim cannot execute; further launches of it are skipped",
+                        f->name, f->module->loc ? f->module->loc : "?");
+    }
+    /* Keep the stream's order as if the kernel had run. */
+    SimOpDesc d = {.kind = SIM_OP_MARKER, .loc = loc};
+    sim_stream_submit(b->dev, (SimStream)s, &d, NULL);
+    return BE_ERR_UNSUPPORTED;
+}
+
+typedef struct HostKernel {
+    BeKernelFn fn;
+    void *user;
+    BeLaunch launch;
+} HostKernel;
+
+static void host_kernel_run(SimCtx *ctx, void *user)
+{
+    HostKernel *k = user;
+    k->fn((BeKernelCtx *)ctx, &k->launch, k->user);
+}
+
+static BeStatus launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l, BeStream s,
+                            const char *loc)
+{
+    SimBe *b = self;
+    HostKernel *k = malloc(sizeof *k);
+    if (!k)
+        return BE_ERR_MEMORY;
+    *k = (HostKernel){.fn = fn, .user = user, .launch = *l};
+    SimOpDesc d = {.kind = SIM_OP_KERNEL, .loc = loc, .fn = host_kernel_run, .user = k, .release = free};
+    return status(sim_stream_submit(b->dev, (SimStream)s, &d, NULL));
+}
+
+/* ---- inside a host kernel: a BeKernelCtx is the sim's SimCtx ---- */
+
+BeStatus be_kernel_access(BeKernelCtx *ctx, const void *addr, size_t bytes, bool is_write,
+                          const char *loc)
+{
+    return status(sim_access((SimCtx *)ctx, addr, bytes, is_write, loc));
+}
+
+typedef struct ForJob {
+    BeForFn fn;
+    void *user;
+} ForJob;
+
+static void for_run(SimCtx *ctx, size_t i, void *user)
+{
+    ForJob *j = user;
+    j->fn((BeKernelCtx *)ctx, i, j->user);
+}
+
+BeStatus be_kernel_parallel_for(BeKernelCtx *ctx, size_t n, BeForFn fn, void *user)
+{
+    ForJob j = {.fn = fn, .user = user};
+    return status(sim_ctx_parallel_for((SimCtx *)ctx, n, for_run, &j));
+}
+
+static const BeOps ops = {
+    .name = "sim",
+    .close = close_,
+    .error_count = error_count,
+    .warning_count = warning_count,
+    .stream_id = stream_id,
+    .event_id = event_id,
+    .device_set = device_set,
+    .device_sync = device_sync,
+    .stream_create = stream_create,
+    .stream_destroy = stream_destroy,
+    .stream_sync = stream_sync,
+    .stream_wait_event = stream_wait_event,
+    .event_create = event_create,
+    .event_destroy = event_destroy,
+    .event_record = event_record,
+    .event_sync = event_sync,
+    .event_query = event_query,
+    .mem_alloc = mem_alloc,
+    .mem_free = mem_free,
+    .memcpy = memcpy_,
+    .memset = memset_,
+    .mem_register = mem_register,
+    .mem_unregister = mem_unregister,
+    .host_add = host_add,
+    .host_remove = host_remove,
+    .host_access = host_access,
+    .module_load = module_load,
+    .module_unload = module_unload,
+    .module_function = module_function,
+    .launch = launch,
+    .launch_host = launch_host,
+    .report = report,
+};
+
+BeStatus be_sim_create(const BeOptions *opt, const BeOps **out_ops, void **self, char *err,
+                       size_t errlen)
+{
+    *self = NULL;
+    *out_ops = &ops;
+    SimConfig cfg = {0};
+    if (opt->sched && sim_sched_parse(opt->sched, &cfg) != SIM_OK) {
+        if (err)
+            snprintf(err, errlen, "bad scheduler '%s' (expected threads, serial or random:SEED)",
+                     opt->sched);
+        return BE_ERR_ARG;
+    }
+    SimBe *b = calloc(1, sizeof *b);
+    if (!b)
+        goto oom;
+    pthread_mutex_init(&b->lock, NULL);
+    b->trace = opt->trace;
+    b->sink = opt->sink;
+    b->sink_user = opt->sink_user;
+    cfg.workers = opt->workers;
+    cfg.no_race_check = opt->no_race_check;
+    cfg.sink = sink;
+    cfg.sink_user = b;
+    if (b->trace) {
+        cfg.observer = observe;
+        cfg.observer_user = b;
+    }
+    b->dev = sim_create(&cfg);
+    if (!b->dev) {
+        pthread_mutex_destroy(&b->lock);
+        free(b);
+        goto oom;
+    }
+    *self = b;
+    return BE_OK;
+oom:
+    if (err)
+        snprintf(err, errlen, "cannot start the simulator (out of memory or threads)");
+    return BE_ERR_MEMORY;
+}
