@@ -1,0 +1,381 @@
+/* mgpu.c — MLIR's mgpu* runtime ABI, implemented once on top of backend.h.
+ *
+ * `mlir-opt --gpu-to-llvm` turns gpu.* host ops into calls such as mgpuStreamCreate, mgpuMemcpy and
+ * mgpuEventRecord; MLIR ships these functions in libmlir_cuda_runtime.so. This file defines the same
+ * functions with the same C signatures, so the library built from it (libmgpusim.so) is a drop-in:
+ *
+ *   mlir-runner --shared-libs=...,build/libmgpusim.so prog-lowered.mlir
+ *
+ * runs the lowered host code on the simulator, which checks what real drivers never do.
+ *
+ * The device is opened on the first call, from the environment:
+ *   MGPUSIM_BACKEND       backend name (default "sim")
+ *   MGPUSIM_SCHED         threads (default) | serial | random:SEED
+ *   MGPUSIM_WORKERS       worker threads of the threads scheduler (default: one per CPU)
+ *   MGPUSIM_RACE_CHECK=0  turn race detection off
+ *   MGPUSIM_TRACE=PATH    write a trace there at exit ("-" for stdout)
+ *   MGPUSIM_TRACE_FORMAT  chrome (default; Perfetto) | text (default when PATH ends in .txt)
+ *   MGPUSIM_LEAK_CHECK    warn (default) | error: leaked streams, events, memory and modules at exit
+ *                         are warnings, or count as errors
+ *
+ * Locations. Lowered code carries no source locations at run time, so each call is named by its
+ * function and a per-function call counter: "mgpuMemcpy#3" is the third mgpuMemcpy call. Counters
+ * follow the program's own call order, so under the serial scheduler they are the same on every run.
+ * The strings live in an arena until exit, since the backend keeps pointers to them (a few dozen
+ * bytes per call).
+ *
+ * Diagnostics go to stderr as "mgpusim: mgpuStreamWaitEvent#1: error: ... [misuse]", then note
+ * lines. At exit the device is drained and closed (leaks are reported then), the trace is written,
+ * a one-line summary is printed if anything was reported, and if any error was found the process
+ * exits with status 1 (after flushing stdio), so a lit test with `not` can tell. That exit happens in
+ * an atexit handler registered on the first call, which runs before handlers registered earlier
+ * (mlir-runner's own) are skipped: everything the program printed has been flushed by then.
+ */
+#include "backends/backend.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- process-wide state ---- */
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static Backend *dev;
+static TraceRecorder *rec;
+static const char *trace_path;
+static TraceFormat trace_format = TRACE_FORMAT_CHROME;
+static bool leak_is_error;
+static atomic_size_t n_errors, n_warnings, n_leaks;
+
+/* The location arena: chunks of strings, freed at exit. */
+typedef struct Chunk Chunk;
+struct Chunk {
+    Chunk *next;
+    size_t used;
+    char data[4096 - 2 * sizeof(void *)];
+};
+static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
+static Chunk *chunks;
+
+static const char *intern(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    const char *out = "?";
+    pthread_mutex_lock(&arena_lock);
+    if (!chunks || sizeof chunks->data - chunks->used < n) {
+        Chunk *c = malloc(sizeof *c);
+        if (!c)
+            goto out;
+        c->next = chunks;
+        c->used = 0;
+        chunks = c;
+    }
+    out = memcpy(chunks->data + chunks->used, s, n);
+    chunks->used += n;
+out:
+    pthread_mutex_unlock(&arena_lock);
+    return out;
+}
+
+/* Every function of the ABI, for call counters: X(name). */
+#define MGPU_FUNCTIONS(X)                                                                        \
+    X(mgpuStreamCreate) X(mgpuStreamDestroy) X(mgpuStreamSynchronize) X(mgpuStreamWaitEvent)     \
+    X(mgpuEventCreate) X(mgpuEventDestroy) X(mgpuEventSynchronize) X(mgpuEventRecord)            \
+    X(mgpuMemAlloc) X(mgpuMemFree) X(mgpuMemcpy) X(mgpuMemset32) X(mgpuMemset16)                 \
+    X(mgpuMemHostRegister) X(mgpuMemHostUnregister) X(mgpuMemHostRegisterMemRef)                 \
+    X(mgpuMemHostUnregisterMemRef) X(mgpuSetDefaultDevice) X(mgpuModuleLoad) X(mgpuModuleLoadJIT) \
+    X(mgpuModuleUnload) X(mgpuModuleGetFunction) X(mgpuLaunchKernel)
+
+#define ENUM(name) F_##name,
+#define NAME(name) #name,
+enum { MGPU_FUNCTIONS(ENUM) N_FUNCTIONS };
+static const char *const names[N_FUNCTIONS] = {MGPU_FUNCTIONS(NAME)};
+static atomic_uint_fast64_t calls[N_FUNCTIONS];
+
+/* "mgpuMemcpy#3": the function's name and how many times it was called, this call included. */
+static const char *call_loc(int f)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s#%llu", names[f],
+             (unsigned long long)(atomic_fetch_add(&calls[f], 1) + 1));
+    return intern(buf);
+}
+
+#define LOC(name) call_loc(F_##name)
+
+static void sink(const BeDiag *d, void *user)
+{
+    if (d->error)
+        atomic_fetch_add(&n_errors, 1);
+    else
+        atomic_fetch_add(&n_warnings, 1);
+    if (d->kind && strcmp(d->kind, "leak") == 0)
+        atomic_fetch_add(&n_leaks, 1);
+    be_diag_print(stderr, "mgpusim", d);
+}
+
+static void finish(void)
+{
+    BeSummary sum;
+    be_close(dev, &sum);
+    dev = NULL;
+    if (rec && trace_path) {
+        if (trace_write_path(rec, trace_format, trace_path) != 0) {
+            fprintf(stderr, "mgpusim: error: cannot write the trace to '%s'\n", trace_path);
+            atomic_fetch_add(&n_errors, 1);
+        }
+    }
+    trace_recorder_destroy(rec);
+    rec = NULL;
+    for (Chunk *c = chunks, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    chunks = NULL;
+    size_t errors = atomic_load(&n_errors), warnings = atomic_load(&n_warnings);
+    size_t leaks = atomic_load(&n_leaks);
+    if (leak_is_error) {
+        errors += leaks;
+        warnings -= leaks;
+    }
+    if (errors || warnings)
+        fprintf(stderr, "mgpusim: %zu error%s, %zu warning%s\n", errors, errors == 1 ? "" : "s",
+                warnings, warnings == 1 ? "" : "s");
+    if (errors) {
+        fflush(NULL);
+        _exit(1);
+    }
+}
+
+static void start(void)
+{
+    const char *env;
+    BeOptions opt = {.sink = sink};
+    opt.sched = getenv("MGPUSIM_SCHED");
+    if ((env = getenv("MGPUSIM_WORKERS")))
+        opt.workers = atoi(env);
+    if ((env = getenv("MGPUSIM_RACE_CHECK")) && strcmp(env, "0") == 0)
+        opt.no_race_check = true;
+    if ((env = getenv("MGPUSIM_LEAK_CHECK")))
+        leak_is_error = strcmp(env, "error") == 0;
+    trace_path = getenv("MGPUSIM_TRACE");
+    if (trace_path && *trace_path) {
+        size_t n = strlen(trace_path);
+        if (n >= 4 && strcmp(trace_path + n - 4, ".txt") == 0)
+            trace_format = TRACE_FORMAT_TEXT;
+        if ((env = getenv("MGPUSIM_TRACE_FORMAT")))
+            trace_format = strcmp(env, "text") == 0 ? TRACE_FORMAT_TEXT : TRACE_FORMAT_CHROME;
+        rec = trace_recorder_create();
+        opt.trace = rec;
+    } else {
+        trace_path = NULL;
+    }
+    char err[256];
+    const char *name = getenv("MGPUSIM_BACKEND");
+    if (be_open(name, &opt, &dev, err, sizeof err) != BE_OK) {
+        fprintf(stderr, "mgpusim: error: %s; using the sim with its defaults\n", err);
+        atomic_fetch_add(&n_errors, 1);
+        opt.sched = NULL;
+        if (be_open("sim", &opt, &dev, err, sizeof err) != BE_OK) {
+            fprintf(stderr, "mgpusim: error: %s\n", err);
+            fflush(NULL);
+            _exit(1);
+        }
+    }
+    atexit(finish);
+}
+
+static Backend *be(void)
+{
+    pthread_once(&once, start);
+    return dev;
+}
+
+static bool dim(intptr_t v, uint32_t *out)
+{
+    if (v < 0 || (uintmax_t)v > UINT32_MAX)
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* ---- the ABI ---- */
+
+void *mgpuStreamCreate(void)
+{
+    BeStream s = NULL;
+    be_stream_create(be(), &s, LOC(mgpuStreamCreate));
+    return s;
+}
+
+void mgpuStreamDestroy(void *stream)
+{
+    be_stream_destroy(be(), stream, LOC(mgpuStreamDestroy));
+}
+
+void mgpuStreamSynchronize(void *stream)
+{
+    be_stream_sync(be(), stream, LOC(mgpuStreamSynchronize));
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event)
+{
+    be_stream_wait_event(be(), stream, event, LOC(mgpuStreamWaitEvent));
+}
+
+void *mgpuEventCreate(void)
+{
+    BeEvent e = NULL;
+    be_event_create(be(), &e, LOC(mgpuEventCreate));
+    return e;
+}
+
+void mgpuEventDestroy(void *event)
+{
+    be_event_destroy(be(), event, LOC(mgpuEventDestroy));
+}
+
+void mgpuEventSynchronize(void *event)
+{
+    be_event_sync(be(), event, LOC(mgpuEventSynchronize));
+}
+
+void mgpuEventRecord(void *event, void *stream)
+{
+    be_event_record(be(), event, stream, LOC(mgpuEventRecord));
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared)
+{
+    void *p = NULL;
+    be_mem_alloc(be(), (size_t)sizeBytes, isHostShared, stream, &p, LOC(mgpuMemAlloc));
+    return p;
+}
+
+void mgpuMemFree(void *ptr, void *stream)
+{
+    be_mem_free(be(), ptr, stream, LOC(mgpuMemFree));
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream)
+{
+    be_memcpy(be(), dst, src, sizeBytes, stream, LOC(mgpuMemcpy));
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream)
+{
+    be_memset(be(), dst, value, 4, count, stream, LOC(mgpuMemset32));
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream)
+{
+    be_memset(be(), dst, value, 2, count, stream, LOC(mgpuMemset16));
+}
+
+void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes)
+{
+    be_mem_register(be(), ptr, (size_t)sizeBytes, LOC(mgpuMemHostRegister));
+}
+
+void mgpuMemHostUnregister(void *ptr)
+{
+    be_mem_unregister(be(), ptr, LOC(mgpuMemHostUnregister));
+}
+
+/* The bytes a dense memref spans, or -1 (after a diagnostic) when it is not dense: upstream only
+ * asserts that, here it is reported. */
+static int64_t memref_bytes(Backend *b, int64_t rank, const BeMemRef *d, int64_t elem, const char *loc)
+{
+    const int64_t *sizes = d->sizes_strides, *strides = d->sizes_strides + rank;
+    int64_t bytes = elem, stride = 1;
+    for (int64_t i = rank - 1; i >= 0; i--) {
+        if (sizes[i] > 0 && strides[i] != stride) {
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "memref of rank %lld is not densely packed (stride %lld of dimension %lld, "
+                     "expected %lld); only dense memrefs can be registered",
+                     (long long)rank, (long long)strides[i], (long long)i, (long long)stride);
+            be_report(b, true, "misuse", loc, msg);
+            return -1;
+        }
+        stride *= sizes[i];
+        bytes *= sizes[i];
+    }
+    return bytes;
+}
+
+void mgpuMemHostRegisterMemRef(int64_t rank, BeMemRef *descriptor, int64_t elementSizeBytes)
+{
+    Backend *b = be();
+    const char *loc = LOC(mgpuMemHostRegisterMemRef);
+    int64_t bytes = memref_bytes(b, rank, descriptor, elementSizeBytes, loc);
+    if (bytes < 0)
+        return;
+    be_mem_register(b, descriptor->data + descriptor->offset * elementSizeBytes, (size_t)bytes, loc);
+}
+
+void mgpuMemHostUnregisterMemRef(int64_t rank, BeMemRef *descriptor, int64_t elementSizeBytes)
+{
+    be_mem_unregister(be(), descriptor->data + descriptor->offset * elementSizeBytes,
+                      LOC(mgpuMemHostUnregisterMemRef));
+}
+
+void mgpuSetDefaultDevice(int32_t device)
+{
+    be_device_set(be(), device, LOC(mgpuSetDefaultDevice));
+}
+
+void *mgpuModuleLoad(void *data, size_t gpuBlobSize)
+{
+    BeModule m = NULL;
+    be_module_load(be(), data, gpuBlobSize, &m, LOC(mgpuModuleLoad));
+    return m;
+}
+
+/* PTX text to be JIT-compiled by the driver; the size is the string's. */
+void *mgpuModuleLoadJIT(void *data, int optLevel)
+{
+    BeModule m = NULL;
+    be_module_load(be(), data, data ? strlen(data) : 0, &m, LOC(mgpuModuleLoadJIT));
+    return m;
+}
+
+void mgpuModuleUnload(void *module)
+{
+    be_module_unload(be(), module, LOC(mgpuModuleUnload));
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name)
+{
+    BeFunction f = NULL;
+    be_module_function(be(), module, name, &f, LOC(mgpuModuleGetFunction));
+    return f;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
+                             void *stream, void **params, void **extra, size_t paramsCount)
+{
+    Backend *b = be();
+    const char *loc = LOC(mgpuLaunchKernel);
+    BeLaunch l = {.params = params, .n_params = paramsCount};
+    bool ok = smem >= 0 && dim(gridX, &l.grid[0]) && dim(gridY, &l.grid[1]) && dim(gridZ, &l.grid[2]) &&
+              dim(blockX, &l.block[0]) && dim(blockY, &l.block[1]) && dim(blockZ, &l.block[2]);
+    if (!ok) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "launch dimensions out of range (grid %lld x %lld x %lld, block %lld x %lld x %lld, "
+                 "shared memory %d bytes)",
+                 (long long)gridX, (long long)gridY, (long long)gridZ, (long long)blockX,
+                 (long long)blockY, (long long)blockZ, smem);
+        be_report(b, true, "misuse", loc, msg);
+        return;
+    }
+    l.smem = (uint32_t)smem;
+    be_launch(b, function, &l, stream, loc);
+}

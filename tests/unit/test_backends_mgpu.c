@@ -1,0 +1,416 @@
+/* test_backends_mgpu.c — the mgpu* ABI as mlir-runner calls it.
+ *
+ * The ABI keeps one device per process and decides the exit status at exit, so each scenario runs
+ * in a forked child (the parent never touches the ABI and stays single-threaded): the test checks
+ * what the child printed on stderr and how it exited. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+
+typedef struct Run {
+    int status;       /* exit status, or -1 if killed */
+    char err[8192];   /* stderr */
+} Run;
+
+/* Runs fn in a child with the given environment ("NAME=value" strings, NULL-terminated). */
+static void run(Run *r, void (*fn)(void), const char *const *env)
+{
+    char path[] = "/tmp/test_backends_mgpu_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fd, 2);
+        for (const char *const *e = env; e && *e; e++)
+            putenv((char *)*e);
+        fn();
+        exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    memset(r->err, 0, sizeof r->err);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n = read(fd, r->err, sizeof r->err - 1);
+    (void)n;
+    close(fd);
+    unlink(path);
+}
+
+static void check(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "CHILD CHECK FAILED: %s\n", what);
+        exit(99);
+    }
+}
+
+/* ---- scenarios (run in the child) ---- */
+
+static void zero_alloc(void)
+{
+    check(mgpuMemAlloc(0, NULL, false) == NULL, "0 bytes gives NULL");
+    mgpuMemFree(NULL, NULL);
+}
+
+static void round_trip(void)
+{
+    uint32_t h32[4] = {0};
+    uint16_t h16[4] = {0};
+    void *s = mgpuStreamCreate();
+    void *d = mgpuMemAlloc(16, s, false);
+    check(d != NULL, "alloc");
+    mgpuMemset32(d, 0x01020304u, 4, s);
+    mgpuMemcpy(h32, d, 16, s);
+    mgpuMemset16(d, 0xbeef, 4, s);
+    mgpuMemcpy(h16, d, 8, s);
+    mgpuMemFree(d, s);
+    mgpuStreamSynchronize(s);
+    mgpuStreamDestroy(s);
+    check(h32[3] == 0x01020304u, "memset32");
+    check(h16[3] == 0xbeef, "memset16");
+}
+
+static void host_shared(void)
+{
+    void *s = mgpuStreamCreate();
+    uint32_t *p = mgpuMemAlloc(16, NULL, true);
+    mgpuMemset32(p, 42, 4, s);
+    mgpuStreamSynchronize(s);
+    check(p[2] == 42, "host_shared memory is host-visible");
+    mgpuMemFree(p, s);
+    mgpuStreamSynchronize(s);
+    mgpuStreamDestroy(s);
+}
+
+static void events(void)
+{
+    uint32_t h[4] = {0};
+    void *a = mgpuStreamCreate(), *b = mgpuStreamCreate();
+    void *e = mgpuEventCreate();
+    void *d = mgpuMemAlloc(16, a, false);
+    mgpuMemset32(d, 7, 4, a);
+    mgpuEventRecord(e, a);
+    mgpuStreamWaitEvent(b, e);
+    mgpuMemcpy(h, d, 16, b);
+    mgpuEventSynchronize(e);
+    mgpuStreamSynchronize(b);
+    check(h[0] == 7, "ordered by the event");
+    mgpuMemFree(d, b);
+    mgpuStreamSynchronize(b);
+    mgpuEventDestroy(e);
+    mgpuStreamDestroy(a);
+    mgpuStreamDestroy(b);
+}
+
+/* The callee of a function that got a token: MLIR 22 hands it a stream, it waits on an event. */
+static void stream_as_event(void)
+{
+    void *caller = mgpuStreamCreate();
+    void *callee = mgpuStreamCreate();
+    mgpuStreamWaitEvent(callee, caller);
+    mgpuEventDestroy(caller);
+    mgpuStreamSynchronize(callee);
+    mgpuStreamDestroy(callee);
+    mgpuStreamDestroy(caller);
+}
+
+static void leak(void)
+{
+    mgpuStreamCreate();
+    mgpuMemAlloc(64, NULL, false);
+}
+
+static void race(void)
+{
+    uint32_t h1[4] = {1, 1, 1, 1}, h2[4] = {2, 2, 2, 2};
+    void *a = mgpuStreamCreate(), *b = mgpuStreamCreate();
+    void *d = mgpuMemAlloc(16, NULL, false);
+    mgpuMemcpy(d, h1, 16, a);
+    mgpuMemcpy(d, h2, 16, b);
+    mgpuStreamSynchronize(a);
+    mgpuStreamSynchronize(b);
+    mgpuMemFree(d, a);
+    mgpuStreamSynchronize(a);
+    mgpuStreamDestroy(a);
+    mgpuStreamDestroy(b);
+}
+
+static void memref_register(void)
+{
+    float data[2 * 3];
+    struct {
+        BeMemRef head;
+        int64_t sizes_strides[4];
+    } m = {{.base = (char *)data, .data = (char *)data, .offset = 0}, {2, 3, 3, 1}};
+    mgpuMemHostRegisterMemRef(2, &m.head, sizeof(float));
+    void *d = mgpuMemAlloc(sizeof data, NULL, false);
+    mgpuMemset32(d, 0x3f800000u, 6, NULL); /* 1.0f */
+    mgpuMemcpy(data, d, sizeof data, NULL);
+    mgpuStreamSynchronize(NULL);
+    check(data[5] == 1.0f, "copied into the registered memref");
+    mgpuMemHostUnregisterMemRef(2, &m.head, sizeof(float));
+    mgpuMemFree(d, NULL);
+    mgpuStreamSynchronize(NULL);
+}
+
+static void memref_not_dense(void)
+{
+    float data[4 * 4];
+    struct {
+        BeMemRef head;
+        int64_t sizes_strides[4];
+    } m = {{.base = (char *)data, .data = (char *)data, .offset = 0}, {2, 2, 4, 1}};
+    mgpuMemHostRegisterMemRef(2, &m.head, sizeof(float));
+}
+
+static void module(void)
+{
+    static char cubin[] = "\x7f" "ELF fake";
+    void *m = mgpuModuleLoad(cubin, sizeof cubin);
+    void *f = mgpuModuleGetFunction(m, "my_kernel");
+    void *s = mgpuStreamCreate();
+    void *params[1] = {&s};
+    mgpuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, params, NULL, 1);
+    mgpuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, params, NULL, 1);
+    mgpuStreamSynchronize(s);
+    mgpuStreamDestroy(s);
+    mgpuModuleUnload(m);
+}
+
+static void bad_dims(void)
+{
+    mgpuLaunchKernel(NULL, -1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL, 0);
+}
+
+static void traced(void)
+{
+    void *s = mgpuStreamCreate();
+    void *d = mgpuMemAlloc(16, s, false);
+    mgpuMemset32(d, 1, 4, s);
+    mgpuMemFree(d, s);
+    mgpuStreamSynchronize(s);
+    mgpuStreamDestroy(s);
+}
+
+static void set_device(void)
+{
+    mgpuSetDefaultDevice(0);
+    mgpuSetDefaultDevice(1);
+}
+
+/* ---- tests ---- */
+
+static void test_mgpuMemAlloc_of_zero_bytes_is_null(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, zero_alloc, NULL);
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+}
+
+static void test_mgpuMemcpy_and_memsets_round_trip(void **state)
+{
+    (void)state;
+    const char *const serial[] = {"MGPUSIM_SCHED=serial", NULL};
+    const char *const threads[] = {"MGPUSIM_SCHED=threads", "MGPUSIM_WORKERS=2", NULL};
+    const char *const random[] = {"MGPUSIM_SCHED=random:7", NULL};
+    const char *const *envs[] = {serial, threads, random};
+    for (int i = 0; i < 3; i++) {
+        Run r;
+        run(&r, round_trip, envs[i]);
+        assert_string_equal(r.err, "");
+        assert_int_equal(r.status, 0);
+    }
+}
+
+static void test_mgpuMemAlloc_host_shared_is_host_visible(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, host_shared, NULL);
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+}
+
+static void test_mgpuEventRecord_orders_streams(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, events, NULL);
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+}
+
+static void test_mgpuStreamWaitEvent_given_a_stream_fails_the_run(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, stream_as_event, NULL);
+    assert_non_null(strstr(r.err, "mgpusim: mgpuStreamWaitEvent#1: error: "));
+    assert_non_null(strstr(r.err, "mgpusim: mgpuEventDestroy#1: error: "));
+    assert_non_null(strstr(r.err, "mgpusim: 2 errors, 0 warnings\n"));
+    assert_int_equal(r.status, 1);
+}
+
+static void test_mgpu_leaks_are_warnings_unless_asked(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, leak, NULL);
+    assert_non_null(strstr(r.err, "mgpuStreamCreate#1: warning: "));
+    assert_non_null(strstr(r.err, "mgpuMemAlloc#1: warning: "));
+    assert_non_null(strstr(r.err, "mgpusim: 0 errors, 2 warnings\n"));
+    assert_int_equal(r.status, 0);
+    const char *const env[] = {"MGPUSIM_LEAK_CHECK=error", NULL};
+    run(&r, leak, env);
+    assert_non_null(strstr(r.err, "mgpusim: 2 errors, 0 warnings\n"));
+    assert_int_equal(r.status, 1);
+}
+
+static void test_mgpuMemcpy_race_names_both_calls(void **state)
+{
+    (void)state;
+    const char *const serial[] = {"MGPUSIM_SCHED=serial", NULL};
+    const char *const threads[] = {"MGPUSIM_SCHED=threads", NULL};
+    const char *const *envs[] = {serial, threads};
+    for (int i = 0; i < 2; i++) {
+        Run r;
+        run(&r, race, envs[i]);
+        assert_non_null(strstr(r.err, "mgpuMemcpy#2: error: "));
+        assert_non_null(strstr(r.err, "mgpuMemcpy#1: note: "));
+        assert_non_null(strstr(r.err, "[race]"));
+        assert_int_equal(r.status, 1);
+    }
+}
+
+static void test_mgpuMemHostRegisterMemRef_registers_dense_memrefs(void **state)
+{
+    (void)state;
+    const char *const env[] = {"MGPUSIM_SCHED=threads", NULL};
+    Run r;
+    run(&r, memref_register, env);
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+}
+
+static void test_mgpuMemHostRegisterMemRef_of_strided_memref_is_misuse(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, memref_not_dense, NULL);
+    assert_non_null(strstr(r.err, "mgpuMemHostRegisterMemRef#1: error: memref of rank 2 is not densely packed"));
+    assert_int_equal(r.status, 1);
+}
+
+static void test_mgpuModuleLoad_says_binary_kernels_need_the_interpreter(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, module, NULL);
+    assert_non_null(strstr(r.err, "mgpusim: mgpuModuleLoad#1: error: cannot load a device binary"));
+    assert_non_null(strstr(r.err, "executing binary kernels needs the interpreter"));
+    assert_non_null(strstr(r.err, "mgpusim: mgpuLaunchKernel#1: error: kernel 'my_kernel' was not run"));
+    assert_null(strstr(r.err, "mgpuLaunchKernel#2"));
+    assert_non_null(strstr(r.err, "mgpusim: 2 errors, 0 warnings\n"));
+    assert_int_equal(r.status, 1);
+}
+
+static void test_mgpuLaunchKernel_rejects_negative_dimensions(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, bad_dims, NULL);
+    assert_non_null(strstr(r.err, "mgpuLaunchKernel#1: error: launch dimensions out of range"));
+    assert_int_equal(r.status, 1);
+}
+
+static void test_mgpuSetDefaultDevice_other_than_zero_warns(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, set_device, NULL);
+    assert_non_null(strstr(r.err, "mgpuSetDefaultDevice#2: warning: "));
+    assert_null(strstr(r.err, "mgpuSetDefaultDevice#1"));
+    assert_int_equal(r.status, 0);
+}
+
+static void test_mgpu_trace_env_writes_text_trace(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_backends_mgpu_trace_XXXXXX.txt";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    char var[128];
+    snprintf(var, sizeof var, "MGPUSIM_TRACE=%s", path);
+    const char *const env[] = {var, "MGPUSIM_SCHED=serial", NULL};
+    Run r;
+    run(&r, traced, env);
+    assert_int_equal(r.status, 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char text[8192] = {0};
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    unlink(path);
+    assert_true(n > 0);
+    assert_non_null(strstr(text, "trace v1\nhost:\n  call stream_create at mgpuStreamCreate#1: stream "));
+    assert_non_null(strstr(text, "at mgpuMemset32#1 write b1[0,16)\n"));
+    assert_non_null(strstr(text, "  call stream_sync at mgpuStreamSynchronize#1: stream "));
+}
+
+static void test_mgpu_bad_scheduler_is_an_error(void **state)
+{
+    (void)state;
+    const char *const env[] = {"MGPUSIM_SCHED=fastest", NULL};
+    Run r;
+    run(&r, zero_alloc, env);
+    assert_non_null(strstr(r.err, "mgpusim: error: bad scheduler 'fastest'"));
+    assert_int_equal(r.status, 1);
+}
+
+static void test_mgpu_cuda_backend_is_not_implemented(void **state)
+{
+    (void)state;
+    const char *const env[] = {"MGPUSIM_BACKEND=cuda", NULL};
+    Run r;
+    run(&r, zero_alloc, env);
+    assert_non_null(strstr(r.err, "mgpusim: error: the CUDA backend is not implemented yet"));
+    assert_int_equal(r.status, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mgpuMemAlloc_of_zero_bytes_is_null),
+        cmocka_unit_test(test_mgpuMemcpy_and_memsets_round_trip),
+        cmocka_unit_test(test_mgpuMemAlloc_host_shared_is_host_visible),
+        cmocka_unit_test(test_mgpuEventRecord_orders_streams),
+        cmocka_unit_test(test_mgpuStreamWaitEvent_given_a_stream_fails_the_run),
+        cmocka_unit_test(test_mgpu_leaks_are_warnings_unless_asked),
+        cmocka_unit_test(test_mgpuMemcpy_race_names_both_calls),
+        cmocka_unit_test(test_mgpuMemHostRegisterMemRef_registers_dense_memrefs),
+        cmocka_unit_test(test_mgpuMemHostRegisterMemRef_of_strided_memref_is_misuse),
+        cmocka_unit_test(test_mgpuModuleLoad_says_binary_kernels_need_the_interpreter),
+        cmocka_unit_test(test_mgpuLaunchKernel_rejects_negative_dimensions),
+        cmocka_unit_test(test_mgpuSetDefaultDevice_other_than_zero_warns),
+        cmocka_unit_test(test_mgpu_trace_env_writes_text_trace),
+        cmocka_unit_test(test_mgpu_bad_scheduler_is_an_error),
+        cmocka_unit_test(test_mgpu_cuda_backend_is_not_implemented),
+    };
+    return cmocka_run_group_tests_name("backends_mgpu", tests, NULL, NULL);
+}
