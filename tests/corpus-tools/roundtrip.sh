@@ -45,6 +45,8 @@
 #                  their uses) and prints ourloc
 #   loc-generic    our generic form with locations carries the same ones
 #   loc-strip      gpuinterp without --print-locations on ourloc prints ours
+#   loc-stdin      read from `-`, the synthesized locations name "<stdin>",
+#                  as mlir-opt's do
 #
 # ROUNDTRIP_STRICT=1 adds: ours is byte-identical to ref, our generic form
 # to mlir-opt's generic form, and ourloc to mlir-opt's debuginfo output.
@@ -171,6 +173,15 @@ if run loc-parse "$LOC" "$G" --emit=mlir --print-locations "$F"; then
     fi
     if run loc-strip "$T.locstrip.mlir" "$G" --emit=mlir "$LOC"; then
         same loc-strip "$OURS" "$T.locstrip.mlir" "explicit locations changed the printed IR"
+    fi
+fi
+# From stdin, mlir-opt names the buffer "<stdin>"; the synthesized
+# locations must say so too.
+if run loc-stdin "$T.stdinloc.mlir" sh -c '"$1" --emit=mlir --print-locations - <"$2"' sh "$G" "$F"; then
+    if run loc-stdin "$T.stdinlocopt.mlir" "$O" --mlir-print-debuginfo "$T.stdinloc.mlir" &&
+        run loc-stdin "$T.stdinlocref.mlir" sh -c '"$1" --mlir-print-debuginfo - <"$2"' sh "$O" "$F"; then
+        same loc-stdin "$T.stdinlocref.mlir" "$T.stdinlocopt.mlir" \
+            "locations of a program read from stdin (expected: mlir-opt --mlir-print-debuginfo - < FILE)"
     fi
 fi
 if run loc-generic "$T.genloc.mlir" "$G" --emit=mlir --print-generic --print-locations "$F"; then
