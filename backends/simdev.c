@@ -624,6 +624,11 @@ static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream s, 
         sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc, "argument is not a kernel function handle");
         return BE_ERR_HANDLE;
     }
+    if (f->module->unloaded) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                        "kernel '%s' is launched after its module was unloaded", f->name);
+        return BE_ERR_HANDLE;
+    }
     if (!f->reported) {
         f->reported = true;
         sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_OTHER, loc,

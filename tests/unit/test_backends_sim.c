@@ -403,10 +403,19 @@ static void test_be_module_load_of_a_binary_says_it_needs_the_interpreter(void *
     assert_int_equal(n_diags(fx), 2); /* once per kernel */
     assert_int_equal(be_stream_sync(fx->be, NULL, "sync"), BE_OK);
 
+    /* Lowered code looks the kernel up before each launch: the same kernel, reported once. */
+    BeFunction again;
+    assert_int_equal(be_module_function(fx->be, m, "add_kernel", &again, "get again"), BE_OK);
+    assert_ptr_equal(again, f);
+    assert_int_equal(be_launch(fx->be, again, &l, NULL, "launch 3"), BE_ERR_UNSUPPORTED);
+    assert_int_equal(n_diags(fx), 2);
+
     assert_int_equal(be_module_unload(fx->be, m, "unload"), BE_OK);
     assert_int_equal(be_module_unload(fx->be, m, "unload again"), BE_ERR_HANDLE);
     assert_int_equal(be_module_function(fx->be, m, "k", &f, "get after unload"), BE_ERR_HANDLE);
-    assert_int_equal(n_diags(fx), 4);
+    assert_int_equal(be_launch(fx->be, again, &l, NULL, "launch after unload"), BE_ERR_HANDLE);
+    assert_int_equal(n_diags(fx), 5);
+    assert_non_null(strstr(diag(fx, 4).message, "after its module was unloaded"));
 }
 
 static void test_be_module_load_recognizes_ptx(void **state)
