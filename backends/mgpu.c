@@ -152,24 +152,49 @@ static void finish(void)
     }
 }
 
+/* A setting that makes no sense is an error of the run (it would silently do something else). */
+static void bad_env(const char *name, const char *value, const char *expected)
+{
+    fprintf(stderr, "mgpusim: error: %s='%s' is not understood (expected %s); using the default\n",
+            name, value, expected);
+    atomic_fetch_add(&n_errors, 1);
+}
+
 static void start(void)
 {
     const char *env;
     BeOptions opt = {.sink = sink};
     opt.sched = getenv("MGPUSIM_SCHED");
-    if ((env = getenv("MGPUSIM_WORKERS")))
-        opt.workers = atoi(env);
+    if ((env = getenv("MGPUSIM_WORKERS"))) {
+        char *end;
+        long n = strtol(env, &end, 10);
+        if (*env && !*end && n >= 0 && n <= 1024)
+            opt.workers = (int)n;
+        else
+            bad_env("MGPUSIM_WORKERS", env, "a number of threads, 0 for one per CPU");
+    }
+    if ((env = getenv("MGPUSIM_RACE_CHECK")) && strcmp(env, "0") != 0 && strcmp(env, "1") != 0)
+        bad_env("MGPUSIM_RACE_CHECK", env, "0 or 1");
     if ((env = getenv("MGPUSIM_RACE_CHECK")) && strcmp(env, "0") == 0)
         opt.no_race_check = true;
-    if ((env = getenv("MGPUSIM_LEAK_CHECK")))
+    if ((env = getenv("MGPUSIM_LEAK_CHECK"))) {
         leak_is_error = strcmp(env, "error") == 0;
+        if (!leak_is_error && strcmp(env, "warn") != 0)
+            bad_env("MGPUSIM_LEAK_CHECK", env, "warn or error");
+    }
     trace_path = getenv("MGPUSIM_TRACE");
     if (trace_path && *trace_path) {
         size_t n = strlen(trace_path);
         if (n >= 4 && strcmp(trace_path + n - 4, ".txt") == 0)
             trace_format = TRACE_FORMAT_TEXT;
-        if ((env = getenv("MGPUSIM_TRACE_FORMAT")))
-            trace_format = strcmp(env, "text") == 0 ? TRACE_FORMAT_TEXT : TRACE_FORMAT_CHROME;
+        if ((env = getenv("MGPUSIM_TRACE_FORMAT"))) {
+            if (strcmp(env, "text") == 0)
+                trace_format = TRACE_FORMAT_TEXT;
+            else if (strcmp(env, "chrome") == 0)
+                trace_format = TRACE_FORMAT_CHROME;
+            else
+                bad_env("MGPUSIM_TRACE_FORMAT", env, "chrome or text");
+        }
         rec = trace_recorder_create();
         opt.trace = rec;
     } else {

@@ -393,6 +393,22 @@ static void test_mgpu_cuda_backend_is_not_implemented(void **state)
     assert_int_equal(r.status, 1);
 }
 
+static void test_mgpu_settings_not_understood_are_errors(void **state)
+{
+    (void)state;
+    const char *const env[] = {"MGPUSIM_TRACE_FORMAT=svg", "MGPUSIM_TRACE=/dev/null",
+                               "MGPUSIM_LEAK_CHECK=loud", "MGPUSIM_WORKERS=many",
+                               "MGPUSIM_RACE_CHECK=maybe", NULL};
+    Run r;
+    run(&r, zero_alloc, env);
+    assert_non_null(strstr(r.err, "mgpusim: error: MGPUSIM_TRACE_FORMAT='svg' is not understood (expected chrome or text)"));
+    assert_non_null(strstr(r.err, "mgpusim: error: MGPUSIM_LEAK_CHECK='loud' is not understood"));
+    assert_non_null(strstr(r.err, "mgpusim: error: MGPUSIM_WORKERS='many' is not understood"));
+    assert_non_null(strstr(r.err, "mgpusim: error: MGPUSIM_RACE_CHECK='maybe' is not understood"));
+    assert_non_null(strstr(r.err, "mgpusim: 4 errors, 0 warnings\n"));
+    assert_int_equal(r.status, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_mgpu_trace_env_writes_text_trace),
         cmocka_unit_test(test_mgpu_bad_scheduler_is_an_error),
         cmocka_unit_test(test_mgpu_cuda_backend_is_not_implemented),
+        cmocka_unit_test(test_mgpu_settings_not_understood_are_errors),
     };
     return cmocka_run_group_tests_name("backends_mgpu", tests, NULL, NULL);
 }
