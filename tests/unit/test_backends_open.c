@@ -110,6 +110,28 @@ static void test_be_diag_print_names_both_parties(void **state)
     free(buf);
 }
 
+static void test_be_diag_print_leaves_plain_errors_unlabelled(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    BeDiag plain = {.error = true, .kind = "error", .loc = "mgpuModuleLoad#1", .message = "cannot"};
+    BeDiag leak = {.error = false, .kind = "leak", .loc = "mgpuMemAlloc#1", .alloc_loc = "mgpuMemAlloc#1",
+                   .message = "never freed"};
+    BeDiag misuse = {.error = true, .kind = "misuse", .loc = "mgpuEventDestroy#1",
+                     .loc2 = "mgpuStreamCreate#1", .message = "expects an event"};
+    be_diag_print(f, NULL, &plain);
+    be_diag_print(f, NULL, &leak);
+    be_diag_print(f, NULL, &misuse);
+    fclose(f);
+    assert_string_equal(buf, "mgpuModuleLoad#1: error: cannot\n"
+                             "mgpuMemAlloc#1: warning: never freed [leak]\n"
+                             "mgpuEventDestroy#1: error: expects an event [misuse]\n"
+                             "mgpuStreamCreate#1: note: the handle was created or destroyed here\n");
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -122,6 +144,7 @@ int main(void)
         cmocka_unit_test(test_be_close_accepts_null),
         cmocka_unit_test(test_be_status_name_names_every_status),
         cmocka_unit_test(test_be_diag_print_names_both_parties),
+        cmocka_unit_test(test_be_diag_print_leaves_plain_errors_unlabelled),
     };
     return cmocka_run_group_tests_name("backends_open", tests, NULL, NULL);
 }

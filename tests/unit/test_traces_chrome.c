@@ -279,6 +279,29 @@ static void test_trace_write_chrome_skips_ops_that_never_ran(void **state)
     free(s);
 }
 
+static void test_trace_write_chrome_puts_streamless_ops_on_worker_tracks(void **state)
+{
+    TraceRecorder *rec = *state;
+    TraceEvent ev[] = {
+        {.kind = TRACE_ENQUEUE, .op = 1, .name = "kernel", .loc = "prog.mlir:3:5", .t_ns = 10},
+        {.kind = TRACE_ENQUEUE, .op = 2, .name = "kernel", .loc = "prog.mlir:4:5", .t_ns = 20},
+        {.kind = TRACE_EDGE, .edge = TRACE_EDGE_DEP, .op = 1, .op2 = 2, .t_ns = 20},
+        {.kind = TRACE_START, .op = 1, .worker = 3, .t_ns = 100},
+        {.kind = TRACE_END, .op = 1, .t_ns = 200},
+        {.kind = TRACE_START, .op = 2, .worker = 1, .t_ns = 300},
+        {.kind = TRACE_END, .op = 2, .t_ns = 400},
+    };
+    for (size_t i = 0; i < sizeof ev / sizeof *ev; i++)
+        trace_recorder_add(rec, &ev[i]);
+    char *s = render(rec);
+    assert_true(json_valid(s));
+    assert_non_null(strstr(s, "\"tid\":1000003,\"name\":\"thread_name\",\"args\":{\"name\":\"worker 3\"}"));
+    assert_non_null(strstr(s, "\"tid\":1000001,\"name\":\"thread_name\",\"args\":{\"name\":\"worker 1\"}"));
+    assert_non_null(strstr(s, "{\"ph\":\"s\",\"pid\":1,\"tid\":1000003,\"name\":\"dep\""));
+    assert_non_null(strstr(s, "{\"ph\":\"f\",\"pid\":1,\"tid\":1000001,\"name\":\"dep\""));
+    free(s);
+}
+
 static void test_trace_write_chrome_of_empty_recording_is_valid(void **state)
 {
     char *s = render(*state);
@@ -296,6 +319,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_trace_write_chrome_links_violation_to_both_ops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_chrome_escapes_strings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_chrome_skips_ops_that_never_ran, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_write_chrome_puts_streamless_ops_on_worker_tracks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_chrome_of_empty_recording_is_valid, setup, teardown),
     };
     return cmocka_run_group_tests_name("traces_chrome", tests, NULL, NULL);
