@@ -812,6 +812,8 @@ static bool define_block_args(Parser *p, Block *b, const RegionArg *args, uint32
     v->block = b;
     v->index = i;
     v->loc = args[i].loc;
+    if (!v->loc && args[i].ref.name) /* MLIR: an argument without loc(...) is located at its name */
+      v->loc = loc_at(p, args[i].ref.pos);
     if (args[i].ref.name && !define_values(p, args[i].ref.name, args[i].ref.len, args[i].ref.pos, &v, 1))
       return false;
   }

@@ -1,0 +1,799 @@
+/* custom_std.c - custom assembly forms of the structured and standard dialects: scf (for, if,
+ * while/condition), memref (alloc/alloca, dealloc, copy, dim, global, get_global,
+ * extract_aligned_pointer_as_index), cf (cond_br, assert), arith.select, math.fma and
+ * index.constant.
+ *
+ * Each parse_X fills the OpState with what `mlir-opt --mlir-print-op-generic` shows: inherent
+ * attributes as properties, operandSegmentSizes where the op has them, default-valued properties
+ * MLIR always sets (math.fma's fastmath), and the implicit scf.yield MLIR inserts into loop and
+ * branch bodies. Each print_X declines (returns false before writing) when the op has a shape the
+ * custom form cannot carry, such as a region terminator it would have to leave out but that holds
+ * attributes. */
+#include "ir/internal.h"
+
+#include <string.h>
+
+/* ---- Small shared pieces -------------------------------------------------------------------- */
+
+static Attr *prop(const Op *op, const char *name) { return ir_dict_get(op->props, name); }
+
+static bool only_props(const Op *op, const char *const *allowed) {
+  if (op->props && op->props->kind != ATTR_DICT)
+    return false;
+  for (uint32_t i = 0; op->props && i < op->props->u.dict.n; i++) {
+    bool ok = false;
+    for (const char *const *a = allowed; a && *a && !ok; a++)
+      ok = ir_str_eq(op->props->u.dict.entries[i].name, *a);
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+static bool is_index(const Type *t) { return t->kind == TY_INDEX; }
+static bool is_i1(const Type *t) { return ir_type_is_integer(t, 1); }
+
+/* Whether the last block of r ends in an operand-free, attribute-free `name` op, which a custom
+ * form may leave out because parsing puts it back. */
+static bool ends_in_bare(const Region *r, const char *name) {
+  if (!r->first || r->first != r->last || !r->last->last)
+    return false;
+  const Op *t = r->last->last;
+  return ir_str_eq(t->name, name) && !t->noperands && !t->nresults && !t->props && !t->attrs &&
+         !t->nregions && !t->nsuccs;
+}
+
+/* `(` %a `=` %init (`,` ...)* `)`: region arguments and the operands that initialize them */
+static bool parse_assignments(Parser *p, RegionArg **args, OperandRef **inits, uint32_t *n) {
+  RegionArg as[64];
+  OperandRef is[64];
+  uint32_t k = 0;
+  if (!p_expect(p, TOK_LPAREN, "'('"))
+    return false;
+  if (!p_opt(p, TOK_RPAREN)) {
+    do {
+      if (k == 64)
+        return p_error(p, "too many iteration arguments");
+      memset(&as[k], 0, sizeof as[k]);
+      if (!p_operand(p, &as[k].ref) || !p_expect(p, TOK_EQUAL, "'='") || !p_operand(p, &is[k]))
+        return false;
+      k++;
+    } while (p_opt(p, TOK_COMMA));
+    if (!p_expect(p, TOK_RPAREN, "')'"))
+      return false;
+  }
+  *args = ir_dup(p_ctx(p), as, k * sizeof *as + 1);
+  *inits = ir_dup(p_ctx(p), is, k * sizeof *is + 1);
+  *n = k;
+  return true;
+}
+
+static void print_assignments(Printer *pr, Value *args, Value *const *inits, uint32_t n) {
+  pr_char(pr, '(');
+  for (uint32_t i = 0; i < n; i++) {
+    if (i)
+      pr_strn(pr, ", ", 2);
+    pr_value(pr, &args[i]);
+    pr_strn(pr, " = ", 3);
+    pr_value(pr, inits[i]);
+  }
+  pr_char(pr, ')');
+}
+
+static void print_type_list_paren(Printer *pr, Value *vs, uint32_t n) {
+  pr_char(pr, '(');
+  for (uint32_t i = 0; i < n; i++) {
+    if (i)
+      pr_strn(pr, ", ", 2);
+    pr_type(pr, vs[i].type);
+  }
+  pr_char(pr, ')');
+}
+
+/* ---- scf ------------------------------------------------------------------------------------ */
+
+/* for ::= `unsigned`? %iv `=` %lb `to` %ub `step` %step
+ *         (`iter_args` `(` %a `=` %init, ... `)` `->` `(` types `)`)? (`:` type)? region attr-dict
+ * The body gets an implicit scf.yield when it has no terminator. */
+bool parse_scf_for(Parser *p, OpState *st) {
+  bool is_unsigned = p_opt_kw(p, "unsigned");
+  RegionArg iv = {0};
+  OperandRef b[3];
+  if (!p_operand(p, &iv.ref) || !p_expect(p, TOK_EQUAL, "'='") || !p_operand(p, &b[0]) ||
+      !p_kw(p, "to") || !p_operand(p, &b[1]) || !p_kw(p, "step") || !p_operand(p, &b[2]))
+    return false;
+  RegionArg *iters = NULL;
+  OperandRef *inits = NULL;
+  Type **types = NULL;
+  uint32_t n = 0, nt = 0;
+  if (p_opt_kw(p, "iter_args")) {
+    if (!parse_assignments(p, &iters, &inits, &n) || !p_expect(p, TOK_ARROW, "'->'") ||
+        !p_paren_type_list(p, &types, &nt))
+      return false;
+    if (nt != n)
+      return p_error(p, "mismatch in number of loop-carried values and defined values");
+  }
+  iv.type = ir_type_index(p_ctx(p));
+  if (p_opt(p, TOK_COLON) && !p_type(p, &iv.type))
+    return false;
+  if (is_unsigned)
+    st_add_prop(p, st, "unsignedCmp", ir_attr_unit(p_ctx(p)));
+  if (!p_resolve_onto(p, st, b, 3, &iv.type, 1) || !p_resolve_onto(p, st, inits, n, types, n))
+    return false;
+  RegionArg *args = ir_alloc(p_ctx(p), (n + 1) * sizeof *args);
+  args[0] = iv;
+  for (uint32_t i = 0; i < n; i++) {
+    args[i + 1] = iters[i];
+    args[i + 1].type = types[i];
+    st_add_result_type(p, st, types[i]);
+  }
+  Region *r = st_add_region(p, st);
+  if (!p_region(p, r, args, n + 1, false))
+    return false;
+  p_ensure_terminator(p, r, "scf.yield", st->src);
+  return p_opt_attr_dict(p, st);
+}
+
+bool print_scf_for(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"unsignedCmp", NULL};
+  Attr *u = prop(op, "unsignedCmp");
+  uint32_t n = op->nresults;
+  if (op->noperands != n + 3 || op->nregions != 1 || op->nsuccs || !only_props(op, allowed) ||
+      (u && u->kind != ATTR_UNIT))
+    return false;
+  Region *r = &op->regions[0];
+  Type *iv = op->operands[0]->type;
+  if (op->operands[1]->type != iv || op->operands[2]->type != iv || !r->first || r->first != r->last ||
+      r->first->nargs != n + 1 || r->first->args[0].type != iv)
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    if (op->operands[3 + i]->type != op->results[i].type || r->first->args[1 + i].type != op->results[i].type)
+      return false;
+  if (!n && !ends_in_bare(r, "scf.yield"))
+    return false;
+  if (u)
+    pr_str(pr, " unsigned");
+  pr_char(pr, ' ');
+  pr_value(pr, &r->first->args[0]);
+  pr_strn(pr, " = ", 3);
+  pr_value(pr, op->operands[0]);
+  pr_str(pr, " to ");
+  pr_value(pr, op->operands[1]);
+  pr_str(pr, " step ");
+  pr_value(pr, op->operands[2]);
+  if (n) {
+    pr_str(pr, " iter_args");
+    print_assignments(pr, r->first->args + 1, op->operands + 3, n);
+    pr_str(pr, " -> ");
+    print_type_list_paren(pr, op->results, n);
+  }
+  pr_char(pr, ' ');
+  if (!is_index(iv)) {
+    pr_str(pr, " : ");
+    pr_type(pr, iv);
+    pr_char(pr, ' ');
+  }
+  if (n)
+    pr_region(pr, r, false, false);
+  else
+    pr_region_no_terminators(pr, r, false);
+  pr_attr_dict(pr, op, allowed, false);
+  return true;
+}
+
+/* if ::= %cond (`->` `(` types `)`)? region (`else` region)? attr-dict
+ * Both regions get an implicit scf.yield; a missing else leaves the second region empty. */
+bool parse_scf_if(Parser *p, OpState *st) {
+  OperandRef c;
+  if (!p_operand(p, &c))
+    return false;
+  if (p_opt(p, TOK_ARROW)) {
+    Type **types;
+    uint32_t n;
+    if (!p_paren_type_list(p, &types, &n))
+      return false;
+    for (uint32_t i = 0; i < n; i++)
+      st_add_result_type(p, st, types[i]);
+  }
+  Type *i1 = ir_type_int(p_ctx(p), 1, SIGNLESS);
+  if (!p_resolve_onto(p, st, &c, 1, &i1, 1))
+    return false;
+  Region *then = st_add_region(p, st), *els = st_add_region(p, st);
+  if (!p_region(p, then, NULL, 0, false))
+    return false;
+  p_ensure_terminator(p, then, "scf.yield", st->src);
+  if (p_opt_kw(p, "else")) {
+    if (!p_region(p, els, NULL, 0, false))
+      return false;
+    p_ensure_terminator(p, els, "scf.yield", st->src);
+  }
+  return p_opt_attr_dict(p, st);
+}
+
+static bool if_region_fits(const Region *r, bool results, bool may_be_empty) {
+  if (!r->first)
+    return may_be_empty;
+  return r->first == r->last && !r->first->nargs && (results || ends_in_bare(r, "scf.yield"));
+}
+
+bool print_scf_if(Printer *pr, Op *op) {
+  if (op->noperands != 1 || !is_i1(op->operands[0]->type) || op->nregions != 2 || op->nsuccs ||
+      op->props || !if_region_fits(&op->regions[0], op->nresults, false) ||
+      !if_region_fits(&op->regions[1], op->nresults, true))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  if (op->nresults) {
+    pr_str(pr, " -> ");
+    print_type_list_paren(pr, op->results, op->nresults);
+  }
+  pr_char(pr, ' ');
+  if (op->nresults)
+    pr_region(pr, &op->regions[0], false, false);
+  else
+    pr_region_no_terminators(pr, &op->regions[0], false);
+  if (op->regions[1].first) {
+    pr_str(pr, " else ");
+    if (op->nresults)
+      pr_region(pr, &op->regions[1], false, false);
+    else
+      pr_region_no_terminators(pr, &op->regions[1], false);
+  }
+  pr_attr_dict(pr, op, NULL, false);
+  return true;
+}
+
+/* while ::= (`(` %a `=` %init, ... `)`)? `:` function-type region `do` region attr-dict-with-keyword
+ * The before region takes the assigned arguments; the after region spells out its own. */
+bool parse_scf_while(Parser *p, OpState *st) {
+  RegionArg *args = NULL;
+  OperandRef *inits = NULL;
+  uint32_t n = 0;
+  Type *fn;
+  if ((p_is(p, TOK_LPAREN) && !parse_assignments(p, &args, &inits, &n)) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  if (!p_type(p, &fn))
+    return false;
+  if (fn->kind != TY_FUNC)
+    return p_error_at(p, pos, "expected function type");
+  if (fn->u.fn.nin != n)
+    return p_error_at(p, pos, "expected as many input types as operands (expected %u got %u)", n,
+                      fn->u.fn.nin);
+  if (!p_resolve_onto(p, st, inits, n, fn->u.fn.in, n))
+    return false;
+  for (uint32_t i = 0; i < fn->u.fn.nout; i++)
+    st_add_result_type(p, st, fn->u.fn.out[i]);
+  for (uint32_t i = 0; i < n; i++)
+    args[i].type = fn->u.fn.in[i];
+  Region *before = st_add_region(p, st), *after = st_add_region(p, st);
+  return p_region(p, before, args, n, false) && p_kw(p, "do") && p_region(p, after, NULL, 0, false) &&
+         p_opt_attr_dict_with_keyword(p, st);
+}
+
+bool print_scf_while(Printer *pr, Op *op) {
+  if (op->nregions != 2 || op->nsuccs || op->props)
+    return false;
+  Region *before = &op->regions[0];
+  if (!before->first || before->first->nargs != op->noperands || !op->regions[1].first)
+    return false;
+  for (uint32_t i = 0; i < op->noperands; i++)
+    if (before->first->args[i].type != op->operands[i]->type)
+      return false;
+  if (op->noperands) {
+    pr_char(pr, ' ');
+    print_assignments(pr, before->first->args, op->operands, op->noperands);
+  }
+  pr_strn(pr, " : (", 4);
+  pr_value_types(pr, op->operands, op->noperands);
+  pr_strn(pr, ") -> ", 5);
+  if (op->nresults == 1 && op->results[0].type->kind != TY_FUNC)
+    pr_type(pr, op->results[0].type);
+  else
+    print_type_list_paren(pr, op->results, op->nresults);
+  pr_char(pr, ' ');
+  pr_region(pr, before, false, false);
+  pr_str(pr, " do ");
+  pr_region(pr, &op->regions[1], true, false);
+  pr_attr_dict(pr, op, NULL, true);
+  return true;
+}
+
+/* condition ::= `(` %cond `)` attr-dict (%args `:` types)? */
+bool parse_scf_condition(Parser *p, OpState *st) {
+  OperandRef c, *refs;
+  uint32_t n;
+  Type *i1 = ir_type_int(p_ctx(p), 1, SIGNLESS);
+  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand(p, &c) || !p_expect(p, TOK_RPAREN, "')'") ||
+      !p_resolve_onto(p, st, &c, 1, &i1, 1) || !p_opt_attr_dict(p, st) ||
+      !p_operand_list(p, &refs, &n))
+    return false;
+  if (!n)
+    return true;
+  Type **types;
+  uint32_t nt;
+  if (!p_expect(p, TOK_COLON, "':'") || !p_type_list(p, &types, &nt))
+    return false;
+  if (nt != n)
+    return p_error(p, "%u operands present, but expected %u", n, nt);
+  return p_resolve_onto(p, st, refs, n, types, nt);
+}
+
+bool print_scf_condition(Printer *pr, Op *op) {
+  if (!op->noperands || !is_i1(op->operands[0]->type) || op->props || op->nresults || op->nregions ||
+      op->nsuccs)
+    return false;
+  pr_char(pr, '(');
+  pr_value(pr, op->operands[0]);
+  pr_char(pr, ')');
+  pr_attr_dict(pr, op, NULL, false);
+  if (op->noperands > 1) {
+    pr_char(pr, ' ');
+    pr_values(pr, op->operands + 1, op->noperands - 1);
+    pr_strn(pr, " : ", 3);
+    pr_value_types(pr, op->operands + 1, op->noperands - 1);
+  }
+  return true;
+}
+
+/* ---- arith.select, math.fma ----------------------------------------------------------------- */
+
+/* select ::= %c `,` %a `,` %b attr-dict `:` (cond-type `,`)? type */
+bool parse_select(Parser *p, OpState *st) {
+  OperandRef r[3];
+  Type *t[2];
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[2]) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]))
+    return false;
+  Type *cond = ir_type_int(p_ctx(p), 1, SIGNLESS), *ty = t[0];
+  if (p_opt(p, TOK_COMMA)) {
+    if (!p_type(p, &t[1]))
+      return false;
+    cond = t[0];
+    ty = t[1];
+  }
+  st_add_result_type(p, st, ty);
+  return p_resolve_onto(p, st, r, 1, &cond, 1) && p_resolve_onto(p, st, r + 1, 2, &ty, 1);
+}
+
+bool print_select(Printer *pr, Op *op) {
+  if (op->noperands != 3 || op->nresults != 1 || op->props || op->nregions || op->nsuccs ||
+      op->operands[1]->type != op->results[0].type || op->operands[2]->type != op->results[0].type)
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 3);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  if (!is_i1(op->operands[0]->type)) {
+    pr_type(pr, op->operands[0]->type);
+    pr_strn(pr, ", ", 2);
+  }
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* fma ::= %a `,` %b `,` %c (`fastmath` `<` flags `>`)? attr-dict `:` type
+ * MLIR always sets fastmath; `#arith.fastmath<none>` is what an absent clause means. */
+bool parse_fma(Parser *p, OpState *st) {
+  OperandRef r[3];
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[2]))
+    return false;
+  Attr *fm = NULL;
+  if (p_is_kw(p, "fastmath")) {
+    const char *body;
+    uint32_t blen;
+    p->lx.cur = p->tok.text + p->tok.len;
+    if (!lex_balanced(&p->lx, &body, &blen))
+      return p_error(p, "expected '<'");
+    char buf[512];
+    int o = snprintf(buf, sizeof buf, "#arith.fastmath");
+    for (uint32_t i = 0; i < blen && o < (int)sizeof buf - 2; i++) {
+      if (body[i] == ' ' || body[i] == '\n' || body[i] == '\t' || body[i] == '\r')
+        continue;
+      buf[o++] = body[i];
+      if (body[i] == ',')
+        buf[o++] = ' ';
+    }
+    fm = ir_alloc(p_ctx(p), sizeof *fm);
+    fm->kind = ATTR_OPAQUE;
+    fm->u.str = ir_intern(p_ctx(p), buf, (size_t)o);
+    p_next(p);
+  }
+  Type *t;
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  bool given = false;
+  for (uint32_t i = 0; i < st->nattrs; i++)
+    given |= ir_str_eq(st->attrs[i].name, "fastmath");
+  if (!given) {
+    if (!fm) {
+      fm = ir_alloc(p_ctx(p), sizeof *fm);
+      fm->kind = ATTR_OPAQUE;
+      fm->u.str = ir_intern_cstr(p_ctx(p), "#arith.fastmath<none>");
+    }
+    st_add_prop(p, st, "fastmath", fm);
+  }
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, r, 3, &t, 1);
+}
+
+bool print_fma(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"fastmath", NULL};
+  static const char pre[] = "#arith.fastmath<";
+  Attr *fm = prop(op, "fastmath");
+  if (op->noperands != 3 || op->nresults != 1 || op->nregions || op->nsuccs || !only_props(op, allowed) ||
+      !fm || fm->kind != ATTR_OPAQUE || fm->u.str.len <= sizeof pre ||
+      memcmp(fm->u.str.s, pre, sizeof pre - 1) != 0)
+    return false;
+  for (uint32_t i = 0; i < 3; i++)
+    if (op->operands[i]->type != op->results[0].type)
+      return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 3);
+  if (!ir_str_eq(fm->u.str, "#arith.fastmath<none>")) {
+    pr_str(pr, " fastmath");
+    pr_strn(pr, fm->u.str.s + sizeof pre - 2, fm->u.str.len - (sizeof pre - 2));
+  }
+  pr_attr_dict(pr, op, allowed, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* ---- index.constant ------------------------------------------------------------------------- */
+
+/* constant ::= integer attr-dict ; the value is an index attribute */
+bool parse_index_constant(Parser *p, OpState *st) {
+  int64_t v;
+  if (!p_int(p, &v) || !p_opt_attr_dict(p, st))
+    return false;
+  Type *index = ir_type_index(p_ctx(p));
+  st_add_prop(p, st, "value", ir_attr_int(p_ctx(p), index, v));
+  st_add_result_type(p, st, index);
+  return true;
+}
+
+bool print_index_constant(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"value", NULL};
+  Attr *v = prop(op, "value");
+  if (!v || v->kind != ATTR_INT || v->u.i.big || !v->type || !is_index(v->type) ||
+      !only_props(op, allowed) || op->noperands || op->nresults != 1 ||
+      !is_index(op->results[0].type) || op->nregions || op->nsuccs)
+    return false;
+  pr_fmt(pr, " %lld", (long long)v->u.i.v);
+  pr_attr_dict(pr, op, allowed, false);
+  return true;
+}
+
+/* ---- cf ------------------------------------------------------------------------------------- */
+
+/* cond_br ::= %c `,` ^bb (`(` args `:` types `)`)? `,` ^bb (`(` args `:` types `)`)? attr-dict */
+bool parse_cond_br(Parser *p, OpState *st) {
+  OperandRef c;
+  Type *i1 = ir_type_int(p_ctx(p), 1, SIGNLESS);
+  uint32_t seg[3] = {1, 0, 0};
+  if (!p_operand(p, &c) || !p_resolve_onto(p, st, &c, 1, &i1, 1) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_successor_with_args(p, st, &seg[1]) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_successor_with_args(p, st, &seg[2]))
+    return false;
+  st_set_segments(p, st, seg, 3);
+  return p_opt_attr_dict(p, st);
+}
+
+/* The operandSegmentSizes prop as n counts, when it has exactly that shape. */
+static bool segments(const Op *op, int64_t *out, uint32_t n) {
+  Attr *s = prop(op, "operandSegmentSizes");
+  if (!s || s->kind != ATTR_DENSE_ARRAY || !ir_type_is_integer(s->type, 32) || s->u.darr.n != n ||
+      s->u.darr.fvals)
+    return false;
+  int64_t sum = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    out[i] = s->u.darr.ivals[i];
+    if (out[i] < 0)
+      return false;
+    sum += out[i];
+  }
+  return sum == op->noperands;
+}
+
+bool print_cond_br(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"operandSegmentSizes", NULL};
+  int64_t seg[3];
+  if (!segments(op, seg, 3) || seg[0] != 1 || !only_props(op, allowed) || op->nsuccs != 2 ||
+      op->nresults || op->nregions || !is_i1(op->operands[0]->type))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_strn(pr, ", ", 2);
+  pr_successor(pr, op->succs[0], op->operands + 1, (uint32_t)seg[1]);
+  pr_strn(pr, ", ", 2);
+  pr_successor(pr, op->succs[1], op->operands + 1 + seg[1], (uint32_t)seg[2]);
+  pr_attr_dict(pr, op, allowed, false);
+  return true;
+}
+
+/* assert ::= %c `,` string attr-dict */
+bool parse_assert(Parser *p, OpState *st) {
+  OperandRef c;
+  Str msg;
+  Type *i1 = ir_type_int(p_ctx(p), 1, SIGNLESS);
+  if (!p_operand(p, &c) || !p_expect(p, TOK_COMMA, "','") || !p_string(p, &msg))
+    return false;
+  st_add_prop(p, st, "msg", ir_attr_string(p_ctx(p), msg.s, msg.len));
+  return p_opt_attr_dict(p, st) && p_resolve_onto(p, st, &c, 1, &i1, 1);
+}
+
+bool print_assert(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"msg", NULL};
+  Attr *msg = prop(op, "msg");
+  if (!msg || msg->kind != ATTR_STRING || msg->type || !only_props(op, allowed) || op->noperands != 1 ||
+      !is_i1(op->operands[0]->type) || op->nresults || op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_strn(pr, ", ", 2);
+  pr_string(pr, msg->u.str);
+  pr_attr_dict(pr, op, allowed, false);
+  return true;
+}
+
+/* ---- memref --------------------------------------------------------------------------------- */
+
+/* alloc ::= `(` dynamic-sizes `)` (`[` symbols `]`)? attr-dict `:` memref-type */
+bool parse_alloc(Parser *p, OpState *st) {
+  OperandRef *dyn, *sym = NULL;
+  uint32_t seg[2] = {0, 0};
+  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &dyn, &seg[0]) ||
+      !p_expect(p, TOK_RPAREN, "')'"))
+    return false;
+  if (p_opt(p, TOK_LSQUARE) && (!p_operand_list(p, &sym, &seg[1]) || !p_expect(p, TOK_RSQUARE, "']'")))
+    return false;
+  Type *t;
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  if (!p_type(p, &t))
+    return false;
+  if (t->kind != TY_MEMREF)
+    return p_error_at(p, pos, "expected memref type");
+  Type *index = ir_type_index(p_ctx(p));
+  st_add_result_type(p, st, t);
+  st_set_segments(p, st, seg, 2);
+  return p_resolve_onto(p, st, dyn, seg[0], &index, 1) && p_resolve_onto(p, st, sym, seg[1], &index, 1);
+}
+
+static bool all_index(Value *const *vs, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (!is_index(vs[i]->type))
+      return false;
+  return true;
+}
+
+bool print_alloc(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"operandSegmentSizes", "alignment", NULL};
+  int64_t seg[2];
+  if (!segments(op, seg, 2) || !only_props(op, allowed) || op->nresults != 1 ||
+      op->results[0].type->kind != TY_MEMREF || op->nregions || op->nsuccs ||
+      !all_index(op->operands, op->noperands))
+    return false;
+  pr_char(pr, '(');
+  pr_values(pr, op->operands, (uint32_t)seg[0]);
+  pr_char(pr, ')');
+  if (seg[1]) {
+    pr_char(pr, '[');
+    pr_values(pr, op->operands + seg[0], (uint32_t)seg[1]);
+    pr_char(pr, ']');
+  }
+  static const char *const elide[] = {"operandSegmentSizes", NULL};
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* unary-memref ::= %m attr-dict `:` type   (dealloc) */
+bool parse_dealloc(Parser *p, OpState *st) {
+  OperandRef m;
+  Type *t;
+  return p_operand(p, &m) && p_opt_attr_dict(p, st) && p_expect(p, TOK_COLON, "':'") &&
+         p_type(p, &t) && p_resolve_onto(p, st, &m, 1, &t, 1);
+}
+
+bool print_dealloc(Printer *pr, Op *op) {
+  if (op->noperands != 1 || op->nresults || op->props || op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* copy ::= %src `,` %dst attr-dict `:` type `to` type */
+bool parse_memref_copy(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t[2];
+  return p_operand(p, &r[0]) && p_expect(p, TOK_COMMA, "','") && p_operand(p, &r[1]) &&
+         p_opt_attr_dict(p, st) && p_expect(p, TOK_COLON, "':'") && p_type(p, &t[0]) &&
+         p_kw(p, "to") && p_type(p, &t[1]) && p_resolve_onto(p, st, r, 2, t, 2);
+}
+
+bool print_memref_copy(Printer *pr, Op *op) {
+  if (op->noperands != 2 || op->nresults || op->props || op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " to ");
+  pr_type(pr, op->operands[1]->type);
+  return true;
+}
+
+/* dim ::= %m `,` %i attr-dict `:` type ; the result is an index */
+bool parse_dim(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t[2];
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]))
+    return false;
+  t[1] = ir_type_index(p_ctx(p));
+  st_add_result_type(p, st, t[1]);
+  return p_resolve_onto(p, st, r, 2, t, 2);
+}
+
+bool print_dim(Printer *pr, Op *op) {
+  if (op->noperands != 2 || op->nresults != 1 || !is_index(op->operands[1]->type) ||
+      !is_index(op->results[0].type) || op->props || op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* extract_aligned_pointer_as_index ::= %m attr-dict `:` type `->` type */
+bool parse_extract_ptr(Parser *p, OpState *st) {
+  OperandRef m;
+  Type *t, *r;
+  if (!p_operand(p, &m) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &t) || !p_expect(p, TOK_ARROW, "'->'") || !p_type(p, &r))
+    return false;
+  st_add_result_type(p, st, r);
+  return p_resolve_onto(p, st, &m, 1, &t, 1);
+}
+
+bool print_extract_ptr(Printer *pr, Op *op) {
+  if (op->noperands != 1 || op->nresults != 1 || op->props || op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " -> ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* get_global ::= @name attr-dict `:` type */
+bool parse_get_global(Parser *p, OpState *st) {
+  Str name;
+  Type *t;
+  if (!p_symbol(p, &name) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &t))
+    return false;
+  st_add_prop(p, st, "name", ir_attr_symref(p_ctx(p), &name, 1));
+  st_add_result_type(p, st, t);
+  return true;
+}
+
+bool print_get_global(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"name", NULL};
+  Attr *name = prop(op, "name");
+  if (!name || name->kind != ATTR_SYMREF || name->u.sym.n != 1 || !only_props(op, allowed) ||
+      op->noperands || op->nresults != 1 || op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_symbol(pr, name->u.sym.path[0]);
+  pr_attr_dict(pr, op, allowed, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* The tensor type with a memref type's shape and element type: what a global's initial value
+ * is typed with. */
+static Type *tensor_of(IrCtx *ctx, const Type *memref) {
+  Type t = {0};
+  t.kind = TY_TENSOR;
+  t.u.sh.shape = memref->u.sh.shape;
+  t.u.sh.rank = memref->u.sh.rank;
+  t.u.sh.elem = memref->u.sh.elem;
+  return ir_type_intern(ctx, &t);
+}
+
+static bool is_tensor_of(const Type *t, const Type *memref) {
+  if (!t || t->kind != TY_TENSOR || t->u.sh.unranked || t->u.sh.memspace || t->u.sh.elem != memref->u.sh.elem ||
+      t->u.sh.rank != memref->u.sh.rank)
+    return false;
+  for (uint32_t i = 0; i < t->u.sh.rank; i++)
+    if (t->u.sh.shape[i] != memref->u.sh.shape[i])
+      return false;
+  return true;
+}
+
+/* global ::= (`"private"` | `"public"` | `"nested"`)? `constant`? @name `:` memref-type
+ *            (`=` (`uninitialized` | elements-attr))? attr-dict */
+bool parse_memref_global(Parser *p, OpState *st) {
+  IrCtx *ctx = p_ctx(p);
+  if (p_is(p, TOK_STRING)) {
+    Str vis;
+    if (!p_string(p, &vis))
+      return false;
+    st_add_prop(p, st, "sym_visibility", ir_attr_string(ctx, vis.s, vis.len));
+  }
+  if (p_opt_kw(p, "constant"))
+    st_add_prop(p, st, "constant", ir_attr_unit(ctx));
+  Str name;
+  Type *t;
+  if (!p_symbol(p, &name) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  if (!p_type(p, &t))
+    return false;
+  if (t->kind != TY_MEMREF)
+    return p_error_at(p, pos, "type should be static shaped memref, but got a non-memref type");
+  st_add_prop(p, st, "sym_name", ir_attr_string(ctx, name.s, name.len));
+  st_add_prop(p, st, "type", ir_attr_type(ctx, t));
+  if (p_opt(p, TOK_EQUAL)) {
+    Attr *init;
+    if (p_opt_kw(p, "uninitialized"))
+      init = ir_attr_unit(ctx);
+    else if (!p_attr(p, tensor_of(ctx, t), &init))
+      return false;
+    else if (init->kind == ATTR_DENSE && !init->type)
+      init->type = tensor_of(ctx, t); /* `= dense<...>` takes the memref's shape as a tensor */
+    st_add_prop(p, st, "initial_value", init);
+  }
+  return p_opt_attr_dict(p, st);
+}
+
+bool print_memref_global(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"sym_visibility", "constant", "sym_name", "type",
+                                        "initial_value", "alignment", NULL};
+  static const char *const elide[] = {"sym_visibility", "constant", "sym_name", "type",
+                                      "initial_value", NULL};
+  Attr *vis = prop(op, "sym_visibility"), *c = prop(op, "constant"), *name = prop(op, "sym_name");
+  Attr *type = prop(op, "type"), *init = prop(op, "initial_value");
+  if (!only_props(op, allowed) || !name || name->kind != ATTR_STRING || !type ||
+      type->kind != ATTR_TYPE || type->type->kind != TY_MEMREF || (vis && vis->kind != ATTR_STRING) ||
+      (c && c->kind != ATTR_UNIT) || op->noperands || op->nresults || op->nregions || op->nsuccs)
+    return false;
+  if (init && init->kind != ATTR_UNIT && !(init->kind == ATTR_DENSE && is_tensor_of(init->type, type->type)))
+    return false;
+  if (vis) {
+    pr_char(pr, ' ');
+    pr_string(pr, vis->u.str);
+  }
+  if (c)
+    pr_str(pr, " constant");
+  pr_char(pr, ' ');
+  pr_symbol(pr, name->u.str);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, type->type);
+  if (init && init->kind == ATTR_UNIT) {
+    pr_str(pr, " = uninitialized");
+  } else if (init) {
+    pr_strn(pr, " = ", 3);
+    pr_strn(pr, init->u.str.s, init->u.str.len);
+  }
+  pr_attr_dict(pr, op, elide, false);
+  return true;
+}
