@@ -1322,7 +1322,11 @@ static bool parse_number_attr(Parser *p, Type *expected, Attr **out) {
       return p_error_at(p, tok.text, "unexpected decimal integer literal for a floating point value");
     Attr *a = new_attr(p->ctx, ATTR_FLOAT);
     a->type = t;
+    errno = 0;
     a->u.f.bits = strtoull(buf, NULL, 16);
+    uint32_t fw = ir_float_width(t->u.f);
+    if (fw <= 64 && (errno || (fw < 64 && a->u.f.bits >> fw)))
+      return p_error_at(p, tok.text, "hexadecimal float constant out of range for type");
     a->u.f.has_bits = true;
     bool ok;
     a->u.f.v = bits_to_double(t->u.f, a->u.f.bits, &ok);
