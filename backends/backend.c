@@ -156,22 +156,29 @@ static void add(Detail *d, const char *fmt, ...)
         d->n += (size_t)k;
 }
 
+/* A handle of the wrong kind is named for what it is, so the trace line shows the mix-up. */
 static void add_stream(Backend *be, Detail *d, BeStream s)
 {
-    uint64_t id = be->ops->stream_id(be->self, s);
+    uint64_t id = be->ops->stream_id(be->self, s), other;
+    const char *sp = d->n ? " " : "";
     if (id)
-        add(d, "%sstream %" PRIu64, d->n ? " " : "", id);
+        add(d, "%sstream %" PRIu64, sp, id);
+    else if ((other = be->ops->event_id(be->self, (BeEvent)s)))
+        add(d, "%sevent %" PRIu64 " given as a stream", sp, other);
     else
-        add(d, "%sstream ?", d->n ? " " : "");
+        add(d, "%sstream ?", sp);
 }
 
 static void add_event(Backend *be, Detail *d, BeEvent e)
 {
-    uint64_t id = be->ops->event_id(be->self, e);
+    uint64_t id = be->ops->event_id(be->self, e), other;
+    const char *sp = d->n ? " " : "";
     if (id)
-        add(d, "%sevent %" PRIu64, d->n ? " " : "", id);
+        add(d, "%sevent %" PRIu64, sp, id);
+    else if ((other = be->ops->stream_id(be->self, (BeStream)e)))
+        add(d, "%sstream %" PRIu64 " given as an event", sp, other);
     else
-        add(d, "%sevent ?", d->n ? " " : "");
+        add(d, "%sevent ?", sp);
 }
 
 static BeStatus done(Backend *be, const char *name, const char *loc, uint64_t t0, Detail *d, BeStatus st)
