@@ -10,6 +10,12 @@
 // Without race detection the run is clean (and wrong, silently).
 // RUN: env MGPUSIM_RACE_CHECK=0 %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim %t.ll.mlir 2>&1 >/dev/null | count 0
 
+// The text trace is the same under every scheduler; the golden one was written under serial.
+// RUN: env MGPUSIM_SCHED=serial MGPUSIM_TRACE=%t.txt not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim %t.ll.mlir > /dev/null 2>&1
+// RUN: diff -u %root/traces/golden/runner-race.txt %t.txt
+// RUN: env MGPUSIM_SCHED=random:99 MGPUSIM_TRACE=%t.txt not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim %t.ll.mlir > /dev/null 2>&1
+// RUN: diff -u %root/traces/golden/runner-race.txt %t.txt
+
 // The trace shows the race as an instant with flows from both copies.
 // RUN: env MGPUSIM_TRACE=%t.json not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim %t.ll.mlir > /dev/null 2>&1
 // RUN: %python %S/Inputs/check_chrome_trace.py %t.json | FileCheck --check-prefix=JSON %s

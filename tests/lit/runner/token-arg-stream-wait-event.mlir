@@ -9,6 +9,10 @@
 // RUN: %mlir_opt --gpu-to-llvm %s | env MGPUSIM_SCHED=serial not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2> %t.err | FileCheck %s
 // RUN: FileCheck --check-prefix=ERR %s < %t.err
 
+// The trace names the mix-up on the call line and lists it with the race it caused.
+// RUN: %mlir_opt --gpu-to-llvm %s | env MGPUSIM_SCHED=serial MGPUSIM_TRACE=%t.txt not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim > /dev/null 2>&1
+// RUN: diff -u %root/traces/golden/runner-token-arg.txt %t.txt
+
 // The lowering this test is about.
 // RUN: %mlir_opt --gpu-to-llvm %s | FileCheck --check-prefix=LOWERED %s
 // LOWERED-LABEL: llvm.func @consume(%arg0: !llvm.ptr
