@@ -423,6 +423,12 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
       return SIM_ERR_DEADLOCK;
     }
   }
+  if (me && !op) {
+    SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_DEADLOCK, .loc = loc, .op = me->op->id};
+    diag_emit(dev, &d, "deadlock: the callback of '%s' waits for all work, which includes itself",
+              LOC(me->op->d.loc));
+    return SIM_ERR_DEADLOCK;
+  }
   int worker = me ? me->worker : -1;
   bool blocked = false;
   for (;;) {
@@ -502,6 +508,51 @@ SimStatus ops_wait(SimDevice *dev, Op *const *ops, size_t n, const char *why, co
   return st;
 }
 
+/* ---- parallel for ---- */
+
+static void pjob_run(SimDevice *dev, PJob *job, SimCtx *ctx) {
+  for (;;) {
+    size_t i = atomic_fetch_add(&job->next, 1);
+    if (i >= job->n) {
+      if (!atomic_exchange(&job->exhausted, true))
+        atomic_fetch_sub(&dev->npjobs, 1);
+      return;
+    }
+    job->fn(ctx, i, job->user);
+  }
+}
+
+/* An idle worker joins a parallel-for with indices left; false if there is none. mu held. */
+static bool pjob_help(SimDevice *dev, int worker) {
+  PJob *job = dev->pjobs;
+  while (job && atomic_load(&job->exhausted))
+    job = job->next_job;
+  if (!job)
+    return false;
+  SimCtx *sub = calloc(1, sizeof *sub);
+  void *p = sub ? xrealloc_array(job->subs, &job->capsubs, job->nsubs + 1, sizeof *job->subs) : NULL;
+  if (!p) {
+    free(sub);
+    return false;
+  }
+  job->subs = p;
+  sub->dev = dev;
+  sub->op = job->owner->op;
+  sub->worker = worker;
+  sub->sub = true;
+  job->active++;
+  pthread_mutex_unlock(&dev->mu);
+  SimCtx *prev = sim_tls_ctx;
+  sim_tls_ctx = sub;
+  pjob_run(dev, job, sub);
+  sim_tls_ctx = prev;
+  pthread_mutex_lock(&dev->mu);
+  job->subs[job->nsubs++] = sub;
+  if (--job->active == 0)
+    pthread_cond_broadcast(&dev->done_cv);
+  return true;
+}
+
 /* ---- workers ---- */
 
 typedef struct WorkerArg { SimDevice *dev; int idx; } WorkerArg;
@@ -516,12 +567,15 @@ static void *worker_main(void *arg) {
       run_op(dev, rq_pop(dev), wa.idx);
       continue;
     }
+    if (pjob_help(dev, wa.idx))
+      continue;
     if (atomic_load(&dev->stop))
       break;
     atomic_fetch_add(&dev->nspinning, 1);
     pthread_mutex_unlock(&dev->mu);
     uint64_t t0 = now_ns();
     for (unsigned i = 1; !atomic_load_explicit(&dev->nready, memory_order_relaxed) &&
+                         !atomic_load_explicit(&dev->npjobs, memory_order_relaxed) &&
                          !atomic_load_explicit(&dev->stop, memory_order_relaxed); i++) {
       cpu_relax();
       if (!(i & 63) && now_ns() - t0 > SPIN_NS)
@@ -529,7 +583,7 @@ static void *worker_main(void *arg) {
     }
     pthread_mutex_lock(&dev->mu);
     atomic_fetch_sub(&dev->nspinning, 1);
-    if (dev->rq_n || atomic_load(&dev->stop))
+    if (dev->rq_n || atomic_load(&dev->stop) || atomic_load(&dev->npjobs))
       continue;
     dev->nsleeping++;
     pthread_cond_wait(&dev->work_cv, &dev->mu);
@@ -740,10 +794,49 @@ SimDevice *sim_ctx_device(SimCtx *ctx) { return ctx ? ctx->dev : NULL; }
 uint64_t sim_ctx_op_id(const SimCtx *ctx) { return ctx && ctx->op ? ctx->op->id : 0; }
 int sim_ctx_worker(const SimCtx *ctx) { return ctx ? ctx->worker : -1; }
 
+/* The owner runs indices itself while idle workers join (pjob_help); then it waits for the
+   helpers and takes their recorded accesses into its own ctx, so they count as the op's. */
 SimStatus sim_ctx_parallel_for(SimCtx *ctx, size_t n, SimForFn fn, void *user) {
   if (!ctx || !fn)
     return SIM_ERR_ARG;
-  for (size_t i = 0; i < n; i++)
-    fn(ctx, i, user);
+  SimDevice *dev = ctx->dev;
+  if (n < 2 || ctx->sub || dev->nthreads == 0) {
+    for (size_t i = 0; i < n; i++)
+      fn(ctx, i, user);
+    return ctx->failed ? SIM_ERR_MEMORY : SIM_OK;
+  }
+  PJob job = {.fn = fn, .user = user, .n = n, .owner = ctx};
+  atomic_init(&job.next, 0);
+  atomic_init(&job.exhausted, false);
+  pthread_mutex_lock(&dev->mu);
+  job.next_job = dev->pjobs;
+  dev->pjobs = &job;
+  atomic_fetch_add(&dev->npjobs, 1);
+  if (dev->nsleeping)
+    pthread_cond_broadcast(&dev->work_cv);
+  pthread_mutex_unlock(&dev->mu);
+  pjob_run(dev, &job, ctx);
+  pthread_mutex_lock(&dev->mu);
+  for (PJob **p = &dev->pjobs; *p; p = &(*p)->next_job)
+    if (*p == &job) {
+      *p = job.next_job;
+      break;
+    }
+  while (job.active)
+    pthread_cond_wait(&dev->done_cv, &dev->mu);
+  for (size_t k = 0; k < job.nsubs; k++) {
+    SimCtx *sub = job.subs[k];
+    void *p = xrealloc_array(ctx->acc, &ctx->capacc, ctx->nacc + sub->nacc, sizeof *ctx->acc);
+    if (p && sub->nacc) {
+      ctx->acc = p;
+      memcpy(ctx->acc + ctx->nacc, sub->acc, sub->nacc * sizeof *ctx->acc);
+      ctx->nacc += sub->nacc;
+    }
+    ctx->failed = ctx->failed || sub->failed;
+    free(sub->acc);
+    free(sub);
+  }
+  free(job.subs);
+  pthread_mutex_unlock(&dev->mu);
   return ctx->failed ? SIM_ERR_MEMORY : SIM_OK;
 }

@@ -88,7 +88,23 @@ struct SimCtx {
   Acc *acc;
   size_t nacc, capacc;
   bool failed;         /* an access was refused */
+  bool sub;            /* a helper's ctx inside sim_ctx_parallel_for */
 };
+
+/* A sim_ctx_parallel_for in progress: idle workers join it. Lives on the owner's stack; fields
+   without "atomic" are guarded by dev->mu. */
+typedef struct PJob {
+  SimForFn fn;
+  void *user;
+  size_t n;
+  atomic_size_t next;  /* atomic: next index to run */
+  atomic_bool exhausted;
+  int active;          /* helpers running iterations */
+  SimCtx **subs;       /* helpers' ctxs, merged into the owner's at the end */
+  size_t nsubs, capsubs;
+  SimCtx *owner;
+  struct PJob *next_job;
+} PJob;
 
 /* ---- ops (exec.c) ---- */
 
@@ -163,6 +179,8 @@ struct SimDevice {
   atomic_size_t nready;      /* atomic mirror of rq_n */
   atomic_int nspinning;      /* workers spinning for work */
   atomic_bool stop;
+  atomic_int npjobs;         /* parallel-for jobs with indices left */
+  PJob *pjobs;
   int nsleeping;             /* workers blocked on work_cv */
   int nrunning;              /* ops running */
   int nblocked;              /* running ops whose callback is blocked in a wait */

@@ -395,6 +395,33 @@ static void test_race_many_short_lived_streams_stay_precise(void **state) {
   assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
 }
 
+static void par_store(SimCtx *ctx, size_t i, void *user) {
+  char *p = user;
+  if (sim_access(ctx, p + i * 8, 8, true, "k.mlir:4:7") == SIM_OK)
+    memset(p + i * 8, 3, 8);
+}
+
+static void par_kernel(SimCtx *ctx, void *user) {
+  assert_int_equal(sim_ctx_parallel_for(ctx, 32, par_store, user), SIM_OK);
+}
+
+/* Blocks run by helper workers still count as the kernel's accesses. */
+static void test_race_parallel_kernel_accesses_count(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = par_kernel, .user = f.buf, .loc = "launch"};
+  SimOpDesc c1 = memcpy_op(f.buf2, f.buf, 256, "same-stream-copy");
+  SimOpDesc c2 = memcpy_op(f.buf2, f.buf + 200, 8, "other-stream-copy");
+  sim_stream_submit(f.dev, f.a, &k, NULL);
+  sim_stream_submit(f.dev, f.a, &c1, NULL);
+  sim_stream_submit(f.dev, f.b, &c2, NULL);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 2);  /* b's copy vs the kernel, and vs c1 */
+  assert_true(has(&f.s, "'launch' writes and 'other-stream-copy' reads bytes [200, 208)") ||
+              has(&f.s, "'other-stream-copy' reads and 'launch' writes bytes [200, 208)"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_race_write_write_on_two_streams_reported),
@@ -415,6 +442,7 @@ int main(void) {
     cmocka_unit_test(test_race_in_loop_reported_once),
     cmocka_unit_test(test_race_check_off_reports_nothing),
     cmocka_unit_test(test_race_many_short_lived_streams_stay_precise),
+    cmocka_unit_test(test_race_parallel_kernel_accesses_count),
   };
   return cmocka_run_group_tests_name("sim_race", tests, NULL, NULL);
 }
