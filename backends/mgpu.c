@@ -52,35 +52,17 @@ static TraceFormat trace_format = TRACE_FORMAT_CHROME;
 static bool leak_is_error;
 static atomic_size_t n_errors, n_warnings, n_leaks;
 
-/* The location arena: chunks of strings, freed at exit. */
+/* The location arena: chunks of strings, freed at exit. Each thread fills its own chunk, so naming
+ * a call takes no lock; the lock only guards the list of all chunks. */
 typedef struct Chunk Chunk;
 struct Chunk {
     Chunk *next;
     size_t used;
-    char data[4096 - 2 * sizeof(void *)];
+    char data[16384 - 2 * sizeof(void *)];
 };
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
 static Chunk *chunks;
-
-static const char *intern(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    const char *out = "?";
-    pthread_mutex_lock(&arena_lock);
-    if (!chunks || sizeof chunks->data - chunks->used < n) {
-        Chunk *c = malloc(sizeof *c);
-        if (!c)
-            goto out;
-        c->next = chunks;
-        c->used = 0;
-        chunks = c;
-    }
-    out = memcpy(chunks->data + chunks->used, s, n);
-    chunks->used += n;
-out:
-    pthread_mutex_unlock(&arena_lock);
-    return out;
-}
+static _Thread_local Chunk *chunk; /* this thread's current chunk */
 
 /* Every function of the ABI, for call counters: X(name). */
 #define MGPU_FUNCTIONS(X)                                                                        \
@@ -97,16 +79,42 @@ enum { MGPU_FUNCTIONS(ENUM) N_FUNCTIONS };
 static const char *const names[N_FUNCTIONS] = {MGPU_FUNCTIONS(NAME)};
 static atomic_uint_fast64_t calls[N_FUNCTIONS];
 
-/* "mgpuMemcpy#3": the function's name and how many times it was called, this call included. */
+static size_t name_len[N_FUNCTIONS];
+
+/* "mgpuMemcpy#3": the function's name and how many times it was called, this call included. Runs
+ * on every call, so it formats by hand into the thread's chunk (about 20 ns; snprintf and a
+ * locked arena cost ten times that). */
 static const char *call_loc(int f)
 {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s#%llu", names[f],
-             (unsigned long long)(atomic_fetch_add(&calls[f], 1) + 1));
-    return intern(buf);
+    uint64_t n = atomic_fetch_add_explicit(&calls[f], 1, memory_order_relaxed) + 1;
+    char digits[20];
+    size_t k = 0;
+    do
+        digits[k++] = (char)('0' + n % 10);
+    while ((n /= 10));
+    size_t len = name_len[f], need = len + 1 + k + 1;
+    Chunk *c = chunk;
+    if (!c || sizeof c->data - c->used < need) {
+        c = malloc(sizeof *c);
+        if (!c)
+            return names[f];
+        c->used = 0;
+        pthread_mutex_lock(&arena_lock);
+        c->next = chunks;
+        chunks = c;
+        pthread_mutex_unlock(&arena_lock);
+        chunk = c;
+    }
+    char *out = c->data + c->used, *p = out;
+    memcpy(p, names[f], len);
+    p += len;
+    *p++ = '#';
+    while (k)
+        *p++ = digits[--k];
+    *p = '\0';
+    c->used += need;
+    return out;
 }
-
-#define LOC(name) call_loc(F_##name)
 
 static void sink(const BeDiag *d, void *user)
 {
@@ -137,6 +145,7 @@ static void finish(void)
         free(c);
     }
     chunks = NULL;
+    chunk = NULL;
     size_t errors = atomic_load(&n_errors), warnings = atomic_load(&n_warnings);
     size_t leaks = atomic_load(&n_leaks);
     if (leak_is_error) {
@@ -163,6 +172,8 @@ static void bad_env(const char *name, const char *value, const char *expected)
 static void start(void)
 {
     const char *env;
+    for (int f = 0; f < N_FUNCTIONS; f++)
+        name_len[f] = strlen(names[f]);
     BeOptions opt = {.sink = sink};
     opt.sched = getenv("MGPUSIM_SCHED");
     if ((env = getenv("MGPUSIM_WORKERS"))) {
@@ -215,6 +226,8 @@ static void start(void)
     atexit(finish);
 }
 
+/* The device, opened on the first call; NULL once finish() closed it (a call from a later exit
+ * handler then does nothing). */
 static Backend *be(void)
 {
     pthread_once(&once, start);
@@ -231,85 +244,108 @@ static bool dim(intptr_t v, uint32_t *out)
 
 /* ---- the ABI ---- */
 
+/* Every function starts with BE(name): the device (or return when it is closed) and this call's
+ * location. */
+#define BE(name, ...)                                                                            \
+    Backend *b = be();                                                                           \
+    if (!b)                                                                                      \
+        return __VA_ARGS__;                                                                      \
+    const char *loc = call_loc(F_##name)
+
 void *mgpuStreamCreate(void)
 {
+    BE(mgpuStreamCreate, NULL);
     BeStream s = NULL;
-    be_stream_create(be(), &s, LOC(mgpuStreamCreate));
+    be_stream_create(b, &s, loc);
     return s;
 }
 
 void mgpuStreamDestroy(void *stream)
 {
-    be_stream_destroy(be(), stream, LOC(mgpuStreamDestroy));
+    BE(mgpuStreamDestroy);
+    be_stream_destroy(b, stream, loc);
 }
 
 void mgpuStreamSynchronize(void *stream)
 {
-    be_stream_sync(be(), stream, LOC(mgpuStreamSynchronize));
+    BE(mgpuStreamSynchronize);
+    be_stream_sync(b, stream, loc);
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event)
 {
-    be_stream_wait_event(be(), stream, event, LOC(mgpuStreamWaitEvent));
+    BE(mgpuStreamWaitEvent);
+    be_stream_wait_event(b, stream, event, loc);
 }
 
 void *mgpuEventCreate(void)
 {
+    BE(mgpuEventCreate, NULL);
     BeEvent e = NULL;
-    be_event_create(be(), &e, LOC(mgpuEventCreate));
+    be_event_create(b, &e, loc);
     return e;
 }
 
 void mgpuEventDestroy(void *event)
 {
-    be_event_destroy(be(), event, LOC(mgpuEventDestroy));
+    BE(mgpuEventDestroy);
+    be_event_destroy(b, event, loc);
 }
 
 void mgpuEventSynchronize(void *event)
 {
-    be_event_sync(be(), event, LOC(mgpuEventSynchronize));
+    BE(mgpuEventSynchronize);
+    be_event_sync(b, event, loc);
 }
 
 void mgpuEventRecord(void *event, void *stream)
 {
-    be_event_record(be(), event, stream, LOC(mgpuEventRecord));
+    BE(mgpuEventRecord);
+    be_event_record(b, event, stream, loc);
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared)
 {
+    BE(mgpuMemAlloc, NULL);
     void *p = NULL;
-    be_mem_alloc(be(), (size_t)sizeBytes, isHostShared, stream, &p, LOC(mgpuMemAlloc));
+    be_mem_alloc(b, (size_t)sizeBytes, isHostShared, stream, &p, loc);
     return p;
 }
 
 void mgpuMemFree(void *ptr, void *stream)
 {
-    be_mem_free(be(), ptr, stream, LOC(mgpuMemFree));
+    BE(mgpuMemFree);
+    be_mem_free(b, ptr, stream, loc);
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream)
 {
-    be_memcpy(be(), dst, src, sizeBytes, stream, LOC(mgpuMemcpy));
+    BE(mgpuMemcpy);
+    be_memcpy(b, dst, src, sizeBytes, stream, loc);
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream)
 {
-    be_memset(be(), dst, value, 4, count, stream, LOC(mgpuMemset32));
+    BE(mgpuMemset32);
+    be_memset(b, dst, value, 4, count, stream, loc);
 }
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream)
 {
-    be_memset(be(), dst, value, 2, count, stream, LOC(mgpuMemset16));
+    BE(mgpuMemset16);
+    be_memset(b, dst, value, 2, count, stream, loc);
 }
 
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes)
 {
-    be_mem_register(be(), ptr, (size_t)sizeBytes, LOC(mgpuMemHostRegister));
+    BE(mgpuMemHostRegister);
+    be_mem_register(b, ptr, (size_t)sizeBytes, loc);
 }
 
 void mgpuMemHostUnregister(void *ptr)
 {
-    be_mem_unregister(be(), ptr, LOC(mgpuMemHostUnregister));
+    BE(mgpuMemHostUnregister);
+    be_mem_unregister(b, ptr, loc);
 }
 
 /* The bytes a dense memref spans, or -1 (after a diagnostic) when it is not dense: upstream only
@@ -336,8 +372,7 @@ static int64_t memref_bytes(Backend *b, int64_t rank, const BeMemRef *d, int64_t
 
 void mgpuMemHostRegisterMemRef(int64_t rank, BeMemRef *descriptor, int64_t elementSizeBytes)
 {
-    Backend *b = be();
-    const char *loc = LOC(mgpuMemHostRegisterMemRef);
+    BE(mgpuMemHostRegisterMemRef);
     int64_t bytes = memref_bytes(b, rank, descriptor, elementSizeBytes, loc);
     if (bytes < 0)
         return;
@@ -346,48 +381,52 @@ void mgpuMemHostRegisterMemRef(int64_t rank, BeMemRef *descriptor, int64_t eleme
 
 void mgpuMemHostUnregisterMemRef(int64_t rank, BeMemRef *descriptor, int64_t elementSizeBytes)
 {
-    be_mem_unregister(be(), descriptor->data + descriptor->offset * elementSizeBytes,
-                      LOC(mgpuMemHostUnregisterMemRef));
+    BE(mgpuMemHostUnregisterMemRef);
+    be_mem_unregister(b, descriptor->data + descriptor->offset * elementSizeBytes, loc);
 }
 
 void mgpuSetDefaultDevice(int32_t device)
 {
-    be_device_set(be(), device, LOC(mgpuSetDefaultDevice));
+    BE(mgpuSetDefaultDevice);
+    be_device_set(b, device, loc);
 }
 
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize)
 {
+    BE(mgpuModuleLoad, NULL);
     BeModule m = NULL;
-    be_module_load(be(), data, gpuBlobSize, &m, LOC(mgpuModuleLoad));
+    be_module_load(b, data, gpuBlobSize, &m, loc);
     return m;
 }
 
 /* PTX text to be JIT-compiled by the driver; the size is the string's. */
 void *mgpuModuleLoadJIT(void *data, int optLevel)
 {
+    BE(mgpuModuleLoadJIT, NULL);
     BeModule m = NULL;
-    be_module_load(be(), data, data ? strlen(data) : 0, &m, LOC(mgpuModuleLoadJIT));
+    be_module_load(b, data, data ? strlen(data) : 0, &m, loc);
     return m;
 }
 
 void mgpuModuleUnload(void *module)
 {
-    be_module_unload(be(), module, LOC(mgpuModuleUnload));
+    BE(mgpuModuleUnload);
+    be_module_unload(b, module, loc);
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name)
 {
+    BE(mgpuModuleGetFunction, NULL);
     BeFunction f = NULL;
-    be_module_function(be(), module, name, &f, LOC(mgpuModuleGetFunction));
+    be_module_function(b, module, name, &f, loc);
     return f;
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
-                             intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
-                             void *stream, void **params, void **extra, size_t paramsCount)
+                      intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
+                      void *stream, void **params, void **extra, size_t paramsCount)
 {
-    Backend *b = be();
-    const char *loc = LOC(mgpuLaunchKernel);
+    BE(mgpuLaunchKernel);
     BeLaunch l = {.params = params, .n_params = paramsCount};
     bool ok = smem >= 0 && dim(gridX, &l.grid[0]) && dim(gridY, &l.grid[1]) && dim(gridZ, &l.grid[2]) &&
               dim(blockX, &l.block[0]) && dim(blockY, &l.block[1]) && dim(blockZ, &l.block[2]);
