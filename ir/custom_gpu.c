@@ -876,14 +876,12 @@ static void print_launch_dims(Printer *pr, const char *kw, Value *ids, Value *si
     if (i)
       pr_strn(pr, ", ", 2);
     pr_value(pr, &ids[i]);
-    pr_loc_suffix(pr, ids[i].loc);
   }
   pr_str(pr, ") in (");
   for (int i = 0; i < 3; i++) {
     if (i)
       pr_strn(pr, ", ", 2);
     pr_value(pr, &sizes[i]);
-    pr_loc_suffix(pr, sizes[i].loc);
     pr_strn(pr, " = ", 3);
     pr_value(pr, vals[i]);
   }
@@ -902,7 +900,6 @@ static void print_attribution_list(Printer *pr, const char *kw, Value *args, uin
     pr_value(pr, &args[i]);
     pr_strn(pr, " : ", 3);
     pr_type(pr, args[i].type);
-    pr_loc_suffix(pr, args[i].loc);
   }
   pr_char(pr, ')');
 }
@@ -1058,8 +1055,10 @@ static bool dict_array_fits(const Attr *a, uint32_t n) {
   return true;
 }
 
-/* MLIR spells function arguments `%a: T` and attributions `%a : T` */
-static void print_arg_decls(Printer *pr, Value *args, uint32_t n, const Attr *attrs, const char *colon) {
+/* MLIR spells function arguments `%a: T loc(...)` and attributions `%a : T`, without locations
+ * (as it does for the ids of gpu.launch and the arguments of async.execute) */
+static void print_arg_decls(Printer *pr, Value *args, uint32_t n, const Attr *attrs, bool with_locs) {
+  const char *colon = with_locs ? ": " : " : ";
   pr_char(pr, '(');
   for (uint32_t i = 0; i < n; i++) {
     if (i)
@@ -1068,7 +1067,8 @@ static void print_arg_decls(Printer *pr, Value *args, uint32_t n, const Attr *at
     pr_str(pr, colon);
     pr_type(pr, args[i].type);
     print_dict_of(pr, attrs, i);
-    pr_loc_suffix(pr, args[i].loc);
+    if (with_locs)
+      pr_loc_suffix(pr, args[i].loc);
   }
   pr_char(pr, ')');
 }
@@ -1102,7 +1102,7 @@ bool print_gpu_func(Printer *pr, Op *op) {
     return false;
   pr_char(pr, ' ');
   pr_symbol(pr, name->u.str);
-  print_arg_decls(pr, entry->args, nin, aa, ": ");
+  print_arg_decls(pr, entry->args, nin, aa, true);
   if (fn->u.fn.nout) {
     pr_str(pr, " -> ");
     bool paren = fn->u.fn.nout > 1 || fn->u.fn.out[0]->kind == TY_FUNC;
@@ -1114,11 +1114,11 @@ bool print_gpu_func(Printer *pr, Op *op) {
   }
   if (nw) {
     pr_str(pr, " workgroup");
-    print_arg_decls(pr, entry->args + nin, (uint32_t)nw, wa, " : ");
+    print_arg_decls(pr, entry->args + nin, (uint32_t)nw, wa, false);
   }
   if (np) {
     pr_str(pr, " private");
-    print_arg_decls(pr, entry->args + nin + nw, np, pa, " : ");
+    print_arg_decls(pr, entry->args + nin + nw, np, pa, false);
   }
   if (kernel)
     pr_str(pr, " kernel");
@@ -1321,7 +1321,6 @@ bool print_async_execute(Printer *pr, Op *op) {
       pr_value(pr, &entry->args[i]);
       pr_strn(pr, ": ", 2);
       pr_type(pr, op->operands[nd + i]->type);
-      pr_loc_suffix(pr, entry->args[i].loc);
     }
     pr_char(pr, ')');
   }
