@@ -1,0 +1,136 @@
+/* test_ir_diag.c - diagnostics: `file:line:col: error: msg`, the source line and a caret. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+typedef struct Fixture {
+  IrCtx *ctx;
+  FILE *out; /* tmpfile the diagnostics go to */
+} Fixture;
+
+static int setup(void **state) {
+  Fixture *f = calloc(1, sizeof *f);
+  f->ctx = ir_ctx_create();
+  f->out = tmpfile();
+  ir_diag_set_stream(f->ctx, f->out);
+  *state = f;
+  return f->out ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  Fixture *f = *state;
+  ir_ctx_destroy(f->ctx);
+  fclose(f->out);
+  free(f);
+  return 0;
+}
+
+/* Everything written to the diagnostics stream so far, as a static string. */
+static const char *diag_text(Fixture *f) {
+  static char buf[8192];
+  fflush(f->out);
+  rewind(f->out);
+  size_t n = fread(buf, 1, sizeof buf - 1, f->out);
+  buf[n] = 0;
+  return buf;
+}
+
+static void test_ir_parse_error_has_location_line_and_caret(void **state) {
+  Fixture *f = *state;
+  const char *src = "func.func @f() {\n  %0 = arith.constant 256 : i8\n  return\n}\n";
+  assert_null(ir_parse(f->ctx, "prog.mlir", src, strlen(src)));
+  assert_int_equal(ir_error_count(f->ctx), 1);
+  assert_string_equal(diag_text(f),
+                      "prog.mlir:2:23: error: integer constant out of range for attribute\n"
+                      "  %0 = arith.constant 256 : i8\n"
+                      "                      ^\n");
+}
+
+static void test_ir_parse_error_caret_keeps_tabs(void **state) {
+  Fixture *f = *state;
+  const char *src = "\t\"t.op\"() : () -> (i32, %)\n";
+  assert_null(ir_parse(f->ctx, "tab.mlir", src, strlen(src)));
+  const char *d = diag_text(f);
+  assert_memory_equal(d, "tab.mlir:1:25: error: ", 22);
+  /* the source line is quoted, and the caret line starts with the same tab */
+  assert_non_null(strstr(d, "\n\t\"t.op\"() : () -> (i32, %)\n\t                       ^\n"));
+}
+
+static void test_ir_parse_error_last_line_without_newline(void **state) {
+  Fixture *f = *state;
+  const char *src = "func.func @f() {\n  return";
+  assert_null(ir_parse(f->ctx, "eof.mlir", src, strlen(src)));
+  const char *d = diag_text(f);
+  assert_memory_equal(d, "eof.mlir:2:", 11);
+  assert_non_null(strstr(d, "\n  return\n"));
+  assert_non_null(strstr(d, "^\n"));
+}
+
+static void test_ir_verify_error_has_note(void **state) {
+  Fixture *f = *state;
+  const char *src = "func.func @f() {\n  \"t.use\"(%0) : (i32) -> ()\n"
+                    "  %0 = \"t.def\"() : () -> i32\n  return\n}\n";
+  Op *top = ir_parse(f->ctx, "dom.mlir", src, strlen(src));
+  assert_non_null(top);
+  assert_int_equal(ir_verify(f->ctx, top), 1);
+  assert_int_equal(ir_error_count(f->ctx), 1);
+  const char *d = diag_text(f);
+  assert_string_equal(d, "dom.mlir:2:3: error: operand #0 does not dominate this use\n"
+                         "  \"t.use\"(%0) : (i32) -> ()\n"
+                         "  ^\n"
+                         "dom.mlir:3:8: note: operand defined here\n"
+                         "  %0 = \"t.def\"() : () -> i32\n"
+                         "       ^\n");
+}
+
+static void test_ir_diag_without_location(void **state) {
+  Fixture *f = *state;
+  ir_diag(f->ctx, DIAG_WARNING, NULL, "just %s", "text");
+  assert_string_equal(diag_text(f), "gpuinterp: warning: just text\n");
+  assert_int_equal(ir_error_count(f->ctx), 0);
+}
+
+static void test_ir_diag_location_without_source(void **state) {
+  Fixture *f = *state;
+  Loc *l = ir_loc_file(f->ctx, ir_intern_cstr(f->ctx, "other.mlir"), 7, 3);
+  ir_diag(f->ctx, DIAG_ERROR, l, "bad %d", 42);
+  ir_diag(f->ctx, DIAG_NOTE, l, "see here");
+  assert_string_equal(diag_text(f), "other.mlir:7:3: error: bad 42\nother.mlir:7:3: note: see here\n");
+  assert_int_equal(ir_error_count(f->ctx), 1);
+}
+
+static void test_ir_parse_explicit_loc_used_for_verify_error(void **state) {
+  Fixture *f = *state;
+  /* the op's own loc(...) names a file the context has not read: no source line */
+  const char *src = "func.func @f() {\n  \"t.use\"(%0) : (i32) -> () loc(\"gen.mlir\":40:2)\n"
+                    "  %0 = \"t.def\"() : () -> i32\n  return\n}\n";
+  Op *top = ir_parse(f->ctx, "src.mlir", src, strlen(src));
+  assert_non_null(top);
+  assert_int_equal(ir_verify(f->ctx, top), 1);
+  assert_string_equal(diag_text(f), "gen.mlir:40:2: error: operand #0 does not dominate this use\n"
+                                    "src.mlir:3:8: note: operand defined here\n"
+                                    "  %0 = \"t.def\"() : () -> i32\n"
+                                    "       ^\n");
+}
+
+int main(void) {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+  const struct CMUnitTest tests[] = {
+      T(test_ir_parse_error_has_location_line_and_caret),
+      T(test_ir_parse_error_caret_keeps_tabs),
+      T(test_ir_parse_error_last_line_without_newline),
+      T(test_ir_verify_error_has_note),
+      T(test_ir_diag_without_location),
+      T(test_ir_diag_location_without_source),
+      T(test_ir_parse_explicit_loc_used_for_verify_error),
+  };
+#undef T
+  return cmocka_run_group_tests_name("ir_diag", tests, NULL, NULL);
+}
