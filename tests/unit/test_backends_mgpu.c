@@ -211,6 +211,20 @@ static void set_device(void)
     mgpuSetDefaultDevice(1);
 }
 
+static void late_call(void)
+{
+    /* Runs after the ABI's own exit handler closed the device. */
+    check(mgpuStreamCreate() == NULL, "no stream after exit");
+    mgpuMemcpy(NULL, NULL, 0, NULL);
+    fprintf(stderr, "late call returned\n");
+}
+
+static void call_after_exit(void)
+{
+    atexit(late_call); /* registered first, so it runs last */
+    mgpuStreamDestroy(mgpuStreamCreate());
+}
+
 /* ---- tests ---- */
 
 static void test_mgpuMemAlloc_of_zero_bytes_is_null(void **state)
@@ -409,6 +423,15 @@ static void test_mgpu_settings_not_understood_are_errors(void **state)
     assert_int_equal(r.status, 1);
 }
 
+static void test_mgpu_calls_after_exit_do_nothing(void **state)
+{
+    (void)state;
+    Run r;
+    run(&r, call_after_exit, NULL);
+    assert_string_equal(r.err, "late call returned\n");
+    assert_int_equal(r.status, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_mgpu_bad_scheduler_is_an_error),
         cmocka_unit_test(test_mgpu_cuda_backend_is_not_implemented),
         cmocka_unit_test(test_mgpu_settings_not_understood_are_errors),
+        cmocka_unit_test(test_mgpu_calls_after_exit_do_nothing),
     };
     return cmocka_run_group_tests_name("backends_mgpu", tests, NULL, NULL);
 }
