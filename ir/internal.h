@@ -89,6 +89,7 @@ struct Parser {
   IrCtx *ctx;
   Lexer lx;
   Token tok;
+  const char *prev_end;   /* end of the token before tok */
   Str file;
   const char *src;        /* start of the source, for line/column */
   const char *line_start; /* cache for line/column lookups */
@@ -103,6 +104,8 @@ struct Parser {
   uint32_t nstack, capstack;
   uint32_t frame;         /* current value frame (isolated regions get a new one) */
   uint32_t next_frame;
+  uint32_t *frame_parent;  /* value frame -> the frame it is nested in (0: none) */
+  uint32_t cap_frames;
   Alias *type_alias, *attr_alias, *loc_alias;
   uint32_t ntype_alias, nattr_alias, nloc_alias, cap_type_alias, cap_attr_alias, cap_loc_alias;
   PendingLoc *pending;    /* loc(#alias) uses resolved at the end of the file */

@@ -50,7 +50,7 @@ static Token string_lit(Lexer *lx, const char *start) {
   const char *p = start + 1;
   for (;;) {
     if (p >= lx->end || *p == '\n' || *p == '\r')
-      return error(lx, start, "expected '\"' in string literal");
+      return error(lx, p, "expected '\"' in string literal");
     if (*p == '"')
       break;
     if (*p == '\\') {

@@ -35,6 +35,7 @@ struct SsaEntry {
 /* ---- Token plumbing and errors -------------------------------------------------------------- */
 
 void p_next(Parser *p) {
+  p->prev_end = p->tok.text ? p->tok.text + p->tok.len : p->src;
   p->tok = lex_next(&p->lx);
   if (p->tok.kind == TOK_ERROR) {
     p_error(p, "%s", p->lx.err);
@@ -121,10 +122,17 @@ static bool verror(Parser *p, const char *pos, const char *fmt, va_list ap) {
   return false;
 }
 
+/* Like mlir-opt, an "expected ..." error is placed at the end of the previous token when the
+ * current token is at the end of the file or on a later line: that is where something is
+ * missing. Other errors are about the current token and are placed on it. */
 bool p_error(Parser *p, const char *fmt, ...) {
+  const char *pos = p->tok.text;
+  if (!strncmp(fmt, "expected", 8) && p->prev_end && p->prev_end <= pos &&
+      (p->tok.kind == TOK_EOF || memchr(p->prev_end, '\n', (size_t)(pos - p->prev_end))))
+    pos = p->prev_end;
   va_list ap;
   va_start(ap, fmt);
-  verror(p, p->tok.text, fmt, ap);
+  verror(p, pos, fmt, ap);
   va_end(ap);
   return false;
 }
@@ -236,6 +244,19 @@ static bool type_clash(Parser *p, const OperandRef *ref, Type *want, Type *have,
 bool p_resolve(Parser *p, const OperandRef *ref, Type *type, Value **out) {
   uint32_t h;
   SsaEntry *e = table_find(p, ref->name, ref->len, p->frame, false, &h);
+  if (!e || e->forward) {
+    /* A value of an enclosing scope: MLIR's parser takes it, and the verifier then reports the
+     * use across an isolated-from-above op. */
+    for (uint32_t f = p->frame < p->cap_frames ? p->frame_parent[p->frame] : 0; f;
+         f = f < p->cap_frames ? p->frame_parent[f] : 0) {
+      uint32_t h2;
+      SsaEntry *outer = table_find(p, ref->name, ref->len, f, false, &h2);
+      if (outer && !outer->forward && ref->number < outer->count) {
+        *out = outer->vals[ref->number];
+        return true;
+      }
+    }
+  }
   if (e && !e->forward) {
     if (ref->number >= e->count)
       return p_error_at(p, ref->pos, "reference to invalid result number");
@@ -648,6 +669,35 @@ typedef struct ResultName {
 
 static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t *nnames_out);
 
+/* Dialects that exist upstream: an op of one of them that the front end does not know is
+ * "unknown", an op of any other dialect names a dialect that "is not found". */
+static const char *const known_dialects[] = {
+  "builtin", "func", "arith", "math", "index", "memref", "scf", "cf", "gpu", "llvm", "nvvm",
+  "async", "vector", "affine", "tensor", "linalg", "rocdl", "amdgpu", "nvgpu", "spirv", "complex",
+  "bufferization", "emitc", "ub", "shape", "sparse_tensor", "tosa", "transform", "x86vector",
+  "arm_neon", "arm_sve", "arm_sme", "omp", "acc", "mpi", "pdl", "pdl_interp", "quant", "ptr",
+  "dlti", "irdl", "mesh", "shard", "smt", "xegpu", "xevm", "wasmssa", NULL};
+
+static bool unknown_op(Parser *p, Str name, const OpInfo *info) {
+  if (info)
+    return p_error(p, "custom assembly of '%s' is not supported yet; use the generic form", info->name);
+  const char *dot = memchr(name.s, '.', name.len);
+  if (dot) {
+    bool known = false;
+    for (int i = 0; known_dialects[i] && !known; i++)
+      known = strlen(known_dialects[i]) == (size_t)(dot - name.s) &&
+              memcmp(known_dialects[i], name.s, (size_t)(dot - name.s)) == 0;
+    if (!known)
+      return p_error(p, "Dialect `%.*s' not found for custom op '%.*s'", (int)(dot - name.s), name.s,
+                     (int)name.len, name.s);
+  }
+  Str d = p_default_dialect(p);
+  if (!d.len)
+    d = ir_intern_cstr(p->ctx, "builtin");
+  return p_error(p, "custom op '%.*s' is unknown (tried '%.*s.%.*s' as well)", (int)name.len, name.s,
+                 (int)d.len, d.s, (int)name.len, name.s);
+}
+
 /* After a failed op, its result names stand for poison values (no type, accepted by any use),
  * so that its users do not report them again as undeclared. */
 static bool parse_op(Parser *p, Block *block) {
@@ -689,7 +739,7 @@ static bool parse_op(Parser *p, Block *block) {
 
 static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t *nnames_out) {
   uint32_t nnames = 0, nexpected = 0;
-  const char *start = p->tok.text;
+  const char *start = p->tok.text - (p->tok.kind == TOK_PERCENT);
   if (p->tok.kind == TOK_PERCENT) {
     do {
       if (p->tok.kind != TOK_PERCENT)
@@ -744,12 +794,10 @@ static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t 
           info = ir_op_info(ir_intern_cstr(p->ctx, buf));
       }
     }
-    if (!info || !info->parse) {
-      if (info)
-        return p_error(p, "custom assembly of '%s' is not supported; use the generic form",
-                       info->name);
-      return p_error(p, "custom op '%.*s' is unknown", (int)name.len, name.s);
-    }
+    if (!info && ir_str_eq(name, "func"))
+      info = ir_op_info(ir_intern_cstr(p->ctx, "func.func")); /* the spelling before func.func */
+    if (!info || !info->parse)
+      return unknown_op(p, name, info);
     st.info = info;
     st.name = ir_intern_cstr(p->ctx, info->name);
     p_next(p);
@@ -760,7 +808,7 @@ static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t 
     if (!info->parse(p, &st))
       goto fail;
   } else {
-    return p_error(p, nnames ? "expected operation name in quotes" : "expected operation name");
+    return p_error(p, "expected operation name in quotes");
   }
   if (pushed)
     p->ndialect--;
@@ -866,8 +914,6 @@ static bool recover(Parser *p) {
 
 static bool parse_block_body(Parser *p, Block *b) {
   while (p->tok.kind != TOK_CARET && p->tok.kind != TOK_RBRACE) {
-    if (p->tok.kind == TOK_EOF)
-      return p_error(p, "expected '}' to end region");
     if (!parse_op(p, b) && !recover(p))
       return false;
   }
@@ -883,9 +929,23 @@ bool p_region(Parser *p, Region *out, RegionArg *args, uint32_t nargs, bool isol
   m->stack_mark = p->nstack;
   m->block_frame = ++p->next_frame;
   m->saved_frame = p->frame;
-  if (isolated)
-    p->frame = ++p->next_frame;
+  if (isolated) {
+    uint32_t f = ++p->next_frame;
+    if (f >= p->cap_frames) {
+      uint32_t ncap = f * 2 + 16;
+      uint32_t *np = realloc(p->frame_parent, ncap * sizeof *np);
+      if (!np)
+        abort();
+      memset(np + p->cap_frames, 0, (ncap - p->cap_frames) * sizeof *np);
+      p->frame_parent = np;
+      p->cap_frames = ncap;
+    }
+    p->frame_parent[f] = p->frame;
+    p->frame = f;
+  }
   bool ok = true;
+  if (args && nargs == 0 && p->tok.kind == TOK_CARET)
+    args = NULL; /* no named arguments: the entry block may carry a label */
   if (args) {
     Block *entry = ir_alloc(p->ctx, sizeof *entry);
     ok = define_block_args(p, entry, args, nargs);
@@ -1126,6 +1186,7 @@ Op *ir_parse(IrCtx *ctx, const char *filename, const char *text, size_t len) {
     }
   free(p.ssa);
   free(p.stack);
+  free(p.frame_parent);
   p_free_aliases(&p);
   return top;
 }

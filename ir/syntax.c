@@ -678,6 +678,7 @@ static bool parse_dims(Parser *p, Vec *dims, bool allow_scalable, bool **scalabl
 }
 
 static bool parse_shaped(Parser *p, TypeKind kind, Type **out) {
+  const char *kw_pos = p->tok.text;
   /* current token is the keyword; the raw text continues with `<` */
   if (!p_expect_raw_less(p))
     return false;
@@ -707,6 +708,8 @@ static bool parse_shaped(Parser *p, TypeKind kind, Type **out) {
       if (!p_attr(p, NULL, &a))
         return false;
       if (a->kind == ATTR_STRIDED || a->kind == ATTR_AFFINE_MAP) {
+        if (a->kind == ATTR_STRIDED && a->u.strided.n != t.u.sh.rank)
+          return p_error_at(p, kw_pos, "expected the number of strides to match the rank");
         t.u.sh.layout = a;
         if (p_opt(p, TOK_COMMA) && !p_attr(p, NULL, &t.u.sh.memspace))
           return false;
@@ -846,8 +849,10 @@ static bool parse_dialect_type(Parser *p, Type **out) {
       *out = t;
       return true;
     }
-    if (!(*p->lx.cur == '<'))
+    if (!(*p->lx.cur == '<')) {
+      p_next(p);
       return p_error(p, "undefined symbol alias id '%.*s'", (int)len, s);
+    }
   }
   Str dialect = ir_intern(p->ctx, s, dot ? (uint32_t)(dot - s) : len);
   Str name = ir_intern(p->ctx, dot ? dot + 1 : s + len, dot ? (uint32_t)(s + len - dot - 1) : 0);
@@ -918,7 +923,9 @@ bool p_type(Parser *p, Type **out) {
   Signedness sign;
   uint32_t width;
   if (kw_int_type(s, len, &sign, &width)) {
-    if (width == 0 || width > (1u << 24))
+    if (width > (1u << 24) - 1)
+      return p_error(p, "integer bitwidth is limited to 16777215 bits");
+    if (width == 0)
       return p_error(p, "invalid integer width");
     p_next(p);
     *out = ir_type_int(p->ctx, width, sign);
@@ -1229,9 +1236,9 @@ static bool parse_loc_inner(Parser *p, Loc **out) {
 
 /* loc ::= `loc` `(` location-inst `)` ; the `loc` keyword is the current token */
 bool p_loc(Parser *p, Loc **out) {
-  if (!p_kw(p, "loc") || !p_expect(p, TOK_LPAREN, "'('"))
+  if (!p_kw(p, "loc") || !p_expect(p, TOK_LPAREN, "'(' in location"))
     return false;
-  return parse_loc_inner(p, out) && p_expect(p, TOK_RPAREN, "')'");
+  return parse_loc_inner(p, out) && p_expect(p, TOK_RPAREN, "')' in location");
 }
 
 /* ---- Attributes ----------------------------------------------------------------------------- */
@@ -1526,6 +1533,7 @@ bool p_attr_dict(Parser *p, NamedAttr **out, uint32_t *n) {
   if (!p_opt(p, TOK_RBRACE)) {
     do {
       Str name;
+      const char *key_pos = p->tok.text;
       if (p_is(p, TOK_STRING)) {
         if (!p_string(p, &name)) {
           ok = false;
@@ -1540,7 +1548,7 @@ bool p_attr_dict(Parser *p, NamedAttr **out, uint32_t *n) {
       }
       for (uint32_t i = 0; i < cnt; i++) {
         if (ents[i].name.s == name.s) {
-          ok = p_error(p, "duplicate key '%.*s' in dictionary attribute", (int)name.len, name.s);
+          ok = p_error_at(p, key_pos, "duplicate key '%.*s' in dictionary attribute", (int)name.len, name.s);
           break;
         }
       }

@@ -10,6 +10,7 @@
  * Each problem is reported on the op at fault; verification goes on to report them all. */
 #include "ir/internal.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,171 @@ typedef struct Verifier {
 } Verifier;
 
 static void verify_region(Verifier *v, Region *r, bool graph);
+
+static const Loc *where(const Op *op) { return ir_loc_file_of(op->loc) ? op->loc : op->src; }
+
+/* An error in mlir-opt's words, at op, without the "'name' op" prefix. */
+static void fail(Verifier *v, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(Verifier *v, const Op *op, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  ir_diag(v->ctx, DIAG_ERROR, where(op), "%s", msg);
+  v->errors++;
+}
+
+/* The same with the "'name' op" prefix, as MLIR's emitOpError writes it. */
+#define op_fail(v, op, ...) (ir_op_error((v)->ctx, (op), __VA_ARGS__), (v)->errors++)
+
+static const char *ty(Verifier *v, const Type *t) { return ir_type_str(v->ctx, t); }
+
+static Op *enclosing(const Op *op, const char *name) {
+  for (Op *o = ir_op_parent_op(op); o; o = ir_op_parent_op(o))
+    if (ir_str_eq(o->name, name))
+      return o;
+  return NULL;
+}
+
+static Type *func_type_of(const Op *fn) {
+  Attr *ft = ir_op_attr(fn, "function_type");
+  return ft && ft->kind == ATTR_TYPE && ft->type->kind == TY_FUNC ? ft->type : NULL;
+}
+
+/* Finds a symbol by a (possibly nested) reference, from the closest symbol table above op. */
+static Op *lookup_symref(const Op *op, const Attr *ref) {
+  if (!ref || ref->kind != ATTR_SYMREF)
+    return NULL;
+  for (Op *table = ir_op_parent_op(op); table; table = ir_op_parent_op(table)) {
+    if (!table->info || !(table->info->flags & OPF_SYMBOL_TABLE))
+      continue;
+    Op *s = ir_symbol_lookup(table, ref->u.sym.path[0]);
+    for (uint32_t i = 1; s && i < ref->u.sym.n; i++)
+      s = ir_symbol_lookup(s, ref->u.sym.path[i]);
+    return s;
+  }
+  return NULL;
+}
+
+/* Checks that need an op's meaning: signatures of returns and calls, branch operand counts,
+ * region results, kernel references. */
+static void check_known(Verifier *v, Op *op) {
+  const char *n = op->info->name;
+  if (!strcmp(n, "func.return")) {
+    Op *fn = enclosing(op, "func.func");
+    Type *ft = fn ? func_type_of(fn) : NULL;
+    if (!ft || ir_op_parent_op(op) != fn)
+      return;
+    Attr *name = ir_op_attr(fn, "sym_name");
+    int nl = name && name->kind == ATTR_STRING ? (int)name->u.str.len : 0;
+    const char *ns = nl ? name->u.str.s : "";
+    if (op->noperands != ft->u.fn.nout) {
+      op_fail(v, op, "has %u operands, but enclosing function (@%.*s) returns %u", op->noperands, nl, ns,
+              ft->u.fn.nout);
+      return;
+    }
+    for (uint32_t i = 0; i < op->noperands; i++)
+      if (op->operands[i]->type != ft->u.fn.out[i])
+        fail(v, op, "type of return operand %u ('%s') doesn't match function result type ('%s') in function @%.*s",
+             i, ty(v, op->operands[i]->type), ty(v, ft->u.fn.out[i]), nl, ns);
+  } else if (!strcmp(n, "func.call")) {
+    Attr *callee = ir_op_attr(op, "callee");
+    Op *fn = lookup_symref(op, callee);
+    Type *ft = fn ? func_type_of(fn) : NULL;
+    if (!fn || !ft || !ir_str_eq(fn->name, "func.func")) {
+      if (callee && callee->kind == ATTR_SYMREF)
+        op_fail(v, op, "'%.*s' does not reference a valid function", (int)callee->u.sym.path[0].len,
+                callee->u.sym.path[0].s);
+      return;
+    }
+    if (ft->u.fn.nin != op->noperands) {
+      op_fail(v, op, "incorrect number of operands for callee");
+      return;
+    }
+    for (uint32_t i = 0; i < op->noperands; i++)
+      if (op->operands[i]->type != ft->u.fn.in[i]) {
+        op_fail(v, op, "operand type mismatch: expected operand type '%s', but provided '%s' for operand number %u",
+                ty(v, ft->u.fn.in[i]), ty(v, op->operands[i]->type), i);
+        return;
+      }
+    if (ft->u.fn.nout != op->nresults) {
+      op_fail(v, op, "incorrect number of results for callee");
+      return;
+    }
+    for (uint32_t i = 0; i < op->nresults; i++)
+      if (op->results[i].type != ft->u.fn.out[i]) {
+        op_fail(v, op, "result type mismatch at index %u", i);
+        return;
+      }
+  } else if (!strcmp(n, "cf.br") || !strcmp(n, "cf.cond_br")) {
+    uint32_t first = 0, counts[2] = {op->noperands, 0};
+    if (n[3] == 'c') {
+      Attr *seg = ir_op_attr(op, "operandSegmentSizes");
+      if (!seg || seg->kind != ATTR_DENSE_ARRAY || seg->u.darr.n != 3 || !seg->u.darr.ivals)
+        return;
+      first = 1;
+      counts[0] = (uint32_t)seg->u.darr.ivals[1];
+      counts[1] = (uint32_t)seg->u.darr.ivals[2];
+    }
+    for (uint32_t s = 0; s < op->nsuccs && s < 2; s++) {
+      Block *b = op->succs[s];
+      if (counts[s] != b->nargs) {
+        fail(v, op, "branch has %u operands for successor #%u, but target block has %u", counts[s], s,
+             b->nargs);
+        continue;
+      }
+      for (uint32_t i = 0; i < counts[s]; i++) {
+        Value *a = op->operands[first + i];
+        if (a->type != b->args[i].type)
+          fail(v, op, "type mismatch for bb argument #%u of successor #%u", i, s);
+      }
+      first += counts[s];
+    }
+  } else if (!strcmp(n, "scf.if")) {
+    for (uint32_t r = 0; r < op->nregions; r++) {
+      Block *b = op->regions[r].first;
+      Op *t = b ? b->last : NULL;
+      if (!t || !ir_str_eq(t->name, "scf.yield") || t->noperands == op->nresults)
+        continue;
+      op_fail(v, op, "along control flow edge from Operation scf.yield to parent: region branch point has %u operands, but region successor needs %u inputs",
+              t->noperands, op->nresults);
+    }
+  } else if (!strcmp(n, "gpu.launch_func")) {
+    Attr *kernel = ir_op_attr(op, "kernel");
+    Op *mod = enclosing(op, "builtin.module");
+    if (mod && !ir_op_attr(mod, "gpu.container_module")) {
+      op_fail(v, op, "expected the closest surrounding module to have the 'gpu.container_module' attribute");
+      return;
+    }
+    if (!kernel || kernel->kind != ATTR_SYMREF || kernel->u.sym.n != 2)
+      return;
+    Op *container = mod ? ir_symbol_lookup(mod, kernel->u.sym.path[0]) : NULL;
+    if (container && ir_str_eq(container->name, "gpu.binary"))
+      return; /* the kernel is in a binary: nothing to look up */
+    if (!container || !ir_symbol_lookup(container, kernel->u.sym.path[1]))
+      op_fail(v, op, "kernel function '@%.*s::@%.*s' is undefined", (int)kernel->u.sym.path[0].len,
+              kernel->u.sym.path[0].s, (int)kernel->u.sym.path[1].len, kernel->u.sym.path[1].s);
+  }
+}
+
+/* Symbols in one table must be unique. */
+static void check_symbols(Verifier *v, Region *r) {
+  for (Block *b = r->first; b; b = b->next)
+    for (Op *o = b->first; o; o = o->next) {
+      Attr *s = ir_op_attr(o, "sym_name");
+      if (!s || s->kind != ATTR_STRING)
+        continue;
+      for (Op *q = r->first->first; q && q != o; q = q->next) {
+        Attr *t = ir_op_attr(q, "sym_name");
+        if (t && t->kind == ATTR_STRING && t->u.str.s == s->u.str.s) {
+          fail(v, o, "redefinition of symbol named '%.*s'", (int)s->u.str.len, s->u.str.s);
+          ir_diag(v->ctx, DIAG_NOTE, where(q), "see existing symbol definition here");
+          break;
+        }
+      }
+    }
+}
 
 /* The op in block b that contains op (itself, or an ancestor), or NULL. */
 static Op *ancestor_in(Block *b, Op *op) {
@@ -198,14 +364,18 @@ static void verify_op(Verifier *v, Op *op, bool graph) {
   }
   for (uint32_t i = 0; i < op->noperands; i++) {
     Value *val = op->operands[i];
-    if (isolated_above(val, op)) {
-      ir_op_error(v->ctx, op, "using value defined outside the region");
-      v->errors++;
+    if (!val->def && !val->block) {
+      op_fail(v, op, "operand #%u is not defined", i);
+    } else if (isolated_above(val, op)) {
+      op_fail(v, op, "using value defined outside the region");
     } else if (!graph && !properly_dominated(val, op)) {
-      ir_op_error(v->ctx, op, "operand #%u does not dominate this use", i);
-      v->errors++;
+      fail(v, op, "operand #%u does not dominate this use", i);
+      if (val->def)
+        ir_diag(v->ctx, DIAG_NOTE, where(val->def), "operand defined here");
     }
   }
+  if (info)
+    check_known(v, op);
   for (uint32_t i = 0; i < op->nregions; i++) {
     bool g = info && (info->flags & OPF_GRAPH);
     verify_region(v, &op->regions[i], g);
@@ -215,6 +385,16 @@ static void verify_op(Verifier *v, Op *op, bool graph) {
 static void verify_region(Verifier *v, Region *r, bool graph) {
   Op *owner = r->parent;
   bool needs_term = !(owner && owner->info && (owner->info->flags & OPF_NO_TERMINATOR));
+  if (owner && owner->info && (owner->info->flags & OPF_SYMBOL_TABLE))
+    check_symbols(v, r);
+  for (Block *b = r->first; b; b = b->next) {
+    Op *t = b->last;
+    for (uint32_t s = 0; t && s < t->nsuccs; s++)
+      if (t->succs[s] == r->first) {
+        fail(v, owner ? owner : t, "entry block of region may not have predecessors");
+        break;
+      }
+  }
   for (Block *b = r->first; b; b = b->next) {
     uint32_t order = 0;
     for (Op *o = b->first; o; o = o->next)
@@ -234,11 +414,9 @@ static void verify_region(Verifier *v, Region *r, bool graph) {
       bool unknown_last = last && !last->info;
       if (!last || (!unknown_last && !(last->info->flags & OPF_TERMINATOR))) {
         if (last)
-          ir_op_error(v->ctx, last, "block with no terminator, has '%.*s'", (int)last->name.len,
-                      last->name.s);
+          fail(v, last, "block with no terminator, has '%.*s'", (int)last->name.len, last->name.s);
         else
-          ir_op_error(v->ctx, owner, "empty block: expect at least a terminator");
-        v->errors++;
+          op_fail(v, owner, "empty block: expect at least a terminator");
       }
     }
   }
