@@ -142,9 +142,10 @@ static size_t upper(const SimBe *b, uintptr_t addr)
     return lo;
 }
 
+/* The table only names buffers in traces, so it is kept only while tracing. */
 static void buffer_add(SimBe *b, const void *ptr, size_t size)
 {
-    if (!ptr || !size)
+    if (!b->trace || !ptr || !size)
         return;
     pthread_mutex_lock(&b->lock);
     if (b->n_buf == b->cap_buf) {
@@ -166,6 +167,8 @@ out:
 
 static void buffer_remove(SimBe *b, const void *ptr)
 {
+    if (!b->trace)
+        return;
     pthread_mutex_lock(&b->lock);
     size_t i = upper(b, (uintptr_t)ptr);
     if (i > 0 && b->buf[i - 1].base == (uintptr_t)ptr) {
