@@ -5,7 +5,7 @@
  * Ops, streams and buffers are named by small integer ids that the caller assigns in host order, never
  * by addresses, so a trace of a deterministic run is itself deterministic.
  *
- * Two writers read a finished recording:
+ * Two writers read a finished recording (and trace_diff compares two through the first):
  *   - text: one line per event, grouped by track (the host first, then each stream, then violations),
  *     without timestamps or worker numbers. Ops on one stream run in order and the host is one thread,
  *     so the text is stable under the `serial` scheduler (and largely under the others): it is the form
@@ -122,5 +122,11 @@ int trace_write_chrome(TraceRecorder *rec, FILE *out);
 int trace_write(TraceRecorder *rec, TraceFormat format, FILE *out);
 /* Writes to a file; "-" is stdout. */
 int trace_write_path(TraceRecorder *rec, TraceFormat format, const char *path);
+
+/* Compares two recordings through their text form and, when they differ, prints a unified diff
+ * ("--- a_name", "+++ b_name", hunks with three lines of context) to out (may be NULL). Returns
+ * the number of lines removed plus added (0: the same), more than 2000 when the traces are too far
+ * apart for a diff (then only the first differing line is named), or -1 when memory ran out. */
+int trace_diff(TraceRecorder *a, TraceRecorder *b, const char *a_name, const char *b_name, FILE *out);
 
 #endif
