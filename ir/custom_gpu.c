@@ -1172,19 +1172,56 @@ bool print_gpu_binary(Printer *pr, Op *op) {
 
 /* ---- nvvm ----------------------------------------------------------------------------------- */
 
-/* nvvm_sreg ::= attr-dict `:` type   (nvvm.read.ptx.sreg.*; the `range` form stays generic) */
+/* `range` `<` type `,` lo `,` hi `>` as #llvm.constant_range<...>, spelled the way syntax.c
+ * keeps dialect attribute text: blanks dropped, one blank after each comma */
+static bool parse_range(Parser *p, OpState *st) {
+  if (!p_is_kw(p, "range"))
+    return true;
+  const char *body;
+  uint32_t blen;
+  p->lx.cur = p->tok.text + p->tok.len;
+  if (!lex_balanced(&p->lx, &body, &blen))
+    return p_error(p, "expected '<'");
+  char buf[256];
+  size_t o = (size_t)snprintf(buf, sizeof buf, "#llvm.constant_range");
+  for (uint32_t i = 0; i < blen && o < sizeof buf - 2; i++) {
+    if (body[i] == ' ' || body[i] == '\n' || body[i] == '\t')
+      continue;
+    buf[o++] = body[i];
+    if (body[i] == ',')
+      buf[o++] = ' ';
+  }
+  Attr *a = ir_alloc(p_ctx(p), sizeof *a);
+  a->kind = ATTR_OPAQUE;
+  a->u.str = ir_intern(p_ctx(p), buf, o);
+  p_next(p);
+  st_add_prop(p, st, "range", a);
+  return true;
+}
+
+/* nvvm_sreg ::= (`range` `<` ... `>`)? attr-dict `:` type
+ * (nvvm.read.ptx.sreg.*; also gpu.dynamic_shared_memory, which has no range) */
 bool parse_nvvm_sreg(Parser *p, OpState *st) {
   Type *t;
-  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+  if (!parse_range(p, st) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
     return false;
   st_add_result_type(p, st, t);
   return true;
 }
 
 bool print_nvvm_sreg(Printer *pr, Op *op) {
-  if (op->props || op->noperands || op->nresults != 1 || !plain_op(op))
+  static const char *const allowed[] = {"range", NULL};
+  static const char *const prefix = "#llvm.constant_range<";
+  Attr *range = prop(op, "range");
+  if (!only_props(op, allowed) || op->noperands || op->nresults != 1 || !plain_op(op) ||
+      (range && (range->kind != ATTR_OPAQUE || range->u.str.len <= strlen(prefix) ||
+                 memcmp(range->u.str.s, prefix, strlen(prefix)) != 0)))
     return false;
-  pr_attr_dict(pr, op, NULL, false);
+  if (range) {
+    pr_str(pr, " range ");
+    pr_strn(pr, range->u.str.s + strlen(prefix) - 1, range->u.str.len - strlen(prefix) + 1);
+  }
+  pr_attr_dict(pr, op, allowed, false);
   pr_strn(pr, " : ", 3);
   pr_type(pr, op->results[0].type);
   return true;
@@ -1270,7 +1307,7 @@ bool parse_async_execute(Parser *p, OpState *st) {
   if (p_opt(p, TOK_ARROW)) {
     Type **res;
     uint32_t nres;
-    if (!p_type_list(p, &res, &nres))
+    if (p_is(p, TOK_LPAREN) ? !p_paren_type_list(p, &res, &nres) : !p_type_list(p, &res, &nres))
       return false;
     for (uint32_t i = 0; i < nres; i++)
       st_add_result_type(p, st, res[i]);
@@ -1325,12 +1362,14 @@ bool print_async_execute(Printer *pr, Op *op) {
     pr_char(pr, ')');
   }
   if (op->nresults > 1) {
-    pr_str(pr, " -> ");
+    pr_str(pr, op->nresults > 2 ? " -> (" : " -> ");
     for (uint32_t i = 1; i < op->nresults; i++) {
       if (i > 1)
         pr_strn(pr, ", ", 2);
       pr_type(pr, op->results[i].type);
     }
+    if (op->nresults > 2)
+      pr_char(pr, ')');
   }
   pr_attr_dict(pr, op, allowed, true);
   pr_char(pr, ' ');
@@ -1361,6 +1400,69 @@ bool print_async_await(Printer *pr, Op *op) {
   pr_value(pr, op->operands[0]);
   pr_strn(pr, " : ", 3);
   pr_type(pr, t);
+  pr_attr_dict(pr, op, NULL, false);
+  return true;
+}
+
+/* async_create_group ::= %size attr-dict `:` type   (size is an index) */
+bool parse_async_create_group(Parser *p, OpState *st) {
+  OperandRef r;
+  Type *t, *index = ir_type_index(p_ctx(p));
+  if (!p_operand(p, &r) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, &r, 1, &index, 1);
+}
+
+bool print_async_create_group(Printer *pr, Op *op) {
+  if (op->props || op->noperands != 1 || op->nresults != 1 || !plain_op(op) ||
+      !is_index(op->operands[0]->type))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* async_add_to_group ::= %operand `,` %group attr-dict `:` type   (the result is an index) */
+bool parse_async_add_to_group(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t[2];
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]))
+    return false;
+  t[1] = ir_type_simple(p_ctx(p), TY_ASYNC_GROUP);
+  st_add_result_type(p, st, ir_type_index(p_ctx(p)));
+  return p_resolve_onto(p, st, r, 2, t, 2);
+}
+
+bool print_async_add_to_group(Printer *pr, Op *op) {
+  if (op->props || op->noperands != 2 || op->nresults != 1 || !plain_op(op) ||
+      op->operands[1]->type->kind != TY_ASYNC_GROUP || !is_index(op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* async_await_all ::= %group attr-dict */
+bool parse_async_await_all(Parser *p, OpState *st) {
+  OperandRef r;
+  Type *t = ir_type_simple(p_ctx(p), TY_ASYNC_GROUP);
+  return p_operand(p, &r) && p_opt_attr_dict(p, st) && p_resolve_onto(p, st, &r, 1, &t, 1);
+}
+
+bool print_async_await_all(Printer *pr, Op *op) {
+  if (op->props || op->noperands != 1 || op->nresults || !plain_op(op) ||
+      op->operands[0]->type->kind != TY_ASYNC_GROUP)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
   pr_attr_dict(pr, op, NULL, false);
   return true;
 }
