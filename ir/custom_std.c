@@ -11,6 +11,7 @@
  * attributes. */
 #include "ir/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Small shared pieces -------------------------------------------------------------------- */
@@ -469,13 +470,22 @@ bool print_index_constant(Printer *pr, Op *op) {
 
 /* ---- cf ------------------------------------------------------------------------------------- */
 
-/* cond_br ::= %c `,` ^bb (`(` args `:` types `)`)? `,` ^bb (`(` args `:` types `)`)? attr-dict */
+/* cond_br ::= %c (`weights` `(` `[` int `,` int `]` `)`)? `,` ^bb (`(` args `:` types `)`)? `,` ^bb (`(` args `:` types `)`)? attr-dict */
 bool parse_cond_br(Parser *p, OpState *st) {
   OperandRef c;
   Type *i1 = ir_type_int(p_ctx(p), 1, SIGNLESS);
   uint32_t seg[3] = {1, 0, 0};
-  if (!p_operand(p, &c) || !p_resolve_onto(p, st, &c, 1, &i1, 1) || !p_expect(p, TOK_COMMA, "','") ||
-      !p_successor_with_args(p, st, &seg[1]) || !p_expect(p, TOK_COMMA, "','") ||
+  if (!p_operand(p, &c) || !p_resolve_onto(p, st, &c, 1, &i1, 1))
+    return false;
+  if (p_opt_kw(p, "weights")) {
+    int64_t w[2];
+    if (!p_expect(p, TOK_LPAREN, "'('") || !p_expect(p, TOK_LSQUARE, "'['") || !p_int(p, &w[0]) ||
+        !p_expect(p, TOK_COMMA, "','") || !p_int(p, &w[1]) || !p_expect(p, TOK_RSQUARE, "']'") ||
+        !p_expect(p, TOK_RPAREN, "')'"))
+      return false;
+    st_add_prop(p, st, "branch_weights", ir_attr_dense_i32(p_ctx(p), w, 2));
+  }
+  if (!p_expect(p, TOK_COMMA, "','") || !p_successor_with_args(p, st, &seg[1]) || !p_expect(p, TOK_COMMA, "','") ||
       !p_successor_with_args(p, st, &seg[2]))
     return false;
   st_set_segments(p, st, seg, 3);
@@ -499,13 +509,18 @@ static bool segments(const Op *op, int64_t *out, uint32_t n) {
 }
 
 bool print_cond_br(Printer *pr, Op *op) {
-  static const char *const allowed[] = {"operandSegmentSizes", NULL};
+  static const char *const allowed[] = {"operandSegmentSizes", "branch_weights", NULL};
   int64_t seg[3];
+  Attr *w = prop(op, "branch_weights");
   if (!segments(op, seg, 3) || seg[0] != 1 || !only_props(op, allowed) || op->nsuccs != 2 ||
-      op->nresults || op->nregions || !is_i1(op->operands[0]->type))
+      op->nresults || op->nregions || !is_i1(op->operands[0]->type) ||
+      (w && (w->kind != ATTR_DENSE_ARRAY || !ir_type_is_integer(w->type, 32) || w->u.darr.fvals ||
+             w->u.darr.n != 2)))
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
+  if (w)
+    pr_fmt(pr, " weights([%lld, %lld])", (long long)w->u.darr.ivals[0], (long long)w->u.darr.ivals[1]);
   pr_strn(pr, ", ", 2);
   pr_successor(pr, op->succs[0], op->operands + 1, (uint32_t)seg[1]);
   pr_strn(pr, ", ", 2);
@@ -795,5 +810,711 @@ bool print_memref_global(Printer *pr, Op *op) {
     pr_strn(pr, init->u.str.s, init->u.str.len);
   }
   pr_attr_dict(pr, op, elide, false);
+  return true;
+}
+
+/* ---- scf.parallel, scf.reduce, scf.execute_region ------------------------------------------- */
+
+/* `(` %a, ... `)`: names of region arguments, all of one type */
+static bool parse_arg_names(Parser *p, RegionArg **args, uint32_t *n, Type *t) {
+  OperandRef *refs;
+  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &refs, n) || !p_expect(p, TOK_RPAREN, "')'"))
+    return false;
+  *args = ir_alloc(p_ctx(p), *n * sizeof **args + 1);
+  for (uint32_t i = 0; i < *n; i++) {
+    (*args)[i].ref = refs[i];
+    (*args)[i].type = t;
+  }
+  return true;
+}
+
+/* `(` %a, ... `)` with exactly n operands of type t, resolved onto st */
+static bool parse_paren_operands(Parser *p, OpState *st, uint32_t n, Type *t) {
+  OperandRef *refs;
+  uint32_t k;
+  const char *pos = p_tok(p)->text;
+  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &refs, &k) || !p_expect(p, TOK_RPAREN, "')'"))
+    return false;
+  if (k != n)
+    return p_error_at(p, pos, "expected %u operands, got %u", n, k);
+  return p_resolve_onto(p, st, refs, k, &t, 1);
+}
+
+/* `->` type | `->` `(` types `)` */
+static bool parse_opt_arrow_types(Parser *p, Type ***types, uint32_t *n) {
+  *n = 0;
+  *types = NULL;
+  if (!p_opt(p, TOK_ARROW))
+    return true;
+  return p_result_types(p, types, n);
+}
+
+static void print_arrow_types(Printer *pr, Value *vs, uint32_t n) {
+  if (!n)
+    return;
+  pr_str(pr, " -> ");
+  if (n == 1 && vs[0].type->kind != TY_FUNC)
+    pr_type(pr, vs[0].type);
+  else
+    print_type_list_paren(pr, vs, n);
+}
+
+static void print_paren_values(Printer *pr, Value *const *vs, uint32_t n) {
+  pr_char(pr, '(');
+  pr_values(pr, vs, n);
+  pr_char(pr, ')');
+}
+
+/* parallel ::= `(` ivs `)` `=` `(` lbs `)` `to` `(` ubs `)` `step` `(` steps `)`
+ *              (`init` `(` inits `)`)? (`->` types)? region attr-dict
+ * The body gets an implicit scf.reduce. */
+bool parse_scf_parallel(Parser *p, OpState *st) {
+  Type *index = ir_type_index(p_ctx(p));
+  RegionArg *ivs;
+  uint32_t n, seg[4] = {0, 0, 0, 0};
+  if (!parse_arg_names(p, &ivs, &n, index) || !p_expect(p, TOK_EQUAL, "'='") ||
+      !parse_paren_operands(p, st, n, index) || !p_kw(p, "to") || !parse_paren_operands(p, st, n, index) ||
+      !p_kw(p, "step") || !parse_paren_operands(p, st, n, index))
+    return false;
+  seg[0] = seg[1] = seg[2] = n;
+  OperandRef *inits = NULL;
+  uint32_t ninit = 0;
+  if (p_opt_kw(p, "init") &&
+      (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &inits, &ninit) || !p_expect(p, TOK_RPAREN, "')'")))
+    return false;
+  Type **types;
+  uint32_t nt;
+  if (!parse_opt_arrow_types(p, &types, &nt))
+    return false;
+  if (nt != ninit)
+    return p_error(p, "expects %u types for the init values, got %u", ninit, nt);
+  if (!p_resolve_onto(p, st, inits, ninit, types, nt))
+    return false;
+  seg[3] = ninit;
+  for (uint32_t i = 0; i < nt; i++)
+    st_add_result_type(p, st, types[i]);
+  st_set_segments(p, st, seg, 4);
+  Region *r = st_add_region(p, st);
+  if (!p_region(p, r, ivs, n, false))
+    return false;
+  p_ensure_terminator(p, r, "scf.reduce", st->src);
+  return p_opt_attr_dict(p, st);
+}
+
+bool print_scf_parallel(Printer *pr, Op *op) {
+  static const char *const seg_only[] = {"operandSegmentSizes", NULL};
+  int64_t seg[4];
+  if (!segments(op, seg, 4) || seg[0] != seg[1] || seg[0] != seg[2] || seg[3] != op->nresults ||
+      !only_props(op, seg_only) || op->nregions != 1 || op->nsuccs)
+    return false;
+  uint32_t n = (uint32_t)seg[0];
+  Region *r = &op->regions[0];
+  if (!r->first || r->first != r->last || r->first->nargs != n || !all_index(op->operands, 3 * n))
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    if (!is_index(r->first->args[i].type))
+      return false;
+  for (uint32_t i = 0; i < op->nresults; i++)
+    if (op->operands[3 * n + i]->type != op->results[i].type)
+      return false;
+  pr_strn(pr, " (", 2);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i)
+      pr_strn(pr, ", ", 2);
+    pr_value(pr, &r->first->args[i]);
+  }
+  pr_strn(pr, ") = ", 4);
+  print_paren_values(pr, op->operands, n);
+  pr_str(pr, " to ");
+  print_paren_values(pr, op->operands + n, n);
+  pr_str(pr, " step ");
+  print_paren_values(pr, op->operands + 2 * n, n);
+  if (op->nresults) {
+    pr_str(pr, " init ");
+    print_paren_values(pr, op->operands + 3 * n, op->nresults);
+  }
+  print_arrow_types(pr, op->results, op->nresults);
+  pr_char(pr, ' ');
+  pr_region(pr, r, false, false);
+  pr_attr_dict(pr, op, seg_only, false);
+  return true;
+}
+
+/* reduce ::= (`(` operands `:` types `)`)? (region (`,` region)*)? attr-dict */
+bool parse_scf_reduce(Parser *p, OpState *st) {
+  if (p_opt(p, TOK_LPAREN)) {
+    OperandRef *refs;
+    uint32_t n, nt;
+    Type **types;
+    if (!p_operand_list(p, &refs, &n) || !p_expect(p, TOK_COLON, "':'") || !p_type_list(p, &types, &nt) ||
+        !p_expect(p, TOK_RPAREN, "')'"))
+      return false;
+    if (nt != n)
+      return p_error(p, "%u operands present, but expected %u", n, nt);
+    if (!p_resolve_onto(p, st, refs, n, types, nt))
+      return false;
+  }
+  if (p_is(p, TOK_LBRACE)) {
+    do {
+      Region *r = st_add_region(p, st);
+      if (!p_region(p, r, NULL, 0, false))
+        return false;
+    } while (p_opt(p, TOK_COMMA));
+  }
+  return p_opt_attr_dict(p, st);
+}
+
+bool print_scf_reduce(Printer *pr, Op *op) {
+  if (op->props || op->nresults || op->nsuccs || op->nregions != op->noperands)
+    return false;
+  for (uint32_t i = 0; i < op->nregions; i++)
+    if (!op->regions[i].first)
+      return false;
+  if (op->noperands) {
+    pr_char(pr, '(');
+    pr_values(pr, op->operands, op->noperands);
+    pr_strn(pr, " : ", 3);
+    pr_value_types(pr, op->operands, op->noperands);
+    pr_char(pr, ')');
+  }
+  for (uint32_t i = 0; i < op->nregions; i++) {
+    pr_str(pr, i ? ", " : " ");
+    pr_region(pr, &op->regions[i], true, false);
+  }
+  pr_attr_dict(pr, op, NULL, false);
+  return true;
+}
+
+/* reduce.return ::= %v attr-dict `:` type */
+bool parse_scf_reduce_return(Parser *p, OpState *st) {
+  OperandRef v;
+  Type *t;
+  return p_operand(p, &v) && p_opt_attr_dict(p, st) && p_expect(p, TOK_COLON, "':'") && p_type(p, &t) &&
+         p_resolve_onto(p, st, &v, 1, &t, 1);
+}
+
+bool print_scf_reduce_return(Printer *pr, Op *op) {
+  if (op->noperands != 1 || op->props || op->nresults || op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* execute_region ::= (`->` types)? `no_inline`? region attr-dict */
+bool parse_scf_execute_region(Parser *p, OpState *st) {
+  Type **types;
+  uint32_t n;
+  if (!parse_opt_arrow_types(p, &types, &n))
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    st_add_result_type(p, st, types[i]);
+  if (p_opt_kw(p, "no_inline"))
+    st_add_prop(p, st, "no_inline", ir_attr_unit(p_ctx(p)));
+  Region *r = st_add_region(p, st);
+  return p_region(p, r, NULL, 0, false) && p_opt_attr_dict(p, st);
+}
+
+bool print_scf_execute_region(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"no_inline", NULL};
+  Attr *ni = prop(op, "no_inline");
+  if (op->noperands || op->nregions != 1 || op->nsuccs || !only_props(op, allowed) ||
+      (ni && ni->kind != ATTR_UNIT) || !op->regions[0].first || op->regions[0].first->nargs)
+    return false;
+  print_arrow_types(pr, op->results, op->nresults);
+  if (ni)
+    pr_str(pr, " no_inline");
+  pr_char(pr, ' ');
+  pr_region(pr, &op->regions[0], false, false);
+  pr_attr_dict(pr, op, allowed, false);
+  return true;
+}
+
+/* ---- memref views: subview, reinterpret_cast, view, expand/collapse_shape ------------------- */
+
+static Attr *dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n) {
+  Attr *a = ir_alloc(ctx, sizeof *a);
+  a->kind = ATTR_DENSE_ARRAY;
+  a->type = ir_type_int(ctx, 64, SIGNLESS);
+  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals + 1);
+  a->u.darr.n = n;
+  return a;
+}
+
+static bool is_dense_i64(const Attr *a) {
+  return a && a->kind == ATTR_DENSE_ARRAY && ir_type_is_integer(a->type, 64) && !a->u.darr.fvals;
+}
+
+/* dynamic-index-list ::= `[` (%v | integer) (`,` ...)* `]`: static values into the named prop
+ * (IR_DYNAMIC where a value stands), values resolved onto st; *ndyn counts them */
+static bool parse_index_list(Parser *p, OpState *st, const char *prop_name, uint32_t *ndyn) {
+  int64_t vals[64];
+  uint32_t n = 0;
+  *ndyn = 0;
+  if (!p_expect(p, TOK_LSQUARE, "'['"))
+    return false;
+  Type *index = ir_type_index(p_ctx(p));
+  if (!p_opt(p, TOK_RSQUARE)) {
+    do {
+      if (n == 64)
+        return p_error(p, "too many indices");
+      if (p_is(p, TOK_PERCENT)) {
+        OperandRef r;
+        if (!p_operand(p, &r) || !p_resolve_onto(p, st, &r, 1, &index, 1))
+          return false;
+        vals[n++] = IR_DYNAMIC;
+        ++*ndyn;
+      } else if (!p_int(p, &vals[n++])) {
+        return false;
+      }
+    } while (p_opt(p, TOK_COMMA));
+    if (!p_expect(p, TOK_RSQUARE, "']'"))
+      return false;
+  }
+  st_add_prop(p, st, prop_name, dense_i64(p_ctx(p), vals, n));
+  return true;
+}
+
+/* Prints `[...]` from a static array and its dynamic operands; false if they disagree. Checks
+ * only (prints nothing) when check is true. */
+static bool index_list(Printer *pr, const Attr *a, Value *const *dyn, uint32_t ndyn, bool check) {
+  if (!is_dense_i64(a))
+    return false;
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < a->u.darr.n; i++)
+    k += a->u.darr.ivals[i] == IR_DYNAMIC;
+  if (k != ndyn || !all_index(dyn, ndyn))
+    return false;
+  if (check)
+    return true;
+  pr_char(pr, '[');
+  k = 0;
+  for (uint32_t i = 0; i < a->u.darr.n; i++) {
+    if (i)
+      pr_strn(pr, ", ", 2);
+    if (a->u.darr.ivals[i] == IR_DYNAMIC)
+      pr_value(pr, dyn[k++]);
+    else
+      pr_fmt(pr, "%lld", (long long)a->u.darr.ivals[i]);
+  }
+  pr_char(pr, ']');
+  return true;
+}
+
+/* subview ::= %src offsets sizes strides attr-dict `:` type `to` type   (each a dynamic-index-list) */
+bool parse_subview(Parser *p, OpState *st) {
+  OperandRef src;
+  uint32_t seg[4] = {1, 0, 0, 0};
+  Type *t[2];
+  if (!p_operand(p, &src))
+    return false;
+  /* the source first: resolve later, after the index operands would be misplaced; so read
+   * the index lists into a scratch state and splice */
+  OpState idx = {0};
+  if (!parse_index_list(p, &idx, "static_offsets", &seg[1]) ||
+      !parse_index_list(p, &idx, "static_sizes", &seg[2]) ||
+      !parse_index_list(p, &idx, "static_strides", &seg[3]) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_kw(p, "to") || !p_type(p, &t[1]))
+    return false;
+  if (!p_resolve_onto(p, st, &src, 1, &t[0], 1))
+    return false;
+  for (uint32_t i = 0; i < idx.noperands; i++)
+    st_add_operand(p, st, idx.operands[i]);
+  for (uint32_t i = 0; i < idx.nprops; i++)
+    st_add_prop(p, st, idx.props[i].name.s, idx.props[i].value);
+  st_set_segments(p, st, seg, 4);
+  st_add_result_type(p, st, t[1]);
+  return true;
+}
+
+static bool offsets_sizes_strides_fit(const Op *op, int64_t *seg) {
+  static const char *const allowed[] = {"operandSegmentSizes", "static_offsets", "static_sizes",
+                                        "static_strides", NULL};
+  if (!segments(op, seg, 4) || seg[0] != 1 || !only_props(op, allowed) || op->nresults != 1 ||
+      op->nregions || op->nsuccs)
+    return false;
+  Value *const *d = op->operands + 1;
+  return index_list(NULL, prop(op, "static_offsets"), d, (uint32_t)seg[1], true) &&
+         index_list(NULL, prop(op, "static_sizes"), d + seg[1], (uint32_t)seg[2], true) &&
+         index_list(NULL, prop(op, "static_strides"), d + seg[1] + seg[2], (uint32_t)seg[3], true);
+}
+
+static const char *const oss_elide[] = {"operandSegmentSizes", "static_offsets", "static_sizes",
+                                        "static_strides", NULL};
+
+bool print_subview(Printer *pr, Op *op) {
+  int64_t seg[4];
+  if (!offsets_sizes_strides_fit(op, seg))
+    return false;
+  Value *const *d = op->operands + 1;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  index_list(pr, prop(op, "static_offsets"), d, (uint32_t)seg[1], false);
+  pr_char(pr, ' ');
+  index_list(pr, prop(op, "static_sizes"), d + seg[1], (uint32_t)seg[2], false);
+  pr_char(pr, ' ');
+  index_list(pr, prop(op, "static_strides"), d + seg[1] + seg[2], (uint32_t)seg[3], false);
+  pr_attr_dict(pr, op, oss_elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " to ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* reinterpret_cast ::= %src `to` `offset:` list `,` `sizes:` list `,` `strides:` list attr-dict
+ *                      `:` type `to` type */
+bool parse_reinterpret_cast(Parser *p, OpState *st) {
+  OperandRef src;
+  uint32_t seg[4] = {1, 0, 0, 0};
+  Type *t[2];
+  OpState idx = {0};
+  if (!p_operand(p, &src) || !p_kw(p, "to") || !p_kw(p, "offset") || !p_expect(p, TOK_COLON, "':'") ||
+      !parse_index_list(p, &idx, "static_offsets", &seg[1]) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_kw(p, "sizes") || !p_expect(p, TOK_COLON, "':'") ||
+      !parse_index_list(p, &idx, "static_sizes", &seg[2]) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_kw(p, "strides") || !p_expect(p, TOK_COLON, "':'") ||
+      !parse_index_list(p, &idx, "static_strides", &seg[3]) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_kw(p, "to") || !p_type(p, &t[1]))
+    return false;
+  if (!p_resolve_onto(p, st, &src, 1, &t[0], 1))
+    return false;
+  for (uint32_t i = 0; i < idx.noperands; i++)
+    st_add_operand(p, st, idx.operands[i]);
+  for (uint32_t i = 0; i < idx.nprops; i++)
+    st_add_prop(p, st, idx.props[i].name.s, idx.props[i].value);
+  st_set_segments(p, st, seg, 4);
+  st_add_result_type(p, st, t[1]);
+  return true;
+}
+
+bool print_reinterpret_cast(Printer *pr, Op *op) {
+  int64_t seg[4];
+  if (!offsets_sizes_strides_fit(op, seg))
+    return false;
+  Value *const *d = op->operands + 1;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_str(pr, " to offset: ");
+  index_list(pr, prop(op, "static_offsets"), d, (uint32_t)seg[1], false);
+  pr_str(pr, ", sizes: ");
+  index_list(pr, prop(op, "static_sizes"), d + seg[1], (uint32_t)seg[2], false);
+  pr_str(pr, ", strides: ");
+  index_list(pr, prop(op, "static_strides"), d + seg[1] + seg[2], (uint32_t)seg[3], false);
+  pr_attr_dict(pr, op, oss_elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " to ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* view ::= %src `[` %byte_shift `]` `[` sizes `]` attr-dict `:` type `to` type */
+bool parse_view(Parser *p, OpState *st) {
+  OperandRef src, shift, *sizes;
+  uint32_t n;
+  Type *t[2];
+  if (!p_operand(p, &src) || !p_expect(p, TOK_LSQUARE, "'['") || !p_operand(p, &shift) ||
+      !p_expect(p, TOK_RSQUARE, "']'") || !p_expect(p, TOK_LSQUARE, "'['") ||
+      !p_operand_list(p, &sizes, &n) || !p_expect(p, TOK_RSQUARE, "']'") || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_kw(p, "to") || !p_type(p, &t[1]))
+    return false;
+  Type *index = ir_type_index(p_ctx(p));
+  st_add_result_type(p, st, t[1]);
+  return p_resolve_onto(p, st, &src, 1, &t[0], 1) && p_resolve_onto(p, st, &shift, 1, &index, 1) &&
+         p_resolve_onto(p, st, sizes, n, &index, 1);
+}
+
+bool print_view(Printer *pr, Op *op) {
+  if (op->noperands < 2 || op->nresults != 1 || op->props || op->nregions || op->nsuccs ||
+      !all_index(op->operands + 1, op->noperands - 1))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_char(pr, '[');
+  pr_value(pr, op->operands[1]);
+  pr_strn(pr, "][", 2);
+  pr_values(pr, op->operands + 2, op->noperands - 2);
+  pr_char(pr, ']');
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " to ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* reassociation ::= `[` `[` integer, ... `]`, ... `]`, kept as an array of arrays of i64 */
+static bool reassociation_fits(const Attr *a) {
+  if (!a || a->kind != ATTR_ARRAY)
+    return false;
+  for (uint32_t i = 0; i < a->u.arr.n; i++) {
+    const Attr *g = a->u.arr.elems[i];
+    if (g->kind != ATTR_ARRAY)
+      return false;
+    for (uint32_t j = 0; j < g->u.arr.n; j++)
+      if (g->u.arr.elems[j]->kind != ATTR_INT || g->u.arr.elems[j]->u.i.big ||
+          !ir_type_is_integer(g->u.arr.elems[j]->type, 64))
+        return false;
+  }
+  return true;
+}
+
+static void print_reassociation(Printer *pr, const Attr *a) {
+  pr_strn(pr, " [", 2);
+  for (uint32_t i = 0; i < a->u.arr.n; i++) {
+    const Attr *g = a->u.arr.elems[i];
+    pr_str(pr, i ? ", [" : "[");
+    for (uint32_t j = 0; j < g->u.arr.n; j++)
+      pr_fmt(pr, j ? ", %lld" : "%lld", (long long)g->u.arr.elems[j]->u.i.v);
+    pr_char(pr, ']');
+  }
+  pr_char(pr, ']');
+}
+
+/* collapse_shape ::= %src reassociation attr-dict `:` type `into` type
+ * expand_shape   ::= %src reassociation `output_shape` dynamic-index-list attr-dict
+ *                    `:` type `into` type */
+static bool parse_reshape(Parser *p, OpState *st, bool expand) {
+  OperandRef src;
+  Attr *re;
+  Type *t[2];
+  OpState idx = {0};
+  uint32_t ndyn = 0;
+  if (!p_operand(p, &src) || !p_attr(p, NULL, &re))
+    return false;
+  if (!reassociation_fits(re))
+    return p_error(p, "expected a reassociation list");
+  if (expand && (!p_kw(p, "output_shape") || !parse_index_list(p, &idx, "static_output_shape", &ndyn)))
+    return false;
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) ||
+      !p_kw(p, "into") || !p_type(p, &t[1]) || !p_resolve_onto(p, st, &src, 1, &t[0], 1))
+    return false;
+  st_add_prop(p, st, "reassociation", re);
+  for (uint32_t i = 0; i < idx.noperands; i++)
+    st_add_operand(p, st, idx.operands[i]);
+  for (uint32_t i = 0; i < idx.nprops; i++)
+    st_add_prop(p, st, idx.props[i].name.s, idx.props[i].value);
+  st_add_result_type(p, st, t[1]);
+  return true;
+}
+
+static bool print_reshape(Printer *pr, Op *op, bool expand) {
+  static const char *const allowed[] = {"reassociation", "static_output_shape", NULL};
+  Attr *re = prop(op, "reassociation"), *shape = prop(op, "static_output_shape");
+  if (!op->noperands || op->nresults != 1 || op->nregions || op->nsuccs || !only_props(op, allowed) ||
+      !reassociation_fits(re) || (expand != (shape != NULL)) || (!expand && op->noperands != 1) ||
+      (expand && !index_list(NULL, shape, op->operands + 1, op->noperands - 1, true)))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  print_reassociation(pr, re);
+  if (expand) {
+    pr_str(pr, " output_shape ");
+    index_list(pr, shape, op->operands + 1, op->noperands - 1, false);
+  }
+  pr_attr_dict(pr, op, allowed, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " into ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+bool parse_collapse_shape(Parser *p, OpState *st) { return parse_reshape(p, st, false); }
+bool print_collapse_shape(Printer *pr, Op *op) { return print_reshape(pr, op, false); }
+bool parse_expand_shape(Parser *p, OpState *st) { return parse_reshape(p, st, true); }
+bool print_expand_shape(Printer *pr, Op *op) { return print_reshape(pr, op, true); }
+
+/* ---- memref.atomic_rmw ---------------------------------------------------------------------- */
+
+/* arith's AtomicRMWKind, in the order of its values */
+static const char *const rmw_kinds[] = {"addf", "addi", "andi", "assign", "maximumf", "maxnumf",
+                                        "maxs", "maxu", "minimumf", "minnumf", "mins", "minu",
+                                        "mulf", "muli", "ori", "xori", NULL};
+
+/* atomic_rmw ::= kind %v `,` %m `[` indices `]` attr-dict `:` `(` type `,` memref-type `)`
+ *                `->` type */
+bool parse_atomic_rmw(Parser *p, OpState *st) {
+  int64_t kind = -1;
+  for (int i = 0; rmw_kinds[i]; i++)
+    if (p_is_kw(p, rmw_kinds[i]))
+      kind = i;
+  if (kind < 0)
+    return p_error(p, "expected atomic rmw kind");
+  p_next(p);
+  OperandRef v, m, *idx;
+  uint32_t n;
+  Type *vt, *mt, *rt;
+  if (!p_operand(p, &v) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &m) ||
+      !p_expect(p, TOK_LSQUARE, "'['") || !p_operand_list(p, &idx, &n) ||
+      !p_expect(p, TOK_RSQUARE, "']'") || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_expect(p, TOK_LPAREN, "'('") || !p_type(p, &vt) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_type(p, &mt) || !p_expect(p, TOK_RPAREN, "')'") || !p_expect(p, TOK_ARROW, "'->'") ||
+      !p_type(p, &rt))
+    return false;
+  Type *index = ir_type_index(p_ctx(p));
+  st_add_prop(p, st, "kind", ir_attr_int(p_ctx(p), ir_type_int(p_ctx(p), 64, SIGNLESS), kind));
+  st_add_result_type(p, st, rt);
+  return p_resolve_onto(p, st, &v, 1, &vt, 1) && p_resolve_onto(p, st, &m, 1, &mt, 1) &&
+         p_resolve_onto(p, st, idx, n, &index, 1);
+}
+
+bool print_atomic_rmw(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"kind", NULL};
+  Attr *k = prop(op, "kind");
+  if (!k || k->kind != ATTR_INT || k->u.i.big || k->u.i.v < 0 || k->u.i.v > 15 ||
+      !ir_type_is_integer(k->type, 64) || !only_props(op, allowed) || op->noperands < 2 ||
+      op->nresults != 1 || op->nregions || op->nsuccs || !all_index(op->operands + 2, op->noperands - 2))
+    return false;
+  pr_char(pr, ' ');
+  pr_str(pr, rmw_kinds[k->u.i.v]);
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_strn(pr, ", ", 2);
+  pr_value(pr, op->operands[1]);
+  pr_char(pr, '[');
+  pr_values(pr, op->operands + 2, op->noperands - 2);
+  pr_char(pr, ']');
+  pr_attr_dict(pr, op, allowed, false);
+  pr_strn(pr, " : (", 4);
+  pr_type(pr, op->operands[0]->type);
+  pr_strn(pr, ", ", 2);
+  pr_type(pr, op->operands[1]->type);
+  pr_strn(pr, ") -> ", 5);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* ---- cf.switch ------------------------------------------------------------------------------ */
+
+/* switch ::= %flag `:` type `,` `[` `default` `:` successor (`,` integer `:` successor)* `]`
+ *            attr-dict
+ * The case values become `dense<...> : vector<Nx type>` (a splat when all are equal, as MLIR
+ * stores them), the operand counts of the cases case_operand_segments. */
+bool parse_switch(Parser *p, OpState *st) {
+  IrCtx *ctx = p_ctx(p);
+  OperandRef flag;
+  Type *t;
+  if (!p_operand(p, &flag) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t) ||
+      !p_resolve_onto(p, st, &flag, 1, &t, 1) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_expect(p, TOK_LSQUARE, "'['") || !p_kw(p, "default") || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  uint32_t seg[3] = {1, 0, 0};
+  if (!p_successor_with_args(p, st, &seg[1]))
+    return false;
+  int64_t vals[256], counts[256];
+  uint32_t n = 0;
+  while (p_opt(p, TOK_COMMA)) {
+    if (n == 256)
+      return p_error(p, "too many cases");
+    uint32_t k;
+    if (!p_int(p, &vals[n]) || !p_expect(p, TOK_COLON, "':'") || !p_successor_with_args(p, st, &k))
+      return false;
+    /* MLIR prints case values zero-extended: keep them as the flag's width reads them signed */
+    uint32_t w = t->kind == TY_INT ? t->u.i.width : 64;
+    if (w < 64 && w > 0) {
+      uint64_t m = (uint64_t)vals[n] & ((1ull << w) - 1);
+      vals[n] = (m >> (w - 1)) ? (int64_t)(m | ~((1ull << w) - 1)) : (int64_t)m;
+    }
+    counts[n++] = k;
+    seg[2] += k;
+  }
+  if (!p_expect(p, TOK_RSQUARE, "']'"))
+    return false;
+  st_add_prop(p, st, "case_operand_segments", ir_attr_dense_i32(ctx, counts, n));
+  if (n) {
+    bool splat = true;
+    for (uint32_t i = 1; i < n; i++)
+      splat &= vals[i] == vals[0];
+    char buf[256 * 24 + 16];
+    int o = snprintf(buf, sizeof buf, splat ? "dense<%lld" : "dense<[%lld", (long long)vals[0]);
+    for (uint32_t i = 1; i < n && !splat; i++)
+      o += snprintf(buf + o, sizeof buf - (size_t)o, ", %lld", (long long)vals[i]);
+    o += snprintf(buf + o, sizeof buf - (size_t)o, splat ? ">" : "]>");
+    Type vt = {0};
+    int64_t *shape = ir_alloc(ctx, sizeof *shape);
+    shape[0] = n;
+    vt.kind = TY_VECTOR;
+    vt.u.sh.shape = shape;
+    vt.u.sh.scalable = ir_alloc(ctx, sizeof(bool));
+    vt.u.sh.rank = 1;
+    vt.u.sh.elem = t;
+    Attr *a = ir_alloc(ctx, sizeof *a);
+    a->kind = ATTR_DENSE;
+    a->type = ir_type_intern(ctx, &vt);
+    a->u.str = ir_intern(ctx, buf, (size_t)o);
+    st_add_prop(p, st, "case_values", a);
+  }
+  st_set_segments(p, st, seg, 3);
+  return p_opt_attr_dict(p, st);
+}
+
+/* The case values of a `dense<v>` or `dense<[v, ...]>` attribute, n of them. */
+static bool case_values(const Attr *a, int64_t *out, uint32_t n) {
+  if (!a || a->kind != ATTR_DENSE || !a->type || a->type->kind != TY_VECTOR || a->type->u.sh.rank != 1 ||
+      a->type->u.sh.shape[0] != (int64_t)n)
+    return false;
+  const char *s = a->u.str.s, *end = s + a->u.str.len;
+  if (a->u.str.len < 7 || memcmp(s, "dense<", 6) != 0)
+    return false;
+  s += 6;
+  bool list = *s == '[';
+  s += list;
+  uint32_t k = 0;
+  while (s < end && k < n) {
+    char *e;
+    long long v = strtoll(s, &e, 10);
+    if (e == s)
+      return false;
+    out[k++] = v;
+    s = e;
+    if (s < end && *s == ',')
+      s += 2;
+    else
+      break;
+  }
+  if (!list) {
+    if (k != 1 || s + 1 != end || *s != '>')
+      return false;
+    for (uint32_t i = 1; i < n; i++)
+      out[i] = out[0];
+    return true;
+  }
+  return k == n && s + 2 == end && s[0] == ']' && s[1] == '>';
+}
+
+bool print_switch(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"operandSegmentSizes", "case_operand_segments", "case_values", NULL};
+  int64_t seg[3], vals[256];
+  Attr *cs = prop(op, "case_operand_segments"), *cv = prop(op, "case_values");
+  if (!segments(op, seg, 3) || seg[0] != 1 || !only_props(op, allowed) || op->nresults || op->nregions ||
+      !op->nsuccs || op->nsuccs > 257 || !cs || cs->kind != ATTR_DENSE_ARRAY ||
+      !ir_type_is_integer(cs->type, 32) || cs->u.darr.fvals || cs->u.darr.n != op->nsuccs - 1 ||
+      (op->nsuccs > 1 ? !case_values(cv, vals, op->nsuccs - 1) || cv->type->u.sh.elem != op->operands[0]->type
+                      : cv != NULL))
+    return false;
+  int64_t sum = 0;
+  for (uint32_t i = 0; i < cs->u.darr.n; i++)
+    sum += cs->u.darr.ivals[i] < 0 ? -(1ll << 40) : cs->u.darr.ivals[i];
+  if (sum != seg[2])
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, ", [default: ");
+  pr_successor(pr, op->succs[0], op->operands + 1, (uint32_t)seg[1]);
+  Value *const *args = op->operands + 1 + seg[1];
+  for (uint32_t i = 0; i + 1 < op->nsuccs; i++) {
+    pr_fmt(pr, ", %lld: ", (long long)vals[i]);
+    pr_successor(pr, op->succs[i + 1], args, (uint32_t)cs->u.darr.ivals[i]);
+    args += cs->u.darr.ivals[i];
+  }
+  pr_char(pr, ']');
+  pr_attr_dict(pr, op, allowed, false);
   return true;
 }

@@ -1,7 +1,9 @@
 // RUN: %root/tests/corpus-tools/roundtrip.sh %gpuinterp %mlir_opt %s %t
 // Custom forms of ir/custom_std.c: scf.for/if/while/condition, memref
 // alloc/alloca/dealloc/copy/dim/global/get_global/extract_aligned_pointer_as_index,
-// cf.cond_br/assert, arith.select, math.fma, index.constant and index casts.
+// cf.cond_br/assert, arith.select, math.fma, index.constant and index casts;
+// scf.parallel/reduce/execute_region, memref subview/reinterpret_cast/view/
+// expand_shape/collapse_shape/atomic_rmw, cf.switch.
 
 module {
   memref.global "private" constant @cst : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> {alignment = 64 : i64}
@@ -81,8 +83,82 @@ module {
     cf.assert %c, "it \"failed\""
     cf.cond_br %c, ^bb1(%x : f32), ^bb2
   ^bb1(%z: f32):
-    cf.cond_br %c, ^bb2, ^bb1(%z : f32) {tag}
+    cf.cond_br %c weights([90, 10]), ^bb2, ^bb1(%z : f32) {tag}
   ^bb2:
+    return %x : f32
+  }
+
+  func.func @parallel(%lb: index, %ub: index, %st: index, %m: memref<?x?xf32>, %x: f32, %i: i32) -> (f32, i32) {
+    scf.parallel (%a, %b) = (%lb, %lb) to (%ub, %ub) step (%st, %st) {
+      memref.store %x, %m[%a, %b] : memref<?x?xf32>
+    }
+    scf.parallel (%a) = (%lb) to (%ub) step (%st) {
+      scf.reduce
+    } {tag}
+    %r:2 = scf.parallel (%a) = (%lb) to (%ub) step (%st) init (%x, %i) -> (f32, i32) {
+      scf.reduce(%x, %i : f32, i32) {
+      ^bb0(%l: f32, %rr: f32):
+        %s = arith.maximumf %l, %rr fastmath<fast> : f32
+        scf.reduce.return %s : f32
+      }, {
+      ^bb0(%l: i32, %rr: i32):
+        %s = arith.maxsi %l, %rr : i32
+        scf.reduce.return %s : i32
+      }
+    }
+    %e = scf.execute_region -> f32 {
+      cf.br ^bb1
+    ^bb1:
+      scf.yield %x : f32
+    }
+    %e2:2 = scf.execute_region -> (f32, i32) no_inline {
+      scf.yield %x, %i : f32, i32
+    } {tag}
+    scf.execute_region {
+      scf.yield
+    }
+    return %r#0, %r#1 : f32, i32
+  }
+
+  func.func @views(%m: memref<?x?xf32>, %buf: memref<2048xi8>, %n: index, %x: f32, %i: i32, %g: memref<4xi32, 1>) {
+    %sv = memref.subview %m[%n, 2] [4, %n] [1, 1] : memref<?x?xf32> to memref<4x?xf32, strided<[?, 1], offset: ?>>
+    %sv2 = memref.subview %buf[0] [16] [2] : memref<2048xi8> to memref<16xi8, strided<[2]>>
+    %rc = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 4], strides: [4, 1] : memref<?x?xf32> to memref<?x4xf32>
+    %rc2 = memref.reinterpret_cast %m to offset: [%n], sizes: [10], strides: [%n] {tag} : memref<?x?xf32> to memref<10xf32, strided<[?], offset: ?>>
+    %v = memref.view %buf[%n][%n] : memref<2048xi8> to memref<?x4xf32>
+    %v2 = memref.view %buf[%n][] : memref<2048xi8> to memref<8x4xf32>
+    %a0 = memref.atomic_rmw addf %x, %m[%n, %n] : (f32, memref<?x?xf32>) -> f32
+    %a1 = memref.atomic_rmw addi %i, %g[%n] : (i32, memref<4xi32, 1>) -> i32
+    %a2 = memref.atomic_rmw maxs %i, %g[%n] : (i32, memref<4xi32, 1>) -> i32
+    %a3 = memref.atomic_rmw xori %i, %g[%n] {tag} : (i32, memref<4xi32, 1>) -> i32
+    %a4 = memref.atomic_rmw assign %i, %g[%n] : (i32, memref<4xi32, 1>) -> i32
+    %c4 = memref.alloc() : memref<4x8xf32>
+    %col = memref.collapse_shape %c4 [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+    %ex = memref.expand_shape %col [[0, 1]] output_shape [4, 8] : memref<32xf32> into memref<4x8xf32>
+    %d = memref.alloc(%n) : memref<?x8xf32>
+    %col2 = memref.collapse_shape %d [[0], [1]] : memref<?x8xf32> into memref<?x8xf32>
+    %ex2 = memref.expand_shape %d [[0, 1], [2]] output_shape [%n, 2, 8] : memref<?x8xf32> into memref<?x2x8xf32>
+    return
+  }
+
+  func.func @switches(%i: i32, %x: f32, %j: i64) -> f32 {
+    cf.switch %i : i32, [
+      default: ^bb1(%x : f32),
+      42: ^bb1(%x : f32),
+      -3: ^bb2
+    ]
+  ^bb1(%z: f32):
+    cf.switch %j : i64, [
+      default: ^bb2
+    ]
+  ^bb2:
+    cf.switch %i : i32, [
+      default: ^bb3,
+      7: ^bb3
+    ] {tag}
+  ^bb3:
+    cf.switch %i : i32, [default: ^bb4, 5: ^bb4, 5: ^bb3]
+  ^bb4:
     return %x : f32
   }
 }
