@@ -1466,3 +1466,38 @@ bool print_async_await_all(Printer *pr, Op *op) {
   pr_attr_dict(pr, op, NULL, false);
   return true;
 }
+
+static const char *const vote_kinds[] = {"any", "all", "ballot", "uni", NULL};
+
+/* nvvm_vote ::= kind %mask `,` %pred attr-dict `->` type   (mask i32, pred i1) */
+bool parse_nvvm_vote(Parser *p, OpState *st) {
+  Attr *kind;
+  OperandRef r[2];
+  Type *res;
+  if (!parse_kw_attr(p, "#nvvm<vote_sync_kind", vote_kinds, "vote kind", &kind) || !p_operand(p, &r[0]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_ARROW, "'->'") || !p_type(p, &res))
+    return false;
+  IrCtx *ctx = p_ctx(p);
+  Type *types[2] = {ir_type_int(ctx, 32, SIGNLESS), ir_type_int(ctx, 1, SIGNLESS)};
+  st_add_prop(p, st, "kind", kind);
+  st_add_result_type(p, st, res);
+  return p_resolve_onto(p, st, r, 2, types, 2);
+}
+
+bool print_nvvm_vote(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"kind", NULL};
+  Str kw;
+  if (op->noperands != 2 || op->nresults != 1 || !plain_op(op) || !only_props(op, allowed) ||
+      !attr_kw(prop(op, "kind"), "#nvvm<vote_sync_kind", vote_kinds, &kw) ||
+      !ir_type_is_integer(op->operands[0]->type, 32) || !ir_type_is_integer(op->operands[1]->type, 1))
+    return false;
+  pr_char(pr, ' ');
+  pr_strn(pr, kw.s, kw.len);
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_attr_dict(pr, op, allowed, false);
+  pr_strn(pr, " -> ", 4);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
