@@ -387,6 +387,17 @@ static void test_mgpu_trace_env_writes_text_trace(void **state)
     assert_non_null(strstr(text, "  call stream_sync at mgpuStreamSynchronize#1: stream "));
 }
 
+static void test_mgpu_trace_that_cannot_be_written_is_an_error(void **state)
+{
+    (void)state;
+    const char *const env[] = {"MGPUSIM_TRACE=/nonexistent/dir/t.json", NULL};
+    Run r;
+    run(&r, traced, env);
+    assert_non_null(strstr(r.err, "mgpusim: error: cannot write the trace to '/nonexistent/dir/t.json'"));
+    assert_non_null(strstr(r.err, "mgpusim: 1 error, 0 warnings\n"));
+    assert_int_equal(r.status, 1);
+}
+
 static void test_mgpu_bad_scheduler_is_an_error(void **state)
 {
     (void)state;
@@ -448,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_mgpuLaunchKernel_rejects_negative_dimensions),
         cmocka_unit_test(test_mgpuSetDefaultDevice_other_than_zero_warns),
         cmocka_unit_test(test_mgpu_trace_env_writes_text_trace),
+        cmocka_unit_test(test_mgpu_trace_that_cannot_be_written_is_an_error),
         cmocka_unit_test(test_mgpu_bad_scheduler_is_an_error),
         cmocka_unit_test(test_mgpu_cuda_backend_is_not_implemented),
         cmocka_unit_test(test_mgpu_settings_not_understood_are_errors),
