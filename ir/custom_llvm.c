@@ -1314,3 +1314,227 @@ bool print_llvm_switch(Printer *pr, Op *op) {
   pr_attr_dict(pr, op, elide, false);
   return true;
 }
+
+/* ---- Atomics and intrinsics ----------------------------------------------------------------- */
+
+static const char *const rmw_ops[] = {"xchg", "add", "sub", "_and", "nand", "_or", "_xor", "max", "min",
+                                      "umax", "umin", "fadd", "fsub", "fmax", "fmin", "uinc_wrap",
+                                      "udec_wrap", "usub_cond", "usub_sat", "fmaximum", "fminimum", NULL};
+
+/* `syncscope` `(` string `)` as the property syncscope, if present */
+static bool parse_syncscope(Parser *p, OpState *st) {
+  Str scope;
+  if (!p_opt_kw(p, "syncscope"))
+    return true;
+  if (!p_expect(p, TOK_LPAREN, "'('") || !p_string(p, &scope) || !p_expect(p, TOK_RPAREN, "')'"))
+    return false;
+  st_add_prop(p, st, "syncscope", ir_attr_string(p_ctx(p), scope.s, scope.len));
+  return true;
+}
+
+static bool print_syncscope(Printer *pr, const Op *op) {
+  Attr *scope = prop(op, "syncscope");
+  if (scope && (scope->kind != ATTR_STRING || scope->type))
+    return false;
+  if (scope) {
+    pr_str(pr, " syncscope(");
+    pr_string(pr, scope->u.str);
+    pr_char(pr, ')');
+  }
+  return true;
+}
+
+/* an ordering keyword other than not_atomic, as the integer property name */
+static bool parse_ordering(Parser *p, OpState *st, const char *name) {
+  for (int64_t i = 1; i < 8; i++) {
+    if (orderings[i] && p_opt_kw(p, orderings[i])) {
+      st_add_prop(p, st, name, int_attr(p_ctx(p), 64, i));
+      return true;
+    }
+  }
+  return p_error(p, "expected an atomic ordering");
+}
+
+static const char *ordering_of(const Op *op, const char *name) {
+  Attr *o = prop(op, name);
+  if (!o || o->kind != ATTR_INT || o->u.i.big || !ir_type_is_integer(o->type, 64) || o->u.i.v < 1 ||
+      o->u.i.v > 7)
+    return NULL;
+  return orderings[o->u.i.v];
+}
+
+/* atomicrmw ::= `volatile`? op %p `,` %v syncscope? ordering attr-dict `:` ptr-type `,` type */
+bool parse_llvm_atomicrmw(Parser *p, OpState *st) {
+  opt_unit_kw(p, st, "volatile", "volatile_");
+  int64_t bin = -1;
+  for (int i = 0; rmw_ops[i] && bin < 0; i++)
+    if (p_opt_kw(p, rmw_ops[i]))
+      bin = i;
+  if (bin < 0)
+    return p_error(p, "expected an atomicrmw operation");
+  st_add_prop(p, st, "bin_op", int_attr(p_ctx(p), 64, bin));
+  OperandRef r[2];
+  Type *t[2];
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !parse_syncscope(p, st) || !parse_ordering(p, st, "ordering") || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_type(p, &t[1]))
+    return false;
+  st_add_result_type(p, st, t[1]);
+  return p_resolve_onto(p, st, r, 2, t, 2);
+}
+
+bool print_llvm_atomicrmw(Printer *pr, Op *op) {
+  static const char *const shown[] = {"volatile_", "bin_op", "syncscope", "ordering", NULL};
+  const char *elide[32];
+  Attr *bin = prop(op, "bin_op");
+  const char *ord = ordering_of(op, "ordering");
+  if (!bin || bin->kind != ATTR_INT || bin->u.i.big || !ir_type_is_integer(bin->type, 64) || bin->u.i.v < 0 ||
+      bin->u.i.v > 20 || !ord || op->noperands != 2 || op->nresults != 1 ||
+      op->results[0].type != op->operands[1]->type || !unit_or_absent(op, "volatile_") ||
+      !elide_list(op, shown, NULL, elide))
+    return false;
+  Attr *scope = prop(op, "syncscope");
+  if (scope && (scope->kind != ATTR_STRING || scope->type))
+    return false;
+  if (prop(op, "volatile_"))
+    pr_str(pr, " volatile");
+  pr_char(pr, ' ');
+  pr_str(pr, rmw_ops[bin->u.i.v]);
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  print_syncscope(pr, op);
+  pr_char(pr, ' ');
+  pr_str(pr, ord);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_value_types(pr, op->operands, 2);
+  return true;
+}
+
+/* cmpxchg ::= `weak`? `volatile`? %p `,` %cmp `,` %v syncscope? ordering ordering attr-dict
+ *             `:` ptr-type `,` type ; the result is !llvm.struct<(type, i1)> */
+bool parse_llvm_cmpxchg(Parser *p, OpState *st) {
+  IrCtx *ctx = p_ctx(p);
+  opt_unit_kw(p, st, "weak", "weak");
+  opt_unit_kw(p, st, "volatile", "volatile_");
+  OperandRef r[3];
+  Type *t[3];
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[2]) || !parse_syncscope(p, st) ||
+      !parse_ordering(p, st, "success_ordering") || !parse_ordering(p, st, "failure_ordering") ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_type(p, &t[1]))
+    return false;
+  t[2] = t[1];
+  Type *elems[2] = {t[1], ir_type_int(ctx, 1, SIGNLESS)};
+  Type proto = {.kind = TY_LLVM_STRUCT};
+  proto.u.agg.elems = elems;
+  proto.u.agg.n = 2;
+  st_add_result_type(p, st, ir_type_intern(ctx, &proto));
+  return p_resolve_onto(p, st, r, 3, t, 3);
+}
+
+bool print_llvm_cmpxchg(Printer *pr, Op *op) {
+  static const char *const shown[] = {"weak", "volatile_", "syncscope", "success_ordering", "failure_ordering",
+                                      NULL};
+  const char *elide[32];
+  const char *succ = ordering_of(op, "success_ordering"), *fail = ordering_of(op, "failure_ordering");
+  Attr *scope = prop(op, "syncscope");
+  if (!succ || !fail || op->noperands != 3 || op->nresults != 1 ||
+      op->operands[1]->type != op->operands[2]->type || !unit_or_absent(op, "weak") ||
+      !unit_or_absent(op, "volatile_") || (scope && (scope->kind != ATTR_STRING || scope->type)) ||
+      !elide_list(op, shown, NULL, elide))
+    return false;
+  Type *res = op->results[0].type;
+  if (res->kind != TY_LLVM_STRUCT || res->u.agg.named || res->u.agg.packed || res->u.agg.n != 2 ||
+      res->u.agg.elems[0] != op->operands[1]->type || !ir_type_is_integer(res->u.agg.elems[1], 1))
+    return false;
+  if (prop(op, "weak"))
+    pr_str(pr, " weak");
+  if (prop(op, "volatile_"))
+    pr_str(pr, " volatile");
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 3);
+  print_syncscope(pr, op);
+  pr_char(pr, ' ');
+  pr_str(pr, succ);
+  pr_char(pr, ' ');
+  pr_str(pr, fail);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_strn(pr, ", ", 2);
+  pr_type(pr, op->operands[1]->type);
+  return true;
+}
+
+/* fence ::= syncscope? ordering attr-dict */
+bool parse_llvm_fence(Parser *p, OpState *st) {
+  return parse_syncscope(p, st) && parse_ordering(p, st, "ordering") && p_opt_attr_dict(p, st);
+}
+
+bool print_llvm_fence(Printer *pr, Op *op) {
+  static const char *const shown[] = {"syncscope", "ordering", NULL};
+  const char *elide[32];
+  const char *ord = ordering_of(op, "ordering");
+  Attr *scope = prop(op, "syncscope");
+  if (!ord || op->noperands || op->nresults || op->nregions ||
+      (scope && (scope->kind != ATTR_STRING || scope->type)) || !elide_list(op, shown, NULL, elide))
+    return false;
+  print_syncscope(pr, op);
+  pr_char(pr, ' ');
+  pr_str(pr, ord);
+  pr_attr_dict(pr, op, elide, false);
+  return true;
+}
+
+/* intrinsic ::= `(` operands `)` attr-dict `:` function-type   (llvm.intr.sqrt, smax, ...) */
+static bool parse_intr(Parser *p, OpState *st, const Default *defs) {
+  OperandRef *refs;
+  uint32_t n;
+  Type *fn;
+  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &refs, &n) || !p_expect(p, TOK_RPAREN, "')'"))
+    return false;
+  add_defaults(p, st, defs);
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  if (!p_type(p, &fn))
+    return false;
+  if (fn->kind != TY_FUNC || fn->u.fn.nin != n)
+    return p_error_at(p, pos, "expected a function type with %u inputs", n);
+  for (uint32_t i = 0; i < fn->u.fn.nout; i++)
+    st_add_result_type(p, st, fn->u.fn.out[i]);
+  return p_resolve_onto(p, st, refs, n, fn->u.fn.in, n);
+}
+
+static bool print_intr(Printer *pr, Op *op, const Default *defs) {
+  const char *elide[32];
+  if (op->nregions || op->nsuccs || !elide_list(op, NULL, defs, elide))
+    return false;
+  pr_char(pr, '(');
+  pr_values(pr, op->operands, op->noperands);
+  pr_char(pr, ')');
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : (", 4);
+  pr_value_types(pr, op->operands, op->noperands);
+  pr_strn(pr, ") -> ", 5);
+  if (op->nresults == 1)
+    pr_type(pr, op->results[0].type);
+  else {
+    pr_char(pr, '(');
+    for (uint32_t i = 0; i < op->nresults; i++) {
+      if (i)
+        pr_strn(pr, ", ", 2);
+      pr_type(pr, op->results[i].type);
+    }
+    pr_char(pr, ')');
+  }
+  return true;
+}
+
+bool parse_llvm_intr(Parser *p, OpState *st) { return parse_intr(p, st, NULL); }
+bool print_llvm_intr(Printer *pr, Op *op) { return print_intr(pr, op, NULL); }
+bool parse_llvm_intr_fm(Parser *p, OpState *st) { return parse_intr(p, st, fm_defaults); }
+bool print_llvm_intr_fm(Printer *pr, Op *op) { return print_intr(pr, op, fm_defaults); }

@@ -11,7 +11,8 @@
 // argument and result attributes and varargs, overflow, exact, disjoint and nneg flags,
 // non-default fastmath flags (printed in the attribute dictionary), atomic and volatile memory
 // ops, getelementptr with constant, negative and dynamic indices and each no-wrap flag, direct,
-// indirect, vararg and tail calls, and branches and switches with and without arguments.
+// indirect, vararg and tail calls, branches (with weights) and switches with and without
+// arguments, atomicrmw, cmpxchg, fence and the common llvm.intr.* math intrinsics.
 
 module attributes {gpu.container_module} {
   llvm.func @free(!llvm.ptr)
@@ -200,5 +201,34 @@ module attributes {gpu.container_module} {
   }
   llvm.func @u() {
     llvm.unreachable
+  }
+
+  llvm.func @atomics_and_intrinsics(%p: !llvm.ptr, %a: i32, %x: f32, %b: i1) {
+    %0 = llvm.intr.smax(%a, %a) : (i32, i32) -> i32
+    %1 = llvm.intr.fma(%x, %x, %x) : (f32, f32, f32) -> f32
+    %2 = llvm.intr.sqrt(%x) {fastmathFlags = #llvm.fastmath<fast>} : (f32) -> f32
+    %3 = llvm.atomicrmw add %p, %a monotonic : !llvm.ptr, i32
+    %4 = llvm.atomicrmw volatile fadd %p, %x syncscope("agent") seq_cst {alignment = 4 : i64} : !llvm.ptr, f32
+    %5 = llvm.cmpxchg %p, %a, %a acq_rel monotonic : !llvm.ptr, i32
+    %6 = llvm.cmpxchg weak volatile %p, %a, %a syncscope("x") seq_cst seq_cst {alignment = 4 : i64} : !llvm.ptr, i32
+    llvm.fence acquire
+    llvm.fence syncscope("agent") seq_cst
+    %7 = "llvm.intr.ctlz"(%a) <{is_zero_poison = false}> : (i32) -> i32
+    "llvm.intr.memcpy"(%p, %p, %a) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i32) -> ()
+    llvm.return
+  }
+  llvm.func @more_intrinsics(%p: !llvm.ptr, %x: f32, %a: i32) {
+    %0 = llvm.intr.fabs(%x) : (f32) -> f32
+    %1 = llvm.intr.pow(%x, %0) {fastmathFlags = #llvm.fastmath<afn>} : (f32, f32) -> f32
+    %2 = llvm.intr.fmuladd(%x, %0, %1) : (f32, f32, f32) -> f32
+    %3 = llvm.intr.ctpop(%a) : (i32) -> i32
+    %4 = llvm.intr.umin(%a, %3) : (i32, i32) -> i32
+    %5 = llvm.atomicrmw _xor %p, %a acquire : !llvm.ptr, i32
+    %6 = llvm.atomicrmw uinc_wrap %p, %a release : !llvm.ptr, i32
+    %7 = llvm.atomicrmw fminimum %p, %x acq_rel : !llvm.ptr, f32
+    %c = llvm.icmp "ne" %4, %6 : i32
+    llvm.cond_br %c weights([3, 1]), ^bb1, ^bb1
+  ^bb1:
+    llvm.return
   }
 }
