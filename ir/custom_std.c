@@ -445,10 +445,10 @@ bool print_fma(Printer *pr, Op *op) {
 
 /* ---- index.constant ------------------------------------------------------------------------- */
 
-/* constant ::= integer attr-dict ; the value is an index attribute */
+/* constant ::= attr-dict integer ; the value is an index attribute */
 bool parse_index_constant(Parser *p, OpState *st) {
   int64_t v;
-  if (!p_int(p, &v) || !p_opt_attr_dict(p, st))
+  if (!p_opt_attr_dict(p, st) || !p_int(p, &v))
     return false;
   Type *index = ir_type_index(p_ctx(p));
   st_add_prop(p, st, "value", ir_attr_int(p_ctx(p), index, v));
@@ -463,8 +463,8 @@ bool print_index_constant(Printer *pr, Op *op) {
       !only_props(op, allowed) || op->noperands || op->nresults != 1 ||
       !is_index(op->results[0].type) || op->nregions || op->nsuccs)
     return false;
-  pr_fmt(pr, " %lld", (long long)v->u.i.v);
   pr_attr_dict(pr, op, allowed, false);
+  pr_fmt(pr, " %lld", (long long)v->u.i.v);
   return true;
 }
 
@@ -1516,5 +1516,96 @@ bool print_switch(Printer *pr, Op *op) {
   }
   pr_char(pr, ']');
   pr_attr_dict(pr, op, allowed, false);
+  return true;
+}
+
+/* ---- index.bool.constant, index.cmp, index.sizeof ------------------------------------------- */
+
+/* bool.constant ::= attr-dict (`true` | `false`) */
+bool parse_index_bool_constant(Parser *p, OpState *st) {
+  if (!p_opt_attr_dict(p, st))
+    return false;
+  bool v = p_is_kw(p, "true");
+  if (!v && !p_is_kw(p, "false"))
+    return p_error(p, "expected 'true' or 'false'");
+  p_next(p);
+  st_add_prop(p, st, "value", ir_attr_bool(p_ctx(p), v));
+  st_add_result_type(p, st, ir_type_int(p_ctx(p), 1, SIGNLESS));
+  return true;
+}
+
+bool print_index_bool_constant(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"value", NULL};
+  Attr *v = prop(op, "value");
+  if (!v || v->kind != ATTR_BOOL || !only_props(op, allowed) || op->noperands || op->nresults != 1 ||
+      !is_i1(op->results[0].type) || op->nregions || op->nsuccs)
+    return false;
+  pr_attr_dict(pr, op, allowed, false);
+  pr_str(pr, v->u.b ? " true" : " false");
+  return true;
+}
+
+static const char *const index_preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt",
+                                          "uge", NULL};
+
+/* cmp ::= predicate `(` %a `,` %b `)` attr-dict ; pred is `#index<cmp_predicate P>` */
+bool parse_index_cmp(Parser *p, OpState *st) {
+  int pred = -1;
+  for (int i = 0; index_preds[i]; i++)
+    if (p_is_kw(p, index_preds[i]))
+      pred = i;
+  if (pred < 0)
+    return p_error(p, "expected comparison predicate");
+  p_next(p);
+  OperandRef r[2];
+  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_operand(p, &r[1]) || !p_expect(p, TOK_RPAREN, "')'"))
+    return false;
+  char buf[64];
+  int n = snprintf(buf, sizeof buf, "#index<cmp_predicate %s>", index_preds[pred]);
+  Attr *a = ir_alloc(p_ctx(p), sizeof *a);
+  a->kind = ATTR_OPAQUE;
+  a->u.str = ir_intern(p_ctx(p), buf, (size_t)n);
+  st_add_prop(p, st, "pred", a);
+  Type *index = ir_type_index(p_ctx(p));
+  st_add_result_type(p, st, ir_type_int(p_ctx(p), 1, SIGNLESS));
+  return p_resolve_onto(p, st, r, 2, &index, 1) && p_opt_attr_dict(p, st);
+}
+
+bool print_index_cmp(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"pred", NULL};
+  static const char pre[] = "#index<cmp_predicate ";
+  Attr *a = prop(op, "pred");
+  if (!a || a->kind != ATTR_OPAQUE || a->u.str.len <= sizeof pre || memcmp(a->u.str.s, pre, sizeof pre - 1) != 0 ||
+      a->u.str.s[a->u.str.len - 1] != '>' || !only_props(op, allowed) || op->noperands != 2 ||
+      !all_index(op->operands, 2) || op->nresults != 1 || !is_i1(op->results[0].type) || op->nregions ||
+      op->nsuccs)
+    return false;
+  Str p = {a->u.str.s + sizeof pre - 1, a->u.str.len - (uint32_t)sizeof pre};
+  bool known = false;
+  for (int i = 0; index_preds[i] && !known; i++)
+    known = strlen(index_preds[i]) == p.len && memcmp(index_preds[i], p.s, p.len) == 0;
+  if (!known)
+    return false;
+  pr_char(pr, ' ');
+  pr_strn(pr, p.s, p.len);
+  pr_char(pr, '(');
+  pr_values(pr, op->operands, 2);
+  pr_char(pr, ')');
+  pr_attr_dict(pr, op, allowed, false);
+  return true;
+}
+
+/* sizeof ::= attr-dict ; the result is an index */
+bool parse_index_sizeof(Parser *p, OpState *st) {
+  st_add_result_type(p, st, ir_type_index(p_ctx(p)));
+  return p_opt_attr_dict(p, st);
+}
+
+bool print_index_sizeof(Printer *pr, Op *op) {
+  if (op->props || op->noperands || op->nresults != 1 || !is_index(op->results[0].type) || op->nregions ||
+      op->nsuccs)
+    return false;
+  pr_attr_dict(pr, op, NULL, false);
   return true;
 }

@@ -1,7 +1,7 @@
 // RUN: %root/tests/corpus-tools/roundtrip.sh %gpuinterp %mlir_opt %s %t
 // Custom forms of ir/custom_std.c: scf.for/if/while/condition, memref
 // alloc/alloca/dealloc/copy/dim/global/get_global/extract_aligned_pointer_as_index,
-// cf.cond_br/assert, arith.select, math.fma, index.constant and index casts;
+// cf.cond_br/assert, arith.select, math.fma, index constants, casts, cmp, sizeof;
 // scf.parallel/reduce/execute_region, memref subview/reinterpret_cast/view/
 // expand_shape/collapse_shape/atomic_rmw, cf.switch.
 
@@ -160,5 +160,17 @@ module {
     cf.switch %i : i32, [default: ^bb4, 5: ^bb4, 5: ^bb3]
   ^bb4:
     return %x : f32
+  }
+
+  func.func @index_leftovers(%a: index, %b: index) -> i1 {
+    %t = index.bool.constant true
+    %f = index.bool.constant {tag} false
+    %k = index.constant {tag} 7
+    %d = index.divs %a, %b
+    %x = index.xor %d, %b
+    %c = index.cmp uge(%a, %x)
+    %c2 = index.cmp eq(%a, %b) {tag}
+    %s = index.sizeof
+    return %c : i1
   }
 }
