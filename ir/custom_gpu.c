@@ -827,12 +827,11 @@ bool parse_gpu_launch(Parser *p, OpState *st) {
   }
   for (int k = 0; k < 2; k++) {
     const char *kw = k ? "function" : "module";
-    const char *name = k ? "kernelFunc" : "kernelModule";
     if (p_opt_kw(p, kw)) {
       Str sym;
       if (!p_expect(p, TOK_LPAREN, "'('") || !p_symbol(p, &sym) || !p_expect(p, TOK_RPAREN, "')'"))
         return false;
-      st_add_prop(p, st, name, ir_attr_symref(ctx, &sym, 1));
+      st_add_prop(p, st, kw, ir_attr_symref(ctx, &sym, 1));
     }
   }
   uint32_t n = has_cl ? 18 : 12, nw, np;
@@ -905,11 +904,11 @@ static void print_attribution_list(Printer *pr, const char *kw, Value *args, uin
 }
 
 bool print_gpu_launch(Printer *pr, Op *op) {
-  static const char *const allowed[] = {"operandSegmentSizes", "kernelModule", "kernelFunc", NULL};
-  static const char *const elide[] = {"operandSegmentSizes", "kernelModule", "kernelFunc",
+  static const char *const allowed[] = {"operandSegmentSizes", "module", "function", NULL};
+  static const char *const elide[] = {"operandSegmentSizes", "module", "function",
                                       "workgroup_attributions", NULL};
   const int64_t *seg = segments(op, "operandSegmentSizes", 11);
-  Attr *km = prop(op, "kernelModule"), *kf = prop(op, "kernelFunc");
+  Attr *km = prop(op, "module"), *kf = prop(op, "function");
   int64_t nw = attributions(op);
   if (!seg || !only_props(op, allowed) || op->nregions != 1 || op->nsuccs || op->nresults > 1 ||
       (op->nresults && op->results[0].type->kind != TY_GPU_TOKEN) || nw < 0 ||
@@ -1499,5 +1498,61 @@ bool print_nvvm_vote(Printer *pr, Op *op) {
   pr_attr_dict(pr, op, allowed, false);
   pr_strn(pr, " -> ", 4);
   pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* gpu_module_h ::= @name (`<` handler `>`)? targets? (`attributes` dict)? region
+ * (custom.c's gpu_module without the offloading handler) */
+bool parse_gpu_module_h(Parser *p, OpState *st) {
+  Str name;
+  if (!p_symbol(p, &name))
+    return false;
+  st_add_prop(p, st, "sym_name", ir_attr_string(p_ctx(p), name.s, name.len));
+  if (p_opt(p, TOK_LESS)) {
+    Attr *h;
+    if (!p_attr(p, NULL, &h) || !p_expect(p, TOK_GREATER, "'>'"))
+      return false;
+    st_add_prop(p, st, "offloadingHandler", h);
+  }
+  if (p_is(p, TOK_LSQUARE)) {
+    Attr *targets;
+    if (!p_attr(p, NULL, &targets))
+      return false;
+    st_add_prop(p, st, "targets", targets);
+  }
+  if (!p_opt_attr_dict_with_keyword(p, st))
+    return false;
+  Region *r = st_add_region(p, st);
+  if (!p_region(p, r, NULL, 0, true))
+    return false;
+  if (!r->first) {
+    Block *b = ir_alloc(p_ctx(p), sizeof *b);
+    b->parent = r;
+    r->first = r->last = b;
+  }
+  return true;
+}
+
+bool print_gpu_module_h(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"sym_name", "targets", "offloadingHandler", NULL};
+  Attr *name = prop(op, "sym_name"), *targets = prop(op, "targets"), *h = prop(op, "offloadingHandler");
+  if (!only_props(op, allowed) || !name || name->kind != ATTR_STRING || name->type || op->nregions != 1 ||
+      !op->regions[0].first || op->regions[0].first->next || op->regions[0].first->nargs ||
+      op->noperands || op->nresults || op->nsuccs || (targets && targets->kind != ATTR_ARRAY))
+    return false;
+  pr_char(pr, ' ');
+  pr_symbol(pr, name->u.str);
+  if (h) {
+    pr_strn(pr, " <", 2);
+    pr_attr(pr, h);
+    pr_char(pr, '>');
+  }
+  if (targets) {
+    pr_char(pr, ' ');
+    pr_attr(pr, targets);
+  }
+  pr_attr_dict(pr, op, allowed, true);
+  pr_char(pr, ' ');
+  pr_region(pr, &op->regions[0], false, false);
   return true;
 }

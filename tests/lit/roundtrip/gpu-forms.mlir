@@ -42,7 +42,7 @@ gpu.module @k {
     %sh = nvvm.shfl.sync bfly %c, %c, %c, %c : i32 -> i32
     gpu.return
   }
-  gpu.func @g() {
+  gpu.func @g() kernel {
     gpu.return
   }
 }
@@ -94,6 +94,49 @@ gpu.module @k {
     %ci = arith.constant 1 : i32
     gpu.launch_func @k2::@f blocks in (%ci, %ci, %ci) threads in (%ci, %ci, %ci) : i32 args(%m : memref<?xf32>)
     gpu.launch_func @k2::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<?xf32>) {foo}
+    return
+  }
+  gpu.module @more <#gpu.select_object<0 : i64>> [#nvvm.target] {
+    gpu.func @h(%x: f32 {llvm.noundef}, %y: i32) -> f32 workgroup(%w : memref<8xf32, #gpu.address_space<workgroup>>) {
+      %ci = gpu.cluster_id x
+      %cd = gpu.cluster_dim y upper_bound 4
+      %cb = gpu.cluster_block_id z
+      %cdb = gpu.cluster_dim_blocks x
+      %sm = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %t = nvvm.read.ptx.sreg.tid.x range <i32, 0, 1024> : i32
+      %wid = nvvm.read.ptx.sreg.warpid : i32
+      %clk = nvvm.read.ptx.sreg.clock64 : i64
+      %p = arith.constant true
+      %b = nvvm.vote.sync ballot %y, %p -> i32
+      %a = nvvm.vote.sync any %y, %p -> i1
+      nvvm.bar.warp.sync %y : i32
+      %s = nvvm.shfl.sync bfly %y, %x, %y, %y {return_value_and_is_valid} : f32 -> !llvm.struct<(f32, i1)>
+      %u, %ok = gpu.shuffle down %x, %y, %y : f32
+      %m = gpu.all_reduce maxnumf %x {} : (f32) -> (f32)
+      %v = gpu.subgroup_reduce mul %y cluster(size = 8) : (i32) -> i32
+      gpu.barrier {tag}
+      gpu.return %x : f32
+    }
+  }
+  func.func @more_host(%n: index, %gsize: index) {
+    %t0 = async.execute {
+      async.yield
+    }
+    %t1, %v:2 = async.execute [%t0] -> (!async.value<f32>, !async.value<i32>) {
+      %a = arith.constant 1.0 : f32
+      %b = arith.constant 2 : i32
+      async.yield %a, %b : f32, i32
+    }
+    %g = async.create_group %gsize : !async.group
+    %i0 = async.add_to_group %t1, %g : !async.token
+    async.await_all %g
+    %r = async.await %v#1 : !async.value<i32>
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n) threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) module(@m) function(@f) {
+      gpu.terminator {tag}
+    }
+    %t2 = gpu.wait async
+    %t3 = gpu.launch_func async [%t2] @k::@g blocks in (%n, %n, %n) threads in (%n, %n, %n)
+    gpu.wait [%t3]
     return
   }
 }
