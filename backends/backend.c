@@ -123,7 +123,7 @@ void be_diag_print(FILE *out, const char *prefix, const BeDiag *d)
     if (d->loc2) {
         const char *what = strcmp(kind, "race") == 0       ? "the conflicting access"
                            : strcmp(kind, "deadlock") == 0 ? "what it waits for"
-                           : strcmp(kind, "misuse") == 0   ? "the handle was created or destroyed here"
+                           : strcmp(kind, "misuse") == 0   ? "the handle or memory was made or released here"
                                                            : "related call";
         fprintf(out, "%s%s%s: note: %s\n", p, sep, d->loc2, what);
     }

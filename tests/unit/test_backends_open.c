@@ -128,7 +128,7 @@ static void test_be_diag_print_leaves_plain_errors_unlabelled(void **state)
     assert_string_equal(buf, "mgpuModuleLoad#1: error: cannot\n"
                              "mgpuMemAlloc#1: warning: never freed [leak]\n"
                              "mgpuEventDestroy#1: error: expects an event [misuse]\n"
-                             "mgpuStreamCreate#1: note: the handle was created or destroyed here\n");
+                             "mgpuStreamCreate#1: note: the handle or memory was made or released here\n");
     free(buf);
 }
 

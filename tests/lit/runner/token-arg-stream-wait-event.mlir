@@ -26,7 +26,7 @@
 // CHECK: [1.5,  1.5,  1.5,  1.5]
 
 // ERR: mgpusim: mgpuStreamWaitEvent#1: error: expects an event, got a stream (created at 'mgpuStreamCreate#1') [misuse]
-// ERR-NEXT: mgpusim: mgpuStreamCreate#1: note: the handle was created or destroyed here
+// ERR-NEXT: mgpusim: mgpuStreamCreate#1: note: the handle or memory was made or released here
 // ERR-NEXT: mgpusim: mgpuEventDestroy#1: error: expects an event, got a stream (created at 'mgpuStreamCreate#1') [misuse]
 // ERR: mgpusim: mgpuMemcpy#1: error: data race (read-write): 'mgpuMemcpy#1' reads and 'mgpuMemset32#1' writes bytes [0, 16) of the device memory allocated at 'mgpuMemAlloc#1'; nothing orders the two [race]
 // ERR-NEXT: mgpusim: mgpuMemset32#1: note: the conflicting access
