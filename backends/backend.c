@@ -121,10 +121,13 @@ void be_diag_print(FILE *out, const char *prefix, const BeDiag *d)
         fprintf(out, " [%s]", kind);
     fputc('\n', out);
     if (d->loc2) {
-        const char *what = strcmp(kind, "race") == 0       ? "the conflicting access"
-                           : strcmp(kind, "deadlock") == 0 ? "what it waits for"
-                           : strcmp(kind, "misuse") == 0   ? "the handle or memory was made or released here"
-                                                           : "related call";
+        const char *what = "related call";
+        if (strcmp(kind, "race") == 0)
+            what = "the conflicting access";
+        else if (strcmp(kind, "deadlock") == 0)
+            what = "what it waits for";
+        else if (strcmp(kind, "misuse") == 0)
+            what = "the handle or memory was made or released here";
         fprintf(out, "%s%s%s: note: %s\n", p, sep, d->loc2, what);
     }
     if (d->alloc_loc && !(d->loc && strcmp(d->alloc_loc, d->loc) == 0))
