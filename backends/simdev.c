@@ -624,7 +624,8 @@ static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream s, 
     SimBe *b = self;
     Function *f = function_find(b, h);
     if (!f) {
-        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc, "argument is not a kernel function handle");
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                        "argument is not a kernel function handle");
         return BE_ERR_HANDLE;
     }
     if (f->module->unloaded) {
