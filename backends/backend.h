@@ -54,7 +54,7 @@ typedef enum BeStatus {
 typedef struct BeDiag {
     bool error;            /* false: a warning (e.g. a leak at exit) */
     const char *kind;      /* "race", "misuse", "out-of-bounds", "uninitialized", "deadlock", "leak",
-                              "unsupported", "error" */
+                              or "error" for anything else (e.g. a device binary the sim cannot run) */
     const char *loc;       /* the call or op it is about */
     const char *loc2;      /* the other party (the other op of a race, where a handle was made), or NULL */
     const char *alloc_loc; /* where the memory involved was allocated, or NULL */
@@ -176,6 +176,8 @@ BeStatus be_event_query(Backend *be, BeEvent e, const char *loc);
 /* *out = NULL for 0 bytes, as mgpuMemAlloc. host_shared: memory both host and device may touch. */
 BeStatus be_mem_alloc(Backend *be, size_t bytes, bool host_shared, BeStream s, void **out,
                       const char *loc);
+/* Stream-ordered: waits for the work already on s, then frees (NULL is ignored). Work on other
+ * streams that nothing orders before the free is a use-after-free race. */
 BeStatus be_mem_free(Backend *be, void *ptr, BeStream s, const char *loc);
 BeStatus be_memcpy(Backend *be, void *dst, const void *src, size_t bytes, BeStream s,
                    const char *loc);
