@@ -9,7 +9,7 @@
  *   - Traces: the sim's observer events become trace events. Buffers are named by ids this adapter
  *     hands out in allocation order (b1, b2, ...), found by address in a sorted table, because a
  *     trace must not contain addresses; memory the adapter never saw (the program's own malloc) is
- *     buffer 0.
+ *     buffer 0, and addresses in diagnostic texts become "<address>".
  *   - Stream-ordered free: mgpuMemFree(ptr, stream) first waits for the work already on the stream
  *     (what `gpu.dealloc async [%t]` means), then frees; work on other streams not ordered before
  *     it is a use-after-free race, as it should be.
@@ -24,6 +24,7 @@
 #include "backends/backend.h"
 #include "sim/sim.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -249,6 +250,25 @@ static uint32_t worker(int w)
     return w < 0 ? 0 : (uint32_t)w + 1; /* 0: the host thread */
 }
 
+/* Copies a message with every hexadecimal address ("0x7ffd...") replaced by "<address>": addresses
+ * change from run to run and a trace must not (stderr keeps them, for a debugger). */
+static void scrub(char *out, size_t cap, const char *in)
+{
+    size_t n = 0;
+    while (*in && n + 1 < cap) {
+        if (in[0] == '0' && in[1] == 'x' && isxdigit((unsigned char)in[2])) {
+            in += 2;
+            while (isxdigit((unsigned char)*in))
+                in++;
+            for (const char *r = "<address>"; *r && n + 1 < cap; r++)
+                out[n++] = *r;
+        } else {
+            out[n++] = *in++;
+        }
+    }
+    out[n] = '\0';
+}
+
 static void observe(const SimObs *o, void *user)
 {
     SimBe *b = user;
@@ -284,12 +304,13 @@ static void observe(const SimObs *o, void *user)
         if (!d)
             break;
         /* A diagnostic about a host call (op 0) says which call in its text. */
-        char text[512];
+        char text[512], clean[512];
         if (d->op == 0 && d->loc)
             snprintf(text, sizeof text, "%s: %s", d->loc, d->message ? d->message : "");
         else
             snprintf(text, sizeof text, "%s", d->message ? d->message : "");
-        trace_violation(t, diag_kind(d->kind), d->op, d->op2, text);
+        scrub(clean, sizeof clean, text);
+        trace_violation(t, diag_kind(d->kind), d->op, d->op2, clean);
         break;
     }
     }

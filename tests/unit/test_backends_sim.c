@@ -569,6 +569,18 @@ static void test_be_trace_records_misuse_as_violation(void **state)
     be_stream_destroy(fx->be, t, "d2");
 }
 
+static void test_be_trace_hides_addresses_in_violations(void **state)
+{
+    Fixture *fx = *state;
+    int not_device_memory;
+    assert_int_equal(be_mem_free(fx->be, &not_device_memory, NULL, "free"), BE_ERR_MEMORY);
+    assert_non_null(strstr(diag(fx, 0).message, "0x"));
+    char *text = render(fx->trace);
+    assert_null(strstr(text, "0x"));
+    assert_non_null(strstr(text, "<address>"));
+    free(text);
+}
+
 /* Workers record op starts and ends while the host records calls: the same text comes out. */
 static void test_be_trace_from_workers_matches_serial_text(void **state)
 {
@@ -640,6 +652,7 @@ int main(void)
         T(test_be_trace_names_buffers_by_id_and_calls_by_loc, setup_traced),
         T(test_be_trace_records_misuse_as_violation, setup_traced),
         T(test_be_trace_from_workers_matches_serial_text, setup_traced_threads),
+        T(test_be_trace_hides_addresses_in_violations, setup_traced),
     };
     return cmocka_run_group_tests_name("backends_sim", tests, NULL, NULL);
 }
