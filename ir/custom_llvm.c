@@ -801,7 +801,77 @@ bool print_llvm_extractvalue(Printer *pr, Op *op) { return print_aggregate(pr, o
 
 /* ---- Calls and functions -------------------------------------------------------------------- */
 
-/* call ::= (`tail` | `musttail` | `notail`)? (@callee | %fn) `(` operands `)` (`vararg` `(` type `)`)? attr-dict
+/* The keywords before a symbol's name: visibility (`hidden` 1, `protected` 2: visibility_),
+ * `thread_local` (thread_local_), unnamed_addr (`local_unnamed_addr` 1, `unnamed_addr` 2) and,
+ * for functions and calls, a calling convention (any other bare word: CConv). Each is added as a
+ * property after the defaults, so it wins over them. */
+static void parse_visibility(Parser *p, OpState *st) {
+  if (p_opt_kw(p, "hidden"))
+    st_add_prop(p, st, "visibility_", int_attr(p_ctx(p), 64, 1));
+  else if (p_opt_kw(p, "protected"))
+    st_add_prop(p, st, "visibility_", int_attr(p_ctx(p), 64, 2));
+  else
+    p_opt_kw(p, "default");
+}
+
+static void parse_unnamed_addr(Parser *p, OpState *st) {
+  if (p_opt_kw(p, "local_unnamed_addr"))
+    st_add_prop(p, st, "unnamed_addr", int_attr(p_ctx(p), 64, 1));
+  else if (p_opt_kw(p, "unnamed_addr"))
+    st_add_prop(p, st, "unnamed_addr", int_attr(p_ctx(p), 64, 2));
+}
+
+static bool parse_cconv(Parser *p, OpState *st) {
+  if (p->tok.kind != TOK_BARE)
+    return true;
+  char buf[96];
+  if (p->tok.len > 64)
+    return p_error(p, "calling convention too long");
+  snprintf(buf, sizeof buf, "#llvm.cconv<%.*s>", (int)p->tok.len, p->tok.text);
+  p_next(p);
+  st_add_prop(p, st, "CConv", opaque_attr(p_ctx(p), buf));
+  return true;
+}
+
+/* ` hidden`, ` protected` and the unnamed_addr keywords; false when a value has no keyword */
+static bool prefix_fits(const Op *op) {
+  Attr *v = prop(op, "visibility_"), *u = prop(op, "unnamed_addr");
+  return v && v->kind == ATTR_INT && !v->u.i.big && ir_type_is_integer(v->type, 64) && v->u.i.v >= 0 &&
+         v->u.i.v <= 2 && u && u->kind == ATTR_INT && !u->u.i.big && ir_type_is_integer(u->type, 64) &&
+         u->u.i.v >= 0 && u->u.i.v <= 2;
+}
+
+static void print_visibility(Printer *pr, const Op *op) {
+  static const char *const text[] = {"", " hidden", " protected"};
+  pr_str(pr, text[prop(op, "visibility_")->u.i.v]);
+}
+
+static void print_unnamed_addr(Printer *pr, const Op *op) {
+  static const char *const text[] = {"", " local_unnamed_addr", " unnamed_addr"};
+  pr_str(pr, text[prop(op, "unnamed_addr")->u.i.v]);
+}
+
+/* the X of #llvm.cconv<X>, or false */
+static bool cconv_name(const Attr *a, Str *out) {
+  static const char pre[] = "#llvm.cconv<";
+  if (!a || a->kind != ATTR_OPAQUE || a->u.str.len <= sizeof pre || memcmp(a->u.str.s, pre, sizeof pre - 1) ||
+      a->u.str.s[a->u.str.len - 1] != '>')
+    return false;
+  out->s = a->u.str.s + sizeof pre - 1;
+  out->len = a->u.str.len - (uint32_t)sizeof pre;
+  for (uint32_t i = 0; i < out->len; i++)
+    if (!(out->s[i] == '_' || (out->s[i] >= 'a' && out->s[i] <= 'z') || (out->s[i] >= '0' && out->s[i] <= '9')))
+      return false;
+  return out->len > 0;
+}
+
+static void print_cconv(Printer *pr, const Attr *a) {
+  Str c;
+  if (cconv_name(a, &c) && !(c.len == 3 && memcmp(c.s, "ccc", 3) == 0))
+    pr_char(pr, ' '), pr_strn(pr, c.s, c.len);
+}
+
+/* call ::= cconv? (`tail` | `musttail` | `notail`)? (@callee | %fn) `(` operands `)` (`vararg` `(` type `)`)? attr-dict
  *          `:` (ptr-type `,`)? `(` types `)` `->` (type | `(` `)`) */
 bool parse_llvm_call(Parser *p, OpState *st) {
   IrCtx *ctx = p_ctx(p);
@@ -810,6 +880,15 @@ bool parse_llvm_call(Parser *p, OpState *st) {
   uint32_t n;
   static const char *const tails[] = {"tail", "musttail", "notail", NULL};
   const char *tail = NULL;
+  Attr *cconv = NULL;
+  if (p->tok.kind == TOK_BARE && !p_is_kw(p, "tail") && !p_is_kw(p, "musttail") && !p_is_kw(p, "notail")) {
+    char buf[96];
+    if (p->tok.len > 64)
+      return p_error(p, "calling convention too long");
+    snprintf(buf, sizeof buf, "#llvm.cconv<%.*s>", (int)p->tok.len, p->tok.text);
+    p_next(p);
+    cconv = opaque_attr(ctx, buf);
+  }
   for (int i = 0; tails[i] && !tail; i++)
     if (p_opt_kw(p, tails[i]))
       tail = tails[i];
@@ -825,6 +904,8 @@ bool parse_llvm_call(Parser *p, OpState *st) {
     st_add_prop(p, st, "var_callee_type", ir_attr_type(ctx, vt));
   }
   add_defaults(p, st, call_defaults);
+  if (cconv)
+    st_add_prop(p, st, "CConv", cconv);
   if (tail) {
     char buf[64];
     snprintf(buf, sizeof buf, "#llvm.tailcallkind<%s>", tail);
@@ -852,15 +933,16 @@ bool parse_llvm_call(Parser *p, OpState *st) {
 
 bool print_llvm_call(Printer *pr, Op *op) {
   static const char *const shown[] = {"callee", "var_callee_type", "op_bundle_sizes", "operandSegmentSizes",
-                                      "TailCallKind", NULL};
+                                      "TailCallKind", "CConv", NULL};
   const char *elide[32];
   Attr *callee = prop(op, "callee"), *vt = prop(op, "var_callee_type");
   Attr *bundles = prop(op, "op_bundle_sizes"), *seg = prop(op, "operandSegmentSizes");
+  Str cc;
   bool direct = callee != NULL;
   if ((callee && (callee->kind != ATTR_SYMREF || callee->u.sym.n != 1)) || (vt && vt->kind != ATTR_TYPE) ||
       !is_dense_int(bundles, 32) || bundles->u.darr.n || !is_dense_int(seg, 32) || seg->u.darr.n != 2 ||
       seg->u.darr.ivals[1] != 0 || seg->u.darr.ivals[0] != op->noperands || (!direct && !op->noperands) ||
-      op->nresults > 1 || op->nregions || op->nsuccs || !holds_default(op, &call_defaults[0]) ||
+      op->nresults > 1 || op->nregions || op->nsuccs || !cconv_name(prop(op, "CConv"), &cc) ||
       !elide_list(op, shown, call_defaults, elide))
     return false;
   static const char *const tails[] = {"#llvm.tailcallkind<none>", "#llvm.tailcallkind<tail>",
@@ -872,6 +954,7 @@ bool print_llvm_call(Printer *pr, Op *op) {
   if (tail < 0)
     return false;
   uint32_t first = direct ? 0 : 1;
+  print_cconv(pr, prop(op, "CConv"));
   if (tail)
     pr_char(pr, ' '), pr_strn(pr, tails[tail] + 19, strlen(tails[tail]) - 20);
   pr_char(pr, ' ');
@@ -945,11 +1028,16 @@ static bool linkage_ok(const Attr *a) {
   return false;
 }
 
-/* func ::= `llvm.func` linkage? @name `(` args `...`? `)` (`->` type | `->` `(` type attrs `)`)?
+/* func ::= `llvm.func` linkage? visibility? unnamed-addr? cconv? @name `(` args `...`? `)` (`->` type | `->` `(` type attrs `)`)?
  *          (`attributes` dict)? region? */
 bool parse_llvm_func(Parser *p, OpState *st) {
   IrCtx *ctx = p_ctx(p);
+  add_defaults(p, st, func_defaults);
   parse_linkage(p, st);
+  parse_visibility(p, st);
+  parse_unnamed_addr(p, st);
+  if (!parse_cconv(p, st))
+    return false;
   Str name;
   RegionArg *args;
   uint32_t nargs;
@@ -994,14 +1082,6 @@ bool parse_llvm_func(Parser *p, OpState *st) {
   }
   if (res_attrs)
     st_add_prop(p, st, "res_attrs", res_attrs);
-  /* defaults go first: a linkage keyword read above comes later and wins */
-  NamedAttr *linkage = NULL;
-  for (uint32_t i = 0; i < st->nprops; i++)
-    if (ir_str_eq(st->props[i].name, "linkage"))
-      linkage = &st->props[i];
-  add_defaults(p, st, func_defaults);
-  if (linkage)
-    st_add_prop(p, st, "linkage", linkage->value);
   if (!p_opt_attr_dict_with_keyword(p, st))
     return false;
   Region *r = st_add_region(p, st);
@@ -1025,14 +1105,15 @@ static void print_dict_suffix(Printer *pr, const Attr *arr, uint32_t i) {
 }
 
 bool print_llvm_func(Printer *pr, Op *op) {
-  static const char *const shown[] = {"sym_name", "function_type", "linkage", "arg_attrs", "res_attrs", NULL};
+  static const char *const shown[] = {"sym_name", "function_type", "linkage", "arg_attrs", "res_attrs",
+                                      "CConv", "visibility_", "unnamed_addr", NULL};
   const char *elide[32];
   Attr *name = prop(op, "sym_name"), *ft = prop(op, "function_type"), *link = prop(op, "linkage");
   Attr *aa = prop(op, "arg_attrs"), *ra = prop(op, "res_attrs");
+  Str cc;
   if (!name || name->kind != ATTR_STRING || !ft || ft->kind != ATTR_TYPE || ft->type->kind != TY_LLVM_FUNC ||
       !linkage_ok(link) || op->nregions != 1 || op->noperands || op->nresults || op->nsuccs ||
-      !holds_default(op, &func_defaults[0]) || !holds_default(op, &func_defaults[2]) ||
-      !holds_default(op, &func_defaults[3]) || !elide_list(op, shown, func_defaults, elide))
+      !cconv_name(prop(op, "CConv"), &cc) || !prefix_fits(op) || !elide_list(op, shown, func_defaults, elide))
     return false;
   const Type *fn = ft->type;
   bool is_void = fn->u.lfn.ret->kind == TY_LLVM_VOID;
@@ -1046,6 +1127,9 @@ bool print_llvm_func(Printer *pr, Op *op) {
     if (entry->args[i].type != fn->u.lfn.params[i])
       return false;
   print_linkage(pr, link, false);
+  print_visibility(pr, op);
+  print_unnamed_addr(pr, op);
+  print_cconv(pr, prop(op, "CConv"));
   pr_char(pr, ' ');
   pr_symbol(pr, name->u.str);
   pr_char(pr, '(');
@@ -1079,12 +1163,15 @@ bool print_llvm_func(Printer *pr, Op *op) {
   return true;
 }
 
-/* global ::= `llvm.mlir.global` linkage? `constant`? @name `(` attr? `)` attr-dict (`:` type)? region?
+/* global ::= `llvm.mlir.global` linkage? visibility? `thread_local`? unnamed-addr? `constant`? @name `(` attr? `)` attr-dict (`:` type)? region?
  * A string value without a type gives !llvm.array<len x i8>. */
 bool parse_llvm_global(Parser *p, OpState *st) {
   IrCtx *ctx = p_ctx(p);
   add_defaults(p, st, global_defaults);
   parse_linkage(p, st);
+  parse_visibility(p, st);
+  opt_unit_kw(p, st, "thread_local", "thread_local_");
+  parse_unnamed_addr(p, st);
   opt_unit_kw(p, st, "constant", "constant");
   Str name;
   Attr *value = NULL;
@@ -1119,16 +1206,21 @@ bool parse_llvm_global(Parser *p, OpState *st) {
 }
 
 bool print_llvm_global(Printer *pr, Op *op) {
-  static const char *const shown[] = {"sym_name", "global_type", "linkage", "constant", "value", NULL};
+  static const char *const shown[] = {"sym_name", "global_type", "linkage", "constant", "value",
+                                      "visibility_", "thread_local_", "unnamed_addr", NULL};
   const char *elide[32];
   Attr *name = prop(op, "sym_name"), *gt = prop(op, "global_type"), *link = prop(op, "linkage");
   Attr *value = prop(op, "value");
   if (!name || name->kind != ATTR_STRING || !gt || gt->kind != ATTR_TYPE || !linkage_ok(link) ||
-      !unit_or_absent(op, "constant") || op->nregions != 1 || op->noperands || op->nresults ||
-      !holds_default(op, &global_defaults[2]) || !holds_default(op, &global_defaults[3]) ||
+      !unit_or_absent(op, "constant") || !unit_or_absent(op, "thread_local_") || op->nregions != 1 ||
+      op->noperands || op->nresults || !prefix_fits(op) ||
       !elide_list(op, shown, global_defaults, elide) || (value && value->kind == ATTR_UNIT))
     return false;
   print_linkage(pr, link, true);
+  print_visibility(pr, op);
+  if (prop(op, "thread_local_"))
+    pr_str(pr, " thread_local");
+  print_unnamed_addr(pr, op);
   if (prop(op, "constant"))
     pr_str(pr, " constant");
   pr_char(pr, ' ');

@@ -12,7 +12,8 @@
 // non-default fastmath flags (printed in the attribute dictionary), atomic and volatile memory
 // ops, getelementptr with constant, negative and dynamic indices and each no-wrap flag, direct,
 // indirect, vararg and tail calls, branches (with weights) and switches with and without
-// arguments, atomicrmw, cmpxchg, fence and the common llvm.intr.* math intrinsics.
+// arguments, atomicrmw, cmpxchg, fence, the common llvm.intr.* math intrinsics, and the
+// visibility, thread_local, unnamed_addr and calling-convention keywords.
 
 module attributes {gpu.container_module} {
   llvm.func @free(!llvm.ptr)
@@ -229,6 +230,28 @@ module attributes {gpu.container_module} {
     %c = llvm.icmp "ne" %4, %6 : i32
     llvm.cond_br %c weights([3, 1]), ^bb1, ^bb1
   ^bb1:
+    llvm.return
+  }
+
+  llvm.mlir.global private unnamed_addr constant @s_ua("x\00") {dso_local}
+  llvm.mlir.global private local_unnamed_addr constant @s_lua("x\00")
+  llvm.mlir.global internal thread_local @tl(0 : i32) : i32
+  llvm.mlir.global external protected @pv(0 : i32) : i32
+  llvm.func fastcc @cc(%a: i32) -> i32 {
+    llvm.return %a : i32
+  }
+  llvm.func hidden unnamed_addr cc_10 @hid()
+  llvm.func internal protected local_unnamed_addr @hid2() {
+    llvm.return
+  }
+  llvm.func weak @dl() attributes {dso_local} {
+    llvm.return
+  }
+  llvm.func @cconv_calls(%a: i32, %p: !llvm.ptr) {
+    %0 = llvm.call fastcc tail @cc(%a) : (i32) -> i32
+    %1 = llvm.call fastcc @cc(%a) {no_unwind, will_return} : (i32) -> i32
+    %2 = llvm.getelementptr %p[1] {my.attr = 3 : i32} : (!llvm.ptr) -> !llvm.ptr, i32
+    %3 = llvm.load %p {alignment = 4 : i64, my.flag} : !llvm.ptr -> i32
     llvm.return
   }
 }
