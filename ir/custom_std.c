@@ -1609,3 +1609,196 @@ bool print_index_sizeof(Printer *pr, Op *op) {
   pr_attr_dict(pr, op, NULL, false);
   return true;
 }
+
+/* ---- memref.rank, assume_alignment, extract_strided_metadata, generic_atomic_rmw ------------ */
+
+/* rank ::= %m attr-dict `:` type ; the result is an index */
+bool parse_memref_rank(Parser *p, OpState *st) {
+  OperandRef m;
+  Type *t;
+  if (!p_operand(p, &m) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, ir_type_index(p_ctx(p)));
+  return p_resolve_onto(p, st, &m, 1, &t, 1);
+}
+
+bool print_memref_rank(Printer *pr, Op *op) {
+  if (op->noperands != 1 || op->nresults != 1 || !is_index(op->results[0].type) || op->props ||
+      op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* assume_alignment ::= %m `,` integer attr-dict `:` type ; the result has the operand's type */
+bool parse_assume_alignment(Parser *p, OpState *st) {
+  OperandRef m;
+  int64_t a;
+  Type *t;
+  if (!p_operand(p, &m) || !p_expect(p, TOK_COMMA, "','") || !p_int(p, &a) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_prop(p, st, "alignment", ir_attr_int(p_ctx(p), ir_type_int(p_ctx(p), 32, SIGNLESS), a));
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, &m, 1, &t, 1);
+}
+
+bool print_assume_alignment(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"alignment", NULL};
+  Attr *a = prop(op, "alignment");
+  if (!a || a->kind != ATTR_INT || a->u.i.big || !ir_type_is_integer(a->type, 32) || !only_props(op, allowed) ||
+      op->noperands != 1 || op->nresults != 1 || op->results[0].type != op->operands[0]->type ||
+      op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_fmt(pr, ", %lld", (long long)a->u.i.v);
+  pr_attr_dict(pr, op, allowed, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* extract_strided_metadata ::= %m `:` type `->` types attr-dict */
+bool parse_strided_metadata(Parser *p, OpState *st) {
+  OperandRef m;
+  Type *t, **rs;
+  uint32_t n;
+  if (!p_operand(p, &m) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t) ||
+      !p_expect(p, TOK_ARROW, "'->'") || !p_type_list(p, &rs, &n) || !p_opt_attr_dict(p, st))
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    st_add_result_type(p, st, rs[i]);
+  return p_resolve_onto(p, st, &m, 1, &t, 1);
+}
+
+bool print_strided_metadata(Printer *pr, Op *op) {
+  if (op->noperands != 1 || op->nresults < 2 || op->props || op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " -> ");
+  for (uint32_t i = 0; i < op->nresults; i++) {
+    if (i)
+      pr_strn(pr, ", ", 2);
+    pr_type(pr, op->results[i].type);
+  }
+  pr_attr_dict(pr, op, NULL, false);
+  return true;
+}
+
+/* generic_atomic_rmw ::= %m `[` indices `]` `:` memref-type region attr-dict
+ * The region spells out its block argument; the result is the element type. */
+bool parse_generic_atomic_rmw(Parser *p, OpState *st) {
+  OperandRef m, *idx;
+  uint32_t n;
+  Type *t;
+  if (!p_operand(p, &m) || !p_expect(p, TOK_LSQUARE, "'['") || !p_operand_list(p, &idx, &n) ||
+      !p_expect(p, TOK_RSQUARE, "']'") || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  if (!p_type(p, &t))
+    return false;
+  if (t->kind != TY_MEMREF)
+    return p_error_at(p, pos, "expected memref type");
+  Type *index = ir_type_index(p_ctx(p));
+  if (!p_resolve_onto(p, st, &m, 1, &t, 1) || !p_resolve_onto(p, st, idx, n, &index, 1))
+    return false;
+  st_add_result_type(p, st, t->u.sh.elem);
+  Region *r = st_add_region(p, st);
+  return p_region(p, r, NULL, 0, false) && p_opt_attr_dict(p, st);
+}
+
+bool print_generic_atomic_rmw(Printer *pr, Op *op) {
+  if (!op->noperands || op->operands[0]->type->kind != TY_MEMREF || op->nresults != 1 ||
+      op->results[0].type != op->operands[0]->type->u.sh.elem || op->props || op->nregions != 1 ||
+      op->nsuccs || !op->regions[0].first || !all_index(op->operands + 1, op->noperands - 1))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_char(pr, '[');
+  pr_values(pr, op->operands + 1, op->noperands - 1);
+  pr_strn(pr, "] : ", 4);
+  pr_type(pr, op->operands[0]->type);
+  pr_char(pr, ' ');
+  pr_region(pr, &op->regions[0], true, false);
+  pr_attr_dict(pr, op, NULL, false);
+  return true;
+}
+
+/* ---- scf.index_switch ----------------------------------------------------------------------- */
+
+/* index_switch ::= %arg attr-dict (`->` types)? (`case` integer region)* `default` region
+ * The default region comes first among the op's regions and gets an implicit scf.yield (and
+ * leaves out a bare one when printed); case regions are printed and parsed as they are. */
+bool parse_index_switch(Parser *p, OpState *st) {
+  OperandRef a;
+  Type *index = ir_type_index(p_ctx(p));
+  Type **types;
+  uint32_t nt;
+  nt = 0;
+  if (!p_operand(p, &a) || !p_resolve_onto(p, st, &a, 1, &index, 1) || !p_opt_attr_dict(p, st) ||
+      (p_opt(p, TOK_ARROW) && !p_type_list(p, &types, &nt)))
+    return false;
+  for (uint32_t i = 0; i < nt; i++)
+    st_add_result_type(p, st, types[i]);
+  Region *def = st_add_region(p, st);
+  int64_t cases[256];
+  uint32_t n = 0;
+  while (p_opt_kw(p, "case")) {
+    if (n == 256)
+      return p_error(p, "too many cases");
+    Region *r = st_add_region(p, st);
+    if (!p_int(p, &cases[n++]) || !p_region(p, r, NULL, 0, false))
+      return false;
+  }
+  if (!p_kw(p, "default") || !p_region(p, def, NULL, 0, false))
+    return false;
+  p_ensure_terminator(p, def, "scf.yield", st->src);
+  st_add_prop(p, st, "cases", dense_i64(p_ctx(p), cases, n));
+  return true;
+}
+
+bool print_index_switch(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"cases", NULL};
+  Attr *c = prop(op, "cases");
+  if (!is_dense_i64(c) || c->u.darr.n + 1 != op->nregions || !only_props(op, allowed) ||
+      op->noperands != 1 || !is_index(op->operands[0]->type) || op->nsuccs)
+    return false;
+  Region *def = &op->regions[0];
+  if (!def->first || def->first != def->last || def->first->nargs || !def->last->last ||
+      !def->last->last->info || !(def->last->last->info->flags & OPF_TERMINATOR))
+    return false;
+  for (uint32_t i = 1; i < op->nregions; i++)
+    if (op->regions[i].first && op->regions[i].first->nargs)
+      return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_attr_dict(pr, op, allowed, false);
+  if (op->nresults) {
+    pr_str(pr, " -> ");
+    for (uint32_t i = 0; i < op->nresults; i++) {
+      if (i)
+        pr_strn(pr, ", ", 2);
+      pr_type(pr, op->results[i].type);
+    }
+  }
+  for (uint32_t i = 0; i <= c->u.darr.n; i++) {
+    Region *r = &op->regions[i == c->u.darr.n ? 0 : i + 1];
+    if (i == c->u.darr.n)
+      pr_str(pr, " default ");
+    else
+      pr_fmt(pr, " case %lld ", (long long)c->u.darr.ivals[i]);
+    if (r == def && ends_in_bare(r, "scf.yield"))
+      pr_region_no_terminators(pr, r, false);
+    else
+      pr_region(pr, r, false, false);
+  }
+  return true;
+}

@@ -3,7 +3,8 @@
 // alloc/alloca/dealloc/copy/dim/global/get_global/extract_aligned_pointer_as_index,
 // cf.cond_br/assert, arith.select, math.fma, index constants, casts, cmp, sizeof;
 // scf.parallel/reduce/execute_region, memref subview/reinterpret_cast/view/
-// expand_shape/collapse_shape/atomic_rmw, cf.switch.
+// expand_shape/collapse_shape/atomic_rmw, cf.switch; memref rank/assume_alignment/
+// extract_strided_metadata/generic_atomic_rmw, scf.index_switch.
 
 module {
   memref.global "private" constant @cst : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> {alignment = 64 : i64}
@@ -172,5 +173,34 @@ module {
     %c2 = index.cmp eq(%a, %b) {tag}
     %s = index.sizeof
     return %c : i1
+  }
+
+  func.func @more_memref(%u: memref<*xf32>, %m: memref<?xi32>, %s: memref<?x?xf32, strided<[?, 1], offset: ?>>, %i: index, %v: i32) -> i32 {
+    %r = memref.rank %u : memref<*xf32>
+    %aa = memref.assume_alignment %m, 16 : memref<?xi32>
+    %base, %off, %sz:2, %st:2 = memref.extract_strided_metadata %s : memref<?x?xf32, strided<[?, 1], offset: ?>> -> memref<f32>, index, index, index, index, index
+    %g = memref.generic_atomic_rmw %m[%i] : memref<?xi32> {
+    ^bb0(%cur: i32):
+      %n = arith.maxsi %cur, %v : i32
+      memref.atomic_yield %n : i32
+    }
+    %sw = scf.index_switch %i -> i32
+    case 2 {
+      %c = arith.constant 1 : i32
+      scf.yield %c : i32
+    }
+    case -5 {
+      scf.yield %v : i32
+    }
+    default {
+      scf.yield %g : i32
+    }
+    scf.index_switch %i {tag}
+    case 1 {
+      scf.yield
+    }
+    default {
+    }
+    return %sw : i32
   }
 }
