@@ -14,9 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Symbols by (symbol table region, interned name), so that checking N references against a
+ * table of M symbols costs N + M rather than N * M. A region's first block is indexed whole on
+ * its first lookup (where ir_symbol_lookup looks); the IR does not change while it is verified. */
+typedef struct SymEntry {
+  const Region *table;
+  const char *name; /* interned: pointer equality */
+  Op *op;           /* NULL in the entry that marks `table` as indexed */
+} SymEntry;
+
 typedef struct Verifier {
   IrCtx *ctx;
   unsigned errors;
+  SymEntry *syms; /* open addressing, cap a power of two */
+  size_t nsyms, cap;
 } Verifier;
 
 static void verify_region(Verifier *v, Region *r, bool graph);
@@ -52,16 +63,64 @@ static Type *func_type_of(const Op *fn) {
   return ft && ft->kind == ATTR_TYPE && ft->type->kind == TY_FUNC ? ft->type : NULL;
 }
 
+static SymEntry *sym_slot(Verifier *v, const Region *table, const char *name) {
+  size_t h = ((uintptr_t)table * 0x9E3779B97F4A7C15u) ^ ((uintptr_t)name * 0xC2B2AE3D27D4EB4Fu);
+  for (size_t i = (h >> 7) & (v->cap - 1);; i = (i + 1) & (v->cap - 1))
+    if (!v->syms[i].table || (v->syms[i].table == table && v->syms[i].name == name))
+      return &v->syms[i];
+}
+
+static void sym_put(Verifier *v, const Region *table, const char *name, Op *op) {
+  if (2 * (v->nsyms + 1) > v->cap) {
+    SymEntry *old = v->syms;
+    size_t oldcap = v->cap;
+    v->cap = oldcap ? 2 * oldcap : 64;
+    v->syms = calloc(v->cap, sizeof *v->syms);
+    if (!v->syms)
+      abort();
+    for (size_t i = 0; i < oldcap; i++)
+      if (old[i].table)
+        *sym_slot(v, old[i].table, old[i].name) = old[i];
+    free(old);
+  }
+  SymEntry *e = sym_slot(v, table, name);
+  if (e->table)
+    return; /* the first definition wins, as in ir_symbol_lookup */
+  *e = (SymEntry){table, name, op};
+  v->nsyms++;
+}
+
+/* The first op in r's first block with sym_name == name, or NULL. */
+static Op *lookup_in(Verifier *v, const Region *table, Str name) {
+  if (!table->first)
+    return NULL;
+  if (!v->cap || !sym_slot(v, table, NULL)->table) {
+    sym_put(v, table, NULL, NULL);
+    for (Op *o = table->first->first; o; o = o->next) {
+      Attr *s = ir_op_attr(o, "sym_name");
+      if (s && s->kind == ATTR_STRING)
+        sym_put(v, table, s->u.str.s, o);
+    }
+  }
+  SymEntry *e = sym_slot(v, table, name.s);
+  return e->table ? e->op : NULL;
+}
+
+/* ir_symbol_lookup through the verifier's index. */
+static Op *lookup(Verifier *v, const Op *table, Str name) {
+  return table && table->nregions ? lookup_in(v, &table->regions[0], name) : NULL;
+}
+
 /* Finds a symbol by a (possibly nested) reference, from the closest symbol table above op. */
-static Op *lookup_symref(const Op *op, const Attr *ref) {
+static Op *lookup_symref(Verifier *v, const Op *op, const Attr *ref) {
   if (!ref || ref->kind != ATTR_SYMREF)
     return NULL;
   for (Op *table = ir_op_parent_op(op); table; table = ir_op_parent_op(table)) {
     if (!table->info || !(table->info->flags & OPF_SYMBOL_TABLE))
       continue;
-    Op *s = ir_symbol_lookup(table, ref->u.sym.path[0]);
+    Op *s = lookup(v, table, ref->u.sym.path[0]);
     for (uint32_t i = 1; s && i < ref->u.sym.n; i++)
-      s = ir_symbol_lookup(s, ref->u.sym.path[i]);
+      s = lookup(v, s, ref->u.sym.path[i]);
     return s;
   }
   return NULL;
@@ -90,7 +149,7 @@ static void check_known(Verifier *v, Op *op) {
              i, ty(v, op->operands[i]->type), ty(v, ft->u.fn.out[i]), nl, ns);
   } else if (!strcmp(n, "func.call")) {
     Attr *callee = ir_op_attr(op, "callee");
-    Op *fn = lookup_symref(op, callee);
+    Op *fn = lookup_symref(v, op, callee);
     Type *ft = fn ? func_type_of(fn) : NULL;
     if (!fn || !ft || !ir_str_eq(fn->name, "func.func")) {
       if (callee && callee->kind == ATTR_SYMREF)
@@ -159,10 +218,10 @@ static void check_known(Verifier *v, Op *op) {
     }
     if (!kernel || kernel->kind != ATTR_SYMREF || kernel->u.sym.n != 2)
       return;
-    Op *container = mod ? ir_symbol_lookup(mod, kernel->u.sym.path[0]) : NULL;
+    Op *container = mod ? lookup(v, mod, kernel->u.sym.path[0]) : NULL;
     if (container && ir_str_eq(container->name, "gpu.binary"))
       return; /* the kernel is in a binary: nothing to look up */
-    if (!container || !ir_symbol_lookup(container, kernel->u.sym.path[1]))
+    if (!container || !lookup(v, container, kernel->u.sym.path[1]))
       op_fail(v, op, "kernel function '@%.*s::@%.*s' is undefined", (int)kernel->u.sym.path[0].len,
               kernel->u.sym.path[0].s, (int)kernel->u.sym.path[1].len, kernel->u.sym.path[1].s);
   }
@@ -175,13 +234,10 @@ static void check_symbols(Verifier *v, Region *r) {
       Attr *s = ir_op_attr(o, "sym_name");
       if (!s || s->kind != ATTR_STRING)
         continue;
-      for (Op *q = r->first->first; q && q != o; q = q->next) {
-        Attr *t = ir_op_attr(q, "sym_name");
-        if (t && t->kind == ATTR_STRING && t->u.str.s == s->u.str.s) {
-          fail(v, o, "redefinition of symbol named '%.*s'", (int)s->u.str.len, s->u.str.s);
-          ir_diag(v->ctx, DIAG_NOTE, where(q), "see existing symbol definition here");
-          break;
-        }
+      Op *q = lookup_in(v, r, (Str){s->u.str.s, s->u.str.len}); /* the first definition */
+      if (q && q != o) {
+        fail(v, o, "redefinition of symbol named '%.*s'", (int)s->u.str.len, s->u.str.s);
+        ir_diag(v->ctx, DIAG_NOTE, where(q), "see existing symbol definition here");
       }
     }
 }
@@ -423,8 +479,9 @@ static void verify_region(Verifier *v, Region *r, bool graph) {
 }
 
 unsigned ir_verify(IrCtx *ctx, Op *top) {
-  Verifier v = {ctx, 0};
+  Verifier v = {ctx, 0, NULL, 0, 0};
   top->order = 0;
   verify_op(&v, top, true);
+  free(v.syms);
   return v.errors;
 }
