@@ -327,6 +327,12 @@ static void json_thread_name(Json *j, uint64_t tid, const char *name, uint64_t s
     fprintf(j->out, ",\"args\":{\"sort_index\":%" PRIu64 "}}", sort);
 }
 
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static uint64_t op_tid(const OpInfo *o)
 {
     if (o->start->stream)
@@ -476,24 +482,29 @@ int trace_write_chrome(TraceRecorder *rec, FILE *out)
     json_begin(&j, "M", "process_name", 0);
     fputs(",\"args\":{\"name\":\"gpuinterp\"}}", out);
     json_thread_name(&j, 0, "host", 0);
-    /* One name per track that has ops: streams, then workers that ran ops on no stream. */
-    for (size_t i = 0; i < ix.n_ops; i++) {
-        const OpInfo *o = &ix.ops[i];
-        if (!op_drawn(o))
-            continue;
-        uint64_t tid = op_tid(o);
-        int seen = 0;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = op_drawn(&ix.ops[k]) && op_tid(&ix.ops[k]) == tid;
-        if (seen)
+    /* One name per track that has ops, in tid order: streams, then workers that ran ops on no
+     * stream. */
+    uint64_t *tids = malloc((ix.n_ops ? ix.n_ops : 1) * sizeof *tids);
+    if (!tids) {
+        index_free(&ix);
+        return -1;
+    }
+    size_t n_tids = 0;
+    for (size_t i = 0; i < ix.n_ops; i++)
+        if (op_drawn(&ix.ops[i]))
+            tids[n_tids++] = op_tid(&ix.ops[i]);
+    qsort(tids, n_tids, sizeof *tids, by_u64);
+    for (size_t i = 0; i < n_tids; i++) {
+        if (i > 0 && tids[i] == tids[i - 1])
             continue;
         char name[48];
-        if (tid < WORKER_TID)
-            snprintf(name, sizeof name, "stream %" PRIu64, tid);
+        if (tids[i] < WORKER_TID)
+            snprintf(name, sizeof name, "stream %" PRIu64, tids[i]);
         else
-            snprintf(name, sizeof name, "worker %" PRIu64, tid - WORKER_TID);
-        json_thread_name(&j, tid, name, tid);
+            snprintf(name, sizeof name, "worker %" PRIu64, tids[i] - WORKER_TID);
+        json_thread_name(&j, tids[i], name, tids[i]);
     }
+    free(tids);
 
     int any_violation = 0;
     for (size_t i = 0; i < ix.n; i++) {
