@@ -1050,14 +1050,16 @@ static bool is_dense_i64(const Attr *a) {
 
 /* dynamic-index-list ::= `[` (%v | integer) (`,` ...)* `]`: static values into the named prop
  * (IR_DYNAMIC where a value stands), values resolved onto st; *ndyn counts them */
-static bool parse_index_list(Parser *p, OpState *st, const char *prop_name, uint32_t *ndyn) {
+static bool parse_index_list_in(Parser *p, OpState *st, const char *prop_name, uint32_t *ndyn,
+                                bool parens) {
+  TokKind close = parens ? TOK_RPAREN : TOK_RSQUARE;
   int64_t vals[64];
   uint32_t n = 0;
   *ndyn = 0;
-  if (!p_expect(p, TOK_LSQUARE, "'['"))
+  if (!p_expect(p, parens ? TOK_LPAREN : TOK_LSQUARE, parens ? "'('" : "'['"))
     return false;
   Type *index = ir_type_index(p_ctx(p));
-  if (!p_opt(p, TOK_RSQUARE)) {
+  if (!p_opt(p, close)) {
     do {
       if (n == 64)
         return p_error(p, "too many indices");
@@ -1071,16 +1073,21 @@ static bool parse_index_list(Parser *p, OpState *st, const char *prop_name, uint
         return false;
       }
     } while (p_opt(p, TOK_COMMA));
-    if (!p_expect(p, TOK_RSQUARE, "']'"))
+    if (!p_expect(p, close, parens ? "')'" : "']'"))
       return false;
   }
   st_add_prop(p, st, prop_name, dense_i64(p_ctx(p), vals, n));
   return true;
 }
 
-/* Prints `[...]` from a static array and its dynamic operands; false if they disagree. Checks
- * only (prints nothing) when check is true. */
-static bool index_list(Printer *pr, const Attr *a, Value *const *dyn, uint32_t ndyn, bool check) {
+static bool parse_index_list(Parser *p, OpState *st, const char *prop_name, uint32_t *ndyn) {
+  return parse_index_list_in(p, st, prop_name, ndyn, false);
+}
+
+/* Prints `[...]` (or `(...)`) from a static array and its dynamic operands; false if they
+ * disagree. Checks only (prints nothing) when check is true. */
+static bool index_list_in(Printer *pr, const Attr *a, Value *const *dyn, uint32_t ndyn, bool check,
+                          bool parens) {
   if (!is_dense_i64(a))
     return false;
   uint32_t k = 0;
@@ -1090,7 +1097,7 @@ static bool index_list(Printer *pr, const Attr *a, Value *const *dyn, uint32_t n
     return false;
   if (check)
     return true;
-  pr_char(pr, '[');
+  pr_char(pr, parens ? '(' : '[');
   k = 0;
   for (uint32_t i = 0; i < a->u.darr.n; i++) {
     if (i)
@@ -1100,8 +1107,12 @@ static bool index_list(Printer *pr, const Attr *a, Value *const *dyn, uint32_t n
     else
       pr_fmt(pr, "%lld", (long long)a->u.darr.ivals[i]);
   }
-  pr_char(pr, ']');
+  pr_char(pr, parens ? ')' : ']');
   return true;
+}
+
+static bool index_list(Printer *pr, const Attr *a, Value *const *dyn, uint32_t ndyn, bool check) {
+  return index_list_in(pr, a, dyn, ndyn, check, false);
 }
 
 /* subview ::= %src offsets sizes strides attr-dict `:` type `to` type   (each a dynamic-index-list) */
@@ -1800,5 +1811,184 @@ bool print_index_switch(Printer *pr, Op *op) {
     else
       pr_region(pr, r, false, false);
   }
+  return true;
+}
+
+/* ---- scf.forall, scf.forall.in_parallel ----------------------------------------------------- */
+
+/* forall ::= `(` ivs `)` (`in` `(` ubs `)` | `=` `(` lbs `)` `to` `(` ubs `)` `step` `(` steps `)`)
+ *            (`shared_outs` `(` %o `=` %init, ... `)`)? (`->` `(` types `)`)? region attr-dict
+ * Bounds are dynamic-index-lists in parentheses; `in` means lower bounds 0 and steps 1. The body
+ * gets an implicit scf.forall.in_parallel holding one empty block. */
+bool parse_scf_forall(Parser *p, OpState *st) {
+  IrCtx *ctx = p_ctx(p);
+  Type *index = ir_type_index(ctx);
+  RegionArg *ivs;
+  uint32_t n, seg[4] = {0, 0, 0, 0};
+  if (!parse_arg_names(p, &ivs, &n, index))
+    return false;
+  OpState idx = {0};
+  if (p_opt_kw(p, "in")) {
+    if (!parse_index_list_in(p, &idx, "staticUpperBound", &seg[1], true))
+      return false;
+    int64_t *zeros = ir_alloc(ctx, n * sizeof *zeros + 1), *ones = ir_alloc(ctx, n * sizeof *ones + 1);
+    for (uint32_t i = 0; i < n; i++)
+      ones[i] = 1;
+    st_add_prop(p, st, "staticLowerBound", dense_i64(ctx, zeros, n));
+    st_add_prop(p, st, "staticStep", dense_i64(ctx, ones, n));
+  } else {
+    /* operands must come lower bounds, upper bounds, steps: read each list into its own state */
+    OpState lb = {0}, ub = {0}, step = {0};
+    if (!p_expect(p, TOK_EQUAL, "'='") || !parse_index_list_in(p, &lb, "staticLowerBound", &seg[0], true) ||
+        !p_kw(p, "to") || !parse_index_list_in(p, &ub, "staticUpperBound", &seg[1], true) ||
+        !p_kw(p, "step") || !parse_index_list_in(p, &step, "staticStep", &seg[2], true))
+      return false;
+    OpState *parts[3] = {&lb, &ub, &step};
+    for (int k = 0; k < 3; k++) {
+      for (uint32_t i = 0; i < parts[k]->noperands; i++)
+        st_add_operand(p, st, parts[k]->operands[i]);
+      st_add_prop(p, st, parts[k]->props[0].name.s, parts[k]->props[0].value);
+    }
+  }
+  for (uint32_t i = 0; i < idx.noperands; i++)
+    st_add_operand(p, st, idx.operands[i]);
+  for (uint32_t i = 0; i < idx.nprops; i++)
+    st_add_prop(p, st, idx.props[i].name.s, idx.props[i].value);
+  RegionArg *outs = NULL;
+  OperandRef *inits = NULL;
+  uint32_t nout = 0;
+  Type **types = NULL;
+  uint32_t nt = 0;
+  if (p_opt_kw(p, "shared_outs") && !parse_assignments(p, &outs, &inits, &nout))
+    return false;
+  if (p_opt(p, TOK_ARROW) && !p_paren_type_list(p, &types, &nt))
+    return false;
+  if (nt != nout)
+    return p_error(p, "expected %u result types, got %u", nout, nt);
+  if (!p_resolve_onto(p, st, inits, nout, types, nt))
+    return false;
+  seg[3] = nout;
+  st_set_segments(p, st, seg, 4);
+  RegionArg *args = ir_alloc(ctx, (n + nout) * sizeof *args + 1);
+  for (uint32_t i = 0; i < n; i++)
+    args[i] = ivs[i];
+  for (uint32_t i = 0; i < nout; i++) {
+    args[n + i] = outs[i];
+    args[n + i].type = types[i];
+    st_add_result_type(p, st, types[i]);
+  }
+  Region *r = st_add_region(p, st);
+  if (!p_region(p, r, args, n + nout, false))
+    return false;
+  Op *last = r->last ? r->last->last : NULL;
+  p_ensure_terminator(p, r, "scf.forall.in_parallel", st->src);
+  Op *t = r->last->last;
+  if (t != last && !t->nregions) {
+    /* the inserted terminator holds one empty block, as MLIR builds it */
+    t->regions = ir_alloc(ctx, sizeof(Region));
+    t->nregions = 1;
+    t->regions[0].parent = t;
+    Block *b = ir_alloc(ctx, sizeof *b);
+    b->parent = &t->regions[0];
+    t->regions[0].first = t->regions[0].last = b;
+  }
+  return p_opt_attr_dict(p, st);
+}
+
+static bool all_equal(const Attr *a, int64_t v) {
+  for (uint32_t i = 0; i < a->u.darr.n; i++)
+    if (a->u.darr.ivals[i] != v)
+      return false;
+  return true;
+}
+
+/* an scf.forall.in_parallel whose region is one empty block: what parsing puts back */
+static bool bare_in_parallel(const Region *r) {
+  const Op *t = r->last ? r->last->last : NULL;
+  return t && ir_str_eq(t->name, "scf.forall.in_parallel") && !t->noperands && !t->nresults && !t->props &&
+         !t->attrs && !t->nsuccs && t->nregions == 1 && t->regions[0].first &&
+         t->regions[0].first == t->regions[0].last && !t->regions[0].first->first &&
+         !t->regions[0].first->nargs;
+}
+
+bool print_scf_forall(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"operandSegmentSizes", "staticLowerBound", "staticUpperBound",
+                                        "staticStep", "mapping", NULL};
+  static const char *const elide[] = {"operandSegmentSizes", "staticLowerBound", "staticUpperBound",
+                                      "staticStep", NULL};
+  int64_t seg[4];
+  Attr *lb = prop(op, "staticLowerBound"), *ub = prop(op, "staticUpperBound"), *st = prop(op, "staticStep");
+  if (!segments(op, seg, 4) || !only_props(op, allowed) || !is_dense_i64(lb) || !is_dense_i64(ub) ||
+      !is_dense_i64(st) || op->nregions != 1 || op->nsuccs || seg[3] != op->nresults)
+    return false;
+  uint32_t n = ub->u.darr.n;
+  Region *r = &op->regions[0];
+  Value *const *d = op->operands;
+  if (lb->u.darr.n != n || st->u.darr.n != n || !r->first || r->first != r->last ||
+      r->first->nargs != n + op->nresults || !index_list_in(NULL, lb, d, (uint32_t)seg[0], true, true) ||
+      !index_list_in(NULL, ub, d + seg[0], (uint32_t)seg[1], true, true) ||
+      !index_list_in(NULL, st, d + seg[0] + seg[1], (uint32_t)seg[2], true, true))
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    if (!is_index(r->first->args[i].type))
+      return false;
+  Value *const *outs = d + seg[0] + seg[1] + seg[2];
+  for (uint32_t i = 0; i < op->nresults; i++)
+    if (outs[i]->type != op->results[i].type || r->first->args[n + i].type != op->results[i].type)
+      return false;
+  if (!op->nresults && !bare_in_parallel(r))
+    return false;
+  pr_strn(pr, " (", 2);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i)
+      pr_strn(pr, ", ", 2);
+    pr_value(pr, &r->first->args[i]);
+  }
+  if (!seg[0] && !seg[2] && all_equal(lb, 0) && all_equal(st, 1)) {
+    pr_str(pr, ") in ");
+    index_list_in(pr, ub, d + seg[0], (uint32_t)seg[1], false, true);
+  } else {
+    pr_str(pr, ") = ");
+    index_list_in(pr, lb, d, (uint32_t)seg[0], false, true);
+    pr_str(pr, " to ");
+    index_list_in(pr, ub, d + seg[0], (uint32_t)seg[1], false, true);
+    pr_str(pr, " step ");
+    index_list_in(pr, st, d + seg[0] + seg[1], (uint32_t)seg[2], false, true);
+  }
+  if (op->nresults) {
+    pr_str(pr, " shared_outs");
+    print_assignments(pr, r->first->args + n, outs, op->nresults);
+    pr_str(pr, " -> ");
+    print_type_list_paren(pr, op->results, op->nresults);
+  }
+  pr_char(pr, ' ');
+  if (op->nresults)
+    pr_region(pr, r, false, false);
+  else
+    pr_region_no_terminators(pr, r, false);
+  pr_attr_dict(pr, op, elide, false);
+  return true;
+}
+
+/* in_parallel ::= region attr-dict ; an empty region gets one empty block */
+bool parse_scf_in_parallel(Parser *p, OpState *st) {
+  Region *r = st_add_region(p, st);
+  if (!p_region(p, r, NULL, 0, false))
+    return false;
+  if (!r->first) {
+    Block *b = ir_alloc(p_ctx(p), sizeof *b);
+    b->parent = r;
+    r->first = r->last = b;
+  }
+  return p_opt_attr_dict(p, st);
+}
+
+bool print_scf_in_parallel(Printer *pr, Op *op) {
+  if (op->noperands || op->nresults || op->props || op->nsuccs || op->nregions != 1 ||
+      !op->regions[0].first || op->regions[0].first != op->regions[0].last || op->regions[0].first->nargs)
+    return false;
+  pr_char(pr, ' ');
+  pr_region(pr, &op->regions[0], false, false);
+  pr_attr_dict(pr, op, NULL, false);
   return true;
 }

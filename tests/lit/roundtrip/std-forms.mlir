@@ -4,7 +4,7 @@
 // cf.cond_br/assert, arith.select, math.fma, index constants, casts, cmp, sizeof;
 // scf.parallel/reduce/execute_region, memref subview/reinterpret_cast/view/
 // expand_shape/collapse_shape/atomic_rmw, cf.switch; memref rank/assume_alignment/
-// extract_strided_metadata/generic_atomic_rmw, scf.index_switch.
+// extract_strided_metadata/generic_atomic_rmw, scf.index_switch, scf.forall.
 
 module {
   memref.global "private" constant @cst : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> {alignment = 64 : i64}
@@ -202,5 +202,28 @@ module {
     default {
     }
     return %sw : i32
+  }
+
+  func.func @forall(%m: memref<8x8xf32>, %v: f32, %t: tensor<8xf32>, %n: index) -> tensor<8xf32> {
+    scf.forall (%i, %j) in (8, 8) {
+      memref.store %v, %m[%i, %j] : memref<8x8xf32>
+    }
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %c2 = arith.constant 2 : index
+    scf.forall (%i) = (%c0) to (%c8) step (%c2) {
+      memref.store %v, %m[%i, %i] : memref<8x8xf32>
+    } {mapping = [#gpu.thread<x>]}
+    scf.forall (%i, %j) = (0, %n) to (%n, 8) step (1, 2) {
+    }
+    scf.forall (%i) in (%n) {
+      scf.forall.in_parallel {
+      }
+    }
+    %r = scf.forall (%i) in (8) shared_outs(%o = %t) -> (tensor<8xf32>) {
+      scf.forall.in_parallel {
+      }
+    }
+    return %r : tensor<8xf32>
   }
 }
