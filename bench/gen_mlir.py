@@ -3,12 +3,14 @@
 
     bench/gen_mlir.py [--mb N] [--seed S] > big.mlir
 
-The program is a module with many host functions and one gpu.module of kernels, the shape a GPU
-pipeline hands to gpu-to-llvm: arith on scalars and vectors, memref alloc/load/store/subview,
-scf.for/scf.if with iter_args and yields, gpu.wait/alloc/memcpy/launch_func/dealloc ordered by
-async tokens, calls, and a few ops in MLIR's generic form (ops the front end knows only
-generically, with properties and discardable attributes). Names, constants and shapes vary so
-interning and number parsing see realistic traffic. Deterministic for a given seed.
+The program is a module of host functions and one gpu.module of kernels, the shape a GPU
+pipeline hands to gpu-to-llvm. Each host function runs 8-16 rounds of: i32 constants and integer
+arith, float constants, an scf.for with iter_args over memref.load/store, arith.cmpi and an scf.if
+with results, a gpu.wait/alloc/memcpy/launch_func/memcpy/dealloc chain ordered by async tokens,
+one arith.addi in MLIR's generic form (properties, attributes, loc) and an arith.select; then a
+func.call and a return. Kernels are gpu.func with gpu.thread_id/block_id and memref accesses. All
+but the generic op use custom forms the front end reads. Names, constants, element types and
+shapes vary, so interning and number parsing see realistic traffic. Deterministic for a seed.
 """
 import argparse
 import random
