@@ -196,6 +196,19 @@ static BeStatus done(Backend *be, const char *name, const char *loc, uint64_t t0
  * tracing, so an untraced call costs one branch. */
 #define T0() uint64_t t0 = be->trace ? trace_recorder_now(be->trace) : 0
 
+/* "b3", "b3+16" or "untracked": the buffer a pointer falls in, named as trace accesses name it. */
+static void add_buffer(Backend *be, Detail *d, const void *ptr)
+{
+    uint64_t off = 0, id = be->ops->buffer_id(be->self, ptr, &off);
+    const char *sp = d->n ? " " : "";
+    if (!id)
+        add(d, "%suntracked", sp);
+    else if (off)
+        add(d, "%sb%" PRIu64 "+%" PRIu64, sp, id, off);
+    else
+        add(d, "%sb%" PRIu64, sp, id);
+}
+
 /* ---- devices, streams, events ---- */
 
 BeStatus be_device_set(Backend *be, int device, const char *loc)
@@ -334,18 +347,24 @@ BeStatus be_mem_alloc(Backend *be, size_t bytes, bool host_shared, BeStream s, v
         return st;
     Detail d = {0};
     add(&d, "%zu bytes%s", bytes, host_shared ? " host_shared" : "");
+    if (st == BE_OK && *out) {
+        add(&d, " ->");
+        add_buffer(be, &d, *out);
+    }
     return done(be, "mem_alloc", loc, t0, &d, st);
 }
 
 BeStatus be_mem_free(Backend *be, void *ptr, BeStream s, const char *loc)
 {
-    T0();
-    BeStatus st = be->ops->mem_free(be->self, ptr, s, loc);
-    if (!be->trace)
-        return st;
     Detail d = {0};
-    add_stream(be, &d, s);
-    return done(be, "mem_free", loc, t0, &d, st);
+    T0();
+    if (be->trace) { /* before: the buffer is gone after */
+        add_buffer(be, &d, ptr);
+        add(&d, " after");
+        add_stream(be, &d, s);
+    }
+    BeStatus st = be->ops->mem_free(be->self, ptr, s, loc);
+    return be->trace ? done(be, "mem_free", loc, t0, &d, st) : st;
 }
 
 BeStatus be_memcpy(Backend *be, void *dst, const void *src, size_t bytes, BeStream s, const char *loc)
@@ -355,7 +374,11 @@ BeStatus be_memcpy(Backend *be, void *dst, const void *src, size_t bytes, BeStre
     if (!be->trace)
         return st;
     Detail d = {0};
-    add(&d, "%zu bytes on", bytes);
+    add(&d, "%zu bytes to", bytes);
+    add_buffer(be, &d, dst);
+    add(&d, " from");
+    add_buffer(be, &d, src);
+    add(&d, " on");
     add_stream(be, &d, s);
     return done(be, "memcpy", loc, t0, &d, st);
 }
@@ -376,7 +399,9 @@ BeStatus be_memset(Backend *be, void *dst, uint32_t value, unsigned width, size_
     if (!be->trace)
         return st;
     Detail d = {0};
-    add(&d, "%zu x %u bytes on", count, width);
+    add(&d, "%zu x %u bytes to", count, width);
+    add_buffer(be, &d, dst);
+    add(&d, " on");
     add_stream(be, &d, s);
     return done(be, "memset", loc, t0, &d, st);
 }
@@ -389,17 +414,21 @@ BeStatus be_mem_register(Backend *be, void *ptr, size_t bytes, const char *loc)
         return st;
     Detail d = {0};
     add(&d, "%zu bytes", bytes);
+    if (st == BE_OK) {
+        add(&d, " ->");
+        add_buffer(be, &d, ptr);
+    }
     return done(be, "mem_register", loc, t0, &d, st);
 }
 
 BeStatus be_mem_unregister(Backend *be, void *ptr, const char *loc)
 {
-    T0();
-    BeStatus st = be->ops->mem_unregister(be->self, ptr, loc);
-    if (!be->trace)
-        return st;
     Detail d = {0};
-    return done(be, "mem_unregister", loc, t0, &d, st);
+    T0();
+    if (be->trace)
+        add_buffer(be, &d, ptr);
+    BeStatus st = be->ops->mem_unregister(be->self, ptr, loc);
+    return be->trace ? done(be, "mem_unregister", loc, t0, &d, st) : st;
 }
 
 BeStatus be_host_add(Backend *be, void *ptr, size_t bytes, const char *loc)
@@ -410,17 +439,21 @@ BeStatus be_host_add(Backend *be, void *ptr, size_t bytes, const char *loc)
         return st;
     Detail d = {0};
     add(&d, "%zu bytes", bytes);
+    if (st == BE_OK) {
+        add(&d, " ->");
+        add_buffer(be, &d, ptr);
+    }
     return done(be, "host_add", loc, t0, &d, st);
 }
 
 BeStatus be_host_remove(Backend *be, void *ptr, const char *loc)
 {
-    T0();
-    BeStatus st = be->ops->host_remove(be->self, ptr, loc);
-    if (!be->trace)
-        return st;
     Detail d = {0};
-    return done(be, "host_remove", loc, t0, &d, st);
+    T0();
+    if (be->trace)
+        add_buffer(be, &d, ptr);
+    BeStatus st = be->ops->host_remove(be->self, ptr, loc);
+    return be->trace ? done(be, "host_remove", loc, t0, &d, st) : st;
 }
 
 /* Not traced as a call: host loads and stores are far too many; violations still are. */

@@ -101,6 +101,9 @@ typedef struct BeOps {
     size_t (*warning_count)(void *self);
     uint64_t (*stream_id)(void *self, BeStream s); /* for traces; 0 when not a stream */
     uint64_t (*event_id)(void *self, BeEvent e);
+    /* for traces: the id of the buffer holding ptr (as in trace accesses) and ptr's offset in it;
+     * 0 when the backend does not know the memory */
+    uint64_t (*buffer_id)(void *self, const void *ptr, uint64_t *offset);
     BeStatus (*device_set)(void *self, int device, const char *loc);
     BeStatus (*device_sync)(void *self, const char *loc);
     BeStatus (*stream_create)(void *self, BeStream *out, const char *loc);

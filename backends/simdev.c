@@ -367,6 +367,13 @@ static uint64_t event_id(void *self, BeEvent e)
     return sim_event_id((SimEvent)e);
 }
 
+static uint64_t buffer_id(void *self, const void *ptr, uint64_t *offset)
+{
+    TraceAccess a = buffer_access(self, (uintptr_t)ptr, 0, TRACE_READ);
+    *offset = a.offset;
+    return a.buffer;
+}
+
 static BeStatus device_set(void *self, int device, const char *loc)
 {
     SimBe *b = self;
@@ -723,6 +730,7 @@ static const BeOps ops = {
     .warning_count = warning_count,
     .stream_id = stream_id,
     .event_id = event_id,
+    .buffer_id = buffer_id,
     .device_set = device_set,
     .device_sync = device_sync,
     .stream_create = stream_create,

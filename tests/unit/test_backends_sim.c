@@ -544,13 +544,37 @@ static void test_be_trace_names_buffers_by_id_and_calls_by_loc(void **state)
     be_stream_destroy(fx->be, s, "mgpuStreamDestroy#1");
     char *text = render(fx->trace);
     assert_non_null(strstr(text, "  call stream_create at mgpuStreamCreate#1: stream "));
-    assert_non_null(strstr(text, "  call mem_alloc at mgpuMemAlloc#1: 16 bytes\n"));
+    assert_non_null(strstr(text, "  call mem_alloc at mgpuMemAlloc#1: 16 bytes -> b1\n"));
+    assert_non_null(strstr(text, "  call memset at mgpuMemset32#1: 4 x 4 bytes to b1 on stream "));
     assert_non_null(strstr(text, " memset on stream "));
     assert_non_null(strstr(text, " at mgpuMemset32#1 write b1[0,16)\n"));
     assert_non_null(strstr(text, " at mgpuMemcpy#1 write untracked(16 bytes) read b1[0,16)\n"));
     assert_non_null(strstr(text, "(mgpuMemcpy#1) -> host\n"));
-    assert_non_null(strstr(text, "  call memcpy at mgpuMemcpy#1: 16 bytes on stream "));
+    assert_non_null(strstr(text, "  call memcpy at mgpuMemcpy#1: 16 bytes to untracked from b1 on stream "));
     assert_null(strstr(text, "0x"));
+    free(text);
+}
+
+static void test_be_trace_names_buffers_in_memory_calls(void **state)
+{
+    Fixture *fx = *state;
+    char host[64], mine[32];
+    void *d;
+    be_mem_register(fx->be, host, sizeof host, "register");
+    be_host_add(fx->be, mine, sizeof mine, "alloca");
+    be_mem_alloc(fx->be, 16, true, NULL, &d, "alloc");
+    be_memcpy(fx->be, (char *)d + 8, host + 8, 8, NULL, "copy");
+    be_mem_free(fx->be, d, NULL, "free");
+    be_host_remove(fx->be, mine, "dealloca");
+    be_mem_unregister(fx->be, host, "unregister");
+    char *text = render(fx->trace);
+    assert_non_null(strstr(text, "  call mem_register at register: 64 bytes -> b1\n"));
+    assert_non_null(strstr(text, "  call host_add at alloca: 32 bytes -> b2\n"));
+    assert_non_null(strstr(text, "  call mem_alloc at alloc: 16 bytes host_shared -> b3\n"));
+    assert_non_null(strstr(text, "  call memcpy at copy: 8 bytes to b3+8 from b1+8 on stream 1\n"));
+    assert_non_null(strstr(text, "  call mem_free at free: b3 after stream 1\n"));
+    assert_non_null(strstr(text, "  call host_remove at dealloca: b2\n"));
+    assert_non_null(strstr(text, "  call mem_unregister at unregister: b1\n"));
     free(text);
 }
 
@@ -650,6 +674,7 @@ int main(void)
         T(test_be_launch_host_runs_a_kernel_callback, setup_threads),
         T(test_be_kernel_access_outside_memory_is_refused, setup_serial),
         T(test_be_trace_names_buffers_by_id_and_calls_by_loc, setup_traced),
+        T(test_be_trace_names_buffers_in_memory_calls, setup_traced),
         T(test_be_trace_records_misuse_as_violation, setup_traced),
         T(test_be_trace_from_workers_matches_serial_text, setup_traced_threads),
         T(test_be_trace_hides_addresses_in_violations, setup_traced),
