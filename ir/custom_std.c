@@ -1992,3 +1992,93 @@ bool print_scf_in_parallel(Printer *pr, Op *op) {
   pr_attr_dict(pr, op, NULL, false);
   return true;
 }
+
+/* ---- memref.transpose ----------------------------------------------------------------------- */
+
+/* transpose ::= %m `(` dims `)` `->` `(` dims `)` attr-dict `:` type `to` type
+ * The permutation is written with any dimension names; it is kept as the affine map
+ * `affine_map<(d0, ...) -> (dK, ...)>`. */
+bool parse_transpose(Parser *p, OpState *st) {
+  OperandRef m;
+  Str names[32];
+  uint32_t n = 0, perm[32], np = 0;
+  if (!p_operand(p, &m) || !p_expect(p, TOK_LPAREN, "'('"))
+    return false;
+  if (!p_is(p, TOK_RPAREN)) {
+    do {
+      if (n == 32)
+        return p_error(p, "too many dimensions");
+      if (!p_bare(p, &names[n++]))
+        return false;
+    } while (p_opt(p, TOK_COMMA));
+  }
+  if (!p_expect(p, TOK_RPAREN, "')'") || !p_expect(p, TOK_ARROW, "'->'") || !p_expect(p, TOK_LPAREN, "'('"))
+    return false;
+  if (!p_is(p, TOK_RPAREN)) {
+    do {
+      Str d;
+      const char *pos = p_tok(p)->text;
+      if (np == 32 || !p_bare(p, &d))
+        return np == 32 ? p_error(p, "too many results") : false;
+      uint32_t k = 0;
+      while (k < n && !(names[k].len == d.len && memcmp(names[k].s, d.s, d.len) == 0))
+        k++;
+      if (k == n)
+        return p_error_at(p, pos, "expected a permutation of the dimensions");
+      perm[np++] = k;
+    } while (p_opt(p, TOK_COMMA));
+  }
+  Type *t[2];
+  if (!p_expect(p, TOK_RPAREN, "')'") || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &t[0]) || !p_kw(p, "to") || !p_type(p, &t[1]))
+    return false;
+  char buf[1024];
+  int o = snprintf(buf, sizeof buf, "affine_map<(");
+  for (uint32_t i = 0; i < n; i++)
+    o += snprintf(buf + o, sizeof buf - (size_t)o, i ? ", d%u" : "d%u", i);
+  o += snprintf(buf + o, sizeof buf - (size_t)o, ") -> (");
+  for (uint32_t i = 0; i < np; i++)
+    o += snprintf(buf + o, sizeof buf - (size_t)o, i ? ", d%u" : "d%u", perm[i]);
+  o += snprintf(buf + o, sizeof buf - (size_t)o, ")>");
+  Attr *a = ir_alloc(p_ctx(p), sizeof *a);
+  a->kind = ATTR_AFFINE_MAP;
+  a->u.str = ir_intern(p_ctx(p), buf, (size_t)o);
+  st_add_prop(p, st, "permutation", a);
+  st_add_result_type(p, st, t[1]);
+  return p_resolve_onto(p, st, &m, 1, &t[0], 1);
+}
+
+/* The map body `(d0, ...) -> (...)` of an `affine_map<...>` whose dimensions are d0..dN-1 and
+ * whose results are plain dimensions, or false. */
+static bool plain_dim_map(const Attr *a, Str *body) {
+  static const char pre[] = "affine_map<(";
+  if (!a || a->kind != ATTR_AFFINE_MAP || a->u.str.len < sizeof pre + 1 ||
+      memcmp(a->u.str.s, pre, sizeof pre - 1) != 0 || a->u.str.s[a->u.str.len - 1] != '>')
+    return false;
+  const char *s = a->u.str.s + sizeof pre - 2, *end = a->u.str.s + a->u.str.len - 1;
+  *body = (Str){s, (uint32_t)(end - s)};
+  /* only d<digits>, commas, spaces, parens and one arrow */
+  for (const char *c = s; c < end; c++)
+    if (!(*c == 'd' || (*c >= '0' && *c <= '9') || *c == ',' || *c == ' ' || *c == '(' || *c == ')' ||
+          (*c == '-' && c + 1 < end && c[1] == '>') || (*c == '>' && c > s && c[-1] == '-')))
+      return false;
+  return true;
+}
+
+bool print_transpose(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"permutation", NULL};
+  Str body;
+  if (!plain_dim_map(prop(op, "permutation"), &body) || !only_props(op, allowed) || op->noperands != 1 ||
+      op->nresults != 1 || op->nregions || op->nsuccs)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_char(pr, ' ');
+  pr_strn(pr, body.s, body.len);
+  pr_attr_dict(pr, op, allowed, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " to ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}

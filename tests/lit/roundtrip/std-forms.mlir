@@ -4,7 +4,7 @@
 // cf.cond_br/assert, arith.select, math.fma, index constants, casts, cmp, sizeof;
 // scf.parallel/reduce/execute_region, memref subview/reinterpret_cast/view/
 // expand_shape/collapse_shape/atomic_rmw, cf.switch; memref rank/assume_alignment/
-// extract_strided_metadata/generic_atomic_rmw, scf.index_switch, scf.forall.
+// extract_strided_metadata/generic_atomic_rmw/transpose, scf.index_switch, scf.forall.
 
 module {
   memref.global "private" constant @cst : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> {alignment = 64 : i64}
@@ -177,6 +177,8 @@ module {
 
   func.func @more_memref(%u: memref<*xf32>, %m: memref<?xi32>, %s: memref<?x?xf32, strided<[?, 1], offset: ?>>, %i: index, %v: i32) -> i32 {
     %r = memref.rank %u : memref<*xf32>
+    %ts = memref.alloc() : memref<2x3x4xf32>
+    %tr = memref.transpose %ts (a, b, c) -> (c, a, b) {tag} : memref<2x3x4xf32> to memref<4x2x3xf32, strided<[1, 12, 4]>>
     %aa = memref.assume_alignment %m, 16 : memref<?xi32>
     %base, %off, %sz:2, %st:2 = memref.extract_strided_metadata %s : memref<?x?xf32, strided<[?, 1], offset: ?>> -> memref<f32>, index, index, index, index, index
     %g = memref.generic_atomic_rmw %m[%i] : memref<?xi32> {
