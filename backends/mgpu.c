@@ -25,11 +25,14 @@
  * bytes per call).
  *
  * Diagnostics go to stderr as "mgpusim: mgpuStreamWaitEvent#1: error: ... [misuse]", then note
- * lines. At exit the device is drained and closed (leaks are reported then), the trace is written,
- * a one-line summary is printed if anything was reported, and if any error was found the process
- * exits with status 1 (after flushing stdio), so a lit test with `not` can tell. That exit happens in
- * an atexit handler registered on the first call, which runs before handlers registered earlier
- * (mlir-runner's own) are skipped: everything the program printed has been flushed by then.
+ * lines. Exit status: the library cannot return an error through the ABI (the functions return
+ * void or a handle, as upstream's), and mlir-runner would exit 0, so the verdict is given at exit.
+ * An atexit handler, registered on the first call, drains and closes the device (leaks and
+ * deadlocks are reported then), writes the trace, prints a one-line summary if anything was
+ * reported, and if any error was found flushes stdio and _exit(1)s, so a lit test can use `not`.
+ * Handlers registered before it (mlir-runner's own) are then skipped, which is harmless since
+ * everything is flushed; a clean run exits as it would have. MGPUSIM_* settings that are not
+ * understood count as errors. Calls made after the handler ran do nothing.
  */
 #include "backends/backend.h"
 
