@@ -120,6 +120,69 @@ static void test_ir_parse_explicit_loc_used_for_verify_error(void **state) {
                                     "       ^\n");
 }
 
+/* Verifies src (which must parse) and returns the number of errors. */
+static unsigned verify_src(Fixture *f, const char *src) {
+  Op *top = ir_parse(f->ctx, "sym.mlir", src, strlen(src));
+  assert_non_null(top);
+  return ir_verify(f->ctx, top);
+}
+
+static void test_ir_verify_symbol_redefinition_reports_first(void **state) {
+  Fixture *f = *state;
+  assert_int_equal(verify_src(f, "func.func private @a()\nfunc.func private @b()\n"
+                                 "func.func private @a()\nfunc.func private @a()\n"),
+                   2);
+  assert_string_equal(diag_text(f), "sym.mlir:3:1: error: redefinition of symbol named 'a'\n"
+                                    "func.func private @a()\n^\n"
+                                    "sym.mlir:1:1: note: see existing symbol definition here\n"
+                                    "func.func private @a()\n^\n"
+                                    "sym.mlir:4:1: error: redefinition of symbol named 'a'\n"
+                                    "func.func private @a()\n^\n"
+                                    "sym.mlir:1:1: note: see existing symbol definition here\n"
+                                    "func.func private @a()\n^\n");
+}
+
+static void test_ir_verify_symbol_same_name_in_nested_table(void **state) {
+  Fixture *f = *state;
+  /* @k in the module and @k in the gpu.module are different symbols */
+  assert_int_equal(verify_src(f, "module attributes {gpu.container_module} {\n"
+                                 "  func.func private @k()\n"
+                                 "  gpu.module @kernels {\n"
+                                 "    gpu.func @k() kernel {\n      gpu.return\n    }\n"
+                                 "  }\n"
+                                 "  func.func @main() {\n"
+                                 "    %c1 = arith.constant 1 : index\n"
+                                 "    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) "
+                                 "threads in (%c1, %c1, %c1)\n"
+                                 "    call @k() : () -> ()\n"
+                                 "    return\n  }\n}\n"),
+                   0);
+  assert_string_equal(diag_text(f), "");
+}
+
+static void test_ir_verify_symbol_lookup_misses(void **state) {
+  Fixture *f = *state;
+  assert_int_equal(verify_src(f, "module attributes {gpu.container_module} {\n"
+                                 "  gpu.module @kernels {\n"
+                                 "    gpu.func @k() kernel {\n      gpu.return\n    }\n"
+                                 "  }\n"
+                                 "  func.func @main() {\n"
+                                 "    %c1 = arith.constant 1 : index\n"
+                                 "    gpu.launch_func @kernels::@nope blocks in (%c1, %c1, %c1) "
+                                 "threads in (%c1, %c1, %c1)\n"
+                                 "    gpu.launch_func @nope::@k blocks in (%c1, %c1, %c1) "
+                                 "threads in (%c1, %c1, %c1)\n"
+                                 "    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) "
+                                 "threads in (%c1, %c1, %c1)\n"
+                                 "    return\n  }\n}\n"),
+                   2);
+  const char *d = diag_text(f);
+  assert_non_null(strstr(d, "sym.mlir:9:5: error: 'gpu.launch_func' op kernel function "
+                            "'@kernels::@nope' is undefined\n"));
+  assert_non_null(strstr(d, "sym.mlir:10:5: error: 'gpu.launch_func' op kernel function "
+                            "'@nope::@k' is undefined\n"));
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -130,6 +193,9 @@ int main(void) {
       T(test_ir_diag_without_location),
       T(test_ir_diag_location_without_source),
       T(test_ir_parse_explicit_loc_used_for_verify_error),
+      T(test_ir_verify_symbol_redefinition_reports_first),
+      T(test_ir_verify_symbol_same_name_in_nested_table),
+      T(test_ir_verify_symbol_lookup_misses),
   };
 #undef T
   return cmocka_run_group_tests_name("ir_diag", tests, NULL, NULL);
