@@ -117,51 +117,8 @@ bool print_module(Printer *pr, Op *op) {
     pr_char(pr, ' ');
     pr_symbol(pr, name->u.str);
   }
-  pr_attr_dict(pr, op, allowed, true);
-  pr_char(pr, ' ');
-  pr_region(pr, &op->regions[0], false, false);
-  return true;
-}
-
-/* gpu.module ::= `gpu.module` @name targets? (`attributes` dict)? region */
-bool parse_gpu_module(Parser *p, OpState *st) {
-  Str name;
-  if (!p_symbol(p, &name))
-    return false;
-  st_add_prop(p, st, "sym_name", ir_attr_string(p->ctx, name.s, name.len));
-  if (p_is(p, TOK_LSQUARE)) {
-    Attr *targets;
-    if (!p_attr(p, NULL, &targets))
-      return false;
-    st_add_prop(p, st, "targets", targets);
-  }
-  if (!p_opt_attr_dict_with_keyword(p, st))
-    return false;
-  Region *r = st_add_region(p, st);
-  if (!p_region(p, r, NULL, 0, true))
-    return false;
-  if (!r->first) {
-    Block *b = ir_alloc(p->ctx, sizeof *b);
-    b->parent = r;
-    r->first = r->last = b;
-  }
-  return true;
-}
-
-bool print_gpu_module(Printer *pr, Op *op) {
-  static const char *const allowed[] = {"sym_name", "targets", NULL};
-  Attr *name = prop(op, "sym_name");
-  Attr *targets = prop(op, "targets");
-  if (!only_props(op, allowed) || !name || name->kind != ATTR_STRING || op->nregions != 1 ||
-      !op->regions[0].first || op->regions[0].first->next || (targets && targets->kind != ATTR_ARRAY))
-    return false;
-  pr_char(pr, ' ');
-  pr_symbol(pr, name->u.str);
-  if (targets) {
-    pr_char(pr, ' ');
-    pr_attr(pr, targets);
-  }
-  pr_attr_dict(pr, op, allowed, true);
+  static const char *const elide[] = {"sym_name", NULL};
+  pr_attr_dict(pr, op, elide, true);
   pr_char(pr, ' ');
   pr_region(pr, &op->regions[0], false, false);
   return true;

@@ -1501,9 +1501,9 @@ bool print_nvvm_vote(Printer *pr, Op *op) {
   return true;
 }
 
-/* gpu_module_h ::= @name (`<` handler `>`)? targets? (`attributes` dict)? region
- * (custom.c's gpu_module without the offloading handler) */
-bool parse_gpu_module_h(Parser *p, OpState *st) {
+/* gpu_module ::= @name (`<` handler `>`)? targets? (`attributes` dict)? region
+ */
+bool parse_gpu_module(Parser *p, OpState *st) {
   Str name;
   if (!p_symbol(p, &name))
     return false;
@@ -1533,7 +1533,7 @@ bool parse_gpu_module_h(Parser *p, OpState *st) {
   return true;
 }
 
-bool print_gpu_module_h(Printer *pr, Op *op) {
+bool print_gpu_module(Printer *pr, Op *op) {
   static const char *const allowed[] = {"sym_name", "targets", "offloadingHandler", NULL};
   Attr *name = prop(op, "sym_name"), *targets = prop(op, "targets"), *h = prop(op, "offloadingHandler");
   if (!only_props(op, allowed) || !name || name->kind != ATTR_STRING || name->type || op->nregions != 1 ||

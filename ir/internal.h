@@ -262,6 +262,9 @@ struct OpInfo {
 
 const OpInfo *ir_op_info(Str name);
 
+/* The shortest %e spelling of v that reads back to v at the precision of fk. */
+void ir_format_float(char *buf, size_t n, double v, FloatKind fk);
+
 #define FORM(X) bool parse_##X(Parser *p, OpState *st); bool print_##X(Printer *pr, Op *op);
 #include "ir/forms.def"
 #undef FORM

@@ -111,6 +111,7 @@ bool ir_type_is_integer(const Type *t, uint32_t width); /* signless iN (width 0:
 bool ir_type_is_float(const Type *t);
 uint32_t ir_float_width(FloatKind fk);
 const char *ir_float_name(FloatKind fk);
+double ir_float_round(FloatKind fk, double v); /* nearest value of the type */
 
 /* ---- Attributes ----------------------------------------------------------------------------- */
 
@@ -147,7 +148,14 @@ struct Attr {
     struct { int64_t v; const char *big; } i;
     struct { double v; uint64_t bits; bool has_bits; } f;
     bool b;
-    Str str;                                      /* string bytes; opaque/affine/dense text */
+    Str str;                                      /* string bytes; opaque/affine text */
+    struct {
+      Str text;      /* canonical `dense<...>` (overlays str) */
+      int64_t *ivals; /* integer elements, or NULL */
+      double *fvals;  /* float elements, or NULL */
+      uint64_t n;     /* number of elements stored (1 for a splat) */
+      bool splat;
+    } dense;
     struct { Attr **elems; uint32_t n; } arr;
     struct { NamedAttr *entries; uint32_t n; } dict;
     struct { int64_t *ivals; double *fvals; uint32_t n; } darr;

@@ -581,6 +581,18 @@ static Op *build_op(Parser *p, OpState *st) {
       st->attrs[na++] = a;
     }
   }
+  /* `#arith.fastmath<none>` and `#arith.overflow<none>` are the defaults: mlir-opt writes them
+   * in the generic form and leaves them out of the custom one; keep neither, so both read the
+   * same */
+  uint32_t np = 0;
+  for (uint32_t i = 0; i < st->nprops; i++) {
+    Attr *v = st->props[i].value;
+    if (v->kind == ATTR_OPAQUE && (ir_str_eq(v->u.str, "#arith.fastmath<none>") ||
+                                   ir_str_eq(v->u.str, "#arith.overflow<none>")))
+      continue;
+    st->props[np++] = st->props[i];
+  }
+  st->nprops = np;
   if (st->props_attr)
     op->props = st->props_attr;
   else if (st->nprops)
@@ -892,7 +904,8 @@ static void region_append(Region *r, Block *b) {
 static bool recover(Parser *p) {
   if (p->nerrors_here >= MAX_ERRORS || !p->err_pos)
     return false;
-  const char *nl = strchr(p->err_pos, '\n');
+  const char *from = p->tok.text > p->err_pos ? p->tok.text : p->err_pos;
+  const char *nl = strchr(from, '\n');
   int depth = 0;
   while (p->tok.kind != TOK_EOF) {
     TokKind k = p->tok.kind;
@@ -1175,7 +1188,7 @@ Op *ir_parse(IrCtx *ctx, const char *filename, const char *text, size_t len) {
         o->parent = b;
       region_append(r, b);
       top = build_op(&p, &st);
-      top->loc = ir_alloc(ctx, sizeof(Loc)); /* unknown */
+      top->loc = ir_loc_file(ctx, p.file, 0, 0); /* what MLIR gives the module it adds */
     }
   }
   for (uint32_t i = 0; i < p.ssacap; i++)

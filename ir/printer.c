@@ -296,19 +296,18 @@ void pr_types(Printer *pr, Type *const *ts, uint32_t n) { print_type_list(pr, ts
 
 /* ---- Attributes ----------------------------------------------------------------------------- */
 
-static void print_float(Printer *pr, double v, const Type *t) {
-  FloatKind fk = t && t->kind == TY_FLOAT ? t->u.f : F_F64;
-  char b[64];
+void ir_format_float(char *b, size_t n, double v, FloatKind fk) {
   /* the fewest digits that read back to the same value at the type's precision */
   for (int prec = 1; prec <= 17; prec++) {
-    snprintf(b, sizeof b, "%.*e", prec, v);
-    double back = strtod(b, NULL);
-    bool same = fk == F_F32 ? (float)back == (float)v : back == v;
-    if (fk != F_F32 && fk != F_F64)
-      same = back == v;
-    if (same)
+    snprintf(b, n, "%.*e", prec, v);
+    if (ir_float_round(fk, strtod(b, NULL)) == v)
       break;
   }
+}
+
+static void print_float(Printer *pr, double v, const Type *t) {
+  char b[64];
+  ir_format_float(b, sizeof b, v, t && t->kind == TY_FLOAT ? t->u.f : F_F64);
   pr_str(pr, b);
 }
 
@@ -446,9 +445,7 @@ static void print_loc(Printer *pr, const Loc *l) {
   case LOC_UNKNOWN: pr_str(pr, "unknown"); return;
   case LOC_FILE:
     pr_string(pr, l->file);
-    pr_fmt(pr, ":%u", l->line);
-    if (l->col)
-      pr_fmt(pr, ":%u", l->col);
+    pr_fmt(pr, ":%u:%u", l->line, l->col);
     if (l->end_line)
       pr_fmt(pr, " to %u:%u", l->end_line, l->end_col);
     return;

@@ -220,6 +220,34 @@ static const struct { const char *name; uint32_t width; } float_kinds[] = {
 };
 
 uint32_t ir_float_width(FloatKind fk) { return float_kinds[fk].width; }
+
+/* Rounds v to the nearest value of a float type with `man` mantissa bits and exponent range
+ * [emin, emax] (IEEE style, with subnormals; ties to even), saturating to infinity. */
+static double round_to(double v, int man, int emin, int emax) {
+  if (v == 0 || isnan(v) || isinf(v))
+    return v;
+  int e;
+  frexp(v, &e); /* v = f * 2^e, 0.5 <= |f| < 1 */
+  int exp = e - 1;
+  if (exp < emin)
+    exp = emin; /* subnormal: fixed quantum */
+  double q = ldexp(1.0, exp - man);
+  double r = nearbyint(v / q) * q; /* the default rounding mode is to nearest, ties to even */
+  if (fabs(r) >= ldexp(2.0, emax))
+    return v < 0 ? -INFINITY : INFINITY;
+  return r;
+}
+
+double ir_float_round(FloatKind fk, double v) {
+  switch (fk) {
+  case F_F64: return v;
+  case F_F32: return (float)v;
+  case F_F16: return round_to(v, 10, -14, 15);
+  case F_BF16: return round_to(v, 7, -126, 127);
+  case F_TF32: return round_to(v, 10, -126, 127);
+  default: return v;
+  }
+}
 const char *ir_float_name(FloatKind fk) { return float_kinds[fk].name; }
 
 /* ---- Attribute constructors ----------------------------------------------------------------- */
@@ -589,6 +617,7 @@ bool p_string(Parser *p, Str *out) {
 
 static bool parse_llvm_type_body(Parser *p, Str name, Type **out);
 static bool parse_distinct(Parser *p, Attr **out);
+static bool parse_dense(Parser *p, Type *expected, Attr **out);
 static Loc *new_loc(Parser *p, LocKind k);
 
 static bool kw_int_type(const char *s, uint32_t len, Signedness *sign, uint32_t *width) {
@@ -1199,7 +1228,7 @@ static bool parse_loc_inner(Parser *p, Loc **out) {
     if (!p_string(p, &s))
       return false;
     if (p_opt(p, TOK_COLON)) {
-      int64_t line, col = 0;
+      int64_t line, col = 0; /* `"file":line` is column 0, as in MLIR */
       if (!p_int(p, &line) || (p_opt(p, TOK_COLON) && !p_int(p, &col)))
         return false;
       Loc *l = ir_loc_file(p->ctx, s, (uint32_t)line, (uint32_t)col);
@@ -1307,6 +1336,7 @@ static bool parse_number_attr(Parser *p, Type *expected, Attr **out) {
     if (!ir_type_is_float(t))
       return p_error(p, "floating point value not valid for specified type");
     a->type = t;
+    a->u.f.v = ir_float_round(t->u.f, a->u.f.v);
     *out = a;
     return true;
   }
@@ -1363,8 +1393,8 @@ static bool parse_number_attr(Parser *p, Type *expected, Attr **out) {
       bool fits = neg ? (v <= (1ULL << (width - 1))) : (v <= mask);
       if (!fits)
         return p_error_at(p, tok.text, "integer constant out of range for attribute");
-      if (width == 1 && !neg) {
-        *out = ir_attr_bool(p->ctx, v != 0);
+      if (width == 1) { /* i1 values read and print as true/false */
+        *out = ir_attr_bool(p->ctx, (v & 1) != 0);
         return true;
       }
       uint64_t u = (uint64_t)sv & mask;
@@ -1700,7 +1730,7 @@ bool p_attr(Parser *p, Type *type, Attr **out) {
       return parse_strided(p, out);
     }
     if (ir_str_eq(kw, "dense"))
-      return parse_text_attr(p, ATTR_DENSE, true, out);
+      return parse_dense(p, type, out);
     if (ir_str_eq(kw, "dense_resource"))
       return parse_text_attr(p, ATTR_DENSE_RESOURCE, true, out);
     if (ir_str_eq(kw, "sparse"))
@@ -1749,6 +1779,375 @@ static bool parse_distinct(Parser *p, Attr **out) {
   Attr *a = new_attr(p->ctx, ATTR_OPAQUE);
   a->u.str = normalize_body(p->ctx, start, (uint32_t)(body + blen - start));
   p_next(p);
+  *out = a;
+  return true;
+}
+
+/* ---- Dense elements ------------------------------------------------------------------------ */
+
+/* dense ::= `dense` `<` literal? `>` (`:` shaped-type)?
+ * literal ::= `[` (literal (`,` literal)*)? `]` | `-`? number | true | false | string | `(` a `,` b `)`
+ * The literal is read into a tree first, since its element type comes after it. Integer and
+ * float elements are then stored as values and the attribute's text is made canonical: a splat
+ * when all elements are equal (as MLIR stores them), else nested lists in the type's shape, each
+ * number spelled as the printer spells it. Other element kinds keep their text. */
+typedef struct DLit {
+  Token tok;  /* number, bool or string; kind TOK_LSQUARE for a list */
+  bool neg;
+  struct DLit **kids;
+  uint32_t n;
+} DLit;
+
+static void dlit_free(DLit *d) {
+  if (!d)
+    return;
+  for (uint32_t i = 0; i < d->n; i++)
+    dlit_free(d->kids[i]);
+  free(d->kids);
+  free(d);
+}
+
+static bool dlit_parse(Parser *p, DLit **out, int depth) {
+  DLit *d = calloc(1, sizeof *d);
+  if (!d)
+    abort();
+  *out = d;
+  if (depth > 32)
+    return p_error(p, "elements literal nested too deeply");
+  if (p_is(p, TOK_LSQUARE)) {
+    d->tok = p->tok;
+    p_next(p);
+    if (p_opt(p, TOK_RSQUARE))
+      return true;
+    uint32_t cap = 0;
+    do {
+      if (d->n == cap) {
+        cap = cap ? cap * 2 : 8;
+        DLit **k = realloc(d->kids, cap * sizeof *k);
+        if (!k)
+          abort();
+        d->kids = k;
+      }
+      d->kids[d->n] = NULL;
+      if (!dlit_parse(p, &d->kids[d->n++], depth + 1))
+        return false;
+    } while (p_opt(p, TOK_COMMA));
+    return p_expect(p, TOK_RSQUARE, "']'");
+  }
+  d->neg = p_opt(p, TOK_MINUS);
+  if (p_is(p, TOK_INT) || p_is(p, TOK_FLOAT) || p_is(p, TOK_STRING) || p_is_kw(p, "true") ||
+      p_is_kw(p, "false") || p_is(p, TOK_LPAREN)) {
+    d->tok = p->tok;
+    if (p_is(p, TOK_LPAREN)) { /* complex (re, im): kept as text */
+      const char *s = p->tok.text;
+      while (!p_is(p, TOK_RPAREN) && !p_is(p, TOK_EOF))
+        p_next(p);
+      d->tok.len = (uint32_t)(p->tok.text + 1 - s);
+    }
+    p_next(p);
+    return true;
+  }
+  return p_error(p, "expected element literal of primitive type");
+}
+
+/* Shape of a literal tree: every list at one depth must have the same length. */
+static bool dlit_shape(const DLit *d, int64_t *shape, uint32_t *rank, uint32_t depth) {
+  if (d->tok.kind != TOK_LSQUARE)
+    return true;
+  if (depth >= 64)
+    return false;
+  if (depth == *rank) {
+    shape[(*rank)++] = d->n;
+  } else if (shape[depth] != (int64_t)d->n) {
+    return false;
+  }
+  for (uint32_t i = 0; i < d->n; i++)
+    if (!dlit_shape(d->kids[i], shape, rank, depth + 1) || (d->kids[i]->tok.kind == TOK_LSQUARE) != (d->kids[0]->tok.kind == TOK_LSQUARE))
+      return false;
+  return true;
+}
+
+static void dlit_leaves(const DLit *d, const DLit **out, uint64_t *n) {
+  if (d->tok.kind != TOK_LSQUARE) {
+    out[(*n)++] = d;
+    return;
+  }
+  for (uint32_t i = 0; i < d->n; i++)
+    dlit_leaves(d->kids[i], out, n);
+}
+
+typedef struct TextBuf {
+  char *s;
+  size_t len, cap;
+} TextBuf;
+
+static void tb_put(TextBuf *tb, const char *s, size_t n) {
+  if (tb->len + n + 1 > tb->cap) {
+    tb->cap = (tb->len + n + 1) * 2;
+    char *ns = realloc(tb->s, tb->cap);
+    if (!ns)
+      abort();
+    tb->s = ns;
+  }
+  memcpy(tb->s + tb->len, s, n);
+  tb->len += n;
+}
+
+/* The bit pattern of a non-finite value of an IEEE type (NaN payloads are not kept). */
+static bool nonfinite_bits(FloatKind fk, double v, char *b, size_t n) {
+  if (!isnan(v) && !isinf(v))
+    return false;
+  bool neg = signbit(v);
+  uint64_t bits;
+  int digits;
+  switch (fk) {
+  case F_F16: bits = isnan(v) ? 0x7E00 : 0x7C00 | (neg ? 0x8000 : 0); digits = 4; break;
+  case F_BF16: bits = isnan(v) ? 0x7FC0 : 0x7F80 | (neg ? 0x8000 : 0); digits = 4; break;
+  case F_F32: bits = isnan(v) ? 0x7FC00000 : 0x7F800000 | (neg ? 0x80000000u : 0); digits = 8; break;
+  case F_F64:
+    bits = isnan(v) ? 0x7FF8000000000000ULL : 0x7FF0000000000000ULL | (neg ? 1ULL << 63 : 0);
+    digits = 16;
+    break;
+  default: return false;
+  }
+  snprintf(b, n, "0x%0*llX", digits, (unsigned long long)bits);
+  return true;
+}
+
+static void tb_elem(TextBuf *tb, const Attr *a, uint64_t i) {
+  char b[64];
+  if (a->u.dense.fvals && nonfinite_bits(a->type->u.sh.elem->u.f, a->u.dense.fvals[i], b, sizeof b))
+    ;
+  else if (a->u.dense.fvals)
+    ir_format_float(b, sizeof b, a->u.dense.fvals[i], a->type->u.sh.elem->u.f);
+  else if (ir_type_is_integer(a->type->u.sh.elem, 1))
+    snprintf(b, sizeof b, "%s", a->u.dense.ivals[i] ? "true" : "false");
+  else if (a->type->u.sh.elem->kind == TY_INT && a->type->u.sh.elem->u.i.sign == UNSIGNED)
+    snprintf(b, sizeof b, "%llu", (unsigned long long)a->u.dense.ivals[i]);
+  else
+    snprintf(b, sizeof b, "%lld", (long long)a->u.dense.ivals[i]);
+  tb_put(tb, b, strlen(b));
+}
+
+static void tb_nested(TextBuf *tb, const Attr *a, const int64_t *shape, uint32_t rank, uint64_t *i) {
+  if (rank == 0) {
+    tb_elem(tb, a, (*i)++);
+    return;
+  }
+  tb_put(tb, "[", 1);
+  for (int64_t k = 0; k < shape[0]; k++) {
+    if (k)
+      tb_put(tb, ", ", 2);
+    tb_nested(tb, a, shape + 1, rank - 1, i);
+  }
+  tb_put(tb, "]", 1);
+}
+
+static bool dense_values(Parser *p, Attr *a, const DLit **leaves, uint64_t n, const char *pos) {
+  Type *et = a->type->u.sh.elem;
+  bool fl = et->kind == TY_FLOAT, in = et->kind == TY_INT || et->kind == TY_INDEX;
+  if (!fl && !in)
+    return true; /* other element types keep their text */
+  for (uint64_t i = 0; i < n; i++)
+    if (leaves[i]->tok.kind == TOK_STRING || leaves[i]->tok.kind == TOK_LPAREN)
+      return true;
+  if (fl)
+    a->u.dense.fvals = ir_alloc(p->ctx, n * sizeof(double) + 1);
+  else
+    a->u.dense.ivals = ir_alloc(p->ctx, n * sizeof(int64_t) + 1);
+  for (uint64_t i = 0; i < n; i++) {
+    const DLit *d = leaves[i];
+    char buf[128];
+    uint32_t len = d->tok.len < sizeof buf - 1 ? d->tok.len : sizeof buf - 1;
+    memcpy(buf, d->tok.text, len);
+    buf[len] = 0;
+    bool is_bool = d->tok.kind == TOK_BARE;
+    if (fl) {
+      double v;
+      if (is_bool)
+        return p_error_at(p, d->tok.text, "expected floating point elements, but parsed integer");
+      if (d->tok.kind == TOK_INT && len > 2 && buf[1] == 'x') {
+        bool ok;
+        v = bits_to_double(et->u.f, strtoull(buf, NULL, 16), &ok);
+        if (!ok)
+          return true;
+      } else {
+        v = strtod(buf, NULL);
+      }
+      a->u.dense.fvals[i] = ir_float_round(et->u.f, d->neg ? -v : v);
+    } else {
+      if (d->tok.kind == TOK_FLOAT)
+        return p_error_at(p, d->tok.text, "expected integer elements, but parsed floating-point");
+      uint64_t v = is_bool ? (buf[0] == 't') : strtoull(buf, NULL, 0);
+      uint32_t w = et->kind == TY_INDEX ? 64 : et->u.i.width;
+      if (w > 64)
+        return true; /* wide integers keep their text */
+      int64_t sv = d->neg ? -(int64_t)v : (int64_t)v;
+      if (w < 64) {
+        uint64_t mask = (1ULL << w) - 1, u = (uint64_t)sv & mask;
+        if (et->kind == TY_INT && et->u.i.sign != UNSIGNED && w > 1 && ((u >> (w - 1)) & 1))
+          u |= ~mask;
+        sv = (int64_t)u;
+      }
+      a->u.dense.ivals[i] = sv;
+    }
+  }
+  (void)pos;
+  return true;
+}
+
+/* dense<"0x...">: the raw little-endian bytes of every element (or of one, for a splat) */
+static bool dense_hex(Parser *p, Attr *a, const DLit *lit, const char *pos) {
+  Type *et = a->type->u.sh.elem;
+  uint32_t w = et->kind == TY_INDEX ? 64 : et->kind == TY_INT ? et->u.i.width
+             : et->kind == TY_FLOAT ? ir_float_width(et->u.f) : 0;
+  if (w != 8 && w != 16 && w != 32 && w != 64)
+    return true; /* kept as text */
+  const char *hex = lit->tok.text + 3;
+  uint64_t nbytes = (lit->tok.len - 4) / 2, eb = w / 8;
+  uint64_t total = 1;
+  for (uint32_t i = 0; i < a->type->u.sh.rank; i++)
+    total *= a->type->u.sh.shape[i] < 0 ? 0 : (uint64_t)a->type->u.sh.shape[i];
+  if ((lit->tok.len - 4) % 2 || (nbytes != eb && nbytes != eb * total))
+    return p_error_at(p, pos, "elements hex data size is invalid for provided type");
+  uint64_t n = nbytes / eb;
+  bool fl = et->kind == TY_FLOAT;
+  if (fl)
+    a->u.dense.fvals = ir_alloc(p->ctx, n * sizeof(double) + 1);
+  else
+    a->u.dense.ivals = ir_alloc(p->ctx, n * sizeof(int64_t) + 1);
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t bits = 0;
+    for (uint64_t b = 0; b < eb; b++) {
+      char h[3] = {hex[(i * eb + b) * 2], hex[(i * eb + b) * 2 + 1], 0};
+      bits |= (uint64_t)strtoul(h, NULL, 16) << (8 * b);
+    }
+    if (fl) {
+      bool ok;
+      a->u.dense.fvals[i] = bits_to_double(et->u.f, bits, &ok);
+    } else {
+      if (w < 64 && !(et->kind == TY_INT && et->u.i.sign == UNSIGNED) && ((bits >> (w - 1)) & 1))
+        bits |= ~((1ULL << w) - 1);
+      a->u.dense.ivals[i] = (int64_t)bits;
+    }
+  }
+  a->u.dense.n = n;
+  a->u.dense.splat = n == 1;
+  if (n > 1) {
+    bool all = true;
+    for (uint64_t i = 1; all && i < n; i++)
+      all = fl ? memcmp(&a->u.dense.fvals[i], &a->u.dense.fvals[0], sizeof(double)) == 0
+               : a->u.dense.ivals[i] == a->u.dense.ivals[0];
+    if (all) {
+      a->u.dense.splat = true;
+      a->u.dense.n = 1;
+    }
+  }
+  return true;
+}
+
+static bool parse_dense(Parser *p, Type *expected, Attr **out) {
+  const char *pos = p->tok.text;
+  p_next(p);
+  if (!p_expect(p, TOK_LESS, "'<'"))
+    return false;
+  DLit *root = NULL;
+  const char *body = p->tok.text;
+  if (!p_is(p, TOK_GREATER) && !dlit_parse(p, &root, 0)) {
+    dlit_free(root);
+    return false;
+  }
+  const char *body_end = p->tok.text;
+  if (!p_expect(p, TOK_GREATER, "'>'")) {
+    dlit_free(root);
+    return false;
+  }
+  Type *t = expected;
+  if ((!t || (t->kind != TY_VECTOR && t->kind != TY_TENSOR && t->kind != TY_MEMREF)) &&
+      (!p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))) {
+    dlit_free(root);
+    return false;
+  }
+  Attr *a = new_attr(p->ctx, ATTR_DENSE);
+  a->type = t;
+  bool ok = true;
+  if (t->kind != TY_VECTOR && t->kind != TY_TENSOR && t->kind != TY_MEMREF) {
+    ok = p_error_at(p, pos, "elements literal type must be a shaped type");
+  } else if (root && root->tok.kind == TOK_STRING && root->tok.len > 4 && root->tok.text[1] == '0' &&
+             root->tok.text[2] == 'x') {
+    ok = dense_hex(p, a, root, pos);
+  } else if (!root || root->tok.kind != TOK_LSQUARE) {
+    /* a splat, or empty `dense<>` */
+    a->u.dense.splat = root != NULL;
+    if (root) {
+      const DLit *leaf = root;
+      ok = dense_values(p, a, &leaf, 1, pos);
+    }
+    a->u.dense.n = root ? 1 : 0;
+  } else {
+    int64_t shape[64];
+    uint32_t rank = 0;
+    uint64_t total = 1;
+    if (!dlit_shape(root, shape, &rank, 0)) {
+      ok = p_error_at(p, pos, "elements literal has an inconsistent shape");
+    } else {
+      bool same = rank == t->u.sh.rank;
+      for (uint32_t i = 0; same && i < rank; i++)
+        same = shape[i] == t->u.sh.shape[i];
+      for (uint32_t i = 0; i < rank; i++)
+        total *= (uint64_t)shape[i];
+      if (!same) {
+        char a1[256] = "", a2[256] = "";
+        for (uint32_t i = 0; i < rank && strlen(a1) < 200; i++)
+          snprintf(a1 + strlen(a1), sizeof a1 - strlen(a1), "%s%lld", i ? ", " : "", (long long)shape[i]);
+        for (uint32_t i = 0; i < t->u.sh.rank && strlen(a2) < 200; i++)
+          snprintf(a2 + strlen(a2), sizeof a2 - strlen(a2), "%s%lld", i ? ", " : "",
+                   (long long)t->u.sh.shape[i]);
+        ok = p_error_at(p, pos, "inferred shape of elements literal ([%s]) does not match type ([%s])", a1, a2);
+      } else {
+        const DLit **leaves = malloc((total + 1) * sizeof *leaves);
+        if (!leaves)
+          abort();
+        uint64_t n = 0;
+        dlit_leaves(root, leaves, &n);
+        ok = dense_values(p, a, leaves, n, pos);
+        a->u.dense.n = n;
+        if (ok && n > 1 && (a->u.dense.ivals || a->u.dense.fvals)) {
+          bool all = true;
+          for (uint64_t i = 1; all && i < n; i++)
+            all = a->u.dense.ivals ? a->u.dense.ivals[i] == a->u.dense.ivals[0]
+                                   : memcmp(&a->u.dense.fvals[i], &a->u.dense.fvals[0], sizeof(double)) == 0;
+          if (all) {
+            a->u.dense.splat = true;
+            a->u.dense.n = 1;
+          }
+        }
+        free(leaves);
+      }
+    }
+  }
+  dlit_free(root);
+  if (!ok)
+    return false;
+  if (a->u.dense.ivals || a->u.dense.fvals) {
+    TextBuf tb = {0};
+    tb_put(&tb, "dense<", 6);
+    uint64_t i = 0;
+    if (a->u.dense.splat)
+      tb_elem(&tb, a, 0);
+    else
+      tb_nested(&tb, a, t->u.sh.shape, t->u.sh.rank, &i);
+    tb_put(&tb, ">", 1);
+    a->u.dense.text = ir_intern(p->ctx, tb.s, tb.len);
+    free(tb.s);
+  } else {
+    TextBuf tb = {0};
+    tb_put(&tb, "dense<", 6);
+    tb_put(&tb, body, (size_t)(body_end - body));
+    tb_put(&tb, ">", 1);
+    a->u.dense.text = normalize_body(p->ctx, tb.s, (uint32_t)tb.len);
+    free(tb.s);
+  }
   *out = a;
   return true;
 }
