@@ -1,14 +1,20 @@
-/* custom_std.c - custom assembly forms of the structured and standard dialects: scf (for, if,
- * while/condition), memref (alloc/alloca, dealloc, copy, dim, global, get_global,
- * extract_aligned_pointer_as_index), cf (cond_br, assert), arith.select, math.fma and
- * index.constant.
+/* custom_std.c - custom assembly forms of the structured and standard dialects:
+ *   scf     for, if, while/condition, parallel/reduce/reduce.return, execute_region,
+ *           index_switch, forall/forall.in_parallel (scf.yield is return_like in custom.c)
+ *   memref  alloc/alloca, dealloc, copy, dim, rank, global, get_global, subview,
+ *           reinterpret_cast, view, expand_shape/collapse_shape, transpose, atomic_rmw,
+ *           generic_atomic_rmw/atomic_yield, assume_alignment, extract_strided_metadata,
+ *           extract_aligned_pointer_as_index
+ *   cf      cond_br, switch, assert
+ *   arith.select, math.fma, index constant/bool.constant/cmp/sizeof (index binary ops and
+ *   casts use custom.c's index_binary and cast_like)
  *
  * Each parse_X fills the OpState with what `mlir-opt --mlir-print-op-generic` shows: inherent
  * attributes as properties, operandSegmentSizes where the op has them, default-valued properties
- * MLIR always sets (math.fma's fastmath), and the implicit scf.yield MLIR inserts into loop and
- * branch bodies. Each print_X declines (returns false before writing) when the op has a shape the
- * custom form cannot carry, such as a region terminator it would have to leave out but that holds
- * attributes. */
+ * MLIR always sets (math.fma's fastmath), and the implicit terminators MLIR inserts into loop
+ * and branch bodies (scf.yield, scf.reduce, scf.forall.in_parallel). Each print_X declines
+ * (returns false before writing) when the op has a shape the custom form cannot carry, such as a
+ * region terminator it would have to leave out but that holds attributes. */
 #include "ir/internal.h"
 
 #include <stdlib.h>
@@ -144,11 +150,12 @@ bool print_scf_for(Printer *pr, Op *op) {
     return false;
   Region *r = &op->regions[0];
   Type *iv = op->operands[0]->type;
-  if (op->operands[1]->type != iv || op->operands[2]->type != iv || !r->first || r->first != r->last ||
-      r->first->nargs != n + 1 || r->first->args[0].type != iv)
+  if (op->operands[1]->type != iv || op->operands[2]->type != iv || !r->first ||
+      r->first != r->last || r->first->nargs != n + 1 || r->first->args[0].type != iv)
     return false;
   for (uint32_t i = 0; i < n; i++)
-    if (op->operands[3 + i]->type != op->results[i].type || r->first->args[1 + i].type != op->results[i].type)
+    if (op->operands[3 + i]->type != op->results[i].type ||
+        r->first->args[1 + i].type != op->results[i].type)
       return false;
   if (!n && !ends_in_bare(r, "scf.yield"))
     return false;
@@ -244,14 +251,16 @@ bool print_scf_if(Printer *pr, Op *op) {
   return true;
 }
 
-/* while ::= (`(` %a `=` %init, ... `)`)? `:` function-type region `do` region attr-dict-with-keyword
+/* while ::= (`(` %a `=` %init, ... `)`)? `:` function-type region `do` region
+ *           attr-dict-with-keyword
  * The before region takes the assigned arguments; the after region spells out its own. */
 bool parse_scf_while(Parser *p, OpState *st) {
   RegionArg *args = NULL;
   OperandRef *inits = NULL;
   uint32_t n = 0;
   Type *fn;
-  if ((p_is(p, TOK_LPAREN) && !parse_assignments(p, &args, &inits, &n)) || !p_expect(p, TOK_COLON, "':'"))
+  if ((p_is(p, TOK_LPAREN) && !parse_assignments(p, &args, &inits, &n)) ||
+      !p_expect(p, TOK_COLON, "':'"))
     return false;
   const char *pos = p_tok(p)->text;
   if (!p_type(p, &fn))
@@ -268,8 +277,8 @@ bool parse_scf_while(Parser *p, OpState *st) {
   for (uint32_t i = 0; i < n; i++)
     args[i].type = fn->u.fn.in[i];
   Region *before = st_add_region(p, st), *after = st_add_region(p, st);
-  return p_region(p, before, args, n, false) && p_kw(p, "do") && p_region(p, after, NULL, 0, false) &&
-         p_opt_attr_dict_with_keyword(p, st);
+  return p_region(p, before, args, n, false) && p_kw(p, "do") &&
+         p_region(p, after, NULL, 0, false) && p_opt_attr_dict_with_keyword(p, st);
 }
 
 bool print_scf_while(Printer *pr, Op *op) {
@@ -321,8 +330,8 @@ bool parse_scf_condition(Parser *p, OpState *st) {
 }
 
 bool print_scf_condition(Printer *pr, Op *op) {
-  if (!op->noperands || !is_i1(op->operands[0]->type) || op->props || op->nresults || op->nregions ||
-      op->nsuccs)
+  if (!op->noperands || !is_i1(op->operands[0]->type) || op->props || op->nresults ||
+      op->nregions || op->nsuccs)
     return false;
   pr_char(pr, '(');
   pr_value(pr, op->operands[0]);
@@ -424,8 +433,8 @@ bool print_fma(Printer *pr, Op *op) {
   static const char *const allowed[] = {"fastmath", NULL};
   static const char pre[] = "#arith.fastmath<";
   Attr *fm = prop(op, "fastmath");
-  if (op->noperands != 3 || op->nresults != 1 || op->nregions || op->nsuccs || !only_props(op, allowed) ||
-      !fm || fm->kind != ATTR_OPAQUE || fm->u.str.len <= sizeof pre ||
+  if (op->noperands != 3 || op->nresults != 1 || op->nregions || op->nsuccs ||
+      !only_props(op, allowed) || !fm || fm->kind != ATTR_OPAQUE || fm->u.str.len <= sizeof pre ||
       memcmp(fm->u.str.s, pre, sizeof pre - 1) != 0)
     return false;
   for (uint32_t i = 0; i < 3; i++)
@@ -470,7 +479,8 @@ bool print_index_constant(Printer *pr, Op *op) {
 
 /* ---- cf ------------------------------------------------------------------------------------- */
 
-/* cond_br ::= %c (`weights` `(` `[` int `,` int `]` `)`)? `,` ^bb (`(` args `:` types `)`)? `,` ^bb (`(` args `:` types `)`)? attr-dict */
+/* cond_br ::= %c (`weights` `(` `[` int `,` int `]` `)`)?
+ *             `,` ^bb (`(` args `:` types `)`)? `,` ^bb (`(` args `:` types `)`)? attr-dict */
 bool parse_cond_br(Parser *p, OpState *st) {
   OperandRef c;
   Type *i1 = ir_type_int(p_ctx(p), 1, SIGNLESS);
@@ -485,8 +495,8 @@ bool parse_cond_br(Parser *p, OpState *st) {
       return false;
     st_add_prop(p, st, "branch_weights", ir_attr_dense_i32(p_ctx(p), w, 2));
   }
-  if (!p_expect(p, TOK_COMMA, "','") || !p_successor_with_args(p, st, &seg[1]) || !p_expect(p, TOK_COMMA, "','") ||
-      !p_successor_with_args(p, st, &seg[2]))
+  if (!p_expect(p, TOK_COMMA, "','") || !p_successor_with_args(p, st, &seg[1]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_successor_with_args(p, st, &seg[2]))
     return false;
   st_set_segments(p, st, seg, 3);
   return p_opt_attr_dict(p, st);
@@ -520,7 +530,8 @@ bool print_cond_br(Printer *pr, Op *op) {
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
   if (w)
-    pr_fmt(pr, " weights([%lld, %lld])", (long long)w->u.darr.ivals[0], (long long)w->u.darr.ivals[1]);
+    pr_fmt(pr, " weights([%lld, %lld])", (long long)w->u.darr.ivals[0],
+           (long long)w->u.darr.ivals[1]);
   pr_strn(pr, ", ", 2);
   pr_successor(pr, op->succs[0], op->operands + 1, (uint32_t)seg[1]);
   pr_strn(pr, ", ", 2);
@@ -543,8 +554,9 @@ bool parse_assert(Parser *p, OpState *st) {
 bool print_assert(Printer *pr, Op *op) {
   static const char *const allowed[] = {"msg", NULL};
   Attr *msg = prop(op, "msg");
-  if (!msg || msg->kind != ATTR_STRING || msg->type || !only_props(op, allowed) || op->noperands != 1 ||
-      !is_i1(op->operands[0]->type) || op->nresults || op->nregions || op->nsuccs)
+  if (!msg || msg->kind != ATTR_STRING || msg->type || !only_props(op, allowed) ||
+      op->noperands != 1 || !is_i1(op->operands[0]->type) || op->nresults || op->nregions ||
+      op->nsuccs)
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
@@ -563,7 +575,8 @@ bool parse_alloc(Parser *p, OpState *st) {
   if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &dyn, &seg[0]) ||
       !p_expect(p, TOK_RPAREN, "')'"))
     return false;
-  if (p_opt(p, TOK_LSQUARE) && (!p_operand_list(p, &sym, &seg[1]) || !p_expect(p, TOK_RSQUARE, "']'")))
+  if (p_opt(p, TOK_LSQUARE) &&
+      (!p_operand_list(p, &sym, &seg[1]) || !p_expect(p, TOK_RSQUARE, "']'")))
     return false;
   Type *t;
   if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
@@ -576,7 +589,8 @@ bool parse_alloc(Parser *p, OpState *st) {
   Type *index = ir_type_index(p_ctx(p));
   st_add_result_type(p, st, t);
   st_set_segments(p, st, seg, 2);
-  return p_resolve_onto(p, st, dyn, seg[0], &index, 1) && p_resolve_onto(p, st, sym, seg[1], &index, 1);
+  return p_resolve_onto(p, st, dyn, seg[0], &index, 1) &&
+         p_resolve_onto(p, st, sym, seg[1], &index, 1);
 }
 
 static bool all_index(Value *const *vs, uint32_t n) {
@@ -735,8 +749,8 @@ static Type *tensor_of(IrCtx *ctx, const Type *memref) {
 }
 
 static bool is_tensor_of(const Type *t, const Type *memref) {
-  if (!t || t->kind != TY_TENSOR || t->u.sh.unranked || t->u.sh.memspace || t->u.sh.elem != memref->u.sh.elem ||
-      t->u.sh.rank != memref->u.sh.rank)
+  if (!t || t->kind != TY_TENSOR || t->u.sh.unranked || t->u.sh.memspace ||
+      t->u.sh.elem != memref->u.sh.elem || t->u.sh.rank != memref->u.sh.rank)
     return false;
   for (uint32_t i = 0; i < t->u.sh.rank; i++)
     if (t->u.sh.shape[i] != memref->u.sh.shape[i])
@@ -781,17 +795,19 @@ bool parse_memref_global(Parser *p, OpState *st) {
 }
 
 bool print_memref_global(Printer *pr, Op *op) {
-  static const char *const allowed[] = {"sym_visibility", "constant", "sym_name", "type",
-                                        "initial_value", "alignment", NULL};
-  static const char *const elide[] = {"sym_visibility", "constant", "sym_name", "type",
-                                      "initial_value", NULL};
+  static const char *const allowed[] = {"sym_visibility", "constant",  "sym_name", "type",
+                                        "initial_value",  "alignment", NULL};
+  static const char *const elide[] = {"sym_visibility", "constant",      "sym_name",
+                                      "type",           "initial_value", NULL};
   Attr *vis = prop(op, "sym_visibility"), *c = prop(op, "constant"), *name = prop(op, "sym_name");
   Attr *type = prop(op, "type"), *init = prop(op, "initial_value");
   if (!only_props(op, allowed) || !name || name->kind != ATTR_STRING || !type ||
-      type->kind != ATTR_TYPE || type->type->kind != TY_MEMREF || (vis && vis->kind != ATTR_STRING) ||
-      (c && c->kind != ATTR_UNIT) || op->noperands || op->nresults || op->nregions || op->nsuccs)
+      type->kind != ATTR_TYPE || type->type->kind != TY_MEMREF ||
+      (vis && vis->kind != ATTR_STRING) || (c && c->kind != ATTR_UNIT) || op->noperands ||
+      op->nresults || op->nregions || op->nsuccs)
     return false;
-  if (init && init->kind != ATTR_UNIT && !(init->kind == ATTR_DENSE && is_tensor_of(init->type, type->type)))
+  if (init && init->kind != ATTR_UNIT &&
+      !(init->kind == ATTR_DENSE && is_tensor_of(init->type, type->type)))
     return false;
   if (vis) {
     pr_char(pr, ' ');
@@ -818,7 +834,8 @@ bool print_memref_global(Printer *pr, Op *op) {
 /* `(` %a, ... `)`: names of region arguments, all of one type */
 static bool parse_arg_names(Parser *p, RegionArg **args, uint32_t *n, Type *t) {
   OperandRef *refs;
-  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &refs, n) || !p_expect(p, TOK_RPAREN, "')'"))
+  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &refs, n) ||
+      !p_expect(p, TOK_RPAREN, "')'"))
     return false;
   *args = ir_alloc(p_ctx(p), *n * sizeof **args + 1);
   for (uint32_t i = 0; i < *n; i++) {
@@ -833,7 +850,8 @@ static bool parse_paren_operands(Parser *p, OpState *st, uint32_t n, Type *t) {
   OperandRef *refs;
   uint32_t k;
   const char *pos = p_tok(p)->text;
-  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &refs, &k) || !p_expect(p, TOK_RPAREN, "')'"))
+  if (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &refs, &k) ||
+      !p_expect(p, TOK_RPAREN, "')'"))
     return false;
   if (k != n)
     return p_error_at(p, pos, "expected %u operands, got %u", n, k);
@@ -873,14 +891,16 @@ bool parse_scf_parallel(Parser *p, OpState *st) {
   RegionArg *ivs;
   uint32_t n, seg[4] = {0, 0, 0, 0};
   if (!parse_arg_names(p, &ivs, &n, index) || !p_expect(p, TOK_EQUAL, "'='") ||
-      !parse_paren_operands(p, st, n, index) || !p_kw(p, "to") || !parse_paren_operands(p, st, n, index) ||
-      !p_kw(p, "step") || !parse_paren_operands(p, st, n, index))
+      !parse_paren_operands(p, st, n, index) || !p_kw(p, "to") ||
+      !parse_paren_operands(p, st, n, index) || !p_kw(p, "step") ||
+      !parse_paren_operands(p, st, n, index))
     return false;
   seg[0] = seg[1] = seg[2] = n;
   OperandRef *inits = NULL;
   uint32_t ninit = 0;
   if (p_opt_kw(p, "init") &&
-      (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &inits, &ninit) || !p_expect(p, TOK_RPAREN, "')'")))
+      (!p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &inits, &ninit) ||
+       !p_expect(p, TOK_RPAREN, "')'")))
     return false;
   Type **types;
   uint32_t nt;
@@ -946,8 +966,8 @@ bool parse_scf_reduce(Parser *p, OpState *st) {
     OperandRef *refs;
     uint32_t n, nt;
     Type **types;
-    if (!p_operand_list(p, &refs, &n) || !p_expect(p, TOK_COLON, "':'") || !p_type_list(p, &types, &nt) ||
-        !p_expect(p, TOK_RPAREN, "')'"))
+    if (!p_operand_list(p, &refs, &n) || !p_expect(p, TOK_COLON, "':'") ||
+        !p_type_list(p, &types, &nt) || !p_expect(p, TOK_RPAREN, "')'"))
       return false;
     if (nt != n)
       return p_error(p, "%u operands present, but expected %u", n, nt);
@@ -989,8 +1009,8 @@ bool print_scf_reduce(Printer *pr, Op *op) {
 bool parse_scf_reduce_return(Parser *p, OpState *st) {
   OperandRef v;
   Type *t;
-  return p_operand(p, &v) && p_opt_attr_dict(p, st) && p_expect(p, TOK_COLON, "':'") && p_type(p, &t) &&
-         p_resolve_onto(p, st, &v, 1, &t, 1);
+  return p_operand(p, &v) && p_opt_attr_dict(p, st) && p_expect(p, TOK_COLON, "':'") &&
+         p_type(p, &t) && p_resolve_onto(p, st, &v, 1, &t, 1);
 }
 
 bool print_scf_reduce_return(Printer *pr, Op *op) {
@@ -1115,7 +1135,8 @@ static bool index_list(Printer *pr, const Attr *a, Value *const *dyn, uint32_t n
   return index_list_in(pr, a, dyn, ndyn, check, false);
 }
 
-/* subview ::= %src offsets sizes strides attr-dict `:` type `to` type   (each a dynamic-index-list) */
+/* subview ::= %src offsets sizes strides attr-dict `:` type `to` type
+ * (offsets, sizes and strides are dynamic-index-lists) */
 bool parse_subview(Parser *p, OpState *st) {
   OperandRef src;
   uint32_t seg[4] = {1, 0, 0, 0};
@@ -1183,9 +1204,9 @@ bool parse_reinterpret_cast(Parser *p, OpState *st) {
   uint32_t seg[4] = {1, 0, 0, 0};
   Type *t[2];
   OpState idx = {0};
-  if (!p_operand(p, &src) || !p_kw(p, "to") || !p_kw(p, "offset") || !p_expect(p, TOK_COLON, "':'") ||
-      !parse_index_list(p, &idx, "static_offsets", &seg[1]) || !p_expect(p, TOK_COMMA, "','") ||
-      !p_kw(p, "sizes") || !p_expect(p, TOK_COLON, "':'") ||
+  if (!p_operand(p, &src) || !p_kw(p, "to") || !p_kw(p, "offset") ||
+      !p_expect(p, TOK_COLON, "':'") || !parse_index_list(p, &idx, "static_offsets", &seg[1]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_kw(p, "sizes") || !p_expect(p, TOK_COLON, "':'") ||
       !parse_index_list(p, &idx, "static_sizes", &seg[2]) || !p_expect(p, TOK_COMMA, "','") ||
       !p_kw(p, "strides") || !p_expect(p, TOK_COLON, "':'") ||
       !parse_index_list(p, &idx, "static_strides", &seg[3]) || !p_opt_attr_dict(p, st) ||
@@ -1230,8 +1251,9 @@ bool parse_view(Parser *p, OpState *st) {
   Type *t[2];
   if (!p_operand(p, &src) || !p_expect(p, TOK_LSQUARE, "'['") || !p_operand(p, &shift) ||
       !p_expect(p, TOK_RSQUARE, "']'") || !p_expect(p, TOK_LSQUARE, "'['") ||
-      !p_operand_list(p, &sizes, &n) || !p_expect(p, TOK_RSQUARE, "']'") || !p_opt_attr_dict(p, st) ||
-      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_kw(p, "to") || !p_type(p, &t[1]))
+      !p_operand_list(p, &sizes, &n) || !p_expect(p, TOK_RSQUARE, "']'") ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) ||
+      !p_kw(p, "to") || !p_type(p, &t[1]))
     return false;
   Type *index = ir_type_index(p_ctx(p));
   st_add_result_type(p, st, t[1]);
@@ -1299,7 +1321,8 @@ static bool parse_reshape(Parser *p, OpState *st, bool expand) {
     return false;
   if (!reassociation_fits(re))
     return p_error(p, "expected a reassociation list");
-  if (expand && (!p_kw(p, "output_shape") || !parse_index_list(p, &idx, "static_output_shape", &ndyn)))
+  if (expand &&
+      (!p_kw(p, "output_shape") || !parse_index_list(p, &idx, "static_output_shape", &ndyn)))
     return false;
   if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) ||
       !p_kw(p, "into") || !p_type(p, &t[1]) || !p_resolve_onto(p, st, &src, 1, &t[0], 1))
@@ -1316,8 +1339,9 @@ static bool parse_reshape(Parser *p, OpState *st, bool expand) {
 static bool print_reshape(Printer *pr, Op *op, bool expand) {
   static const char *const allowed[] = {"reassociation", "static_output_shape", NULL};
   Attr *re = prop(op, "reassociation"), *shape = prop(op, "static_output_shape");
-  if (!op->noperands || op->nresults != 1 || op->nregions || op->nsuccs || !only_props(op, allowed) ||
-      !reassociation_fits(re) || (expand != (shape != NULL)) || (!expand && op->noperands != 1) ||
+  if (!op->noperands || op->nresults != 1 || op->nregions || op->nsuccs ||
+      !only_props(op, allowed) || !reassociation_fits(re) || (expand != (shape != NULL)) ||
+      (!expand && op->noperands != 1) ||
       (expand && !index_list(NULL, shape, op->operands + 1, op->noperands - 1, true)))
     return false;
   pr_char(pr, ' ');
@@ -1343,9 +1367,9 @@ bool print_expand_shape(Printer *pr, Op *op) { return print_reshape(pr, op, true
 /* ---- memref.atomic_rmw ---------------------------------------------------------------------- */
 
 /* arith's AtomicRMWKind, in the order of its values */
-static const char *const rmw_kinds[] = {"addf", "addi", "andi", "assign", "maximumf", "maxnumf",
-                                        "maxs", "maxu", "minimumf", "minnumf", "mins", "minu",
-                                        "mulf", "muli", "ori", "xori", NULL};
+static const char *const rmw_kinds[] = {
+    "addf",    "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf",
+    "minnumf", "mins", "minu", "mulf",   "muli",     "ori",     "xori", NULL};
 
 /* atomic_rmw ::= kind %v `,` %m `[` indices `]` attr-dict `:` `(` type `,` memref-type `)`
  *                `->` type */
@@ -1362,10 +1386,10 @@ bool parse_atomic_rmw(Parser *p, OpState *st) {
   Type *vt, *mt, *rt;
   if (!p_operand(p, &v) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &m) ||
       !p_expect(p, TOK_LSQUARE, "'['") || !p_operand_list(p, &idx, &n) ||
-      !p_expect(p, TOK_RSQUARE, "']'") || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
-      !p_expect(p, TOK_LPAREN, "'('") || !p_type(p, &vt) || !p_expect(p, TOK_COMMA, "','") ||
-      !p_type(p, &mt) || !p_expect(p, TOK_RPAREN, "')'") || !p_expect(p, TOK_ARROW, "'->'") ||
-      !p_type(p, &rt))
+      !p_expect(p, TOK_RSQUARE, "']'") || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_expect(p, TOK_LPAREN, "'('") || !p_type(p, &vt) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_type(p, &mt) || !p_expect(p, TOK_RPAREN, "')'") ||
+      !p_expect(p, TOK_ARROW, "'->'") || !p_type(p, &rt))
     return false;
   Type *index = ir_type_index(p_ctx(p));
   st_add_prop(p, st, "kind", ir_attr_int(p_ctx(p), ir_type_int(p_ctx(p), 64, SIGNLESS), kind));
@@ -1379,7 +1403,8 @@ bool print_atomic_rmw(Printer *pr, Op *op) {
   Attr *k = prop(op, "kind");
   if (!k || k->kind != ATTR_INT || k->u.i.big || k->u.i.v < 0 || k->u.i.v > 15 ||
       !ir_type_is_integer(k->type, 64) || !only_props(op, allowed) || op->noperands < 2 ||
-      op->nresults != 1 || op->nregions || op->nsuccs || !all_index(op->operands + 2, op->noperands - 2))
+      op->nresults != 1 || op->nregions || op->nsuccs ||
+      !all_index(op->operands + 2, op->noperands - 2))
     return false;
   pr_char(pr, ' ');
   pr_str(pr, rmw_kinds[k->u.i.v]);
@@ -1466,8 +1491,8 @@ bool parse_switch(Parser *p, OpState *st) {
 
 /* The case values of a `dense<v>` or `dense<[v, ...]>` attribute, n of them. */
 static bool case_values(const Attr *a, int64_t *out, uint32_t n) {
-  if (!a || a->kind != ATTR_DENSE || !a->type || a->type->kind != TY_VECTOR || a->type->u.sh.rank != 1 ||
-      a->type->u.sh.shape[0] != (int64_t)n)
+  if (!a || a->kind != ATTR_DENSE || !a->type || a->type->kind != TY_VECTOR ||
+      a->type->u.sh.rank != 1 || a->type->u.sh.shape[0] != (int64_t)n)
     return false;
   const char *s = a->u.str.s, *end = s + a->u.str.len;
   if (a->u.str.len < 7 || memcmp(s, "dense<", 6) != 0)
@@ -1499,14 +1524,16 @@ static bool case_values(const Attr *a, int64_t *out, uint32_t n) {
 }
 
 bool print_switch(Printer *pr, Op *op) {
-  static const char *const allowed[] = {"operandSegmentSizes", "case_operand_segments", "case_values", NULL};
+  static const char *const allowed[] = {"operandSegmentSizes", "case_operand_segments",
+                                        "case_values", NULL};
   int64_t seg[3], vals[256];
   Attr *cs = prop(op, "case_operand_segments"), *cv = prop(op, "case_values");
-  if (!segments(op, seg, 3) || seg[0] != 1 || !only_props(op, allowed) || op->nresults || op->nregions ||
-      !op->nsuccs || op->nsuccs > 257 || !cs || cs->kind != ATTR_DENSE_ARRAY ||
+  if (!segments(op, seg, 3) || seg[0] != 1 || !only_props(op, allowed) || op->nresults ||
+      op->nregions || !op->nsuccs || op->nsuccs > 257 || !cs || cs->kind != ATTR_DENSE_ARRAY ||
       !ir_type_is_integer(cs->type, 32) || cs->u.darr.fvals || cs->u.darr.n != op->nsuccs - 1 ||
-      (op->nsuccs > 1 ? !case_values(cv, vals, op->nsuccs - 1) || cv->type->u.sh.elem != op->operands[0]->type
-                      : cv != NULL))
+      (op->nsuccs > 1
+           ? !case_values(cv, vals, op->nsuccs - 1) || cv->type->u.sh.elem != op->operands[0]->type
+           : cv != NULL))
     return false;
   int64_t sum = 0;
   for (uint32_t i = 0; i < cs->u.darr.n; i++)
@@ -1548,16 +1575,16 @@ bool parse_index_bool_constant(Parser *p, OpState *st) {
 bool print_index_bool_constant(Printer *pr, Op *op) {
   static const char *const allowed[] = {"value", NULL};
   Attr *v = prop(op, "value");
-  if (!v || v->kind != ATTR_BOOL || !only_props(op, allowed) || op->noperands || op->nresults != 1 ||
-      !is_i1(op->results[0].type) || op->nregions || op->nsuccs)
+  if (!v || v->kind != ATTR_BOOL || !only_props(op, allowed) || op->noperands ||
+      op->nresults != 1 || !is_i1(op->results[0].type) || op->nregions || op->nsuccs)
     return false;
   pr_attr_dict(pr, op, allowed, false);
   pr_str(pr, v->u.b ? " true" : " false");
   return true;
 }
 
-static const char *const index_preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt",
-                                          "uge", NULL};
+static const char *const index_preds[] = {"eq",  "ne",  "slt", "sle", "sgt", "sge",
+                                          "ult", "ule", "ugt", "uge", NULL};
 
 /* cmp ::= predicate `(` %a `,` %b `)` attr-dict ; pred is `#index<cmp_predicate P>` */
 bool parse_index_cmp(Parser *p, OpState *st) {
@@ -1587,10 +1614,10 @@ bool print_index_cmp(Printer *pr, Op *op) {
   static const char *const allowed[] = {"pred", NULL};
   static const char pre[] = "#index<cmp_predicate ";
   Attr *a = prop(op, "pred");
-  if (!a || a->kind != ATTR_OPAQUE || a->u.str.len <= sizeof pre || memcmp(a->u.str.s, pre, sizeof pre - 1) != 0 ||
-      a->u.str.s[a->u.str.len - 1] != '>' || !only_props(op, allowed) || op->noperands != 2 ||
-      !all_index(op->operands, 2) || op->nresults != 1 || !is_i1(op->results[0].type) || op->nregions ||
-      op->nsuccs)
+  if (!a || a->kind != ATTR_OPAQUE || a->u.str.len <= sizeof pre ||
+      memcmp(a->u.str.s, pre, sizeof pre - 1) != 0 || a->u.str.s[a->u.str.len - 1] != '>' ||
+      !only_props(op, allowed) || op->noperands != 2 || !all_index(op->operands, 2) ||
+      op->nresults != 1 || !is_i1(op->results[0].type) || op->nregions || op->nsuccs)
     return false;
   Str p = {a->u.str.s + sizeof pre - 1, a->u.str.len - (uint32_t)sizeof pre};
   bool known = false;
@@ -1614,8 +1641,8 @@ bool parse_index_sizeof(Parser *p, OpState *st) {
 }
 
 bool print_index_sizeof(Printer *pr, Op *op) {
-  if (op->props || op->noperands || op->nresults != 1 || !is_index(op->results[0].type) || op->nregions ||
-      op->nsuccs)
+  if (op->props || op->noperands || op->nresults != 1 || !is_index(op->results[0].type) ||
+      op->nregions || op->nsuccs)
     return false;
   pr_attr_dict(pr, op, NULL, false);
   return true;
@@ -1627,7 +1654,8 @@ bool print_index_sizeof(Printer *pr, Op *op) {
 bool parse_memref_rank(Parser *p, OpState *st) {
   OperandRef m;
   Type *t;
-  if (!p_operand(p, &m) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+  if (!p_operand(p, &m) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &t))
     return false;
   st_add_result_type(p, st, ir_type_index(p_ctx(p)));
   return p_resolve_onto(p, st, &m, 1, &t, 1);
@@ -1650,8 +1678,8 @@ bool parse_assume_alignment(Parser *p, OpState *st) {
   OperandRef m;
   int64_t a;
   Type *t;
-  if (!p_operand(p, &m) || !p_expect(p, TOK_COMMA, "','") || !p_int(p, &a) || !p_opt_attr_dict(p, st) ||
-      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+  if (!p_operand(p, &m) || !p_expect(p, TOK_COMMA, "','") || !p_int(p, &a) ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
     return false;
   st_add_prop(p, st, "alignment", ir_attr_int(p_ctx(p), ir_type_int(p_ctx(p), 32, SIGNLESS), a));
   st_add_result_type(p, st, t);
@@ -1661,9 +1689,9 @@ bool parse_assume_alignment(Parser *p, OpState *st) {
 bool print_assume_alignment(Printer *pr, Op *op) {
   static const char *const allowed[] = {"alignment", NULL};
   Attr *a = prop(op, "alignment");
-  if (!a || a->kind != ATTR_INT || a->u.i.big || !ir_type_is_integer(a->type, 32) || !only_props(op, allowed) ||
-      op->noperands != 1 || op->nresults != 1 || op->results[0].type != op->operands[0]->type ||
-      op->nregions || op->nsuccs)
+  if (!a || a->kind != ATTR_INT || a->u.i.big || !ir_type_is_integer(a->type, 32) ||
+      !only_props(op, allowed) || op->noperands != 1 || op->nresults != 1 ||
+      op->results[0].type != op->operands[0]->type || op->nregions || op->nsuccs)
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
@@ -1831,7 +1859,8 @@ bool parse_scf_forall(Parser *p, OpState *st) {
   if (p_opt_kw(p, "in")) {
     if (!parse_index_list_in(p, &idx, "staticUpperBound", &seg[1], true))
       return false;
-    int64_t *zeros = ir_alloc(ctx, n * sizeof *zeros + 1), *ones = ir_alloc(ctx, n * sizeof *ones + 1);
+    int64_t *zeros = ir_alloc(ctx, n * sizeof *zeros + 1),
+            *ones = ir_alloc(ctx, n * sizeof *ones + 1);
     for (uint32_t i = 0; i < n; i++)
       ones[i] = 1;
     st_add_prop(p, st, "staticLowerBound", dense_i64(ctx, zeros, n));
@@ -1839,9 +1868,10 @@ bool parse_scf_forall(Parser *p, OpState *st) {
   } else {
     /* operands must come lower bounds, upper bounds, steps: read each list into its own state */
     OpState lb = {0}, ub = {0}, step = {0};
-    if (!p_expect(p, TOK_EQUAL, "'='") || !parse_index_list_in(p, &lb, "staticLowerBound", &seg[0], true) ||
-        !p_kw(p, "to") || !parse_index_list_in(p, &ub, "staticUpperBound", &seg[1], true) ||
-        !p_kw(p, "step") || !parse_index_list_in(p, &step, "staticStep", &seg[2], true))
+    if (!p_expect(p, TOK_EQUAL, "'='") ||
+        !parse_index_list_in(p, &lb, "staticLowerBound", &seg[0], true) || !p_kw(p, "to") ||
+        !parse_index_list_in(p, &ub, "staticUpperBound", &seg[1], true) || !p_kw(p, "step") ||
+        !parse_index_list_in(p, &step, "staticStep", &seg[2], true))
       return false;
     OpState *parts[3] = {&lb, &ub, &step};
     for (int k = 0; k < 3; k++) {
@@ -1905,19 +1935,20 @@ static bool all_equal(const Attr *a, int64_t v) {
 /* an scf.forall.in_parallel whose region is one empty block: what parsing puts back */
 static bool bare_in_parallel(const Region *r) {
   const Op *t = r->last ? r->last->last : NULL;
-  return t && ir_str_eq(t->name, "scf.forall.in_parallel") && !t->noperands && !t->nresults && !t->props &&
-         !t->attrs && !t->nsuccs && t->nregions == 1 && t->regions[0].first &&
+  return t && ir_str_eq(t->name, "scf.forall.in_parallel") && !t->noperands && !t->nresults &&
+         !t->props && !t->attrs && !t->nsuccs && t->nregions == 1 && t->regions[0].first &&
          t->regions[0].first == t->regions[0].last && !t->regions[0].first->first &&
          !t->regions[0].first->nargs;
 }
 
 bool print_scf_forall(Printer *pr, Op *op) {
-  static const char *const allowed[] = {"operandSegmentSizes", "staticLowerBound", "staticUpperBound",
-                                        "staticStep", "mapping", NULL};
+  static const char *const allowed[] = {
+      "operandSegmentSizes", "staticLowerBound", "staticUpperBound", "staticStep", "mapping", NULL};
   static const char *const elide[] = {"operandSegmentSizes", "staticLowerBound", "staticUpperBound",
                                       "staticStep", NULL};
   int64_t seg[4];
-  Attr *lb = prop(op, "staticLowerBound"), *ub = prop(op, "staticUpperBound"), *st = prop(op, "staticStep");
+  Attr *lb = prop(op, "staticLowerBound"), *ub = prop(op, "staticUpperBound"),
+       *st = prop(op, "staticStep");
   if (!segments(op, seg, 4) || !only_props(op, allowed) || !is_dense_i64(lb) || !is_dense_i64(ub) ||
       !is_dense_i64(st) || op->nregions != 1 || op->nsuccs || seg[3] != op->nresults)
     return false;
@@ -1925,7 +1956,8 @@ bool print_scf_forall(Printer *pr, Op *op) {
   Region *r = &op->regions[0];
   Value *const *d = op->operands;
   if (lb->u.darr.n != n || st->u.darr.n != n || !r->first || r->first != r->last ||
-      r->first->nargs != n + op->nresults || !index_list_in(NULL, lb, d, (uint32_t)seg[0], true, true) ||
+      r->first->nargs != n + op->nresults ||
+      !index_list_in(NULL, lb, d, (uint32_t)seg[0], true, true) ||
       !index_list_in(NULL, ub, d + seg[0], (uint32_t)seg[1], true, true) ||
       !index_list_in(NULL, st, d + seg[0] + seg[1], (uint32_t)seg[2], true, true))
     return false;
@@ -1985,7 +2017,8 @@ bool parse_scf_in_parallel(Parser *p, OpState *st) {
 
 bool print_scf_in_parallel(Printer *pr, Op *op) {
   if (op->noperands || op->nresults || op->props || op->nsuccs || op->nregions != 1 ||
-      !op->regions[0].first || op->regions[0].first != op->regions[0].last || op->regions[0].first->nargs)
+      !op->regions[0].first || op->regions[0].first != op->regions[0].last ||
+      op->regions[0].first->nargs)
     return false;
   pr_char(pr, ' ');
   pr_region(pr, &op->regions[0], false, false);
@@ -2012,7 +2045,8 @@ bool parse_transpose(Parser *p, OpState *st) {
         return false;
     } while (p_opt(p, TOK_COMMA));
   }
-  if (!p_expect(p, TOK_RPAREN, "')'") || !p_expect(p, TOK_ARROW, "'->'") || !p_expect(p, TOK_LPAREN, "'('"))
+  if (!p_expect(p, TOK_RPAREN, "')'") || !p_expect(p, TOK_ARROW, "'->'") ||
+      !p_expect(p, TOK_LPAREN, "'('"))
     return false;
   if (!p_is(p, TOK_RPAREN)) {
     do {
@@ -2029,8 +2063,8 @@ bool parse_transpose(Parser *p, OpState *st) {
     } while (p_opt(p, TOK_COMMA));
   }
   Type *t[2];
-  if (!p_expect(p, TOK_RPAREN, "')'") || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
-      !p_type(p, &t[0]) || !p_kw(p, "to") || !p_type(p, &t[1]))
+  if (!p_expect(p, TOK_RPAREN, "')'") || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_kw(p, "to") || !p_type(p, &t[1]))
     return false;
   char buf[1024];
   int o = snprintf(buf, sizeof buf, "affine_map<(");
@@ -2059,8 +2093,9 @@ static bool plain_dim_map(const Attr *a, Str *body) {
   *body = (Str){s, (uint32_t)(end - s)};
   /* only d<digits>, commas, spaces, parens and one arrow */
   for (const char *c = s; c < end; c++)
-    if (!(*c == 'd' || (*c >= '0' && *c <= '9') || *c == ',' || *c == ' ' || *c == '(' || *c == ')' ||
-          (*c == '-' && c + 1 < end && c[1] == '>') || (*c == '>' && c > s && c[-1] == '-')))
+    if (!(*c == 'd' || (*c >= '0' && *c <= '9') || *c == ',' || *c == ' ' || *c == '(' ||
+          *c == ')' || (*c == '-' && c + 1 < end && c[1] == '>') ||
+          (*c == '>' && c > s && c[-1] == '-')))
       return false;
   return true;
 }
@@ -2068,8 +2103,8 @@ static bool plain_dim_map(const Attr *a, Str *body) {
 bool print_transpose(Printer *pr, Op *op) {
   static const char *const allowed[] = {"permutation", NULL};
   Str body;
-  if (!plain_dim_map(prop(op, "permutation"), &body) || !only_props(op, allowed) || op->noperands != 1 ||
-      op->nresults != 1 || op->nregions || op->nsuccs)
+  if (!plain_dim_map(prop(op, "permutation"), &body) || !only_props(op, allowed) ||
+      op->noperands != 1 || op->nresults != 1 || op->nregions || op->nsuccs)
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
