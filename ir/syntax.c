@@ -1547,6 +1547,14 @@ static bool parse_dialect_attr(Parser *p, Attr **out) {
   Attr *a = new_attr(p->ctx, ATTR_OPAQUE);
   a->u.str = normalize_body(p->ctx, buf, 1 + len + blen);
   free(buf);
+  /* #gpu.select_object<N> holds an integer attribute: MLIR prints its type */
+  if (a->u.str.len > 20 && !memcmp(a->u.str.s, "#gpu.select_object<", 19) &&
+      strspn(a->u.str.s + 19, "-0123456789") == a->u.str.len - 20) {
+    char tb[64];
+    int tn = snprintf(tb, sizeof tb, "%.*s : i64>", (int)(a->u.str.len - 1), a->u.str.s);
+    if (tn > 0 && tn < (int)sizeof tb)
+      a->u.str = ir_intern(p->ctx, tb, (size_t)tn);
+  }
   p_next(p);
   /* some dialect attributes are typed: #foo<...> : i32 is not common; leave the colon alone */
   *out = a;
