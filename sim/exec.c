@@ -282,7 +282,8 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
     if (!dep || dep == op)
       continue;
     SimObs e2 = {.kind = SIM_OBS_DEP, .op = op->id, .other = dep->id, .stream = op->stream,
-                 .name = "dep", .loc = desc->loc, .worker = -1};
+                 .name = !s ? "dep" : i == 0 ? "stream" : "event", .loc = desc->loc,
+                 .worker = -1};
     obs_emit(dev, &e2);
     if (op_done(dep))
       continue;
@@ -388,10 +389,16 @@ static Op *find_blocker(SimDevice *dev, Op *op, const Op *me, bool *self) {
   return gate;
 }
 
+/* Can nothing make progress for this waiter? A waiting callback must also know the host is stuck
+   (the host could still open a gate), unless the scheduler has no threads: then the host is the
+   thread running the callback. The host, for its part, lets blocked callbacks find their own
+   deadlock first: once their waits fail, they go on, and so may the host's. */
 static bool quiescent(const SimDevice *dev, const SimCtx *me) {
   if (dev->rq_n || dev->nrunning - dev->nblocked > 0)
     return false;
-  return !me || dev->host_waiting;
+  if (me)
+    return lazy(dev) || dev->host_waiting;
+  return dev->nblocked == 0;
 }
 
 static void report_deadlock(SimDevice *dev, Op *op, const char *loc, const char *why) {

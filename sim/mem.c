@@ -595,6 +595,8 @@ SimStatus sim_host_access(SimDevice *dev, const void *addr, size_t bytes, bool i
     return SIM_ERR_ARG;
   if (!bytes)
     return SIM_OK;
+  if (sim_tls_ctx && sim_tls_ctx->dev == dev)  /* inside a host callback: the op's access */
+    return sim_access(sim_tls_ctx, addr, bytes, is_write, loc);
   SimStatus st = SIM_OK;
   pthread_mutex_lock(&dev->mu);
   uintptr_t p = (uintptr_t)addr;

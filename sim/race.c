@@ -229,7 +229,9 @@ void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, boo
   if (!mvc)
     return;
   uint32_t mchain = op ? op->chain : 0, mseq = op ? op->seq : dev->host_vc->c[0];
-  bool prune = dev->late_inflight == 0, reported = false;
+  bool prune = dev->late_inflight == 0;
+  uint64_t told[8];  /* ops already reported against in this call (one report per pair) */
+  size_t ntold = 0;
   size_t j = 0;
   for (size_t i = 0; i < a->nrecs; i++) {
     Rec *r = &a->recs[i];
@@ -238,9 +240,14 @@ void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, boo
       bool before = vc_get(mvc, r->chain) >= r->seq;
       bool after = op && r->vc && vc_get(r->vc, mchain) >= mseq;
       bool conflict = write || isfree || r->write || r->isfree;
-      if (conflict && !before && !after && !reported) {
-        report(dev, a, r, lo, hi, write || isfree, isfree, op, loc);
-        reported = true;
+      if (conflict && !before && !after) {
+        size_t k = 0;
+        while (k < ntold && told[k] != r->op)
+          k++;
+        if (k == ntold && ntold < 8) {
+          told[ntold++] = r->op;
+          report(dev, a, r, lo, hi, write || isfree, isfree, op, loc);
+        }
       }
       if (before && lo <= r->lo && r->hi <= hi && (write || isfree || !r->write))
         keep = false;

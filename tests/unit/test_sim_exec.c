@@ -260,6 +260,42 @@ static void test_callback_wait_with_one_worker_helps_instead_of_hanging(void **s
   assert_int_equal(s.n, 0);
 }
 
+typedef struct GateWait { SimOp *gate_after; SimStatus got; } GateWait;
+
+static void gate_wait_fn(SimCtx *ctx, void *user) {
+  GateWait *w = user;
+  w->got = sim_host_wait(sim_ctx_device(ctx), &w->gate_after, 1, "cb-wait");
+}
+
+/* A callback waits for work behind a gate only the host could open, and the host waits for the
+   callback: the callback's wait is the one reported, then everything goes on. */
+static void test_callback_and_host_both_stuck_report_callback_once(void **state) {
+  (void)state;
+  for (int sched = SIM_SCHED_THREADS; sched <= SIM_SCHED_RANDOM; sched++) {
+    Sink s;
+    SimDevice *dev = make(&s, (SimSched)sched);
+    SimOp *g, *after, *cb;
+    SimOpDesc gd = {.kind = SIM_OP_GATE, .loc = "gate"};
+    SimOpDesc md = {.kind = SIM_OP_MARKER, .loc = "behind-gate"};
+    sim_submit(dev, &gd, NULL, 0, &g);
+    sim_submit(dev, &md, &g, 1, &after);
+    GateWait w = {after, SIM_OK};
+    SimOpDesc cd = {.kind = SIM_OP_HOST, .fn = gate_wait_fn, .user = &w, .loc = "callback"};
+    sim_submit(dev, &cd, NULL, 0, &cb);
+    assert_int_equal(sim_host_wait(dev, &cb, 1, "host-wait"), SIM_OK);
+    assert_int_equal(w.got, SIM_ERR_DEADLOCK);
+    assert_int_equal(count(&s, SIM_DIAG_DEADLOCK), 1);
+    assert_true(has(&s, "cb-wait: deadlock: wait wait for 'behind-gate' can never complete: it "
+                        "waits for the gate at 'gate'"));
+    sim_gate_open(dev, g, "open");
+    sim_op_release(dev, g);
+    sim_op_release(dev, after);
+    sim_op_release(dev, cb);
+    sim_destroy(dev);
+    assert_int_equal(count(&s, SIM_DIAG_DEADLOCK), 1);
+  }
+}
+
 /* ---- schedulers ---- */
 
 typedef struct Order { uint64_t v[64]; int n; } Order;
@@ -464,6 +500,7 @@ int main(void) {
     cmocka_unit_test(test_sim_destroy_with_closed_gate_reports_and_finishes),
     cmocka_unit_test(test_callback_waiting_for_its_dependent_reports_deadlock),
     cmocka_unit_test(test_callback_wait_with_one_worker_helps_instead_of_hanging),
+    cmocka_unit_test(test_callback_and_host_both_stuck_report_callback_once),
     cmocka_unit_test(test_sched_random_same_seed_same_order),
     cmocka_unit_test(test_sched_serial_runs_in_submit_order),
     cmocka_unit_test(test_sched_parse_accepts_the_three_forms),

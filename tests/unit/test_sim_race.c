@@ -422,6 +422,32 @@ static void test_race_parallel_kernel_accesses_count(void **state) {
               has(&f.s, "'other-stream-copy' reads and 'launch' writes bytes [200, 208)"));
 }
 
+typedef struct HostCb { SimDevice *dev; char *p; } HostCb;
+
+static void host_cb_store(SimCtx *ctx, void *user) {
+  (void)ctx;
+  HostCb *h = user;
+  if (sim_host_access(h->dev, h->p, 4, true, "cb-store") == SIM_OK)
+    memset(h->p, 9, 4);
+}
+
+/* A store made by a host callback belongs to its op: ordered on its stream, racing on another. */
+static void test_race_host_callback_store_counts_as_its_op(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  HostCb h = {f.dev, f.buf};
+  SimOpDesc cb = {.kind = SIM_OP_HOST, .fn = host_cb_store, .user = &h, .loc = "launch-host-fn"};
+  SimOpDesc same = memcpy_op(f.buf2, f.buf, 4, "same-stream");
+  SimOpDesc other = memset_op(f.buf, 2, "other-stream");
+  sim_stream_submit(f.dev, f.a, &cb, NULL);
+  sim_stream_submit(f.dev, f.a, &same, NULL);
+  sim_stream_submit(f.dev, f.b, &other, NULL);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 2);  /* other vs the callback and vs same */
+  assert_true(has(&f.s, "'launch-host-fn' writes") || has(&f.s, "'launch-host-fn' (host) writes"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_race_write_write_on_two_streams_reported),
@@ -443,6 +469,7 @@ int main(void) {
     cmocka_unit_test(test_race_check_off_reports_nothing),
     cmocka_unit_test(test_race_many_short_lived_streams_stay_precise),
     cmocka_unit_test(test_race_parallel_kernel_accesses_count),
+    cmocka_unit_test(test_race_host_callback_store_counts_as_its_op),
   };
   return cmocka_run_group_tests_name("sim_race", tests, NULL, NULL);
 }
