@@ -1,0 +1,832 @@
+/* custom_arith.c - custom assembly forms of the rest of arith and math, of func.constant and
+ * func.call_indirect, and of the vector ops GPU programs use:
+ *   arith   addui_extended, mulsi_extended/mului_extended, casts with flags (trunci overflow,
+ *           extf fastmath, truncf rounding mode and fastmath, scaling_extf/scaling_truncf)
+ *   math    fpowi, isnan/isinf/isfinite/isnormal, sincos, clampf, fma (the plain unary and
+ *           binary math ops use custom.c's unary_fm, binary and binary_fm)
+ *   func    constant, call_indirect
+ *   vector  print, extract, insert, load, store, from_elements, reduction, fma, step
+ *           (broadcast, bitcast and shape_cast use custom.c's cast_like)
+ *
+ * As everywhere in ir/, parse_X fills the OpState with what `mlir-opt --mlir-print-op-generic`
+ * shows, and print_X declines (returns false before writing) when the op has a shape its custom
+ * form cannot carry. Two defaults need care: `#arith.fastmath<none>` and `#arith.overflow<none>`
+ * are dropped when an op is created (parser.c), so an absent property means the default; but
+ * vector.print's `#vector.punctuation<newline>` is kept, so parse_vector_print adds it when the
+ * source leaves it out, as MLIR does, and print_vector_print leaves it out again. */
+#include "ir/internal.h"
+
+#include <string.h>
+
+/* ---- Small shared pieces -------------------------------------------------------------------- */
+
+static Attr *prop(const Op *op, const char *name) { return ir_dict_get(op->props, name); }
+
+/* Whether every property is an inherent attribute of the op: those print in the attribute
+ * dictionary and parse back into the properties. */
+static bool props_inherent(const Op *op) {
+  if (!op->props)
+    return true;
+  if (op->props->kind != ATTR_DICT || !op->info || !op->info->inherent)
+    return false;
+  for (uint32_t i = 0; i < op->props->u.dict.n; i++) {
+    Str name = op->props->u.dict.entries[i].name;
+    bool found = false;
+    for (const char *s = op->info->inherent; *s && !found;) {
+      const char *e = strchr(s, ' ');
+      size_t n = e ? (size_t)(e - s) : strlen(s);
+      found = n == name.len && memcmp(s, name.s, n) == 0;
+      s += n + (e != NULL);
+    }
+    if (!found)
+      return false;
+  }
+  return true;
+}
+
+static bool plain(const Op *op) { return !op->nregions && !op->nsuccs && props_inherent(op); }
+
+static bool types_are(Value *const *vs, uint32_t n, const Type *t) {
+  for (uint32_t i = 0; i < n; i++)
+    if (vs[i]->type != t)
+      return false;
+  return true;
+}
+
+static Type *i1_like(IrCtx *ctx, Type *t) {
+  Type *i1 = ir_type_int(ctx, 1, SIGNLESS);
+  if (t->kind == TY_VECTOR || t->kind == TY_TENSOR) {
+    Type s = *t;
+    s.u.sh.elem = i1;
+    return ir_type_intern(ctx, &s);
+  }
+  return i1;
+}
+
+static Attr *opaque(IrCtx *ctx, const char *text, size_t len) {
+  Attr *a = ir_alloc(ctx, sizeof *a);
+  a->kind = ATTR_OPAQUE;
+  a->u.str = ir_intern(ctx, text, len);
+  return a;
+}
+
+/* `<...>` after the current keyword, kept as `#prefix<...>` with blanks normalized the way
+ * syntax.c normalizes dialect attributes (", " after each comma, no other blanks) */
+static bool parse_angle_attr(Parser *p, const char *prefix, Attr **out) {
+  const char *body;
+  uint32_t blen;
+  p->lx.cur = p->tok.text + p->tok.len;
+  if (!lex_balanced(&p->lx, &body, &blen))
+    return p_error(p, "expected '<'");
+  char buf[512];
+  int o = snprintf(buf, sizeof buf, "#%s", prefix);
+  for (uint32_t i = 0; i < blen && o < (int)sizeof buf - 2; i++) {
+    if (body[i] == ' ' || body[i] == '\n' || body[i] == '\t' || body[i] == '\r')
+      continue;
+    buf[o++] = body[i];
+    if (body[i] == ',')
+      buf[o++] = ' ';
+  }
+  *out = opaque(p_ctx(p), buf, (size_t)o);
+  p_next(p);
+  return true;
+}
+
+/* (`kw` `<` ... `>`)? into the property prop_name as `#prefix<...>` */
+static bool parse_opt_flags(Parser *p, OpState *st, const char *kw, const char *prop_name,
+                            const char *prefix) {
+  if (!p_is_kw(p, kw))
+    return true;
+  Attr *a;
+  if (!parse_angle_attr(p, prefix, &a))
+    return false;
+  st_add_prop(p, st, prop_name, a);
+  return true;
+}
+
+static bool parse_opt_fastmath(Parser *p, OpState *st) {
+  return parse_opt_flags(p, st, "fastmath", "fastmath", "arith.fastmath");
+}
+
+/* Whether a is absent or `#prefix<...>`, which a flags clause can carry. */
+static bool flags_fit(const Attr *a, const char *prefix) {
+  size_t n = strlen(prefix);
+  return !a || (a->kind == ATTR_OPAQUE && a->u.str.len > n + 2 && a->u.str.s[0] == '#' &&
+                memcmp(a->u.str.s + 1, prefix, n) == 0 && a->u.str.s[n + 1] == '<');
+}
+
+/* ` kw<...>` of a property that flags_fit accepted, if present */
+static void print_flags(Printer *pr, const Attr *a, const char *prefix, const char *kw) {
+  if (!a)
+    return;
+  size_t n = strlen(prefix) + 1;
+  pr_char(pr, ' ');
+  pr_str(pr, kw);
+  pr_strn(pr, a->u.str.s + n, a->u.str.len - n);
+}
+
+static Attr *dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n) {
+  Attr *a = ir_alloc(ctx, sizeof *a);
+  a->kind = ATTR_DENSE_ARRAY;
+  a->type = ir_type_int(ctx, 64, SIGNLESS);
+  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals + 1);
+  a->u.darr.n = n;
+  return a;
+}
+
+/* ---- arith ---------------------------------------------------------------------------------- */
+
+/* addui_extended ::= %a `,` %b attr-dict `:` type `,` type   (sum and overflow types) */
+bool parse_addui_extended(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *sum, *ovf;
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &sum) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_type(p, &ovf))
+    return false;
+  st_add_result_type(p, st, sum);
+  st_add_result_type(p, st, ovf);
+  return p_resolve_onto(p, st, r, 2, &sum, 1);
+}
+
+bool print_addui_extended(Printer *pr, Op *op) {
+  if (op->noperands != 2 || op->nresults != 2 || !plain(op) ||
+      !types_are(op->operands, 2, op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  pr_strn(pr, ", ", 2);
+  pr_type(pr, op->results[1].type);
+  return true;
+}
+
+/* mul-extended ::= %a `,` %b attr-dict `:` type   (low and high halves share the type) */
+bool parse_mul_extended(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t;
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, t);
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, r, 2, &t, 1);
+}
+
+bool print_mul_extended(Printer *pr, Op *op) {
+  if (op->noperands != 2 || op->nresults != 2 || !plain(op) ||
+      op->results[1].type != op->results[0].type ||
+      !types_are(op->operands, 2, op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* The rounding modes of arith.truncf and arith.scaling_truncf, by their i32 value. */
+static const char *const rounding_modes[] = {"to_nearest_even", "downward", "upward", "toward_zero",
+                                             "to_nearest_away"};
+#define NROUNDING (sizeof rounding_modes / sizeof rounding_modes[0])
+
+/* arith-cast ::= %in (`,` %scale)? rounding-mode? (`overflow` `<`...`>`)? (`fastmath` `<`...`>`)?
+ *                attr-dict `:` type (`,` type)? `to` type
+ * Each op accepts only its own clauses in MLIR; trunci has overflow, extf fastmath, truncf and
+ * scaling_truncf a rounding mode and fastmath, scaling_extf fastmath. */
+bool parse_arith_cast(Parser *p, OpState *st) {
+  OperandRef r[2];
+  uint32_t n = 1;
+  if (!p_operand(p, &r[0]))
+    return false;
+  if (p_opt(p, TOK_COMMA)) {
+    if (!p_operand(p, &r[1]))
+      return false;
+    n = 2;
+  }
+  for (uint32_t i = 0; i < NROUNDING; i++)
+    if (p_is_kw(p, rounding_modes[i])) {
+      p_next(p);
+      st_add_prop(p, st, "roundingmode", ir_attr_int(p_ctx(p), ir_type_int(p_ctx(p), 32, SIGNLESS), i));
+      break;
+    }
+  if (!parse_opt_flags(p, st, "overflow", "overflowFlags", "arith.overflow") ||
+      !parse_opt_fastmath(p, st) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  Type *in[2], *out;
+  if (!p_type(p, &in[0]) || (n == 2 && (!p_expect(p, TOK_COMMA, "','") || !p_type(p, &in[1]))) ||
+      !p_kw(p, "to") || !p_type(p, &out))
+    return false;
+  st_add_result_type(p, st, out);
+  return p_resolve_onto(p, st, r, n, in, n);
+}
+
+bool print_arith_cast(Printer *pr, Op *op) {
+  static const char *const elide[] = {"roundingmode", "overflowFlags", "fastmath", NULL};
+  Attr *rm = prop(op, "roundingmode"), *ovf = prop(op, "overflowFlags"), *fm = prop(op, "fastmath");
+  if (op->noperands < 1 || op->noperands > 2 || op->nresults != 1 || !plain(op) ||
+      !flags_fit(ovf, "arith.overflow") || !flags_fit(fm, "arith.fastmath") ||
+      (rm && (rm->kind != ATTR_INT || rm->u.i.big || !ir_type_is_integer(rm->type, 32) ||
+              rm->u.i.v < 0 || rm->u.i.v >= (int64_t)NROUNDING)))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, op->noperands);
+  if (rm) {
+    pr_char(pr, ' ');
+    pr_str(pr, rounding_modes[rm->u.i.v]);
+  }
+  print_flags(pr, ovf, "arith.overflow", "overflow");
+  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_value_types(pr, op->operands, op->noperands);
+  pr_str(pr, " to ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* ---- math ----------------------------------------------------------------------------------- */
+
+/* fpowi ::= %base `,` %power (`fastmath` `<`...`>`)? attr-dict `:` type `,` type */
+bool parse_fpowi(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t[2];
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !parse_opt_fastmath(p, st) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &t[0]) || !p_expect(p, TOK_COMMA, "','") || !p_type(p, &t[1]))
+    return false;
+  st_add_result_type(p, st, t[0]);
+  return p_resolve_onto(p, st, r, 2, t, 2);
+}
+
+bool print_fpowi(Printer *pr, Op *op) {
+  static const char *const elide[] = {"fastmath", NULL};
+  Attr *fm = prop(op, "fastmath");
+  if (op->noperands != 2 || op->nresults != 1 || !plain(op) || !flags_fit(fm, "arith.fastmath") ||
+      op->operands[0]->type != op->results[0].type)
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_value_types(pr, op->operands, 2);
+  return true;
+}
+
+/* fp-class ::= %x attr-dict `:` type   (isnan, isinf, isfinite, isnormal: an i1 of x's shape;
+ * their fastmath has no clause and stays in the attribute dictionary) */
+bool parse_fp_class(Parser *p, OpState *st) {
+  OperandRef r;
+  Type *t;
+  if (!p_operand(p, &r) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, i1_like(p_ctx(p), t));
+  return p_resolve_onto(p, st, &r, 1, &t, 1);
+}
+
+/* Whether r is the i1 (or i1 vector or tensor of the same shape) that fp-class gives for x. */
+static bool is_i1_like(const Type *x, const Type *r) {
+  if (x->kind != TY_VECTOR && x->kind != TY_TENSOR)
+    return ir_type_is_integer(r, 1);
+  if (r->kind != x->kind || r->u.sh.rank != x->u.sh.rank || r->u.sh.unranked != x->u.sh.unranked ||
+      r->u.sh.memspace != x->u.sh.memspace || !ir_type_is_integer(r->u.sh.elem, 1))
+    return false;
+  for (uint32_t i = 0; i < x->u.sh.rank; i++) {
+    bool xs = x->u.sh.scalable && x->u.sh.scalable[i], rs = r->u.sh.scalable && r->u.sh.scalable[i];
+    if (r->u.sh.shape[i] != x->u.sh.shape[i] || xs != rs)
+      return false;
+  }
+  return true;
+}
+
+bool print_fp_class(Printer *pr, Op *op) {
+  if (op->noperands != 1 || op->nresults != 1 || !plain(op) ||
+      !is_i1_like(op->operands[0]->type, op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* sincos ::= %x (`fastmath` `<`...`>`)? attr-dict `:` type   (two results of x's type) */
+bool parse_sincos(Parser *p, OpState *st) {
+  OperandRef r;
+  Type *t;
+  if (!p_operand(p, &r) || !parse_opt_fastmath(p, st) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, t);
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, &r, 1, &t, 1);
+}
+
+bool print_sincos(Printer *pr, Op *op) {
+  static const char *const elide[] = {"fastmath", NULL};
+  Attr *fm = prop(op, "fastmath");
+  if (op->noperands != 1 || op->nresults != 2 || !plain(op) || !flags_fit(fm, "arith.fastmath") ||
+      op->results[0].type != op->operands[0]->type || op->results[1].type != op->operands[0]->type)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* clampf ::= %x `to` `[` %min `,` %max `]` (`fastmath` `<`...`>`)? attr-dict `:` type */
+bool parse_clampf(Parser *p, OpState *st) {
+  OperandRef r[3];
+  Type *t;
+  if (!p_operand(p, &r[0]) || !p_kw(p, "to") || !p_expect(p, TOK_LSQUARE, "'['") ||
+      !p_operand(p, &r[1]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[2]) ||
+      !p_expect(p, TOK_RSQUARE, "']'") || !parse_opt_fastmath(p, st) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, r, 3, &t, 1);
+}
+
+bool print_clampf(Printer *pr, Op *op) {
+  static const char *const elide[] = {"fastmath", NULL};
+  Attr *fm = prop(op, "fastmath");
+  if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !flags_fit(fm, "arith.fastmath") ||
+      !types_are(op->operands, 3, op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_strn(pr, " to [", 5);
+  pr_values(pr, op->operands + 1, 2);
+  pr_char(pr, ']');
+  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* ternary ::= %a `,` %b `,` %c (`fastmath` `<`...`>`)? attr-dict `:` type
+ * (math.fma, and vector.fma, which has no fastmath) */
+bool parse_ternary(Parser *p, OpState *st) {
+  OperandRef r[3];
+  Type *t;
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[2]) || !parse_opt_fastmath(p, st) ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, r, 3, &t, 1);
+}
+
+bool print_ternary(Printer *pr, Op *op) {
+  static const char *const elide[] = {"fastmath", NULL};
+  Attr *fm = prop(op, "fastmath");
+  if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !flags_fit(fm, "arith.fastmath") ||
+      !types_are(op->operands, 3, op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 3);
+  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* ---- func.constant, func.call_indirect ------------------------------------------------------ */
+
+/* func-constant ::= attr-dict @symbol `:` type */
+bool parse_func_constant(Parser *p, OpState *st) {
+  Str sym;
+  Type *t;
+  if (!p_opt_attr_dict(p, st) || !p_symbol(p, &sym) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &t))
+    return false;
+  st_add_prop(p, st, "value", ir_attr_symref(p_ctx(p), &sym, 1));
+  st_add_result_type(p, st, t);
+  return true;
+}
+
+bool print_func_constant(Printer *pr, Op *op) {
+  static const char *const elide[] = {"value", NULL};
+  Attr *v = prop(op, "value");
+  if (op->noperands || op->nresults != 1 || !plain(op) || !v || v->kind != ATTR_SYMREF ||
+      v->u.sym.n != 1)
+    return false;
+  pr_attr_dict(pr, op, elide, false);
+  pr_char(pr, ' ');
+  pr_symbol(pr, v->u.sym.path[0]);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* call-indirect ::= %callee `(` operands `)` attr-dict `:` function-type */
+bool parse_call_indirect(Parser *p, OpState *st) {
+  OperandRef callee, *args;
+  uint32_t n;
+  if (!p_operand(p, &callee) || !p_expect(p, TOK_LPAREN, "'('") || !p_operand_list(p, &args, &n) ||
+      !p_expect(p, TOK_RPAREN, "')'") || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  Type *fn;
+  if (!p_type(p, &fn))
+    return false;
+  if (fn->kind != TY_FUNC)
+    return p_error_at(p, pos, "expected function type");
+  if (fn->u.fn.nin != n)
+    return p_error_at(p, pos, "%u operands present, but expected %u", n, fn->u.fn.nin);
+  for (uint32_t i = 0; i < fn->u.fn.nout; i++)
+    st_add_result_type(p, st, fn->u.fn.out[i]);
+  return p_resolve_onto(p, st, &callee, 1, &fn, 1) &&
+         p_resolve_onto(p, st, args, n, fn->u.fn.in, n);
+}
+
+bool print_call_indirect(Printer *pr, Op *op) {
+  if (!op->noperands || !plain(op))
+    return false;
+  const Type *fn = op->operands[0]->type;
+  if (fn->kind != TY_FUNC || fn->u.fn.nin != op->noperands - 1 || fn->u.fn.nout != op->nresults)
+    return false;
+  for (uint32_t i = 0; i < fn->u.fn.nin; i++)
+    if (op->operands[i + 1]->type != fn->u.fn.in[i])
+      return false;
+  for (uint32_t i = 0; i < fn->u.fn.nout; i++)
+    if (op->results[i].type != fn->u.fn.out[i])
+      return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_char(pr, '(');
+  pr_values(pr, op->operands + 1, op->noperands - 1);
+  pr_char(pr, ')');
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, fn);
+  return true;
+}
+
+/* ---- vector --------------------------------------------------------------------------------- */
+
+static const char newline_punct[] = "#vector.punctuation<newline>";
+
+/* Whether the %name at the parser's position starts the results of the next op (`%r = `,
+ * `%r, %s = `, `%r:2 = `) rather than being an operand. */
+static bool at_next_results(Parser *p) {
+  if (!p_is(p, TOK_PERCENT))
+    return false;
+  const char *c = p->lx.cur, *end = p->lx.end;
+  if (c < end && *c == ':' && c + 1 < end && c[1] >= '0' && c[1] <= '9')
+    for (c++; c < end && *c >= '0' && *c <= '9'; c++)
+      ;
+  while (c < end && (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n'))
+    c++;
+  return c < end && (*c == '=' || *c == ',');
+}
+
+/* print ::= (%source `:` type)? (`str` string | `punctuation` `<` kind `>`)* attr-dict
+ * The punctuation defaults to newline; MLIR always sets it. A bare `vector.print` before a line
+ * `%r = ...` reads `%r` as its source in MLIR; here it does not. */
+bool parse_vector_print(Parser *p, OpState *st) {
+  OperandRef src;
+  if (!at_next_results(p) && p_opt_operand(p, &src)) {
+    Type *t;
+    if (!p_expect(p, TOK_COLON, "':'") || !p_type(p, &t) || !p_resolve_onto(p, st, &src, 1, &t, 1))
+      return false;
+  } else if (p_failed(p)) {
+    return false;
+  }
+  bool have_str = false, have_punct = false;
+  for (;;) {
+    if (!have_str && p_opt_kw(p, "str")) {
+      Str s;
+      if (!p_string(p, &s))
+        return false;
+      st_add_prop(p, st, "stringLiteral", ir_attr_string(p_ctx(p), s.s, s.len));
+      have_str = true;
+    } else if (!have_punct && p_is_kw(p, "punctuation")) {
+      Attr *a;
+      if (!parse_angle_attr(p, "vector.punctuation", &a))
+        return false;
+      st_add_prop(p, st, "punctuation", a);
+      have_punct = true;
+    } else {
+      break;
+    }
+  }
+  if (!have_punct)
+    st_add_prop(p, st, "punctuation", opaque(p_ctx(p), newline_punct, sizeof newline_punct - 1));
+  return p_opt_attr_dict(p, st);
+}
+
+bool print_vector_print(Printer *pr, Op *op) {
+  static const char *const elide[] = {"stringLiteral", "punctuation", NULL};
+  Attr *s = prop(op, "stringLiteral"), *punct = prop(op, "punctuation");
+  if (op->noperands > 1 || op->nresults || !plain(op) || (s && s->kind != ATTR_STRING) ||
+      !flags_fit(punct, "vector.punctuation"))
+    return false;
+  bool wrote = false;
+  if (op->noperands) {
+    pr_char(pr, ' ');
+    pr_value(pr, op->operands[0]);
+    pr_strn(pr, " : ", 3);
+    pr_type(pr, op->operands[0]->type);
+    wrote = true;
+  }
+  if (s) {
+    pr_str(pr, " str ");
+    pr_string(pr, s->u.str);
+    wrote = true;
+  }
+  bool newline = !punct || ir_str_eq(punct->u.str, newline_punct);
+  /* A bare `vector.print` would take the first result of a next line `%r = ...` as its source,
+   * so the default punctuation is spelled out there. */
+  const Op *next = op->next;
+  bool ambiguous = !wrote && next && next->nresults && !op->attrs && !pr_locations(pr);
+  if (punct && (!newline || ambiguous))
+    print_flags(pr, punct, "vector.punctuation", "punctuation ");
+  else if (ambiguous)
+    pr_str(pr, " punctuation <newline>");
+  pr_attr_dict(pr, op, elide, false);
+  return true;
+}
+
+/* position ::= `[` (%v | integer) (`,` ...)* `]` into the static_position property (IR_DYNAMIC
+ * where an index value stands); the values are returned in dyn[0..*ndyn), to resolve after the
+ * operands that precede them */
+static bool parse_position(Parser *p, OpState *st, OperandRef *dyn, uint32_t *ndyn) {
+  int64_t vals[64];
+  uint32_t n = 0;
+  *ndyn = 0;
+  if (!p_expect(p, TOK_LSQUARE, "'['"))
+    return false;
+  if (!p_opt(p, TOK_RSQUARE)) {
+    do {
+      if (n == 64)
+        return p_error(p, "too many positions");
+      if (p_is(p, TOK_PERCENT)) {
+        if (!p_operand(p, &dyn[(*ndyn)++]))
+          return false;
+        vals[n++] = IR_DYNAMIC;
+      } else if (!p_int(p, &vals[n++])) {
+        return false;
+      }
+    } while (p_opt(p, TOK_COMMA));
+    if (!p_expect(p, TOK_RSQUARE, "']'"))
+      return false;
+  }
+  st_add_prop(p, st, "static_position", dense_i64(p_ctx(p), vals, n));
+  return true;
+}
+
+/* Whether static_position matches the dynamic operands dyn[0..ndyn), all of type index. */
+static bool position_fits(const Op *op, Value *const *dyn, uint32_t ndyn) {
+  const Attr *a = prop(op, "static_position");
+  if (!a || a->kind != ATTR_DENSE_ARRAY || !ir_type_is_integer(a->type, 64) || a->u.darr.fvals)
+    return false;
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < a->u.darr.n; i++)
+    k += a->u.darr.ivals[i] == IR_DYNAMIC;
+  for (uint32_t i = 0; i < ndyn; i++)
+    if (dyn[i]->type->kind != TY_INDEX)
+      return false;
+  return k == ndyn;
+}
+
+static void print_position(Printer *pr, const Op *op, Value *const *dyn) {
+  const Attr *a = prop(op, "static_position");
+  uint32_t k = 0;
+  pr_char(pr, '[');
+  for (uint32_t i = 0; i < a->u.darr.n; i++) {
+    if (i)
+      pr_strn(pr, ", ", 2);
+    if (a->u.darr.ivals[i] == IR_DYNAMIC)
+      pr_value(pr, dyn[k++]);
+    else
+      pr_fmt(pr, "%lld", (long long)a->u.darr.ivals[i]);
+  }
+  pr_char(pr, ']');
+}
+
+/* extract ::= %vector position attr-dict `:` type `from` type */
+bool parse_vector_extract(Parser *p, OpState *st) {
+  OperandRef v, dyn[64];
+  uint32_t ndyn;
+  Type *res, *vt, *index = ir_type_index(p_ctx(p));
+  if (!p_operand(p, &v) || !parse_position(p, st, dyn, &ndyn) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &res) || !p_kw(p, "from") || !p_type(p, &vt))
+    return false;
+  st_add_result_type(p, st, res);
+  return p_resolve_onto(p, st, &v, 1, &vt, 1) && p_resolve_onto(p, st, dyn, ndyn, &index, 1);
+}
+
+bool print_vector_extract(Printer *pr, Op *op) {
+  static const char *const elide[] = {"static_position", NULL};
+  if (op->noperands < 1 || op->nresults != 1 || !plain(op) ||
+      !position_fits(op, op->operands + 1, op->noperands - 1))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  print_position(pr, op, op->operands + 1);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  pr_str(pr, " from ");
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* insert ::= %value `,` %dest position attr-dict `:` type `into` type */
+bool parse_vector_insert(Parser *p, OpState *st) {
+  OperandRef r[2], dyn[64];
+  uint32_t ndyn;
+  Type *t[2], *index = ir_type_index(p_ctx(p));
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !parse_position(p, st, dyn, &ndyn) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_kw(p, "into") || !p_type(p, &t[1]))
+    return false;
+  st_add_result_type(p, st, t[1]);
+  return p_resolve_onto(p, st, r, 2, t, 2) && p_resolve_onto(p, st, dyn, ndyn, &index, 1);
+}
+
+bool print_vector_insert(Printer *pr, Op *op) {
+  static const char *const elide[] = {"static_position", NULL};
+  if (op->noperands < 2 || op->nresults != 1 || !plain(op) ||
+      op->operands[1]->type != op->results[0].type ||
+      !position_fits(op, op->operands + 2, op->noperands - 2))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_char(pr, ' ');
+  print_position(pr, op, op->operands + 2);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " into ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* load ::= %base `[` indices `]` attr-dict `:` memref-type `,` vector-type
+ * store ::= %value `,` %base `[` indices `]` attr-dict `:` memref-type `,` vector-type */
+static bool parse_vector_access(Parser *p, OpState *st, bool store) {
+  OperandRef v, m, *idx;
+  uint32_t n;
+  if ((store && (!p_operand(p, &v) || !p_expect(p, TOK_COMMA, "','"))) || !p_operand(p, &m) ||
+      !p_expect(p, TOK_LSQUARE, "'['") || !p_operand_list(p, &idx, &n) ||
+      !p_expect(p, TOK_RSQUARE, "']'") || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  Type *mt, *vt;
+  if (!p_type(p, &mt) || !p_expect(p, TOK_COMMA, "','") || !p_type(p, &vt))
+    return false;
+  if (mt->kind != TY_MEMREF)
+    return p_error_at(p, pos, "expected memref type");
+  Type *index = ir_type_index(p_ctx(p));
+  if (!store)
+    st_add_result_type(p, st, vt);
+  else if (!p_resolve_onto(p, st, &v, 1, &vt, 1))
+    return false;
+  return p_resolve_onto(p, st, &m, 1, &mt, 1) && p_resolve_onto(p, st, idx, n, &index, 1);
+}
+
+static bool print_vector_access(Printer *pr, Op *op, bool store) {
+  uint32_t base = store ? 1 : 0;
+  if (op->noperands < base + 1 || op->nresults != (store ? 0u : 1u) || !plain(op) ||
+      op->operands[base]->type->kind != TY_MEMREF)
+    return false;
+  for (uint32_t i = base + 1; i < op->noperands; i++)
+    if (op->operands[i]->type->kind != TY_INDEX)
+      return false;
+  pr_char(pr, ' ');
+  if (store) {
+    pr_value(pr, op->operands[0]);
+    pr_strn(pr, ", ", 2);
+  }
+  pr_value(pr, op->operands[base]);
+  pr_char(pr, '[');
+  pr_values(pr, op->operands + base + 1, op->noperands - base - 1);
+  pr_char(pr, ']');
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[base]->type);
+  pr_strn(pr, ", ", 2);
+  pr_type(pr, store ? op->operands[0]->type : op->results[0].type);
+  return true;
+}
+
+bool parse_vector_load(Parser *p, OpState *st) { return parse_vector_access(p, st, false); }
+bool print_vector_load(Printer *pr, Op *op) { return print_vector_access(pr, op, false); }
+bool parse_vector_store(Parser *p, OpState *st) { return parse_vector_access(p, st, true); }
+bool print_vector_store(Printer *pr, Op *op) { return print_vector_access(pr, op, true); }
+
+/* from_elements ::= operands attr-dict `:` vector-type   (one element operand per lane) */
+bool parse_from_elements(Parser *p, OpState *st) {
+  OperandRef *refs;
+  uint32_t n;
+  if (!p_operand_list(p, &refs, &n) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  Type *t;
+  if (!p_type(p, &t))
+    return false;
+  if (t->kind != TY_VECTOR)
+    return p_error_at(p, pos, "expected vector type");
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, refs, n, &t->u.sh.elem, 1);
+}
+
+bool print_from_elements(Printer *pr, Op *op) {
+  if (op->nresults != 1 || !plain(op) || op->results[0].type->kind != TY_VECTOR ||
+      !types_are(op->operands, op->noperands, op->results[0].type->u.sh.elem))
+    return false;
+  if (op->noperands) {
+    pr_char(pr, ' ');
+    pr_values(pr, op->operands, op->noperands);
+  }
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* reduction ::= `<` kind `>` `,` %vector (`,` %acc)? (`fastmath` `<`...`>`)? attr-dict
+ *               `:` type `into` type */
+bool parse_vector_reduction(Parser *p, OpState *st) {
+  if (!p_is(p, TOK_LESS))
+    return p_error(p, "expected '<'");
+  /* parse_angle_attr reads the <...> that follows the current token: step back onto `<` */
+  const char *body;
+  uint32_t blen;
+  p->lx.cur = p->tok.text;
+  if (!lex_balanced(&p->lx, &body, &blen))
+    return p_error(p, "expected '<'");
+  char buf[256];
+  int o = snprintf(buf, sizeof buf, "#vector.kind%.*s", (int)blen, body);
+  if (o >= (int)sizeof buf)
+    return p_error(p, "reduction kind too long");
+  st_add_prop(p, st, "kind", opaque(p_ctx(p), buf, (size_t)o));
+  p_next(p);
+  OperandRef r[2];
+  uint32_t n = 1;
+  if (!p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[0]))
+    return false;
+  if (p_opt(p, TOK_COMMA)) {
+    if (!p_operand(p, &r[1]))
+      return false;
+    n = 2;
+  }
+  Type *vt, *rt;
+  if (!parse_opt_fastmath(p, st) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &vt) || !p_kw(p, "into") || !p_type(p, &rt))
+    return false;
+  st_add_result_type(p, st, rt);
+  return p_resolve_onto(p, st, &r[0], 1, &vt, 1) && p_resolve_onto(p, st, &r[1], n - 1, &rt, 1);
+}
+
+bool print_vector_reduction(Printer *pr, Op *op) {
+  static const char *const elide[] = {"kind", "fastmath", NULL};
+  static const char pre[] = "#vector.kind<";
+  Attr *kind = prop(op, "kind"), *fm = prop(op, "fastmath");
+  if (op->noperands < 1 || op->noperands > 2 || op->nresults != 1 || !plain(op) || !kind ||
+      !flags_fit(kind, "vector.kind") || !flags_fit(fm, "arith.fastmath") ||
+      (op->noperands == 2 && op->operands[1]->type != op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_strn(pr, kind->u.str.s + sizeof pre - 2, kind->u.str.len - (sizeof pre - 2));
+  pr_strn(pr, ", ", 2);
+  pr_values(pr, op->operands, op->noperands);
+  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " into ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* step ::= attr-dict `:` type */
+bool parse_vector_step(Parser *p, OpState *st) {
+  Type *t;
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, t);
+  return true;
+}
+
+bool print_vector_step(Printer *pr, Op *op) {
+  if (op->noperands || op->nresults != 1 || !plain(op))
+    return false;
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
