@@ -715,7 +715,10 @@ static bool print_vector_access(Printer *pr, Op *op, bool store) {
   pr_char(pr, '[');
   pr_values(pr, op->operands + base + 1, op->noperands - base - 1);
   pr_char(pr, ']');
-  pr_attr_dict(pr, op, NULL, false);
+  /* `nontemporal = false` is the default, which MLIR leaves out of the custom form */
+  static const char *const elide[] = {"nontemporal", NULL};
+  const Attr *nt = prop(op, "nontemporal");
+  pr_attr_dict(pr, op, nt && nt->kind == ATTR_BOOL && !nt->u.b ? elide : NULL, false);
   pr_strn(pr, " : ", 3);
   pr_type(pr, op->operands[base]->type);
   pr_strn(pr, ", ", 2);
