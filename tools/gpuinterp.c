@@ -1,9 +1,13 @@
 /* gpuinterp - runs MLIR programs that use the GPU dialect, with or without a GPU.
  *
  * This file is only the command line: it parses options, reads and verifies the program with
- * ir/, and prints it (--emit=mlir). Exit status: 0 ok, 1 a program or runtime error or a
- * violation found, 2 a usage, parse or verification error. */
+ * ir/, then prints it (--emit=mlir) or runs it with interp/ on a backend (backends/), writing a
+ * trace when asked. Exit status: 0 ok, 1 a program or runtime error or a violation found, 2 a
+ * usage, parse or verification error. */
+#include "backends/backend.h"
+#include "interp/interp.h"
 #include "ir/ir.h"
+#include "traces/traces.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +46,50 @@ static int usage_error(const char *fmt, const char *arg) {
   return 2;
 }
 
+/* Runs the program on a backend; returns the exit status. */
+static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, const char *sched,
+               bool no_race_check, const char *trace_path, TraceFormat trace_format) {
+  TraceRecorder *rec = trace_path ? trace_recorder_create() : NULL;
+  BeOptions bo = {0};
+  bo.sched = sched;
+  bo.no_race_check = no_race_check;
+  bo.trace = rec;
+  Backend *be = NULL;
+  char err[512] = "";
+  int status = 0;
+  if (be_open(backend, &bo, &be, err, sizeof err) != BE_OK) {
+    fprintf(stderr, "gpuinterp: error: %s\n", err[0] ? err : "cannot open the backend");
+    status = 1;
+    goto done;
+  }
+  InterpOptions io = {be, stdout};
+  Interp *in = interp_create(ctx, top, &io);
+  if (!in) {
+    status = 1;
+  } else {
+    if (interp_run(in, entry))
+      status = 1;
+    fflush(stdout);
+    interp_destroy(in);
+  }
+  BeSummary sum = {0};
+  be_close(be, &sum);
+  if (sum.errors)
+    status = 1;
+  if (rec && trace_write_path(rec, trace_format, trace_path) != 0) {
+    fprintf(stderr, "gpuinterp: error: cannot write the trace to '%s'\n", trace_path);
+    status = 1;
+  }
+done:
+  trace_recorder_destroy(rec);
+  return status;
+}
+
 int main(int argc, char **argv) {
   const char *input = NULL, *emit = NULL, *backend = "sim", *entry = "main";
+  const char *sched = "threads", *trace_path = NULL;
+  TraceFormat trace_format = TRACE_FORMAT_TEXT;
+  bool no_race_check = false;
   PrintOptions popts = {0};
   bool verify = true;
   for (int i = 1; i < argc; i++) {
@@ -72,9 +118,21 @@ int main(int argc, char **argv) {
       if (++i == argc)
         return usage_error("%s needs a function name", a);
       entry = argv[i];
-    } else if (!strncmp(a, "--sched=", 8) || !strncmp(a, "--trace=", 8) ||
-               !strncmp(a, "--trace-format=", 15) || !strcmp(a, "--no-race-check")) {
-      /* accepted here; they matter only when running, which reports its own absence below */
+    } else if (!strncmp(a, "--sched=", 8)) {
+      sched = a + 8;
+      if (strcmp(sched, "threads") && strcmp(sched, "serial") && strncmp(sched, "random:", 7))
+        return usage_error("unknown scheduler '%s' (expected: threads, serial or random:SEED)", sched);
+    } else if (!strncmp(a, "--trace=", 8)) {
+      trace_path = a + 8;
+    } else if (!strncmp(a, "--trace-format=", 15)) {
+      if (!strcmp(a + 15, "text"))
+        trace_format = TRACE_FORMAT_TEXT;
+      else if (!strcmp(a + 15, "chrome"))
+        trace_format = TRACE_FORMAT_CHROME;
+      else
+        return usage_error("unknown trace format '%s' (expected: text or chrome)", a + 15);
+    } else if (!strcmp(a, "--no-race-check")) {
+      no_race_check = true;
     } else if (a[0] == '-' && a[1]) {
       return usage_error("unknown option '%s'", a);
     } else if (input) {
@@ -99,12 +157,7 @@ int main(int argc, char **argv) {
     ir_print(ctx, stdout, top, &popts);
     goto done;
   }
-  (void)entry;
-  fprintf(stderr,
-          "gpuinterp: error: running programs on the '%s' backend is not implemented yet; "
-          "--emit=mlir parses, verifies and prints the program\n",
-          backend);
-  status = 1;
+  status = run(ctx, top, backend, entry, sched, no_race_check, trace_path, trace_format);
 done:
   if (fflush(stdout) != 0 && status == 0)
     status = 1;

@@ -1,0 +1,164 @@
+/* internal.h - private to interp/: the executable form the interpreter runs.
+ *
+ * A function is compiled once into slots and instructions:
+ *   - every SSA value gets a fixed run of 64-bit words ("slots") in the function's frame; a scalar
+ *     takes one word, a ranked memref the words of MLIR's descriptor (allocated ptr, aligned ptr,
+ *     offset, sizes[rank], strides[rank]), a vector one word per element, an llvm struct its
+ *     fields' words in order. The value's first slot is kept in Value.id while compiling;
+ *   - every op becomes an Ins: an exec function, the slots of its operands and results, and
+ *     whatever the op needs precomputed (aux, a, b, imm). Regions become nested Bodies.
+ * Running is then a loop over Ins calling exec; no value lookups, no attribute lookups.
+ *
+ * An exec function returns EX_NEXT to go on, EX_DONE when it ended its block (a terminator: it
+ * has set fr->jump to the next block of the region, or to -1 to leave the region), or EX_ERROR
+ * after reporting a located diagnostic (the run then unwinds and stops).
+ *
+ * Adding an op: a compile function in the file of its dialect, named in ops.def. */
+#ifndef INTERP_INTERNAL_H
+#define INTERP_INTERNAL_H
+
+#include "interp/interp.h"
+#include "ir/internal.h"
+
+#include <stdint.h>
+
+typedef union Slot {
+  int64_t i;
+  uint64_t u;
+  double f;
+  float f32;
+  void *p;
+} Slot;
+
+typedef struct Frame Frame;
+typedef struct Ins Ins;
+typedef struct Body Body;
+typedef struct Func Func;
+typedef struct Comp Comp;
+
+enum { EX_ERROR = -1, EX_NEXT = 0, EX_DONE = 1 };
+
+typedef int (*ExecFn)(Frame *fr, const Ins *ins);
+
+struct Ins {
+  ExecFn fn;
+  Op *op;
+  uint32_t *in;   /* first slot of each operand */
+  uint32_t *out;  /* first slot of each result */
+  uint32_t nin, nout;
+  uint32_t a, b;  /* small per-op numbers: widths, ranks, word counts, block indices */
+  union {
+    int64_t i;
+    double f;
+  } imm;
+  void *aux;      /* per-op data: nested bodies, callee, constant words, ... */
+};
+
+typedef struct Block1 {
+  Ins *ins;
+  uint32_t n;
+  uint32_t *args;   /* first slot of each argument */
+  uint32_t *words;  /* word count of each argument */
+  uint32_t nargs;
+} Block1;
+
+struct Body {
+  Block1 *blocks;
+  uint32_t nblocks;
+};
+
+/* A runner-utils or other host function implemented in C, called by name. */
+typedef int (*NativeFn)(Frame *fr, const Ins *call, Slot *args, Slot *results);
+
+struct Func {
+  Op *op;
+  Str name;
+  Body body;
+  uint32_t nslots;
+  uint32_t nargs, nresults;
+  uint32_t *arg_words, *res_words; /* words of each argument / result */
+  NativeFn native;                 /* set for external functions the interpreter provides */
+  bool compiled, compiling;
+};
+
+struct Interp {
+  IrCtx *ctx;
+  Op *module;
+  Backend *be;
+  FILE *out;
+  Func *funcs;
+  uint32_t nfuncs;
+  unsigned errors;
+  uint32_t depth; /* call depth, to stop runaway recursion with a diagnostic */
+  struct Global **globals; /* memref.global memory, made on first use */
+  uint32_t nglobals;
+  void **heap;             /* host memory the program allocated and has not freed */
+  size_t nheap, capheap;
+};
+
+struct Frame {
+  Interp *in;
+  Slot *s;
+  const Func *fn;
+  int32_t jump;   /* set by terminators: next block of the region, or -1 to leave it */
+  Slot *ret;      /* where func.return writes the results */
+};
+
+/* ---- compiling ------------------------------------------------------------------------------ */
+
+struct Comp {
+  Interp *in;
+  Func *fn;
+  uint32_t nslots;
+};
+
+typedef bool (*CompileFn)(Comp *c, Op *op, Ins *ins);
+
+uint32_t interp_words(const Type *t);           /* slots a value of type t takes */
+uint32_t interp_slot(const Value *v);           /* first slot of v (after compiling its def) */
+bool interp_compile_body(Comp *c, Region *r, Body *out);
+Func *interp_func(Interp *in, Str name);         /* NULL if no such function */
+bool interp_compile_func(Interp *in, Func *fn);
+bool interp_unsupported(Comp *c, Op *op, const char *what);
+
+/* ---- running -------------------------------------------------------------------------------- */
+
+/* Runs a region's blocks from its entry until a terminator leaves it. EX_ERROR or EX_NEXT. */
+int interp_run_body(Frame *fr, const Body *b);
+/* Calls fn with argument words args (in order) and result words res. */
+int interp_call(Interp *in, const Func *fn, const Ins *site, Slot *args, Slot *res);
+/* Reports a runtime error on the op of ins; returns EX_ERROR. */
+int interp_error(Frame *fr, const Ins *ins, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void interp_copy(Slot *dst, const Slot *src, uint32_t words);
+
+/* Integer helpers: values live sign-extended from their width in a 64-bit word. */
+static inline int64_t interp_sext(uint64_t v, uint32_t w) {
+  if (w >= 64)
+    return (int64_t)v;
+  uint64_t m = 1ULL << (w - 1);
+  v &= (1ULL << w) - 1;
+  return (int64_t)((v ^ m) - m);
+}
+static inline uint64_t interp_zext(int64_t v, uint32_t w) {
+  return w >= 64 ? (uint64_t)v : (uint64_t)v & ((1ULL << w) - 1);
+}
+uint32_t interp_int_width(const Type *t); /* iN: N; index: 64; 0 if not an integer */
+
+/* memref.c: element sizes and conversions between memory and slots; op locations as strings */
+uint32_t interp_elem_bytes(const Type *t);
+void interp_load_elem(const Type *t, const void *p, Slot *out);
+void interp_store_elem(const Type *t, void *p, const Slot *in);
+const char *interp_loc(Comp *c, Op *op);
+void interp_free_globals(Interp *in);
+void interp_free_heap(Interp *in);
+
+/* ---- op table ------------------------------------------------------------------------------- */
+
+CompileFn interp_compile_fn(Str name);
+NativeFn interp_native_fn(Str name);
+
+#define IOP(name, fn) bool fn(Comp *c, Op *op, Ins *ins);
+#include "interp/ops.def"
+#undef IOP
+
+#endif

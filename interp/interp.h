@@ -1,0 +1,35 @@
+/* interp.h - the reference interpreter: runs a parsed and verified module.
+ *
+ * Host code (func, arith, math, index, cf, scf, memref, llvm, async and the gpu host ops) runs on
+ * the calling thread; device work goes to a backend (backends/backend.h): high-level gpu.* async
+ * ops as token-ordered ops, lowered `llvm.call @mgpu*` sequences through the mgpu ABI, kernels as
+ * one device op per launch. Runtime errors are reported as located diagnostics on the op at
+ * fault (mlir-opt style) and end the run; the backend reports what it finds itself (races,
+ * misuse). Only main decides the exit status.
+ */
+#ifndef INTERP_INTERP_H
+#define INTERP_INTERP_H
+
+#include <stdio.h>
+
+#include "backends/backend.h"
+#include "ir/ir.h"
+
+typedef struct Interp Interp;
+
+typedef struct InterpOptions {
+  Backend *be; /* the device for gpu ops (not owned) */
+  FILE *out;   /* where the program's output (runner utils, gpu.printf) goes; NULL: stdout */
+} InterpOptions;
+
+/* Prepares module (parsed and verified, owned by ctx) for running. NULL after a diagnostic when
+ * the module holds something the interpreter cannot run. */
+Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts);
+
+/* Runs the function named entry (func.func or llvm.func without arguments). Returns the number
+ * of errors the interpreter reported (the backend counts its own: be_error_count). */
+unsigned interp_run(Interp *in, const char *entry);
+
+void interp_destroy(Interp *in);
+
+#endif

@@ -1,0 +1,641 @@
+/* memref.c - the memref dialect on the host.
+ *
+ * A ranked memref value is MLIR's descriptor in consecutive words: allocated pointer, aligned
+ * pointer, offset, sizes[rank], strides[rank] (all in elements), so it is byte-compatible with
+ * what lowered code and the runner utils expect. An unranked memref is [rank, descriptor pointer]
+ * followed by room for the descriptor itself, which a cast to unranked fills in and points to.
+ *
+ * Every load and store is bounds-checked (a located error names the index and the dimension),
+ * and reported to the backend as a host access, so host reads and writes take part in the race
+ * detection against device copies and kernels. Allocations are made known to the backend too. */
+#include "interp/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define D_ALLOC 0
+#define D_ALIGNED 1
+#define D_OFFSET 2
+#define D_SIZES 3
+
+static inline int64_t *sizes(Slot *d) { return &d[D_SIZES].i; }
+static inline int64_t *strides(Slot *d, uint32_t rank) { return &d[D_SIZES + rank].i; }
+
+uint32_t interp_elem_bytes(const Type *t) {
+  switch (t->kind) {
+  case TY_INT: return t->u.i.width <= 8 ? 1 : (t->u.i.width + 7) / 8;
+  case TY_INDEX: return 8;
+  case TY_FLOAT: return (ir_float_width(t->u.f) + 7) / 8;
+  case TY_LLVM_PTR: return 8;
+  default: return 0;
+  }
+}
+
+/* "file:line:col" of an op, kept with the context: the backend names ops by it. */
+const char *interp_loc(Comp *c, Op *op) {
+  const Loc *f = ir_loc_file_of(op->loc);
+  if (!f)
+    f = ir_loc_file_of(op->src);
+  char buf[512];
+  if (f)
+    snprintf(buf, sizeof buf, "%.*s:%u:%u", (int)f->file.len, f->file.s, f->line, f->col);
+  else
+    snprintf(buf, sizeof buf, "%.*s", (int)op->name.len, op->name.s);
+  return ir_intern_cstr(c->in->ctx, buf).s;
+}
+
+/* ---- element access ------------------------------------------------------------------------- */
+
+static float half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 31, man = h & 1023, bits;
+  if (exp == 0) {
+    if (!man) {
+      bits = sign;
+    } else { /* subnormal: normalize */
+      exp = 127 - 15 + 1;
+      while (!(man & 1024)) {
+        man <<= 1;
+        exp--;
+      }
+      bits = sign | (exp << 23) | ((man & 1023) << 13);
+    }
+  } else if (exp == 31) {
+    bits = sign | 0x7F800000u | (man << 13);
+  } else {
+    bits = sign | ((exp - 15 + 127) << 23) | (man << 13);
+  }
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+static uint16_t float_to_half(float f) {
+  /* f is already rounded to half precision (ir_float_round), so this only re-encodes */
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  uint16_t sign = (uint16_t)((bits >> 16) & 0x8000);
+  int32_t exp = (int32_t)((bits >> 23) & 255) - 127 + 15;
+  uint32_t man = bits & 0x7FFFFF;
+  if (((bits >> 23) & 255) == 255)
+    return (uint16_t)(sign | 0x7C00 | (man ? 0x200 : 0));
+  if (exp >= 31)
+    return (uint16_t)(sign | 0x7C00);
+  if (exp <= 0) {
+    if (exp < -10)
+      return sign;
+    man |= 0x800000;
+    return (uint16_t)(sign | (man >> (14 - exp)));
+  }
+  return (uint16_t)(sign | (exp << 10) | (man >> 13));
+}
+
+void interp_load_elem(const Type *t, const void *p, Slot *out) {
+  if (t->kind == TY_FLOAT) {
+    switch (t->u.f) {
+    case F_F64: memcpy(&out->f, p, 8); return;
+    case F_F32: out->u = 0; memcpy(&out->f32, p, 4); return;
+    case F_F16: {
+      uint16_t h;
+      memcpy(&h, p, 2);
+      out->u = 0;
+      out->f32 = half_to_float(h);
+      return;
+    }
+    case F_BF16: {
+      uint16_t h;
+      memcpy(&h, p, 2);
+      uint32_t b = (uint32_t)h << 16;
+      out->u = 0;
+      memcpy(&out->f32, &b, 4);
+      return;
+    }
+    default: out->u = 0; return;
+    }
+  }
+  if (t->kind == TY_LLVM_PTR) {
+    memcpy(&out->p, p, 8);
+    return;
+  }
+  uint32_t w = interp_int_width(t);
+  uint64_t v = 0;
+  memcpy(&v, p, w <= 8 ? 1 : (w + 7) / 8 > 8 ? 8 : (w + 7) / 8);
+  out->i = interp_sext(v, w > 64 ? 64 : w);
+}
+
+void interp_store_elem(const Type *t, void *p, const Slot *in) {
+  if (t->kind == TY_FLOAT) {
+    switch (t->u.f) {
+    case F_F64: memcpy(p, &in->f, 8); return;
+    case F_F32: memcpy(p, &in->f32, 4); return;
+    case F_F16: {
+      uint16_t h = float_to_half(in->f32);
+      memcpy(p, &h, 2);
+      return;
+    }
+    case F_BF16: {
+      uint32_t b;
+      memcpy(&b, &in->f32, 4);
+      uint16_t h = (uint16_t)(b >> 16);
+      memcpy(p, &h, 2);
+      return;
+    }
+    default: return;
+    }
+  }
+  if (t->kind == TY_LLVM_PTR) {
+    memcpy(p, &in->p, 8);
+    return;
+  }
+  uint32_t w = interp_int_width(t);
+  memcpy(p, &in->i, w <= 8 ? 1 : (w + 7) / 8 > 8 ? 8 : (w + 7) / 8);
+}
+
+/* ---- alloc and dealloc ---------------------------------------------------------------------- */
+
+typedef struct Shape {
+  Type *type;
+  uint32_t rank, esize;
+  const char *loc;
+  bool stack;
+} Shape;
+
+/* The program's host memory: what it does not free is freed when the interpreter is destroyed
+ * (MLIR programs often leave that to the process's end). Frees search from the newest. */
+static void heap_add(Interp *in, void *p) {
+  if (in->nheap == in->capheap) {
+    in->capheap = in->capheap ? in->capheap * 2 : 64;
+    void **h = realloc(in->heap, in->capheap * sizeof *h);
+    if (!h)
+      abort();
+    in->heap = h;
+  }
+  in->heap[in->nheap++] = p;
+}
+
+static bool heap_remove(Interp *in, void *p) {
+  for (size_t i = in->nheap; i-- > 0;) {
+    if (in->heap[i] == p) {
+      in->heap[i] = in->heap[--in->nheap];
+      return true;
+    }
+  }
+  return false;
+}
+
+void interp_free_heap(Interp *in) {
+  for (size_t i = 0; i < in->nheap; i++) {
+    if (in->be)
+      be_host_remove(in->be, in->heap[i], "exit");
+    free(in->heap[i]);
+  }
+  free(in->heap);
+}
+
+static int x_alloc(Frame *fr, const Ins *ins) {
+  const Shape *sh = ins->aux;
+  Slot *d = &fr->s[ins->out[0]];
+  uint64_t n = 1;
+  uint32_t dyn = 0;
+  for (uint32_t i = 0; i < sh->rank; i++) {
+    int64_t sz = sh->type->u.sh.shape[i];
+    if (sz == IR_DYNAMIC) {
+      sz = fr->s[ins->in[dyn++]].i;
+      if (sz < 0)
+        return interp_error(fr, ins, "negative size %lld for dimension %u", (long long)sz, i);
+    }
+    sizes(d)[i] = sz;
+    n *= (uint64_t)sz;
+  }
+  int64_t st = 1;
+  for (uint32_t i = sh->rank; i-- > 0;) {
+    strides(d, sh->rank)[i] = st;
+    st *= sizes(d)[i];
+  }
+  uint64_t bytes = n * sh->esize;
+  if (n && bytes / n != sh->esize)
+    return interp_error(fr, ins, "allocation size overflows");
+  void *p = NULL;
+  if (bytes && posix_memalign(&p, 64, bytes))
+    return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
+  if (p) {
+    memset(p, 0, bytes);
+    heap_add(fr->in, p);
+  }
+  d[D_ALLOC].p = p;
+  d[D_ALIGNED].p = p;
+  d[D_OFFSET].i = 0;
+  if (p && fr->in->be && be_host_add(fr->in->be, p, bytes, sh->loc) != BE_OK)
+    return EX_ERROR;
+  return EX_NEXT;
+}
+
+static Shape *shape_of(Comp *c, Op *op, Type *t) {
+  Shape *sh = ir_alloc(c->in->ctx, sizeof *sh);
+  sh->type = t;
+  sh->rank = t->u.sh.rank;
+  sh->esize = interp_elem_bytes(t->u.sh.elem);
+  sh->loc = interp_loc(c, op);
+  return sh;
+}
+
+bool c_alloc(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->results[0].type;
+  if (t->kind != TY_MEMREF || t->u.sh.layout)
+    return interp_unsupported(c, op, "an allocation with a layout");
+  Attr *seg = ir_op_attr(op, "operandSegmentSizes");
+  if (seg && seg->kind == ATTR_DENSE_ARRAY && seg->u.darr.n == 2 && seg->u.darr.ivals[1])
+    return interp_unsupported(c, op, "an allocation with symbol operands");
+  Shape *sh = shape_of(c, op, t);
+  if (!sh->esize)
+    return interp_unsupported(c, op, "memory of this element type");
+  sh->stack = ir_str_eq(op->name, "memref.alloca");
+  ins->aux = sh;
+  ins->fn = x_alloc;
+  return true;
+}
+
+static int x_dealloc(Frame *fr, const Ins *ins) {
+  Slot *d = &fr->s[ins->in[0]];
+  if (!d[D_ALLOC].p)
+    return EX_NEXT;
+  if (!heap_remove(fr->in, d[D_ALLOC].p))
+    return interp_error(fr, ins, "frees memory that is not a live allocation (double free?)");
+  if (fr->in->be)
+    be_host_remove(fr->in->be, d[D_ALLOC].p, ins->aux);
+  free(d[D_ALLOC].p);
+  return EX_NEXT;
+}
+
+bool c_dealloc(Comp *c, Op *op, Ins *ins) {
+  if (op->operands[0]->type->kind != TY_MEMREF)
+    return interp_unsupported(c, op, "dealloc of an unranked memref");
+  ins->aux = (void *)interp_loc(c, op);
+  ins->fn = x_dealloc;
+  return true;
+}
+
+/* ---- load and store ------------------------------------------------------------------------- */
+
+/* The address of element idx (from operand `first` on) of descriptor d, or NULL after an error. */
+static void *element(Frame *fr, const Ins *ins, const Shape *sh, Slot *d, uint32_t first) {
+  int64_t off = d[D_OFFSET].i;
+  for (uint32_t i = 0; i < sh->rank; i++) {
+    int64_t x = fr->s[ins->in[first + i]].i, n = sizes(d)[i];
+    if (x < 0 || x >= n) {
+      interp_error(fr, ins, "out-of-bounds access: index %lld is not in [0, %lld) in dimension %u",
+                   (long long)x, (long long)n, i);
+      return NULL;
+    }
+    off += x * strides(d, sh->rank)[i];
+  }
+  char *p = (char *)d[D_ALIGNED].p + off * (int64_t)sh->esize;
+  return p;
+}
+
+static int x_load(Frame *fr, const Ins *ins) {
+  const Shape *sh = ins->aux;
+  void *p = element(fr, ins, sh, &fr->s[ins->in[0]], 1);
+  if (!p)
+    return EX_ERROR;
+  if (fr->in->be && be_host_access(fr->in->be, p, sh->esize, false, sh->loc) != BE_OK)
+    return EX_ERROR;
+  interp_load_elem(sh->type->u.sh.elem, p, &fr->s[ins->out[0]]);
+  return EX_NEXT;
+}
+
+static int x_store(Frame *fr, const Ins *ins) {
+  const Shape *sh = ins->aux;
+  void *p = element(fr, ins, sh, &fr->s[ins->in[1]], 2);
+  if (!p)
+    return EX_ERROR;
+  if (fr->in->be && be_host_access(fr->in->be, p, sh->esize, true, sh->loc) != BE_OK)
+    return EX_ERROR;
+  interp_store_elem(sh->type->u.sh.elem, p, &fr->s[ins->in[0]]);
+  return EX_NEXT;
+}
+
+static bool access_ok(Comp *c, Op *op, Type *t) {
+  if (t->kind != TY_MEMREF)
+    return interp_unsupported(c, op, "access through an unranked memref");
+  if (!interp_elem_bytes(t->u.sh.elem) || t->u.sh.elem->kind == TY_VECTOR)
+    return interp_unsupported(c, op, "memory of this element type");
+  return true;
+}
+
+bool c_load(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[0]->type;
+  if (!access_ok(c, op, t))
+    return false;
+  ins->aux = shape_of(c, op, t);
+  ins->fn = x_load;
+  return true;
+}
+
+bool c_store(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[1]->type;
+  if (!access_ok(c, op, t))
+    return false;
+  ins->aux = shape_of(c, op, t);
+  ins->fn = x_store;
+  return true;
+}
+
+/* ---- casts, dims, views --------------------------------------------------------------------- */
+
+/* ins->a: source rank (ranked source) ; ins->b: 0 ranked->ranked, 1 ranked->unranked,
+ * 2 unranked->ranked, 3 unranked->unranked */
+static int x_memref_cast(Frame *fr, const Ins *ins) {
+  Slot *src = &fr->s[ins->in[0]], *dst = &fr->s[ins->out[0]];
+  const Type *rt = ins->aux;
+  switch (ins->b) {
+  case 0:
+    interp_copy(dst, src, 3 + 2 * ins->a);
+    break;
+  case 1:
+    if (ins->a > 8)
+      return interp_error(fr, ins, "unranked memrefs of rank above 8 are not supported");
+    interp_copy(&dst[2], src, 3 + 2 * ins->a);
+    dst[0].i = ins->a;
+    dst[1].p = &dst[2];
+    break;
+  case 2: {
+    int64_t rank = src[0].i;
+    if (rank != (int64_t)rt->u.sh.rank)
+      return interp_error(fr, ins, "cast of a rank-%lld memref to rank %u", (long long)rank, rt->u.sh.rank);
+    interp_copy(dst, src[1].p, 3 + 2 * (uint32_t)rank);
+    src = dst;
+    break;
+  }
+  default: {
+    int64_t rank = src[0].i;
+    if (rank < 0 || rank > 8)
+      return interp_error(fr, ins, "unranked memrefs of rank above 8 are not supported");
+    interp_copy(&dst[2], src[1].p, 3 + 2 * (uint32_t)rank);
+    dst[0].i = rank;
+    dst[1].p = &dst[2];
+    return EX_NEXT;
+  }
+  }
+  if (ins->b != 1 && rt->kind == TY_MEMREF) {
+    Slot *d = ins->b == 2 ? dst : src;
+    for (uint32_t i = 0; i < rt->u.sh.rank; i++)
+      if (rt->u.sh.shape[i] != IR_DYNAMIC && rt->u.sh.shape[i] != sizes(d)[i])
+        return interp_error(fr, ins, "size %lld of dimension %u does not match the static size %lld of the result",
+                            (long long)sizes(d)[i], i, (long long)rt->u.sh.shape[i]);
+  }
+  return EX_NEXT;
+}
+
+bool c_memref_cast(Comp *c, Op *op, Ins *ins) {
+  Type *a = op->operands[0]->type, *b = op->results[0].type;
+  (void)c;
+  ins->a = a->kind == TY_MEMREF ? a->u.sh.rank : 0;
+  ins->b = (a->kind != TY_MEMREF) * 2 + (b->kind != TY_MEMREF);
+  ins->aux = b;
+  ins->fn = x_memref_cast;
+  return true;
+}
+
+static int x_dim(Frame *fr, const Ins *ins) {
+  Slot *d = &fr->s[ins->in[0]];
+  int64_t rank = ins->a;
+  if (ins->b) { /* unranked */
+    rank = d[0].i;
+    d = d[1].p;
+  }
+  int64_t i = fr->s[ins->in[1]].i;
+  if (i < 0 || i >= rank)
+    return interp_error(fr, ins, "dimension %lld is out of range for a rank-%lld memref", (long long)i,
+                        (long long)rank);
+  fr->s[ins->out[0]].i = sizes(d)[i];
+  return EX_NEXT;
+}
+
+bool c_dim(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[0]->type;
+  if (t->kind != TY_MEMREF && t->kind != TY_UNRANKED_MEMREF)
+    return interp_unsupported(c, op, "dim of a tensor");
+  ins->a = t->kind == TY_MEMREF ? t->u.sh.rank : 0;
+  ins->b = t->kind != TY_MEMREF;
+  ins->fn = x_dim;
+  return true;
+}
+
+static void copy_rec(const Shape *sh, Slot *s, Slot *d, uint32_t dim, int64_t so, int64_t dof) {
+  if (dim == sh->rank) {
+    memcpy((char *)d[D_ALIGNED].p + dof * sh->esize, (char *)s[D_ALIGNED].p + so * sh->esize, sh->esize);
+    return;
+  }
+  for (int64_t i = 0; i < sizes(s)[dim]; i++)
+    copy_rec(sh, s, d, dim + 1, so + i * strides(s, sh->rank)[dim], dof + i * strides(d, sh->rank)[dim]);
+}
+
+static int x_copy(Frame *fr, const Ins *ins) {
+  const Shape *sh = ins->aux;
+  Slot *s = &fr->s[ins->in[0]], *d = &fr->s[ins->in[1]];
+  for (uint32_t i = 0; i < sh->rank; i++)
+    if (sizes(s)[i] != sizes(d)[i])
+      return interp_error(fr, ins, "source and target differ in dimension %u (%lld vs %lld)", i,
+                          (long long)sizes(s)[i], (long long)sizes(d)[i]);
+  copy_rec(sh, s, d, 0, s[D_OFFSET].i, d[D_OFFSET].i);
+  return EX_NEXT;
+}
+
+bool c_copy(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[0]->type;
+  if (t->kind != TY_MEMREF || op->operands[1]->type->kind != TY_MEMREF)
+    return interp_unsupported(c, op, "copy of unranked memrefs");
+  ins->aux = shape_of(c, op, t);
+  ins->fn = x_copy;
+  return true;
+}
+
+typedef struct View {
+  uint32_t src_rank, dst_rank;
+  int64_t *offs, *szs, *strs; /* static values, IR_DYNAMIC for operands */
+  bool *keep;                 /* source dims kept in the result */
+} View;
+
+static int x_subview(Frame *fr, const Ins *ins) {
+  const View *v = ins->aux;
+  Slot *s = &fr->s[ins->in[0]], *d = &fr->s[ins->out[0]];
+  uint32_t k = 1;
+  int64_t off = s[D_OFFSET].i, nsz[16], nst[16];
+  for (uint32_t i = 0; i < v->src_rank; i++) {
+    int64_t o = v->offs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : v->offs[i];
+    off += o * strides(s, v->src_rank)[i];
+  }
+  for (uint32_t i = 0; i < v->src_rank; i++)
+    nsz[i] = v->szs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : v->szs[i];
+  for (uint32_t i = 0; i < v->src_rank; i++) {
+    int64_t st = v->strs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : v->strs[i];
+    nst[i] = st * strides(s, v->src_rank)[i];
+  }
+  d[D_ALLOC] = s[D_ALLOC];
+  d[D_ALIGNED] = s[D_ALIGNED];
+  d[D_OFFSET].i = off;
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < v->src_rank; i++) {
+    if (!v->keep[i])
+      continue;
+    sizes(d)[j] = nsz[i];
+    strides(d, v->dst_rank)[j] = nst[i];
+    j++;
+  }
+  return EX_NEXT;
+}
+
+static int64_t *static_list(Comp *c, Op *op, const char *name, uint32_t n) {
+  Attr *a = ir_op_attr(op, name);
+  if (!a || a->kind != ATTR_DENSE_ARRAY || a->u.darr.n != n || !a->u.darr.ivals)
+    return NULL;
+  (void)c;
+  return a->u.darr.ivals;
+}
+
+bool c_subview(Comp *c, Op *op, Ins *ins) {
+  Type *st = op->operands[0]->type, *rt = op->results[0].type;
+  if (st->kind != TY_MEMREF || rt->kind != TY_MEMREF || st->u.sh.rank > 16)
+    return interp_unsupported(c, op, "this subview");
+  View *v = ir_alloc(c->in->ctx, sizeof *v);
+  v->src_rank = st->u.sh.rank;
+  v->dst_rank = rt->u.sh.rank;
+  v->offs = static_list(c, op, "static_offsets", v->src_rank);
+  v->szs = static_list(c, op, "static_sizes", v->src_rank);
+  v->strs = static_list(c, op, "static_strides", v->src_rank);
+  if (!v->offs || !v->szs || !v->strs)
+    return interp_unsupported(c, op, "a subview without static offset, size and stride lists");
+  /* rank reduction drops unit dimensions, from the left, until the ranks agree */
+  v->keep = ir_alloc(c->in->ctx, v->src_rank * sizeof(bool) + 1);
+  uint32_t drop = v->src_rank - v->dst_rank;
+  for (uint32_t i = 0; i < v->src_rank; i++) {
+    v->keep[i] = true;
+    if (drop && v->szs[i] == 1) {
+      v->keep[i] = false;
+      drop--;
+    }
+  }
+  if (drop)
+    return interp_unsupported(c, op, "this rank-reducing subview");
+  ins->aux = v;
+  ins->fn = x_subview;
+  return true;
+}
+
+static int x_aligned_pointer(Frame *fr, const Ins *ins) {
+  fr->s[ins->out[0]].i = (int64_t)(intptr_t)fr->s[ins->in[0] + D_ALIGNED].p;
+  return EX_NEXT;
+}
+
+bool c_aligned_pointer(Comp *c, Op *op, Ins *ins) {
+  if (op->operands[0]->type->kind != TY_MEMREF)
+    return interp_unsupported(c, op, "an unranked memref");
+  ins->fn = x_aligned_pointer;
+  return true;
+}
+
+/* ---- globals -------------------------------------------------------------------------------- */
+
+/* memref.global's memory is made on first use and lives as long as the interpreter. */
+typedef struct Global {
+  Shape sh;
+  Op *decl;
+  void *mem;
+  uint64_t bytes;
+} Global;
+
+static bool fill_global(Global *g) {
+  Attr *init = ir_op_attr(g->decl, "initial_value");
+  uint64_t n = g->bytes / (g->sh.esize ? g->sh.esize : 1);
+  if (!init || init->kind == ATTR_UNIT)
+    return true;
+  if (init->kind != ATTR_DENSE || (!init->u.dense.ivals && !init->u.dense.fvals))
+    return false;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t k = init->u.dense.splat ? 0 : i;
+    if (k >= init->u.dense.n)
+      return false;
+    Slot s = {0};
+    Type *et = g->sh.type->u.sh.elem;
+    if (init->u.dense.fvals) {
+      if (et->kind != TY_FLOAT)
+        return false;
+      if (et->u.f == F_F64)
+        s.f = init->u.dense.fvals[k];
+      else
+        s.f32 = (float)init->u.dense.fvals[k];
+    } else {
+      s.i = init->u.dense.ivals[k];
+    }
+    interp_store_elem(et, (char *)g->mem + i * g->sh.esize, &s);
+  }
+  return true;
+}
+
+static int x_get_global(Frame *fr, const Ins *ins) {
+  Global *g = ins->aux;
+  Slot *d = &fr->s[ins->out[0]];
+  if (!g->mem && g->bytes) {
+    if (posix_memalign(&g->mem, 64, g->bytes))
+      return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)g->bytes);
+    memset(g->mem, 0, g->bytes);
+    if (!fill_global(g))
+      return interp_error(fr, ins, "the global's initial value is not supported by the interpreter yet");
+    if (fr->in->be && be_host_add(fr->in->be, g->mem, g->bytes, g->sh.loc) != BE_OK)
+      return EX_ERROR;
+  }
+  d[D_ALLOC].p = g->mem;
+  d[D_ALIGNED].p = g->mem;
+  d[D_OFFSET].i = 0;
+  int64_t st = 1;
+  for (uint32_t i = g->sh.rank; i-- > 0;) {
+    sizes(d)[i] = g->sh.type->u.sh.shape[i];
+    strides(d, g->sh.rank)[i] = st;
+    st *= g->sh.type->u.sh.shape[i];
+  }
+  return EX_NEXT;
+}
+
+bool c_get_global(Comp *c, Op *op, Ins *ins) {
+  Attr *name = ir_op_attr(op, "name");
+  Type *t = op->results[0].type;
+  Op *decl = name && name->kind == ATTR_SYMREF ? ir_symbol_lookup(c->in->module, name->u.sym.path[0]) : NULL;
+  if (!decl || !ir_str_eq(decl->name, "memref.global"))
+    return interp_unsupported(c, op, "a global that is not a memref.global of this module");
+  if (t->kind != TY_MEMREF || t->u.sh.layout)
+    return interp_unsupported(c, op, "a global with a layout");
+  for (uint32_t i = 0; i < t->u.sh.rank; i++)
+    if (t->u.sh.shape[i] == IR_DYNAMIC)
+      return interp_unsupported(c, op, "a global of dynamic shape");
+  /* one Global per declaration, shared by every get_global of it */
+  Global *g = NULL;
+  for (uint32_t i = 0; i < c->in->nglobals; i++)
+    if (c->in->globals[i]->decl == decl)
+      g = c->in->globals[i];
+  if (!g || g->decl != decl) {
+    g = ir_alloc(c->in->ctx, sizeof *g);
+    g->sh = *shape_of(c, decl, t);
+    g->decl = decl;
+    g->bytes = g->sh.esize;
+    for (uint32_t i = 0; i < t->u.sh.rank; i++)
+      g->bytes *= (uint64_t)t->u.sh.shape[i];
+    Global **ng = realloc(c->in->globals, (c->in->nglobals + 1) * sizeof *ng);
+    if (!ng)
+      abort();
+    c->in->globals = ng;
+    ng[c->in->nglobals++] = g;
+  }
+  ins->aux = g;
+  ins->fn = x_get_global;
+  return true;
+}
+
+void interp_free_globals(Interp *in) {
+  for (uint32_t i = 0; i < in->nglobals; i++) {
+    Global *g = in->globals[i];
+    if (g->mem && in->be)
+      be_host_remove(in->be, g->mem, g->sh.loc);
+    free(g->mem);
+  }
+  free(in->globals);
+}
