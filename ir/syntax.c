@@ -574,7 +574,8 @@ bool p_int(Parser *p, int64_t *out) {
   unsigned long long v = strtoull(buf, NULL, 0);
   if (errno)
     return p_error(p, "integer value too large");
-  *out = neg ? -(int64_t)v : (int64_t)v;
+  /* negate in unsigned arithmetic: -9223372036854775808 has no positive int64_t */
+  *out = (int64_t)(neg ? 0 - (uint64_t)v : (uint64_t)v);
   p_next(p);
   return true;
 }
