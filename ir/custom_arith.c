@@ -833,3 +833,377 @@ bool print_vector_step(Printer *pr, Op *op) {
   pr_type(pr, op->results[0].type);
   return true;
 }
+
+/* `[` integer (`,` integer)* `]` (possibly empty) into the dense i64 property prop_name */
+static bool parse_int_list(Parser *p, OpState *st, const char *prop_name) {
+  int64_t vals[64];
+  uint32_t n = 0;
+  if (!p_expect(p, TOK_LSQUARE, "'['"))
+    return false;
+  if (!p_opt(p, TOK_RSQUARE)) {
+    do {
+      if (n == 64)
+        return p_error(p, "too many integers");
+      if (!p_int(p, &vals[n++]))
+        return false;
+    } while (p_opt(p, TOK_COMMA));
+    if (!p_expect(p, TOK_RSQUARE, "']'"))
+      return false;
+  }
+  st_add_prop(p, st, prop_name, dense_i64(p_ctx(p), vals, n));
+  return true;
+}
+
+static bool is_dense_i64(const Attr *a) {
+  return a && a->kind == ATTR_DENSE_ARRAY && ir_type_is_integer(a->type, 64) && !a->u.darr.fvals;
+}
+
+static void print_int_list(Printer *pr, const Attr *a) {
+  pr_char(pr, '[');
+  for (uint32_t i = 0; i < a->u.darr.n; i++)
+    pr_fmt(pr, i ? ", %lld" : "%lld", (long long)a->u.darr.ivals[i]);
+  pr_char(pr, ']');
+}
+
+/* The result of vector.shuffle: as many leading elements as the mask has, the trailing
+ * dimensions of the first operand (a 0-d vector gives a 1-d result). */
+static Type *shuffle_result(IrCtx *ctx, const Type *v1, uint32_t nmask) {
+  Type t = *v1;
+  int64_t shape[64];
+  uint32_t rank = v1->u.sh.rank ? v1->u.sh.rank : 1;
+  if (rank > 64)
+    return NULL;
+  shape[0] = nmask;
+  for (uint32_t i = 1; i < rank; i++)
+    shape[i] = v1->u.sh.shape[i];
+  t.u.sh.shape = shape;
+  t.u.sh.rank = rank;
+  t.u.sh.scalable = NULL;
+  return ir_type_intern(ctx, &t);
+}
+
+/* shuffle ::= %v1 `,` %v2 `[` integers `]` attr-dict `:` type `,` type */
+bool parse_vector_shuffle(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t[2];
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !parse_int_list(p, st, "mask") || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  if (!p_type(p, &t[0]) || !p_expect(p, TOK_COMMA, "','") || !p_type(p, &t[1]))
+    return false;
+  Attr *mask = NULL;
+  for (uint32_t i = 0; i < st->nprops; i++)
+    if (ir_str_eq(st->props[i].name, "mask"))
+      mask = st->props[i].value;
+  Type *res = t[0]->kind == TY_VECTOR ? shuffle_result(p_ctx(p), t[0], mask->u.darr.n) : NULL;
+  if (!res)
+    return p_error_at(p, pos, "expected vector type");
+  st_add_result_type(p, st, res);
+  return p_resolve_onto(p, st, r, 2, t, 2);
+}
+
+bool print_vector_shuffle(Printer *pr, Op *op) {
+  static const char *const elide[] = {"mask", NULL};
+  Attr *mask = prop(op, "mask");
+  if (op->noperands != 2 || op->nresults != 1 || !plain(op) || !is_dense_i64(mask) ||
+      op->operands[0]->type->kind != TY_VECTOR || op->operands[0]->type->u.sh.scalable ||
+      op->results[0].type->kind != TY_VECTOR || op->results[0].type->u.sh.scalable)
+    return false;
+  /* the result is inferred; compare it without interning anything */
+  const Type *v1 = op->operands[0]->type, *res = op->results[0].type;
+  uint32_t rank = v1->u.sh.rank ? v1->u.sh.rank : 1;
+  if (res->u.sh.elem != v1->u.sh.elem || res->u.sh.rank != rank ||
+      res->u.sh.shape[0] != (int64_t)mask->u.darr.n)
+    return false;
+  for (uint32_t i = 1; i < rank; i++)
+    if (res->u.sh.shape[i] != v1->u.sh.shape[i])
+      return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_char(pr, ' ');
+  print_int_list(pr, mask);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_value_types(pr, op->operands, 2);
+  return true;
+}
+
+/* constant-mask ::= `[` integers `]` attr-dict `:` type */
+bool parse_constant_mask(Parser *p, OpState *st) {
+  Type *t;
+  if (!parse_int_list(p, st, "mask_dim_sizes") || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, t);
+  return true;
+}
+
+bool print_constant_mask(Printer *pr, Op *op) {
+  static const char *const elide[] = {"mask_dim_sizes", NULL};
+  Attr *m = prop(op, "mask_dim_sizes");
+  if (op->noperands || op->nresults != 1 || !plain(op) || !is_dense_i64(m))
+    return false;
+  pr_char(pr, ' ');
+  print_int_list(pr, m);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* operands-of-type ::= operands attr-dict `:` type   (create_mask: index operands; to_elements:
+ * one vector operand and a result per element; vscale: no operands, an index, no type) */
+bool parse_create_mask(Parser *p, OpState *st) {
+  OperandRef *refs;
+  uint32_t n;
+  Type *t, *index = ir_type_index(p_ctx(p));
+  if (!p_operand_list(p, &refs, &n) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, refs, n, &index, 1);
+}
+
+bool print_create_mask(Printer *pr, Op *op) {
+  if (op->nresults != 1 || !plain(op))
+    return false;
+  for (uint32_t i = 0; i < op->noperands; i++)
+    if (op->operands[i]->type->kind != TY_INDEX)
+      return false;
+  if (op->noperands) {
+    pr_char(pr, ' ');
+    pr_values(pr, op->operands, op->noperands);
+  }
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+static uint64_t num_elements(const Type *v) {
+  uint64_t n = 1;
+  for (uint32_t i = 0; i < v->u.sh.rank; i++)
+    n *= v->u.sh.shape[i] < 0 ? 0 : (uint64_t)v->u.sh.shape[i];
+  return n;
+}
+
+bool parse_to_elements(Parser *p, OpState *st) {
+  OperandRef r;
+  Type *t;
+  if (!p_operand(p, &r) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  if (!p_type(p, &t))
+    return false;
+  if (t->kind != TY_VECTOR || t->u.sh.scalable || num_elements(t) > 65536)
+    return p_error_at(p, pos, "expected a fixed-size vector type");
+  for (uint64_t i = num_elements(t); i > 0; i--)
+    st_add_result_type(p, st, t->u.sh.elem);
+  return p_resolve_onto(p, st, &r, 1, &t, 1);
+}
+
+bool print_to_elements(Printer *pr, Op *op) {
+  if (op->noperands != 1 || !plain(op))
+    return false;
+  const Type *t = op->operands[0]->type;
+  if (t->kind != TY_VECTOR || t->u.sh.scalable || num_elements(t) != op->nresults)
+    return false;
+  for (uint32_t i = 0; i < op->nresults; i++)
+    if (op->results[i].type != t->u.sh.elem)
+      return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, t);
+  return true;
+}
+
+bool parse_vector_vscale(Parser *p, OpState *st) {
+  if (!p_opt_attr_dict(p, st))
+    return false;
+  st_add_result_type(p, st, ir_type_index(p_ctx(p)));
+  return true;
+}
+
+bool print_vector_vscale(Printer *pr, Op *op) {
+  if (op->noperands || op->nresults != 1 || op->results[0].type->kind != TY_INDEX || !plain(op))
+    return false;
+  pr_attr_dict(pr, op, NULL, false);
+  return true;
+}
+
+/* interleave ::= %a `,` %b attr-dict `:` type `->` type
+ * deinterleave ::= %a attr-dict `:` type `->` type   (two results of the second type) */
+static bool parse_leave(Parser *p, OpState *st, uint32_t nin, uint32_t nout) {
+  OperandRef r[2];
+  Type *t, *res;
+  for (uint32_t i = 0; i < nin; i++)
+    if ((i && !p_expect(p, TOK_COMMA, "','")) || !p_operand(p, &r[i]))
+      return false;
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t) ||
+      !p_expect(p, TOK_ARROW, "'->'") || !p_type(p, &res))
+    return false;
+  for (uint32_t i = 0; i < nout; i++)
+    st_add_result_type(p, st, res);
+  return p_resolve_onto(p, st, r, nin, &t, 1);
+}
+
+static bool print_leave(Printer *pr, Op *op, uint32_t nin, uint32_t nout) {
+  if (op->noperands != nin || op->nresults != nout || !plain(op) ||
+      !types_are(op->operands, nin, op->operands[0]->type) ||
+      (nout == 2 && op->results[1].type != op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, nin);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " -> ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+bool parse_interleave(Parser *p, OpState *st) { return parse_leave(p, st, 2, 1); }
+bool print_interleave(Printer *pr, Op *op) { return print_leave(pr, op, 2, 1); }
+bool parse_deinterleave(Parser *p, OpState *st) { return parse_leave(p, st, 1, 2); }
+bool print_deinterleave(Printer *pr, Op *op) { return print_leave(pr, op, 1, 2); }
+
+/* transpose ::= %v `,` `[` integers `]` attr-dict `:` type `to` type */
+bool parse_vector_transpose(Parser *p, OpState *st) {
+  OperandRef r;
+  Type *t, *res;
+  if (!p_operand(p, &r) || !p_expect(p, TOK_COMMA, "','") || !parse_int_list(p, st, "permutation") ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t) ||
+      !p_kw(p, "to") || !p_type(p, &res))
+    return false;
+  st_add_result_type(p, st, res);
+  return p_resolve_onto(p, st, &r, 1, &t, 1);
+}
+
+bool print_vector_transpose(Printer *pr, Op *op) {
+  static const char *const elide[] = {"permutation", NULL};
+  Attr *perm = prop(op, "permutation");
+  if (op->noperands != 1 || op->nresults != 1 || !plain(op) || !is_dense_i64(perm))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_strn(pr, ", ", 2);
+  print_int_list(pr, perm);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " to ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* strided-slice ::= %v attr-dict `:` type `to` type            (extract_strided_slice)
+ *                 | %v `,` %dest attr-dict `:` type `into` type (insert_strided_slice)
+ * offsets, sizes and strides are in the attribute dictionary. */
+bool parse_strided_slice(Parser *p, OpState *st) {
+  OperandRef r[2];
+  uint32_t n = 1;
+  if (!p_operand(p, &r[0]))
+    return false;
+  if (p_opt(p, TOK_COMMA)) {
+    if (!p_operand(p, &r[1]))
+      return false;
+    n = 2;
+  }
+  Type *t[2];
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) ||
+      !p_kw(p, n == 2 ? "into" : "to") || !p_type(p, &t[1]))
+    return false;
+  st_add_result_type(p, st, t[1]);
+  return p_resolve_onto(p, st, r, n, t, n);
+}
+
+bool print_strided_slice(Printer *pr, Op *op) {
+  if (op->noperands < 1 || op->noperands > 2 || op->nresults != 1 || !plain(op) ||
+      (op->noperands == 2 && op->operands[1]->type != op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, op->noperands);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, op->noperands == 2 ? " into " : " to ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* masked ::= %base `[` indices `]` (`[` %index-vec `]`)? `,` %mask `,` %value attr-dict
+ *            `:` types (`into` type)?
+ * maskedload/gather read (`into` the result type), maskedstore/scatter write; gather and
+ * scatter have the index vector. */
+static bool parse_masked(Parser *p, OpState *st, bool gather, bool load) {
+  OperandRef base, *idx, iv, mv[2];
+  uint32_t n;
+  if (!p_operand(p, &base) || !p_expect(p, TOK_LSQUARE, "'['") || !p_operand_list(p, &idx, &n) ||
+      !p_expect(p, TOK_RSQUARE, "']'"))
+    return false;
+  if (gather && (!p_expect(p, TOK_LSQUARE, "'['") || !p_operand(p, &iv) ||
+                 !p_expect(p, TOK_RSQUARE, "']'")))
+    return false;
+  Type *t[4], *res = NULL, *index = ir_type_index(p_ctx(p));
+  uint32_t nt = gather ? 4 : 3;
+  if (!p_expect(p, TOK_COMMA, "','") || !p_operand(p, &mv[0]) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_operand(p, &mv[1]) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  for (uint32_t i = 0; i < nt; i++)
+    if ((i && !p_expect(p, TOK_COMMA, "','")) || !p_type(p, &t[i]))
+      return false;
+  if (load && (!p_kw(p, "into") || !p_type(p, &res)))
+    return false;
+  if (res)
+    st_add_result_type(p, st, res);
+  return p_resolve_onto(p, st, &base, 1, &t[0], 1) && p_resolve_onto(p, st, idx, n, &index, 1) &&
+         (!gather || p_resolve_onto(p, st, &iv, 1, &t[1], 1)) &&
+         p_resolve_onto(p, st, mv, 2, &t[nt - 2], 2);
+}
+
+static bool print_masked(Printer *pr, Op *op, bool gather, bool load) {
+  uint32_t fixed = gather ? 4 : 3; /* base, index vector, mask, value */
+  if (op->noperands < fixed || op->nresults != (load ? 1u : 0u) || !plain(op))
+    return false;
+  uint32_t nidx = op->noperands - fixed;
+  for (uint32_t i = 1; i <= nidx; i++)
+    if (op->operands[i]->type->kind != TY_INDEX)
+      return false;
+  Value *const *tail = op->operands + 1 + nidx; /* index vector?, mask, value */
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  pr_char(pr, '[');
+  pr_values(pr, op->operands + 1, nidx);
+  pr_char(pr, ']');
+  if (gather) {
+    pr_strn(pr, " [", 2);
+    pr_value(pr, tail[0]);
+    pr_char(pr, ']');
+  }
+  pr_strn(pr, ", ", 2);
+  pr_values(pr, tail + gather, 2);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  for (uint32_t i = 0; i < fixed - 1; i++) {
+    pr_strn(pr, ", ", 2);
+    pr_type(pr, tail[i]->type);
+  }
+  if (load) {
+    pr_str(pr, " into ");
+    pr_type(pr, op->results[0].type);
+  }
+  return true;
+}
+
+bool parse_maskedload(Parser *p, OpState *st) { return parse_masked(p, st, false, true); }
+bool print_maskedload(Printer *pr, Op *op) { return print_masked(pr, op, false, true); }
+bool parse_maskedstore(Parser *p, OpState *st) { return parse_masked(p, st, false, false); }
+bool print_maskedstore(Printer *pr, Op *op) { return print_masked(pr, op, false, false); }
+bool parse_gather(Parser *p, OpState *st) { return parse_masked(p, st, true, true); }
+bool print_gather(Printer *pr, Op *op) { return print_masked(pr, op, true, true); }
+bool parse_scatter(Parser *p, OpState *st) { return parse_masked(p, st, true, false); }
+bool print_scatter(Printer *pr, Op *op) { return print_masked(pr, op, true, false); }

@@ -140,3 +140,29 @@ func.func @vectors(%f: f32, %v: vector<4xf32>, %w: vector<2x4xf32>, %i: index, %
   %22 = vector.step : vector<4xindex>
   return
 }
+
+func.func @more_vectors(%a: vector<2xf32>, %b: vector<3xf32>, %i: index, %j: index, %m: memref<?xf32>,
+                        %mask: vector<4xi1>, %pass: vector<4xf32>, %idx: vector<4xi32>, %v8: vector<8xf32>,
+                        %w: vector<2x3xf32>, %s: vector<f32>, %mm: memref<8x8xf32>) {
+  %0 = vector.shuffle %a, %b [0, 3, 4] : vector<2xf32>, vector<3xf32>
+  %1 = vector.shuffle %s, %s [0, 1] {x.tag} : vector<f32>, vector<f32>
+  %2 = vector.shuffle %w, %w [3, 0] : vector<2x3xf32>, vector<2x3xf32>
+  %3 = vector.create_mask %i, %j : vector<4x3xi1>
+  %4 = vector.create_mask %i : vector<i1>
+  %5 = vector.constant_mask [3, 2] : vector<4x3xi1>
+  %6 = vector.maskedload %m[%i], %mask, %pass : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  %7 = vector.maskedload %mm[%i, %j], %mask, %pass {alignment = 8 : i64} : memref<8x8xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  vector.maskedstore %m[%i], %mask, %pass : memref<?xf32>, vector<4xi1>, vector<4xf32>
+  %8 = vector.gather %m[%i] [%idx], %mask, %pass : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  vector.scatter %mm[%i, %j] [%idx], %mask, %pass : memref<8x8xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32>
+  %9:2 = vector.to_elements %a : vector<2xf32>
+  %10 = vector.to_elements %s {x.tag} : vector<f32>
+  %11 = vector.interleave %pass, %pass : vector<4xf32> -> vector<8xf32>
+  %12:2 = vector.deinterleave %v8 : vector<8xf32> -> vector<4xf32>
+  %13 = vector.transpose %w, [1, 0] : vector<2x3xf32> to vector<3x2xf32>
+  %14 = vector.extract_strided_slice %v8 {offsets = [2], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+  %15 = vector.insert_strided_slice %a, %pass {offsets = [2], strides = [1]} : vector<2xf32> into vector<4xf32>
+  %16 = vector.vscale
+  %17 = vector.type_cast %mm : memref<8x8xf32> to memref<vector<8x8xf32>>
+  return
+}
