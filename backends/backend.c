@@ -142,7 +142,7 @@ void be_report(Backend *be, bool error, const char *kind, const char *loc, const
 /* ---- tracing the calls ---- */
 
 typedef struct Detail {
-    char buf[160];
+    char buf[200];
     size_t n;
 } Detail;
 
@@ -168,6 +168,8 @@ static void add_stream(Backend *be, Detail *d, BeStream s)
         add(d, "%sstream %" PRIu64, sp, id);
     else if ((other = be->ops->event_id(be->self, (BeEvent)s)))
         add(d, "%sevent %" PRIu64 " given as a stream", sp, other);
+    else if ((other = be->ops->token_id(be->self, (BeToken)s)))
+        add(d, "%stoken op %" PRIu64 " given as a stream", sp, other);
     else
         add(d, "%sstream ?", sp);
 }
@@ -180,6 +182,8 @@ static void add_event(Backend *be, Detail *d, BeEvent e)
         add(d, "%sevent %" PRIu64, sp, id);
     else if ((other = be->ops->stream_id(be->self, (BeStream)e)))
         add(d, "%sstream %" PRIu64 " given as an event", sp, other);
+    else if ((other = be->ops->token_id(be->self, (BeToken)e)))
+        add(d, "%stoken op %" PRIu64 " given as an event", sp, other);
     else
         add(d, "%sevent ?", sp);
 }
@@ -547,4 +551,208 @@ BeStatus be_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLaunch *
     add_launch(&d, launch);
     add_stream(be, &d, s);
     return done(be, "launch_host", loc, t0, &d, st);
+}
+
+/* ---- tokens ---- */
+
+/* A token is named by its op, as the trace names ops: "op 7"; any other handle by what it is. */
+static void add_token(Backend *be, Detail *d, BeToken t)
+{
+    uint64_t id = t ? be->ops->token_id(be->self, t) : 0, other;
+    const char *sp = d->n ? " " : "";
+    if (id)
+        add(d, "%sop %" PRIu64, sp, id);
+    else if (!t)
+        add(d, "%snone", sp);
+    else if ((other = be->ops->stream_id(be->self, (BeStream)t)))
+        add(d, "%sstream %" PRIu64 " given as a token", sp, other);
+    else if ((other = be->ops->event_id(be->self, (BeEvent)t)))
+        add(d, "%sevent %" PRIu64 " given as a token", sp, other);
+    else
+        add(d, "%stoken ?", sp);
+}
+
+/* " after op 3 op 4" (NULL deps skipped, long lists cut), then " -> op 5" for the new token. */
+static BeStatus token_done(Backend *be, const char *name, const char *loc, uint64_t t0, Detail *d,
+                           const BeToken *deps, size_t ndeps, const BeToken *tok, BeStatus st)
+{
+    size_t shown = 0, all = 0;
+    for (size_t i = 0; deps && i < ndeps; i++) {
+        if (!deps[i])
+            continue;
+        if (all++ == 0)
+            add(d, "%safter", d->n ? " " : "");
+        if (shown < 8) {
+            add_token(be, d, deps[i]);
+            shown++;
+        }
+    }
+    if (all > shown)
+        add(d, " and %zu more", all - shown);
+    if (tok && *tok) {
+        add(d, "%s->", d->n ? " " : "");
+        add_token(be, d, *tok);
+    }
+    return done(be, name, loc, t0, d, st);
+}
+
+/* A call refused before it reached the device still gives a token ordered like its op. */
+static BeStatus refused(Backend *be, const BeToken *deps, size_t ndeps, BeToken *tok,
+                        const char *loc, BeStatus why)
+{
+    be->ops->token_join(be->self, deps, ndeps, tok, loc);
+    return why;
+}
+
+BeStatus be_token_memcpy(Backend *be, void *dst, const void *src, size_t bytes, const BeToken *deps,
+                         size_t ndeps, BeToken *tok, const char *loc)
+{
+    T0();
+    *tok = NULL;
+    BeStatus st = be->ops->token_memcpy(be->self, dst, src, bytes, deps, ndeps, tok, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%zu bytes to", bytes);
+    add_buffer(be, &d, dst);
+    add(&d, " from");
+    add_buffer(be, &d, src);
+    return token_done(be, "token_memcpy", loc, t0, &d, deps, ndeps, tok, st);
+}
+
+BeStatus be_token_memset(Backend *be, void *dst, uint32_t value, unsigned width, size_t count,
+                         const BeToken *deps, size_t ndeps, BeToken *tok, const char *loc)
+{
+    T0();
+    *tok = NULL;
+    BeStatus st;
+    if (width != 1 && width != 2 && width != 4) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "memset element width must be 1, 2 or 4 bytes, not %u", width);
+        be_report(be, true, "misuse", loc, msg);
+        st = refused(be, deps, ndeps, tok, loc, BE_ERR_ARG);
+    } else {
+        st = be->ops->token_memset(be->self, dst, value, width, count, deps, ndeps, tok, loc);
+    }
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%zu x %u bytes to", count, width);
+    add_buffer(be, &d, dst);
+    return token_done(be, "token_memset", loc, t0, &d, deps, ndeps, tok, st);
+}
+
+BeStatus be_token_alloc(Backend *be, size_t bytes, bool host_shared, const BeToken *deps,
+                        size_t ndeps, void **ptr, BeToken *tok, const char *loc)
+{
+    T0();
+    *ptr = NULL;
+    *tok = NULL;
+    BeStatus st = be->ops->token_alloc(be->self, bytes, host_shared, deps, ndeps, ptr, tok, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "%zu bytes%s", bytes, host_shared ? " host_shared" : "");
+    if (*ptr) {
+        add(&d, " ->");
+        add_buffer(be, &d, *ptr);
+    }
+    return token_done(be, "token_alloc", loc, t0, &d, deps, ndeps, tok, st);
+}
+
+BeStatus be_token_free(Backend *be, void *ptr, const BeToken *deps, size_t ndeps, BeToken *tok,
+                       const char *loc)
+{
+    Detail d = {0};
+    T0();
+    *tok = NULL;
+    if (be->trace)
+        add_buffer(be, &d, ptr); /* before: the buffer is gone after */
+    BeStatus st = be->ops->token_free(be->self, ptr, deps, ndeps, tok, loc);
+    return be->trace ? token_done(be, "token_free", loc, t0, &d, deps, ndeps, tok, st) : st;
+}
+
+BeStatus be_token_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLaunch *launch,
+                              const BeToken *deps, size_t ndeps, BeToken *tok, const char *loc)
+{
+    T0();
+    *tok = NULL;
+    BeStatus st = check_launch(be, launch, loc);
+    if (st == BE_OK)
+        st = be->ops->token_launch_host(be->self, fn, user, launch, deps, ndeps, tok, loc);
+    else
+        refused(be, deps, ndeps, tok, loc, st);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "grid %ux%ux%u block %ux%ux%u smem %u", launch->grid[0], launch->grid[1],
+        launch->grid[2], launch->block[0], launch->block[1], launch->block[2], launch->smem);
+    return token_done(be, "token_launch_host", loc, t0, &d, deps, ndeps, tok, st);
+}
+
+BeStatus be_token_join(Backend *be, const BeToken *deps, size_t ndeps, BeToken *tok,
+                       const char *loc)
+{
+    T0();
+    *tok = NULL;
+    BeStatus st = be->ops->token_join(be->self, deps, ndeps, tok, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    return token_done(be, "token_join", loc, t0, &d, deps, ndeps, tok, st);
+}
+
+BeStatus be_token_wait(Backend *be, const BeToken *toks, size_t n, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->token_wait(be->self, toks, n, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "for");
+    size_t all = 0;
+    for (size_t i = 0; toks && i < n; i++)
+        if (toks[i] && all++ < 8)
+            add_token(be, &d, toks[i]);
+    if (all > 8)
+        add(&d, " and %zu more", all - 8);
+    if (!all)
+        add(&d, " nothing");
+    return done(be, "token_wait", loc, t0, &d, st);
+}
+
+BeStatus be_token_retain(Backend *be, BeToken tok)
+{
+    return tok ? be->ops->token_retain(be->self, tok) : BE_OK;
+}
+
+BeStatus be_token_release(Backend *be, BeToken tok)
+{
+    return tok ? be->ops->token_release(be->self, tok) : BE_OK;
+}
+
+BeStatus be_token_from_stream(Backend *be, BeStream s, BeToken *tok, const char *loc)
+{
+    T0();
+    *tok = NULL;
+    BeStatus st = be->ops->token_from_stream(be->self, s, tok, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "last op of");
+    add_stream(be, &d, s);
+    return token_done(be, "token_from_stream", loc, t0, &d, NULL, 0, tok, st);
+}
+
+BeStatus be_stream_wait_token(Backend *be, BeStream s, BeToken tok, const char *loc)
+{
+    T0();
+    BeStatus st = be->ops->stream_wait_token(be->self, s, tok, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add_stream(be, &d, s);
+    add(&d, " waits for");
+    add_token(be, &d, tok);
+    return done(be, "stream_wait_token", loc, t0, &d, st);
 }

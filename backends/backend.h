@@ -6,10 +6,11 @@
  *
  * The API follows CUDA's driver model, which is also what MLIR's mgpu* runtime wrappers expose:
  * in-order streams, events that snapshot a stream, device memory (optionally host-shared), host
- * registration, modules that hold kernels, and launches. Handles (BeStream, BeEvent, BeModule,
- * BeFunction) are opaque values that belong to the backend: they are passed through unchanged, so a
- * stream handed in where an event is expected reaches the backend as is, and the backend (the sim)
- * says what it really was. A NULL stream is the device's default stream.
+ * registration, modules that hold kernels, and launches. Beside it, a token door for the
+ * interpreter's high-level `gpu.* async` ops (see "tokens" below). Handles (BeStream, BeEvent,
+ * BeModule, BeFunction, BeToken) are opaque values that belong to the backend: they are passed
+ * through unchanged, so a stream handed in where an event is expected reaches the backend as is,
+ * and the backend (the sim) says what it really was. A NULL stream is the device's default stream.
  *
  * Every call takes `loc`, a string that names the caller in diagnostics and traces
  * ("prog.mlir:12:5", "mgpuMemcpy#3"). Backends may keep the pointer: it must live until be_close().
@@ -38,6 +39,7 @@ typedef struct BeStreamTag *BeStream;
 typedef struct BeEventTag *BeEvent;
 typedef struct BeModuleTag *BeModule;
 typedef struct BeFunctionTag *BeFunction;
+typedef struct BeTokenTag *BeToken;
 typedef struct BeKernelCtx BeKernelCtx; /* what a host-kernel callback gets while it runs */
 
 typedef enum BeStatus {
@@ -138,6 +140,36 @@ typedef struct BeOps {
     BeStatus (*launch_host)(void *self, BeKernelFn fn, void *user, const BeLaunch *launch,
                             BeStream s, const char *loc);
     void (*report)(void *self, bool error, const char *kind, const char *loc, const char *message);
+
+    /* The token door (see "tokens" below). A driver backend (CUDA, HIP) would implement it with
+     * streams and events: a token is an event plus the stream it was recorded on, taken from a
+     * small pool of streams. An op with deps picks a pool stream (the first dep's, when that
+     * stream's last op is that dep, so chains stay on one stream), issues cuStreamWaitEvent for
+     * every other dep, enqueues the op and records the token's event after it; a join enqueues
+     * nothing but the waits and the record; a wait is cuEventSynchronize on each; alloc is
+     * cuMemAlloc plus a joined token; free is cuMemFreeAsync on a stream that waited for the deps.
+     * Release destroys the event once no stream wait still needs it (events can be destroyed
+     * right after cuStreamWaitEvent). token_from_stream records an event on the stream;
+     * stream_wait_token is cuStreamWaitEvent. */
+    uint64_t (*token_id)(void *self, BeToken t); /* for traces: the token's op id; 0 when not a
+                                                    live token */
+    BeStatus (*token_memcpy)(void *self, void *dst, const void *src, size_t bytes,
+                             const BeToken *deps, size_t ndeps, BeToken *out, const char *loc);
+    BeStatus (*token_memset)(void *self, void *dst, uint32_t value, unsigned width, size_t count,
+                             const BeToken *deps, size_t ndeps, BeToken *out, const char *loc);
+    BeStatus (*token_alloc)(void *self, size_t bytes, bool host_shared, const BeToken *deps,
+                            size_t ndeps, void **ptr, BeToken *out, const char *loc);
+    BeStatus (*token_free)(void *self, void *ptr, const BeToken *deps, size_t ndeps, BeToken *out,
+                           const char *loc);
+    BeStatus (*token_launch_host)(void *self, BeKernelFn fn, void *user, const BeLaunch *launch,
+                                  const BeToken *deps, size_t ndeps, BeToken *out, const char *loc);
+    BeStatus (*token_join)(void *self, const BeToken *deps, size_t ndeps, BeToken *out,
+                           const char *loc);
+    BeStatus (*token_wait)(void *self, const BeToken *toks, size_t n, const char *loc);
+    BeStatus (*token_retain)(void *self, BeToken t);
+    BeStatus (*token_release)(void *self, BeToken t);
+    BeStatus (*token_from_stream)(void *self, BeStream s, BeToken *out, const char *loc);
+    BeStatus (*stream_wait_token)(void *self, BeStream s, BeToken t, const char *loc);
 } BeOps;
 
 /* ---- opening a device ------------------------------------------------------------------------ */
@@ -209,6 +241,75 @@ BeStatus be_launch(Backend *be, BeFunction f, const BeLaunch *launch, BeStream s
 /* Runs fn as a kernel op on stream s (the sim only). */
 BeStatus be_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLaunch *launch, BeStream s,
                         const char *loc);
+
+/* ---- tokens: the high-level door (gpu.* async ops) -------------------------------------------
+ *
+ * What the interpreter runs `gpu.wait`, `gpu.memcpy`, `gpu.memset`, `gpu.alloc`, `gpu.dealloc` and
+ * `gpu.launch_func` with, without lowering them to streams: an async op is submitted with the
+ * tokens it depends on, and its token is the op. Nothing else orders it: two token ops that no
+ * chain of deps (or host wait) orders may run at once, and conflicting accesses between them are
+ * races, reported with both ops' locs.
+ *
+ * A BeToken is a counted reference to an op. Each call that makes one gives the caller one
+ * reference; be_token_retain adds one, be_token_release drops one, and the handle is dead once
+ * the last is gone (a later use is reported as a use after release). Holding a token costs a
+ * table slot, nothing more: the op runs and completes whether or not anyone holds it.
+ *
+ * deps: ndeps tokens the op waits for; NULL entries are skipped (deps may be NULL when ndeps is
+ * 0). A dep that is not a live token (a stream, an event, a released token, ...) is reported by
+ * what it is and skipped; the call then returns BE_ERR_HANDLE yet still makes its op.
+ *
+ * *tok: the new token. As with the sim's ops, a call that fails after its arguments were read
+ * (bad dep, copy outside any allocation, bad width) still gives a token that orders like the op
+ * would have (a no-op in its place), so the program can go on; release it as usual. *tok is NULL
+ * only when no op could be made at all (out of memory).
+ *
+ * Threads: as for the rest of the API, one host thread; besides, a host kernel's callback may call
+ * be_token_wait (it helps run other work while it waits; waiting for a token that depends on the
+ * kernel itself is a deadlock, reported). A token must not be released while another thread
+ * still uses it.
+ *
+ * Traces: every call below except retain/release is a call event, named token_*, whose detail
+ * names the tokens as "op N" (the op's id in the trace) and the new token after "->"; the op's
+ * enqueue/start/end and its "dep" edges follow from the device. Retain and release are not
+ * traced: they follow the interpreter's value lifetimes, which the lowered program does not have.
+ */
+
+BeStatus be_token_memcpy(Backend *be, void *dst, const void *src, size_t bytes, const BeToken *deps,
+                         size_t ndeps, BeToken *tok, const char *loc);
+/* count elements of width 1, 2 or 4 bytes, as be_memset. */
+BeStatus be_token_memset(Backend *be, void *dst, uint32_t value, unsigned width, size_t count,
+                         const BeToken *deps, size_t ndeps, BeToken *tok, const char *loc);
+/* The memory exists at once, as with cuMemAlloc (*ptr = NULL for 0 bytes); the token is a no-op
+ * ordered after deps, so `gpu.alloc async [%t]` orders what follows it like upstream does. */
+BeStatus be_token_alloc(Backend *be, size_t bytes, bool host_shared, const BeToken *deps,
+                        size_t ndeps, void **ptr, BeToken *tok, const char *loc);
+/* Frees ptr once deps completed (NULL ptr: only the token). A token op that uses the memory and
+ * is not ordered before the free is a use-after-free race. On the sim the host waits for deps
+ * and frees at once, so the host is ordered after deps from here on, as after be_mem_free. */
+BeStatus be_token_free(Backend *be, void *ptr, const BeToken *deps, size_t ndeps, BeToken *tok,
+                       const char *loc);
+/* Runs fn as a kernel op after deps (the interpreter's kernels; the sim only). */
+BeStatus be_token_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLaunch *launch,
+                              const BeToken *deps, size_t ndeps, BeToken *tok, const char *loc);
+/* `gpu.wait async [deps]`: a no-op that completes when every dep did. With no (non-NULL) deps it
+ * waits for nothing: a wait for it returns at once. */
+BeStatus be_token_join(Backend *be, const BeToken *deps, size_t ndeps, BeToken *tok,
+                       const char *loc);
+/* `gpu.wait [toks]`: blocks the host until every token's op completed (NULL entries skipped), and
+ * orders the host after them. A wait that can never complete (a kernel waiting for a token that
+ * waits for that kernel) returns BE_ERR_DEADLOCK after a diagnostic instead of hanging. */
+BeStatus be_token_wait(Backend *be, const BeToken *toks, size_t n, const char *loc);
+/* One more reference to tok (NULL is ignored); BE_ERR_HANDLE (reported) when tok is not a live
+ * token. */
+BeStatus be_token_retain(Backend *be, BeToken tok);
+/* Drops one reference (NULL is ignored); BE_ERR_HANDLE (reported) when tok is not a live token. */
+BeStatus be_token_release(Backend *be, BeToken tok);
+/* Interop with the stream door, for `gpu.launch_func <%stream : !llvm.ptr>` mixed with tokens:
+ * a token for all the work on s so far (a complete one when s never had work), and making the
+ * next op on s wait for tok (NULL tok: nothing to wait for). */
+BeStatus be_token_from_stream(Backend *be, BeStream s, BeToken *tok, const char *loc);
+BeStatus be_stream_wait_token(Backend *be, BeStream s, BeToken tok, const char *loc);
 
 /* ---- inside a host kernel -------------------------------------------------------------------- */
 

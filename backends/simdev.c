@@ -13,13 +13,20 @@
  *   - Stream-ordered free: mgpuMemFree(ptr, stream) first waits for the work already on the stream
  *     (what `gpu.dealloc async [%t]` means), then frees; work on other streams not ordered before
  *     it is a use-after-free race, as it should be.
+ *   - Tokens (the high-level door): a BeToken is a tagged value, as the sim's streams and events
+ *     are, naming a slot of this adapter's token table that holds one reference to a sim op
+ *     (sim_submit's token). The sim's own op pointers are never handed out: the sim would have to
+ *     dereference whatever it is given, while a tagged value is checked before anything is looked
+ *     up, so a stream, an event, a module or a released token passed as a token is reported by
+ *     what it is. A token free waits for its deps on the host, then frees (as mem_free does).
  *   - Modules: the sim runs no device binaries. A module load is reported (binary kernels need the
  *     interpreter) yet returns a placeholder, so lookups work and each launch is reported once and
  *     replaced by a marker that keeps the stream's order.
  *
- * Locking: `lock` guards the buffer table and the module list. The sim calls the sink and the
- * observer with its own lock held, and the observer takes `lock` to look buffers up; so the order
- * is sim lock -> adapter lock, and this file never calls into the sim while holding `lock`.
+ * Locking: `lock` guards the buffer table, the token table and the module list. The sim calls the
+ * sink and the observer with its own lock held, and the observer takes `lock` to look buffers up;
+ * so the order is sim lock -> adapter lock, and this file never calls into the sim while holding
+ * `lock`.
  */
 #include "backends/backend.h"
 #include "sim/sim.h"
@@ -56,6 +63,15 @@ struct Function {
     bool reported; /* its first launch was reported; later ones are skipped quietly */
 };
 
+/* A slot of the token table. A token handle is TOKEN_TAG << 52 | gen << 32 | (index + 1). */
+typedef struct Token {
+    SimOp *op;          /* one sim reference while the token lives, else NULL */
+    const char *loc;    /* where it was made (kept after release, for messages) */
+    uint32_t refs;      /* the caller's references; 0: released, the slot is free */
+    uint16_t gen;       /* bumped when the slot is given out again */
+    uint32_t next_free; /* free list: index + 1 of the next free slot, 0 at the end */
+} Token;
+
 typedef struct SimBe {
     SimDevice *dev;
     TraceRecorder *trace;
@@ -68,6 +84,9 @@ typedef struct SimBe {
     uint64_t next_buf;
     Module *modules;
     Function *functions;
+    Token *tok;
+    uint32_t n_tok, cap_tok;
+    uint32_t free_head, free_tail, n_free; /* free slots, oldest first (index + 1, 0: none) */
     uint64_t *op_stream; /* tracing: the stream of op i (ids are dense from 1); observer only */
     size_t cap_ops;
 } SimBe;
@@ -318,6 +337,8 @@ static void observe(const SimObs *o, void *user)
 
 /* ---- the table ---- */
 
+static bool token_as(SimBe *b, const void *h, const char *as, const char *loc); /* tokens below */
+
 static void close_(void *self, BeSummary *summary)
 {
     SimBe *b = self;
@@ -326,6 +347,11 @@ static void close_(void *self, BeSummary *summary)
             if (!m->unloaded)
                 sim_diag_report(b->dev, SIM_SEV_WARNING, SIM_DIAG_LEAK, m->loc,
                                 "module (%zu bytes) was never unloaded", m->size);
+        /* Tokens still held are the interpreter's, not the program's (a program cannot leak
+         * an SSA value): dropped quietly. */
+        for (uint32_t i = 0; i < b->n_tok; i++)
+            if (b->tok[i].op)
+                sim_op_release(b->dev, b->tok[i].op);
         sim_destroy(b->dev);
     }
     if (summary) {
@@ -342,6 +368,7 @@ static void close_(void *self, BeSummary *summary)
         free(m);
     }
     free(b->buf);
+    free(b->tok);
     free(b->op_stream);
     pthread_mutex_destroy(&b->lock);
     free(b);
@@ -398,16 +425,22 @@ static BeStatus stream_create(void *self, BeStream *out, const char *loc)
 
 static BeStatus stream_destroy(void *self, BeStream s, const char *loc)
 {
+    if (token_as(self, s, "stream", loc))
+        return BE_ERR_HANDLE;
     return status(sim_stream_destroy(((SimBe *)self)->dev, (SimStream)s, loc));
 }
 
 static BeStatus stream_sync(void *self, BeStream s, const char *loc)
 {
+    if (token_as(self, s, "stream", loc))
+        return BE_ERR_HANDLE;
     return status(sim_stream_sync(((SimBe *)self)->dev, (SimStream)s, loc));
 }
 
 static BeStatus stream_wait_event(void *self, BeStream s, BeEvent e, const char *loc)
 {
+    if (token_as(self, s, "stream", loc) || token_as(self, e, "event", loc))
+        return BE_ERR_HANDLE;
     return status(sim_stream_wait_event(((SimBe *)self)->dev, (SimStream)s, (SimEvent)e, loc));
 }
 
@@ -421,21 +454,29 @@ static BeStatus event_create(void *self, BeEvent *out, const char *loc)
 
 static BeStatus event_destroy(void *self, BeEvent e, const char *loc)
 {
+    if (token_as(self, e, "event", loc))
+        return BE_ERR_HANDLE;
     return status(sim_event_destroy(((SimBe *)self)->dev, (SimEvent)e, loc));
 }
 
 static BeStatus event_record(void *self, BeEvent e, BeStream s, const char *loc)
 {
+    if (token_as(self, e, "event", loc) || token_as(self, s, "stream", loc))
+        return BE_ERR_HANDLE;
     return status(sim_event_record(((SimBe *)self)->dev, (SimEvent)e, (SimStream)s, loc));
 }
 
 static BeStatus event_sync(void *self, BeEvent e, const char *loc)
 {
+    if (token_as(self, e, "event", loc))
+        return BE_ERR_HANDLE;
     return status(sim_event_sync(((SimBe *)self)->dev, (SimEvent)e, loc));
 }
 
 static BeStatus event_query(void *self, BeEvent e, const char *loc)
 {
+    if (token_as(self, e, "event", loc))
+        return BE_ERR_HANDLE;
     return status(sim_event_query(((SimBe *)self)->dev, (SimEvent)e, loc));
 }
 
@@ -457,6 +498,8 @@ static BeStatus mem_alloc(void *self, size_t bytes, bool host_shared, BeStream s
 static BeStatus mem_free(void *self, void *ptr, BeStream s, const char *loc)
 {
     SimBe *b = self;
+    if (token_as(b, s, "stream", loc))
+        return BE_ERR_HANDLE;
     if (!ptr)
         return BE_OK; /* what mgpuMemAlloc returns for 0 bytes */
     SimStatus st = sim_stream_sync(b->dev, (SimStream)s, loc);
@@ -471,6 +514,8 @@ static BeStatus mem_free(void *self, void *ptr, BeStream s, const char *loc)
 static BeStatus memcpy_(void *self, void *dst, const void *src, size_t bytes, BeStream s,
                         const char *loc)
 {
+    if (token_as(self, s, "stream", loc))
+        return BE_ERR_HANDLE;
     SimOpDesc d = {.kind = SIM_OP_MEMCPY, .loc = loc, .dst = dst, .src = src, .bytes = bytes};
     return status(sim_stream_submit(((SimBe *)self)->dev, (SimStream)s, &d, NULL));
 }
@@ -479,6 +524,8 @@ static BeStatus memset_(void *self, void *dst, uint32_t value, unsigned width, s
                         BeStream s, const char *loc)
 {
     SimBe *b = self;
+    if (token_as(b, s, "stream", loc))
+        return BE_ERR_HANDLE;
     if (count > SIZE_MAX / width) {
         sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
                         "memset of %zu elements of %u bytes overflows the address space", count, width);
@@ -650,6 +697,8 @@ static BeStatus module_function(void *self, BeModule h, const char *name, BeFunc
 static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream s, const char *loc)
 {
     SimBe *b = self;
+    if (token_as(b, s, "stream", loc))
+        return BE_ERR_HANDLE;
     Function *f = function_find(b, h);
     if (!f) {
         sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
@@ -690,12 +739,386 @@ static BeStatus launch_host(void *self, BeKernelFn fn, void *user, const BeLaunc
                             const char *loc)
 {
     SimBe *b = self;
+    if (token_as(b, s, "stream", loc))
+        return BE_ERR_HANDLE;
     HostKernel *k = malloc(sizeof *k);
     if (!k)
         return BE_ERR_MEMORY;
     *k = (HostKernel){.fn = fn, .user = user, .launch = *l};
     SimOpDesc d = {.kind = SIM_OP_KERNEL, .loc = loc, .fn = host_kernel_run, .user = k, .release = free};
     return status(sim_stream_submit(b->dev, (SimStream)s, &d, NULL));
+}
+
+/* ---- tokens ---- */
+
+#define TOKEN_TAG 0xbe7ull /* top 12 bits of a token handle; the sim's own handles use 0x51d */
+
+/* Released slots wait this long in the free list before reuse, so that a token used shortly
+ * after its release is still recognised as exactly that (later, by its stale generation). */
+enum { TOKEN_KEEP_FREE = 64 };
+
+static bool token_decode(BeToken h, uint32_t *idx, uint16_t *gen)
+{
+    uint64_t v = (uint64_t)(uintptr_t)h;
+    if (v >> 52 != TOKEN_TAG || (uint32_t)v == 0)
+        return false;
+    *gen = (uint16_t)(v >> 32);
+    *idx = (uint32_t)v - 1;
+    return true;
+}
+
+/* Wraps op in a new token, which takes over the caller's sim reference; NULL when out of memory
+ * (op is then released). */
+static BeToken token_new(SimBe *b, SimOp *op, const char *loc)
+{
+    BeToken h = NULL;
+    uint32_t idx = 0;
+    pthread_mutex_lock(&b->lock);
+    if (b->n_free > TOKEN_KEEP_FREE) {
+        idx = b->free_head - 1;
+        b->free_head = b->tok[idx].next_free;
+        if (!b->free_head)
+            b->free_tail = 0;
+        b->n_free--;
+        b->tok[idx].gen++;
+    } else {
+        if (b->n_tok == b->cap_tok) {
+            uint32_t cap = b->cap_tok ? b->cap_tok * 2 : 64;
+            Token *grown = cap > b->cap_tok ? realloc(b->tok, (size_t)cap * sizeof *grown) : NULL;
+            if (!grown)
+                goto out;
+            b->tok = grown;
+            b->cap_tok = cap;
+        }
+        idx = b->n_tok++;
+        b->tok[idx].gen = 0;
+    }
+    Token *t = &b->tok[idx];
+    t->op = op;
+    t->loc = loc;
+    t->refs = 1;
+    t->next_free = 0;
+    h = (BeToken)(uintptr_t)(TOKEN_TAG << 52 | (uint64_t)t->gen << 32 | (uint64_t)(idx + 1));
+out:
+    pthread_mutex_unlock(&b->lock);
+    if (!h) {
+        sim_op_release(b->dev, op);
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_OTHER, loc, "out of memory making a token");
+    }
+    return h;
+}
+
+/* Says what h is, since it is not a live token: released, another kind of handle, or nothing. */
+static void token_misuse(SimBe *b, BeToken h, const char *what, const char *loc)
+{
+    uint32_t idx;
+    uint16_t gen;
+    uint64_t id;
+    if (token_decode(h, &idx, &gen)) {
+        const char *made = NULL;
+        bool known = false, same = false;
+        pthread_mutex_lock(&b->lock);
+        if (idx < b->n_tok) {
+            known = true;
+            same = b->tok[idx].gen == gen;
+            made = b->tok[idx].loc;
+        }
+        pthread_mutex_unlock(&b->lock);
+        if (same)
+            sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                            "%s: token used after it was released (it was made at '%s')", what,
+                            made ? made : "?");
+        else if (known)
+            sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                            "%s: token used after it was released (its slot is reused since)",
+                            what);
+        else
+            sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                            "%s: expects a token, got a token handle this device never made", what);
+    } else if ((id = sim_stream_id((SimStream)h))) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                        "%s: expects a token, got a stream (stream %" PRIu64 ")", what, id);
+    } else if ((id = sim_event_id((SimEvent)h))) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                        "%s: expects a token, got an event (event %" PRIu64 ")", what, id);
+    } else if (module_find(b, (BeModule)h)) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                        "%s: expects a token, got a module handle", what);
+    } else if (function_find(b, (BeFunction)h)) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                        "%s: expects a token, got a kernel function handle", what);
+    } else {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                        "%s: expects a token, got %p, which is no handle of this device", what,
+                        (void *)h);
+    }
+}
+
+/* The op behind token h, borrowed: the caller's reference to h keeps it. NULL (after a report)
+ * when h is not a live token. */
+static SimOp *token_op(SimBe *b, BeToken h, const char *what, const char *loc)
+{
+    uint32_t idx;
+    uint16_t gen;
+    SimOp *op = NULL;
+    if (token_decode(h, &idx, &gen)) {
+        pthread_mutex_lock(&b->lock);
+        if (idx < b->n_tok && b->tok[idx].gen == gen)
+            op = b->tok[idx].op; /* NULL once released */
+        pthread_mutex_unlock(&b->lock);
+    }
+    if (!op)
+        token_misuse(b, h, what, loc);
+    return op;
+}
+
+/* A token handed to the stream door: the sim would only see a handle it does not know, so say
+ * what it is here. True when h was a token (reported). */
+static bool token_as(SimBe *b, const void *h, const char *as, const char *loc)
+{
+    uint32_t idx;
+    uint16_t gen;
+    if (!token_decode((BeToken)h, &idx, &gen))
+        return false;
+    const char *made = NULL;
+    pthread_mutex_lock(&b->lock);
+    if (idx < b->n_tok && b->tok[idx].gen == gen)
+        made = b->tok[idx].loc;
+    pthread_mutex_unlock(&b->lock);
+    sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                    "expects %s %s, got a token (made at '%s'): tokens are not streams or events",
+                    as[0] == 'e' ? "an" : "a", as, made ? made : "?");
+    return true;
+}
+
+/* The ops of a list of tokens: NULL entries stay NULL, bad handles become NULL after a report. */
+typedef struct Deps {
+    SimOp *small[8];
+    SimOp **op;
+    size_t n;
+} Deps;
+
+static BeStatus deps_get(SimBe *b, Deps *d, const BeToken *toks, size_t n, const char *what,
+                         const char *loc)
+{
+    d->op = d->small;
+    d->n = 0;
+    if (!toks)
+        return BE_OK;
+    if (n > 8 && !(d->op = malloc(n * sizeof *d->op))) {
+        d->op = d->small;
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_OTHER, loc,
+                        "out of memory reading %zu tokens", n);
+        return BE_ERR_MEMORY;
+    }
+    BeStatus st = BE_OK;
+    for (size_t i = 0; i < n; i++) {
+        d->op[i] = toks[i] ? token_op(b, toks[i], what, loc) : NULL;
+        if (toks[i] && !d->op[i])
+            st = BE_ERR_HANDLE;
+    }
+    d->n = n;
+    return st;
+}
+
+static void deps_free(Deps *d)
+{
+    if (d->op != d->small)
+        free(d->op);
+}
+
+/* Submits desc after deps; *out gets its token, even when the sim refused the op (it is then a
+ * marker in its place). Returns the deps' status, else the submit's. */
+static BeStatus token_submit(SimBe *b, const SimOpDesc *desc, const BeToken *deps, size_t ndeps,
+                             BeToken *out)
+{
+    Deps d;
+    BeStatus st = deps_get(b, &d, deps, ndeps, "dependency", desc->loc);
+    if (st == BE_ERR_MEMORY) {
+        if (desc->release)
+            desc->release(desc->user);
+        return st;
+    }
+    SimOp *op = NULL;
+    BeStatus st2 = status(sim_submit(b->dev, desc, d.op, d.n, &op));
+    deps_free(&d);
+    if (op && !(*out = token_new(b, op, desc->loc)))
+        return BE_ERR_MEMORY;
+    return st != BE_OK ? st : st2;
+}
+
+static uint64_t token_id(void *self, BeToken h)
+{
+    SimBe *b = self;
+    uint32_t idx;
+    uint16_t gen;
+    SimOp *op = NULL;
+    if (!token_decode(h, &idx, &gen))
+        return 0;
+    pthread_mutex_lock(&b->lock);
+    if (idx < b->n_tok && b->tok[idx].gen == gen)
+        op = b->tok[idx].op;
+    pthread_mutex_unlock(&b->lock);
+    return op ? sim_op_id(op) : 0;
+}
+
+static BeStatus token_memcpy(void *self, void *dst, const void *src, size_t bytes,
+                             const BeToken *deps, size_t ndeps, BeToken *out, const char *loc)
+{
+    SimOpDesc d = {.kind = SIM_OP_MEMCPY, .loc = loc, .dst = dst, .src = src, .bytes = bytes};
+    return token_submit(self, &d, deps, ndeps, out);
+}
+
+static BeStatus token_join(void *self, const BeToken *deps, size_t ndeps, BeToken *out,
+                           const char *loc)
+{
+    SimOpDesc d = {.kind = SIM_OP_MARKER, .loc = loc};
+    return token_submit(self, &d, deps, ndeps, out);
+}
+
+static BeStatus token_memset(void *self, void *dst, uint32_t value, unsigned width, size_t count,
+                             const BeToken *deps, size_t ndeps, BeToken *out, const char *loc)
+{
+    SimBe *b = self;
+    if (count > SIZE_MAX / width) {
+        sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_MISUSE, loc,
+                        "memset of %zu elements of %u bytes overflows the address space", count,
+                        width);
+        token_join(self, deps, ndeps, out, loc);
+        return BE_ERR_ARG;
+    }
+    SimOpDesc d = {.kind = SIM_OP_MEMSET, .loc = loc, .dst = dst, .value = value, .width = width,
+                   .bytes = count * width};
+    return token_submit(b, &d, deps, ndeps, out);
+}
+
+/* The memory exists at once; the token is a marker after deps. */
+static BeStatus token_alloc(void *self, size_t bytes, bool host_shared, const BeToken *deps,
+                            size_t ndeps, void **ptr, BeToken *out, const char *loc)
+{
+    SimBe *b = self;
+    SimStatus st = sim_mem_alloc(b->dev, bytes, host_shared ? SIM_MEM_HOST_SHARED : SIM_MEM_DEVICE,
+                                 ptr, loc);
+    if (st == SIM_OK)
+        buffer_add(b, *ptr, bytes);
+    BeStatus st2 = token_join(self, deps, ndeps, out, loc);
+    return st != SIM_OK ? status(st) : st2;
+}
+
+/* The token is a marker after deps; the host waits for it and frees. The sim records a free as
+ * the host's, so the host must be ordered after deps first, or the deps' own accesses would read
+ * as use-after-free races; what no dep orders before the free still does. */
+static BeStatus token_free(void *self, void *ptr, const BeToken *deps, size_t ndeps, BeToken *out,
+                           const char *loc)
+{
+    SimBe *b = self;
+    BeStatus st = token_join(self, deps, ndeps, out, loc);
+    if (!ptr || !*out)
+        return st;
+    SimOp *op = token_op(b, *out, "free", loc);
+    SimStatus s1 = sim_host_wait(b->dev, &op, 1, loc);
+    SimStatus s2 = sim_mem_free(b->dev, ptr, loc);
+    if (s2 == SIM_OK)
+        buffer_remove(b, ptr);
+    if (st != BE_OK)
+        return st;
+    return status(s1 != SIM_OK ? s1 : s2);
+}
+
+static BeStatus token_launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l,
+                                  const BeToken *deps, size_t ndeps, BeToken *out, const char *loc)
+{
+    HostKernel *k = malloc(sizeof *k);
+    if (!k)
+        return BE_ERR_MEMORY;
+    *k = (HostKernel){.fn = fn, .user = user, .launch = *l};
+    SimOpDesc d = {.kind = SIM_OP_KERNEL, .loc = loc, .fn = host_kernel_run, .user = k,
+                   .release = free};
+    return token_submit(self, &d, deps, ndeps, out);
+}
+
+static BeStatus token_wait(void *self, const BeToken *toks, size_t n, const char *loc)
+{
+    SimBe *b = self;
+    Deps d;
+    BeStatus st = deps_get(b, &d, toks, n, "wait", loc);
+    if (st == BE_ERR_MEMORY)
+        return st;
+    BeStatus st2 = status(sim_host_wait(b->dev, d.op, d.n, loc));
+    deps_free(&d);
+    return st2 != BE_OK ? st2 : st;
+}
+
+/* Adds one reference to h (retain) or drops one (release); the last release frees the slot and
+ * the sim op. */
+static BeStatus token_ref(SimBe *b, BeToken h, bool retain, const char *what)
+{
+    uint32_t idx;
+    uint16_t gen;
+    SimOp *dead = NULL;
+    bool ok = false;
+    if (token_decode(h, &idx, &gen)) {
+        pthread_mutex_lock(&b->lock);
+        Token *t = idx < b->n_tok ? &b->tok[idx] : NULL;
+        if (t && t->gen == gen && t->refs) {
+            ok = true;
+            if (retain) {
+                t->refs++;
+            } else if (--t->refs == 0) {
+                dead = t->op;
+                t->op = NULL;
+                if (b->free_tail)
+                    b->tok[b->free_tail - 1].next_free = idx + 1;
+                else
+                    b->free_head = idx + 1;
+                b->free_tail = idx + 1;
+                b->n_free++;
+            }
+        }
+        pthread_mutex_unlock(&b->lock);
+    }
+    if (!ok) {
+        token_misuse(b, h, what, what);
+        return BE_ERR_HANDLE;
+    }
+    if (dead)
+        sim_op_release(b->dev, dead);
+    return BE_OK;
+}
+
+static BeStatus token_retain(void *self, BeToken h)
+{
+    return token_ref(self, h, true, "be_token_retain");
+}
+
+static BeStatus token_release(void *self, BeToken h)
+{
+    return token_ref(self, h, false, "be_token_release");
+}
+
+static BeStatus token_from_stream(void *self, BeStream s, BeToken *out, const char *loc)
+{
+    SimBe *b = self;
+    if (token_as(b, s, "stream", loc))
+        return BE_ERR_HANDLE;
+    SimOp *op = NULL;
+    SimStatus st = sim_stream_last_op(b->dev, (SimStream)s, &op, loc);
+    if (st != SIM_OK)
+        return status(st);
+    if (!op) /* the stream never had work: nothing to wait for */
+        return token_join(self, NULL, 0, out, loc);
+    return (*out = token_new(b, op, loc)) ? BE_OK : BE_ERR_MEMORY;
+}
+
+static BeStatus stream_wait_token(void *self, BeStream s, BeToken t, const char *loc)
+{
+    SimBe *b = self;
+    if (token_as(b, s, "stream", loc))
+        return BE_ERR_HANDLE;
+    SimOp *op = NULL;
+    if (t && !(op = token_op(b, t, "stream wait", loc)))
+        return BE_ERR_HANDLE;
+    return status(sim_stream_wait_op(b->dev, (SimStream)s, op, loc));
 }
 
 /* ---- inside a host kernel: a BeKernelCtx is the sim's SimCtx ---- */
@@ -757,6 +1180,18 @@ static const BeOps ops = {
     .launch = launch,
     .launch_host = launch_host,
     .report = report,
+    .token_id = token_id,
+    .token_memcpy = token_memcpy,
+    .token_memset = token_memset,
+    .token_alloc = token_alloc,
+    .token_free = token_free,
+    .token_launch_host = token_launch_host,
+    .token_join = token_join,
+    .token_wait = token_wait,
+    .token_retain = token_retain,
+    .token_release = token_release,
+    .token_from_stream = token_from_stream,
+    .stream_wait_token = stream_wait_token,
 };
 
 BeStatus be_sim_create(const BeOptions *opt, const BeOps **out_ops, void **self, char *err,
