@@ -5,15 +5,20 @@
  *   math    fpowi, isnan/isinf/isfinite/isnormal, sincos, clampf, fma (the plain unary and
  *           binary math ops use custom.c's unary_fm, binary and binary_fm)
  *   func    constant, call_indirect
- *   vector  print, extract, insert, load, store, from_elements, reduction, fma, step
- *           (broadcast, bitcast and shape_cast use custom.c's cast_like)
+ *   vector  print, extract, insert, load, store, from_elements, to_elements, reduction, fma,
+ *           step, shuffle, constant_mask, create_mask, maskedload/maskedstore, gather/scatter,
+ *           interleave/deinterleave, transpose, extract/insert_strided_slice, vscale,
+ *           transfer_read/transfer_write (broadcast, bitcast, shape_cast and type_cast use
+ *           custom.c's cast_like)
  *
  * As everywhere in ir/, parse_X fills the OpState with what `mlir-opt --mlir-print-op-generic`
  * shows, and print_X declines (returns false before writing) when the op has a shape its custom
  * form cannot carry. Two defaults need care: `#arith.fastmath<none>` and `#arith.overflow<none>`
  * are dropped when an op is created (parser.c), so an absent property means the default; but
  * vector.print's `#vector.punctuation<newline>` is kept, so parse_vector_print adds it when the
- * source leaves it out, as MLIR does, and print_vector_print leaves it out again. */
+ * source leaves it out, as MLIR does, and print_vector_print leaves it out again. The transfer
+ * ops likewise get their default permutation map (the minor identity) and in_bounds (all false)
+ * on parsing, and drop them on printing; their mask type is inferred from the map. */
 #include "ir/internal.h"
 
 #include <string.h>
@@ -1207,3 +1212,264 @@ bool parse_gather(Parser *p, OpState *st) { return parse_masked(p, st, true, tru
 bool print_gather(Printer *pr, Op *op) { return print_masked(pr, op, true, true); }
 bool parse_scatter(Parser *p, OpState *st) { return parse_masked(p, st, true, false); }
 bool print_scatter(Printer *pr, Op *op) { return print_masked(pr, op, true, false); }
+
+/* ---- vector.transfer_read / transfer_write -------------------------------------------------- */
+
+/* The results of a transfer's permutation map `affine_map<(d0, ...) -> (r, ...)>`: res[i] is the
+ * dimension a result names, or -1 for a broadcast `0`. False for anything else. */
+static bool transfer_map(const Attr *a, uint32_t *ndims, int32_t *res, uint32_t *nres) {
+  static const char pre[] = "affine_map<(";
+  if (!a || a->kind != ATTR_AFFINE_MAP || a->u.str.len < sizeof pre ||
+      memcmp(a->u.str.s, pre, sizeof pre - 1) != 0)
+    return false;
+  const char *c = a->u.str.s + sizeof pre - 1, *end = a->u.str.s + a->u.str.len;
+  *ndims = 0;
+  *nres = 0;
+  while (c < end && *c == 'd') {
+    uint32_t k = 0;
+    for (c++; c < end && *c >= '0' && *c <= '9'; c++)
+      k = k * 10 + (uint32_t)(*c - '0');
+    if (k != *ndims || *ndims == 64)
+      return false;
+    ++*ndims;
+    if (c + 1 < end && c[0] == ',' && c[1] == ' ')
+      c += 2;
+  }
+  if (end - c < 6 || memcmp(c, ") -> (", 6) != 0)
+    return false;
+  for (c += 6; c < end && *c != ')';) {
+    if (*nres == 64)
+      return false;
+    if (*c == '0') {
+      res[(*nres)++] = -1;
+      c++;
+    } else if (*c == 'd') {
+      int32_t k = 0;
+      for (c++; c < end && *c >= '0' && *c <= '9' && k < 100000; c++)
+        k = k * 10 + (*c - '0');
+      if ((uint32_t)k >= *ndims)
+        return false;
+      res[(*nres)++] = k;
+    } else {
+      return false;
+    }
+    if (c + 1 < end && c[0] == ',' && c[1] == ' ')
+      c += 2;
+  }
+  return end - c == 2 && c[0] == ')' && c[1] == '>';
+}
+
+/* `affine_map<(d0, ..., dN-1) -> (dN-r, ..., dN-1)>`, what a transfer has when no map is given */
+static Str minor_identity(IrCtx *ctx, uint32_t ndims, uint32_t nres) {
+  char buf[1024];
+  int o = snprintf(buf, sizeof buf, "affine_map<(");
+  for (uint32_t i = 0; i < ndims && o < 900; i++)
+    o += snprintf(buf + o, sizeof buf - (size_t)o, i ? ", d%u" : "d%u", i);
+  o += snprintf(buf + o, sizeof buf - (size_t)o, ") -> (");
+  for (uint32_t i = ndims - nres; i < ndims && o < 1000; i++)
+    o += snprintf(buf + o, sizeof buf - (size_t)o, i > ndims - nres ? ", d%u" : "d%u", i);
+  o += snprintf(buf + o, sizeof buf - (size_t)o, ")>");
+  return ir_intern(ctx, buf, (size_t)o);
+}
+
+/* How many vector dimensions a transfer moves: those of the vector type less those of a vector
+ * element type of the memref. */
+static uint32_t transfer_rank(const Type *mem, const Type *vec) {
+  const Type *e = mem->u.sh.elem;
+  uint32_t er = e->kind == TY_VECTOR ? e->u.sh.rank : 0;
+  return vec->u.sh.rank > er ? vec->u.sh.rank - er : 0;
+}
+
+/* The mask type MLIR infers for a transfer: the vector's dimensions that the map takes from the
+ * memref, in the memref's dimension order, as i1 (broadcast dimensions take no mask). */
+static Type *transfer_mask_type(IrCtx *ctx, const Type *vec, const int32_t *res, uint32_t nres) {
+  int64_t shape[64];
+  bool scal[64];
+  uint32_t n = 0;
+  for (int32_t d = 0; d < 64; d++)
+    for (uint32_t i = 0; i < nres && i < vec->u.sh.rank; i++)
+      if (res[i] == d) {
+        shape[n] = vec->u.sh.shape[i];
+        scal[n++] = vec->u.sh.scalable && vec->u.sh.scalable[i];
+      }
+  Type t = *vec;
+  t.u.sh.shape = shape;
+  t.u.sh.scalable = scal;
+  t.u.sh.rank = n;
+  t.u.sh.elem = ir_type_int(ctx, 1, SIGNLESS);
+  return ir_type_intern(ctx, &t);
+}
+
+static Attr *st_attr(OpState *st, const char *name) {
+  for (uint32_t i = 0; i < st->nattrs; i++)
+    if (ir_str_eq(st->attrs[i].name, name))
+      return st->attrs[i].value;
+  return NULL;
+}
+
+/* transfer_read ::= %base `[` indices `]` `,` %padding (`,` %mask)? attr-dict `:` memref-type
+ *                   `,` vector-type
+ * transfer_write ::= %value `,` %base `[` indices `]` (`,` %mask)? attr-dict `:` vector-type
+ *                    `,` memref-type
+ * permutation_map defaults to the minor identity and in_bounds to all false; the operand
+ * segments are (base or value, indices, padding or base, mask) in the generic order. */
+static bool parse_transfer(Parser *p, OpState *st, bool write) {
+  IrCtx *ctx = p_ctx(p);
+  OperandRef first, base, *idx, mask;
+  uint32_t n;
+  bool has_mask = false;
+  if (write && (!p_operand(p, &first) || !p_expect(p, TOK_COMMA, "','")))
+    return false;
+  if (!p_operand(p, &base) || !p_expect(p, TOK_LSQUARE, "'['") || !p_operand_list(p, &idx, &n) ||
+      !p_expect(p, TOK_RSQUARE, "']'"))
+    return false;
+  if (!write && (!p_expect(p, TOK_COMMA, "','") || !p_operand(p, &first)))
+    return false;
+  if (p_opt(p, TOK_COMMA)) {
+    if (!p_operand(p, &mask))
+      return false;
+    has_mask = true;
+  }
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  Type *t[2];
+  if (!p_type(p, &t[0]) || !p_expect(p, TOK_COMMA, "','") || !p_type(p, &t[1]))
+    return false;
+  Type *vec = t[write ? 0 : 1], *mem = t[write ? 1 : 0];
+  if (vec->kind != TY_VECTOR || (mem->kind != TY_MEMREF && mem->kind != TY_TENSOR))
+    return p_error_at(p, pos, "expected a shaped type and a vector type");
+  Attr *map = st_attr(st, "permutation_map");
+  uint32_t ndims, nres;
+  int32_t res[64];
+  if (!map) {
+    nres = transfer_rank(mem, vec);
+    if (nres > mem->u.sh.rank)
+      return p_error_at(p, pos, "the vector has more dimensions than the memref");
+    Attr *a = ir_alloc(ctx, sizeof *a);
+    a->kind = ATTR_AFFINE_MAP;
+    a->u.str = minor_identity(ctx, mem->u.sh.rank, nres);
+    st_add_prop(p, st, "permutation_map", a);
+    for (uint32_t i = 0; i < nres; i++)
+      res[i] = (int32_t)(mem->u.sh.rank - nres + i);
+  } else if (!transfer_map(map, &ndims, res, &nres)) {
+    return p_error_at(p, pos, "expected a permutation map of dimensions and zeros");
+  }
+  if (!st_attr(st, "in_bounds")) {
+    Attr *f[64];
+    for (uint32_t i = 0; i < nres; i++)
+      f[i] = ir_attr_bool(ctx, false);
+    st_add_prop(p, st, "in_bounds", ir_attr_array(ctx, f, nres));
+  }
+  uint32_t seg[4] = {1, write ? 1 : n, write ? n : 1, has_mask};
+  st_set_segments(p, st, seg, 4);
+  if (!write)
+    st_add_result_type(p, st, vec);
+  else if (mem->kind == TY_TENSOR)
+    st_add_result_type(p, st, mem);
+  Type *index = ir_type_index(ctx), *mask_type = has_mask ? transfer_mask_type(ctx, vec, res, nres) : NULL;
+  return write ? p_resolve_onto(p, st, &first, 1, &vec, 1) && p_resolve_onto(p, st, &base, 1, &mem, 1) &&
+                     p_resolve_onto(p, st, idx, n, &index, 1) &&
+                     p_resolve_onto(p, st, &mask, has_mask, &mask_type, 1)
+               : p_resolve_onto(p, st, &base, 1, &mem, 1) && p_resolve_onto(p, st, idx, n, &index, 1) &&
+                     p_resolve_onto(p, st, &first, 1, &mem->u.sh.elem, 1) &&
+                     p_resolve_onto(p, st, &mask, has_mask, &mask_type, 1);
+}
+
+static bool print_transfer(Printer *pr, Op *op, bool write) {
+  Attr *seg = prop(op, "operandSegmentSizes"), *map = prop(op, "permutation_map");
+  Attr *inb = prop(op, "in_bounds");
+  if (op->noperands < 2 || op->nresults > 1 || !plain(op) || !seg || seg->kind != ATTR_DENSE_ARRAY ||
+      !ir_type_is_integer(seg->type, 32) || seg->u.darr.fvals || seg->u.darr.n != 4 || !map ||
+      !inb || inb->kind != ATTR_ARRAY)
+    return false;
+  /* segments: read (base, indices, padding, mask), write (value, base, indices, mask) */
+  const int64_t *s = seg->u.darr.ivals;
+  int64_t nidx64 = write ? s[2] : s[1], one = write ? s[1] : s[2];
+  if (s[0] != 1 || one != 1 || nidx64 < 0 || nidx64 > 64 || s[3] < 0 || s[3] > 1 ||
+      (uint64_t)(2 + nidx64 + s[3]) != op->noperands)
+    return false;
+  uint32_t nidx = (uint32_t)nidx64;
+  bool has_mask = s[3] == 1;
+  Value *vecv = write ? op->operands[0] : NULL, *base = op->operands[write ? 1 : 0];
+  Value *const *idx = op->operands + (write ? 2 : 1);
+  Value *pad = write ? NULL : op->operands[1 + nidx];
+  const Type *mem = base->type;
+  bool tensor = mem->kind == TY_TENSOR;
+  /* a read gives the vector; a write to a tensor gives the new tensor */
+  if ((!write || tensor) != (op->nresults == 1) || (write && tensor && op->results[0].type != mem))
+    return false;
+  const Type *vec = write ? vecv->type : op->results[0].type;
+  if (vec->kind != TY_VECTOR || (mem->kind != TY_MEMREF && !tensor) || mem->u.sh.unranked ||
+      (pad && pad->type != mem->u.sh.elem))
+    return false;
+  for (uint32_t i = 0; i < nidx; i++)
+    if (idx[i]->type->kind != TY_INDEX)
+      return false;
+  uint32_t ndims, nres;
+  int32_t res[64];
+  if (!transfer_map(map, &ndims, res, &nres) || ndims != mem->u.sh.rank || inb->u.arr.n != nres)
+    return false;
+  bool all_false = true;
+  for (uint32_t i = 0; i < inb->u.arr.n; i++) {
+    if (inb->u.arr.elems[i]->kind != ATTR_BOOL)
+      return false;
+    all_false &= !inb->u.arr.elems[i]->u.b;
+  }
+  if (has_mask) {
+    /* the mask type is inferred on parsing: it must be the one MLIR infers */
+    const Type *m = op->operands[op->noperands - 1]->type;
+    if (m->kind != TY_VECTOR || !ir_type_is_integer(m->u.sh.elem, 1))
+      return false;
+    uint32_t k = 0;
+    for (int32_t d = 0; d < 64; d++)
+      for (uint32_t i = 0; i < nres && i < vec->u.sh.rank; i++)
+        if (res[i] == d) {
+          bool sv = vec->u.sh.scalable && vec->u.sh.scalable[i];
+          bool sm = m->u.sh.scalable && k < m->u.sh.rank && m->u.sh.scalable[k];
+          if (k >= m->u.sh.rank || m->u.sh.shape[k] != vec->u.sh.shape[i] || sv != sm)
+            return false;
+          k++;
+        }
+    if (k != m->u.sh.rank)
+      return false;
+  }
+  bool identity = nres <= ndims && nres == transfer_rank(mem, vec);
+  for (uint32_t i = 0; identity && i < nres; i++)
+    identity = res[i] == (int32_t)(ndims - nres + i);
+  const char *elide[4] = {"operandSegmentSizes"};
+  uint32_t ne = 1;
+  if (identity)
+    elide[ne++] = "permutation_map";
+  if (all_false)
+    elide[ne++] = "in_bounds";
+  elide[ne] = NULL;
+  pr_char(pr, ' ');
+  if (write) {
+    pr_value(pr, vecv);
+    pr_strn(pr, ", ", 2);
+  }
+  pr_value(pr, base);
+  pr_char(pr, '[');
+  pr_values(pr, idx, nidx);
+  pr_char(pr, ']');
+  if (pad) {
+    pr_strn(pr, ", ", 2);
+    pr_value(pr, pad);
+  }
+  if (has_mask) {
+    pr_strn(pr, ", ", 2);
+    pr_value(pr, op->operands[op->noperands - 1]);
+  }
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, write ? vec : mem);
+  pr_strn(pr, ", ", 2);
+  pr_type(pr, write ? mem : vec);
+  return true;
+}
+
+bool parse_transfer_read(Parser *p, OpState *st) { return parse_transfer(p, st, false); }
+bool print_transfer_read(Printer *pr, Op *op) { return print_transfer(pr, op, false); }
+bool parse_transfer_write(Parser *p, OpState *st) { return parse_transfer(p, st, true); }
+bool print_transfer_write(Printer *pr, Op *op) { return print_transfer(pr, op, true); }

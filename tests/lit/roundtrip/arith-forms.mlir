@@ -3,7 +3,9 @@
 // and fastmath clauses, the scaling casts, the math ops beyond the common ones,
 // func.constant and func.call_indirect, and the vector ops GPU tests use
 // (vector.print in all its spellings, extract/insert with static and dynamic
-// positions, load/store, from_elements, reduction, fma, step, broadcast).
+// positions, load/store, from_elements, reduction, fma, step, broadcast,
+// shuffle, masks, masked and gather/scatter accesses, transfer_read/write
+// with default and explicit permutation maps, in_bounds and inferred masks).
 
 func.func @extended(%a: i32, %b: i32, %v: vector<4xi64>, %t: i1) {
   %0:2 = arith.addui_extended %a, %b : i32, i1
@@ -165,4 +167,28 @@ func.func @more_vectors(%a: vector<2xf32>, %b: vector<3xf32>, %i: index, %j: ind
   %16 = vector.vscale
   %17 = vector.type_cast %mm : memref<8x8xf32> to memref<vector<8x8xf32>>
   return
+}
+
+func.func @transfers(%m: memref<?xf32>, %m2: memref<?x?xf32>, %m3: memref<?x?x?xf32>, %i: index, %j: index, %f: f32, %mask: vector<4xi1>, %mask2: vector<4x2xi1>, %v: vector<f32>, %v4: vector<4xf32>, %v24: vector<2x4xf32>, %mv: memref<?xvector<4xf32>>, %sm: vector<[4]xi1>) {
+  %0 = vector.transfer_read %m[%i], %f : memref<?xf32>, vector<4xf32>
+  %1 = vector.transfer_read %m2[%i, %j], %f {in_bounds = [true]} : memref<?x?xf32>, vector<4xf32>
+  %2 = vector.transfer_read %m2[%i, %j], %f, %mask {permutation_map = affine_map<(d0, d1) -> (d0)>} : memref<?x?xf32>, vector<4xf32>
+  vector.transfer_write %v4, %m[%i] : vector<4xf32>, memref<?xf32>
+  vector.transfer_write %v4, %m2[%i, %j], %mask {in_bounds = [false]} : vector<4xf32>, memref<?x?xf32>
+  %3 = vector.transfer_read %m2[%i, %j], %f {in_bounds = [false, true]} : memref<?x?xf32>, vector<2x4xf32>
+  %4 = vector.transfer_read %m[%i], %f : memref<?xf32>, vector<f32>
+  %5 = vector.transfer_read %m3[%i, %i, %i], %f {permutation_map = affine_map<(d0, d1, d2) -> (0, d2)>} : memref<?x?x?xf32>, vector<2x4xf32>
+  %6 = vector.transfer_read %mv[%i], %v4 : memref<?xvector<4xf32>>, vector<2x4xf32>
+  vector.transfer_write %v, %m[%i] : vector<f32>, memref<?xf32>
+  %7 = vector.transfer_read %m3[%i, %i, %j], %f, %mask2 {permutation_map = affine_map<(d0, d1, d2) -> (d2, d0)>} : memref<?x?x?xf32>, vector<2x4xf32>
+  %8 = vector.transfer_read %m[%i], %f, %sm : memref<?xf32>, vector<[4]xf32>
+  vector.transfer_write %v24, %m3[%i, %j, %j] {permutation_map = affine_map<(d0, d1, d2) -> (d2, d1)>, x.tag} : vector<2x4xf32>, memref<?x?x?xf32>
+  %9 = vector.transfer_read %m2[%i, %j], %f, %mask {in_bounds = [true], permutation_map = affine_map<(d0, d1) -> (d1)>} : memref<?x?xf32>, vector<4xf32>
+  return
+}
+
+func.func @tensor_transfers(%t: tensor<?x8xf32>, %i: index, %f: f32, %v: vector<4xf32>) -> tensor<?x8xf32> {
+  %0 = vector.transfer_read %t[%i, %i], %f : tensor<?x8xf32>, vector<4xf32>
+  %1 = vector.transfer_write %v, %t[%i, %i] {in_bounds = [true]} : vector<4xf32>, tensor<?x8xf32>
+  return %1 : tensor<?x8xf32>
 }
