@@ -130,7 +130,12 @@ static Op *lookup_symref(Verifier *v, const Op *op, const Attr *ref) {
  * region results, kernel references. */
 static void check_known(Verifier *v, Op *op) {
   const char *n = op->info->name;
-  if (!strcmp(n, "func.return")) {
+  if (!strcmp(n, "func.func") || !strcmp(n, "llvm.func") || !strcmp(n, "gpu.func")) {
+    Attr *vis = ir_op_attr(op, "sym_visibility");
+    bool decl = op->nregions && !op->regions[0].first;
+    if (decl && n[0] == 'f' && (!vis || (vis->kind == ATTR_STRING && ir_str_eq(vis->u.str, "public"))))
+      op_fail(v, op, "symbol declaration cannot have public visibility");
+  } else if (!strcmp(n, "func.return")) {
     Op *fn = enclosing(op, "func.func");
     Type *ft = fn ? func_type_of(fn) : NULL;
     if (!ft || ir_op_parent_op(op) != fn)
