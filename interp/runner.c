@@ -1,43 +1,58 @@
 /* runner.c - MLIR's runner utils (libmlir_runner_utils, libmlir_c_runner_utils), built in: the
- * external functions upstream integration tests declare and call to print results.
+ * external functions upstream integration tests declare and call to print and check results.
  *
  * Output is byte for byte what upstream prints, so upstream CHECK lines pass:
  *   Unranked Memref base@ = 0x... rank = 2 offset = 0 sizes = [2, 3] strides = [3, 1] data =
  *   [[1,   2,   3],
  *    [4,   5,   6]]
- * Elements are separated by ", " plus one space per nesting level below the outermost; rows by
- * ", \n" (with the trailing blank upstream prints) and the same indentation. Floats print as C++ streams do by default (%g), integers as
- * decimals. */
+ * Upstream's data printer writes the first element of a dimension after "[", then ", " (and a
+ * newline when more dimensions follow) and, for every further element, one space per nesting
+ * level below the outermost before it; the last one closes with "]". A rank-0 memref prints its
+ * element in brackets. Elements print as a C++ stream would: floats as %g (f16 and bf16 widened
+ * to float), integers in decimal, index unsigned, complex numbers as (re,im) and i8 as the raw
+ * character (upstream streams an int8_t, which is a char). One deliberate difference: upstream
+ * prints one element of an empty dimension anyway (reading outside the buffer); we print "[]".
+ *
+ * verifyMemRef* compares element-wise (floats within a relative 1e-6 (f32) or 1e-12 (f64), NaN
+ * and infinities never equal; everything else bit for bit), writes up to ten
+ * "actual != expected offset = N" lines to stderr and returns the number of differences, or -1
+ * after printing both descriptors to stderr when the shapes differ.
+ *
+ * Each memref function is known under its plain name (argument: the unranked memref's words,
+ * or rank and descriptor pointer in lowered code) and its `_mlir_ciface_` name (argument: a
+ * pointer to the {rank, descriptor pointer} pair in memory). */
 #include "interp/internal.h"
 
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-typedef enum ElemKind { E_F32, E_F64, E_I8, E_I16, E_I32, E_I64, E_F16, E_BF16 } ElemKind;
+typedef enum ElemKind { E_F32, E_F64, E_I8, E_I16, E_I32, E_I64, E_IND, E_F16, E_BF16, E_C32, E_C64 } ElemKind;
+
+static const uint32_t elem_bytes[] = {[E_F32] = 4, [E_F64] = 8, [E_I8] = 1,   [E_I16] = 2,
+                                      [E_I32] = 4, [E_I64] = 8, [E_IND] = 8,  [E_F16] = 2,
+                                      [E_BF16] = 2, [E_C32] = 8, [E_C64] = 16};
+
+static float narrow_float(ElemKind k, const char *p) {
+  Slot s;
+  Type t = {.kind = TY_FLOAT};
+  t.u.f = k == E_F16 ? F_F16 : F_BF16;
+  interp_load_elem(&t, p, &s);
+  return s.f32;
+}
 
 static void print_elem(FILE *out, ElemKind k, const char *p) {
+  float f[2];
+  double d[2];
   switch (k) {
-  case E_F32: {
-    float v;
-    memcpy(&v, p, 4);
-    fprintf(out, "%g", v);
-    return;
-  }
-  case E_F64: {
-    double v;
-    memcpy(&v, p, 8);
-    fprintf(out, "%g", v);
-    return;
-  }
-  case E_F16: case E_BF16: {
-    Slot s;
-    Type t = {.kind = TY_FLOAT};
-    t.u.f = k == E_F16 ? F_F16 : F_BF16;
-    interp_load_elem(&t, p, &s);
-    fprintf(out, "%g", s.f32);
-    return;
-  }
-  case E_I8: fprintf(out, "%d", (int)*(const int8_t *)p); return;
+  case E_F32: memcpy(f, p, 4); fprintf(out, "%g", f[0]); return;
+  case E_F64: memcpy(d, p, 8); fprintf(out, "%g", d[0]); return;
+  case E_F16: case E_BF16: fprintf(out, "%g", narrow_float(k, p)); return;
+  case E_C32: memcpy(f, p, 8); fprintf(out, "(%g,%g)", f[0], f[1]); return;
+  case E_C64: memcpy(d, p, 16); fprintf(out, "(%g,%g)", d[0], d[1]); return;
+  case E_I8: fputc(*p, out); return;
   case E_I16: {
     int16_t v;
     memcpy(&v, p, 2);
@@ -56,18 +71,21 @@ static void print_elem(FILE *out, ElemKind k, const char *p) {
     fprintf(out, "%" PRId64, v);
     return;
   }
+  case E_IND: {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    fprintf(out, "%" PRIu64, v);
+    return;
+  }
   }
 }
-
-static const uint32_t elem_bytes[] = {[E_F32] = 4, [E_F64] = 8, [E_I8] = 1, [E_I16] = 2,
-                                      [E_I32] = 4, [E_I64] = 8, [E_F16] = 2, [E_BF16] = 2};
 
 static void spaces(FILE *out, int64_t n) {
   for (int64_t i = 0; i < n; i++)
     fputc(' ', out);
 }
 
-/* dim: dimensions left to print (the data printer's recursion) */
+/* dim: dimensions left to print (upstream's MemRefDataPrinter recursion) */
 static void print_data(FILE *out, ElemKind k, const char *base, int64_t dim, int64_t rank, int64_t off,
                        const int64_t *sz, const int64_t *st) {
   if (dim == 0) {
@@ -85,37 +103,199 @@ static void print_data(FILE *out, ElemKind k, const char *base, int64_t dim, int
   fputc(']', out);
 }
 
-static int print_memref(Frame *fr, ElemKind k, Slot *args) {
-  FILE *out = fr->in->out;
-  int64_t rank = args[0].i;
-  Slot *d = args[1].p;
-  const int64_t *sz = &d[3].i, *st = &d[3 + rank].i;
-  fprintf(out, "Unranked Memref base@ = %p rank = %" PRId64 " offset = %" PRId64 " sizes = [", d[1].p, rank, d[2].i);
-  for (int64_t i = 0; i < rank; i++)
+/* An unranked memref as the runner utils see it: rank and the ranked descriptor's words. */
+typedef struct UMem {
+  int64_t rank;
+  const Slot *d;
+} UMem;
+
+static void print_meta(FILE *out, UMem m) {
+  const int64_t *sz = &m.d[3].i, *st = &m.d[3 + m.rank].i;
+  if (m.d[1].p)
+    fprintf(out, "base@ = %p", m.d[1].p);
+  else
+    fputs("base@ = 0", out); /* what a C++ stream prints for a null pointer */
+  fprintf(out, " rank = %" PRId64 " offset = %" PRId64 " sizes = [", m.rank, m.d[2].i);
+  for (int64_t i = 0; i < m.rank; i++)
     fprintf(out, "%s%" PRId64, i ? ", " : "", sz[i]);
   fputs("] strides = [", out);
-  for (int64_t i = 0; i < rank; i++)
+  for (int64_t i = 0; i < m.rank; i++)
     fprintf(out, "%s%" PRId64, i ? ", " : "", st[i]);
-  fputs("] data = \n", out);
-  print_data(out, k, d[1].p, rank, rank, d[2].i, sz, st);
+  fputc(']', out);
+}
+
+static void print_memref(FILE *out, ElemKind k, UMem m) {
+  fputs("Unranked Memref ", out);
+  print_meta(out, m);
+  fputs(" data = \n", out);
+  const int64_t *sz = &m.d[3].i, *st = &m.d[3 + m.rank].i;
+  if (m.rank == 0)
+    fputc('[', out);
+  print_data(out, k, m.d[1].p, m.rank, m.rank, m.d[2].i, sz, st);
+  if (m.rank == 0)
+    fputc(']', out);
   fputc('\n', out);
+}
+
+static bool elem_equal(ElemKind k, const char *a, const char *b) {
+  if (k == E_F32) {
+    float x, y;
+    memcpy(&x, a, 4);
+    memcpy(&y, b, 4);
+    return isfinite(x) && isfinite(y) && fabsf(x - y) <= 1e-6f * fabsf(y);
+  }
+  if (k == E_F64) {
+    double x, y;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    return isfinite(x) && isfinite(y) && fabs(x - y) <= 1e-12 * fabs(y);
+  }
+  return !memcmp(a, b, elem_bytes[k]);
+}
+
+static int64_t verify_rec(FILE *err, ElemKind k, UMem a, UMem e, int64_t dim, int64_t off, int64_t *printed) {
+  int64_t errors = 0;
+  if (dim == a.rank) {
+    const char *pa = (const char *)a.d[1].p + off * elem_bytes[k];
+    const char *pe = (const char *)e.d[1].p + off * elem_bytes[k];
+    if (elem_equal(k, pa, pe))
+      return 0;
+    if (*printed < 10) {
+      print_elem(err, k, pa);
+      fputs(" != ", err);
+      print_elem(err, k, pe);
+      fprintf(err, " offset = %" PRId64 "\n", off);
+      ++*printed;
+    }
+    return 1;
+  }
+  for (int64_t i = 0; i < a.d[3 + dim].i; i++)
+    errors += verify_rec(err, k, a, e, dim + 1, off + i * a.d[3 + a.rank + dim].i, printed);
+  return errors;
+}
+
+static int64_t verify_memref(FILE *err, ElemKind k, UMem a, UMem e) {
+  for (int64_t i = 0; i < a.rank; i++) {
+    if (e.rank != a.rank || a.d[2].i != e.d[2].i || a.d[3 + i].i != e.d[3 + i].i ||
+        a.d[3 + a.rank + i].i != e.d[3 + a.rank + i].i) {
+      print_meta(err, a);
+      print_meta(err, e);
+      return -1;
+    }
+  }
+  int64_t printed = 0;
+  return verify_rec(err, k, a, e, 0, a.d[2].i, &printed);
+}
+
+/* The k-th unranked memref argument. In func form an unranked memref is one value of many words
+ * (rank, descriptor pointer, ...); in lowered code two values (rank, pointer); through the C
+ * interface one pointer to the pair. */
+static UMem unranked_arg(const Frame *fr, const Slot *args, uint32_t k, bool ciface) {
+  UMem m;
+  if (ciface) {
+    const int64_t *pair = args[k].p;
+    m.rank = pair[0];
+    memcpy(&m.d, &pair[1], sizeof m.d);
+    return m;
+  }
+  uint32_t w = 0, i = 0, n = 0;
+  const Func *fn = fr->fn;
+  while (fn && fn->arg_words && i < fn->nargs && n < k) {
+    w += fn->arg_words[i] > 1 ? fn->arg_words[i] : 2;
+    i += fn->arg_words[i] > 1 ? 1 : 2;
+    n++;
+  }
+  if (!fn || !fn->arg_words)
+    w = 2 * k;
+  m.rank = args[w].i;
+  m.d = args[w + 1].p;
+  return m;
+}
+
+static bool rank_ok(Frame *fr, const Ins *call, UMem m) {
+  if (m.rank >= 0 && m.rank <= 64 && m.d)
+    return true;
+  interp_error(fr, call, "passes an invalid unranked memref (rank %lld) to a runner util", (long long)m.rank);
+  return false;
+}
+
+/* One native per (function, element kind, calling convention): kind and convention come from the
+ * table entry, found again by the callee's name. */
+typedef enum Util { U_PRINT, U_SHAPE, U_VERIFY } Util;
+
+typedef struct Entry {
+  const char *name;
+  Util util;
+  ElemKind kind;
+} Entry;
+
+static const Entry memref_utils[] = {
+  {"printMemrefF32", U_PRINT, E_F32},   {"printMemrefF64", U_PRINT, E_F64},
+  {"printMemrefF16", U_PRINT, E_F16},   {"printMemrefBF16", U_PRINT, E_BF16},
+  {"printMemrefI8", U_PRINT, E_I8},     {"printMemrefI16", U_PRINT, E_I16},
+  {"printMemrefI32", U_PRINT, E_I32},   {"printMemrefI64", U_PRINT, E_I64},
+  {"printMemrefInd", U_PRINT, E_IND},   {"printMemrefC32", U_PRINT, E_C32},
+  {"printMemrefC64", U_PRINT, E_C64},   {"printMemrefShapeI8", U_SHAPE, E_I8},
+  {"printMemrefShapeI32", U_SHAPE, E_I32}, {"printMemrefShapeI64", U_SHAPE, E_I64},
+  {"printMemrefShapeF32", U_SHAPE, E_F32}, {"printMemrefShapeF64", U_SHAPE, E_F64},
+  {"printMemrefShapeInd", U_SHAPE, E_IND}, {"printMemrefShapeC32", U_SHAPE, E_C32},
+  {"printMemrefShapeC64", U_SHAPE, E_C64}, {"verifyMemRefI8", U_VERIFY, E_I8},
+  {"verifyMemRefI16", U_VERIFY, E_I16}, {"verifyMemRefI32", U_VERIFY, E_I32},
+  {"verifyMemRefI64", U_VERIFY, E_I64}, {"verifyMemRefF16", U_VERIFY, E_F16},
+  {"verifyMemRefBF16", U_VERIFY, E_BF16}, {"verifyMemRefF32", U_VERIFY, E_F32},
+  {"verifyMemRefF64", U_VERIFY, E_F64}, {"verifyMemRefInd", U_VERIFY, E_IND},
+  {"verifyMemRefC32", U_VERIFY, E_C32}, {"verifyMemRefC64", U_VERIFY, E_C64},
+};
+
+#define CIFACE "_mlir_ciface_"
+
+static const Entry *memref_util(Str name, bool *ciface) {
+  *ciface = name.len > strlen(CIFACE) && !memcmp(name.s, CIFACE, strlen(CIFACE));
+  if (*ciface)
+    name = (Str){name.s + strlen(CIFACE), name.len - (uint32_t)strlen(CIFACE)};
+  for (size_t i = 0; i < sizeof memref_utils / sizeof memref_utils[0]; i++)
+    if (ir_str_eq(name, memref_utils[i].name))
+      return &memref_utils[i];
+  return NULL;
+}
+
+static int n_memref_util(Frame *fr, const Ins *call, Slot *args, Slot *res) {
+  bool ciface;
+  const Entry *e = memref_util(fr->fn->name, &ciface);
+  FILE *out = fr->in->out;
+  UMem a = unranked_arg(fr, args, 0, ciface);
+  if (!rank_ok(fr, call, a))
+    return EX_ERROR;
+  switch (e->util) {
+  case U_PRINT:
+    print_memref(out, e->kind, a);
+    break;
+  case U_SHAPE:
+    fputs("Unranked Memref ", out);
+    print_meta(out, a);
+    fputc('\n', out);
+    break;
+  case U_VERIFY: {
+    UMem b;
+    if (!ciface && fr->fn->nargs == 3 && fr->fn->arg_words && fr->fn->arg_words[0] == 1) {
+      b = a; /* lowered verifyMemRef*(rank, actual, expected) */
+      memcpy(&b.d, &args[2].p, sizeof b.d);
+    } else {
+      b = unranked_arg(fr, args, 1, ciface);
+    }
+    if (!rank_ok(fr, call, b))
+      return EX_ERROR;
+    fflush(out);
+    res[0].i = verify_memref(stderr, e->kind, a, b);
+    fflush(stderr);
+    break;
+  }
+  }
+  fflush(out);
   return EX_NEXT;
 }
 
-#define PRINT_MEMREF(name, kind)                                                  \
-  static int name(Frame *fr, const Ins *call, Slot *args, Slot *res) {            \
-    (void)call;                                                                   \
-    (void)res;                                                                    \
-    return print_memref(fr, kind, args);                                          \
-  }
-PRINT_MEMREF(n_print_memref_f32, E_F32)
-PRINT_MEMREF(n_print_memref_f64, E_F64)
-PRINT_MEMREF(n_print_memref_f16, E_F16)
-PRINT_MEMREF(n_print_memref_bf16, E_BF16)
-PRINT_MEMREF(n_print_memref_i8, E_I8)
-PRINT_MEMREF(n_print_memref_i16, E_I16)
-PRINT_MEMREF(n_print_memref_i32, E_I32)
-PRINT_MEMREF(n_print_memref_i64, E_I64)
+/* ---- scalars (libmlir_c_runner_utils) -------------------------------------------------------- */
 
 static int n_print_f32(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   (void)call, (void)res;
@@ -137,6 +317,27 @@ static int n_print_u64(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   fprintf(fr->in->out, "%" PRIu64, args[0].u);
   return EX_NEXT;
 }
+static int n_print_string(Frame *fr, const Ins *call, Slot *args, Slot *res) {
+  (void)res;
+  if (!args[0].p)
+    return interp_error(fr, call, "prints a null string");
+  fputs(args[0].p, fr->in->out);
+  return EX_NEXT;
+}
+static int n_nano_time(Frame *fr, const Ins *call, Slot *args, Slot *res) {
+  (void)fr, (void)call, (void)args;
+  struct timespec ts;
+  timespec_get(&ts, TIME_UTC);
+  res[0].i = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+  return EX_NEXT;
+}
+static int n_rtclock(Frame *fr, const Ins *call, Slot *args, Slot *res) {
+  (void)fr, (void)call, (void)args;
+  struct timespec ts;
+  timespec_get(&ts, TIME_UTC);
+  res[0].f = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+  return EX_NEXT;
+}
 #define PRINT_TEXT(name, text)                                                    \
   static int name(Frame *fr, const Ins *call, Slot *args, Slot *res) {            \
     (void)call, (void)args, (void)res;                                            \
@@ -152,18 +353,16 @@ static const struct {
   const char *name;
   NativeFn fn;
 } natives[] = {
-  {"printMemrefF32", n_print_memref_f32},   {"printMemrefF64", n_print_memref_f64},
-  {"printMemrefF16", n_print_memref_f16},   {"printMemrefBF16", n_print_memref_bf16},
-  {"printMemrefI8", n_print_memref_i8},     {"printMemrefI16", n_print_memref_i16},
-  {"printMemrefI32", n_print_memref_i32},   {"printMemrefI64", n_print_memref_i64},
-  {"printMemrefInd", n_print_memref_i64},   {"printF32", n_print_f32},
-  {"printF64", n_print_f64},                {"printI64", n_print_i64},
-  {"printU64", n_print_u64},                {"printNewline", n_print_newline},
-  {"printComma", n_print_comma},            {"printOpen", n_print_open},
-  {"printClose", n_print_close},
+  {"printF32", n_print_f32},         {"printF64", n_print_f64},        {"printI64", n_print_i64},
+  {"printU64", n_print_u64},         {"printNewline", n_print_newline}, {"printComma", n_print_comma},
+  {"printOpen", n_print_open},       {"printClose", n_print_close},    {"printString", n_print_string},
+  {"printCString", n_print_string},  {"rtclock", n_rtclock},           {"_mlir_ciface_nanoTime", n_nano_time},
 };
 
 NativeFn interp_native_fn(Str name) {
+  bool ciface;
+  if (memref_util(name, &ciface))
+    return n_memref_util;
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++)
     if (ir_str_eq(name, natives[i].name))
       return natives[i].fn;
