@@ -7,9 +7,10 @@
  *   func    constant, call_indirect
  *   vector  print, extract, insert, load, store, from_elements, to_elements, reduction, fma,
  *           step, shuffle, constant_mask, create_mask, maskedload/maskedstore, gather/scatter,
- *           interleave/deinterleave, transpose, extract/insert_strided_slice, vscale,
- *           transfer_read/transfer_write (broadcast, bitcast, shape_cast and type_cast use
- *           custom.c's cast_like)
+ *           expandload/compressstore, interleave/deinterleave, transpose,
+ *           extract/insert_strided_slice, scalable.insert/extract, vscale, multi_reduction, scan,
+ *           outerproduct, transfer_read/transfer_write (broadcast, bitcast, shape_cast and
+ *           type_cast use custom.c's cast_like, vector.yield its return_like)
  *
  * As everywhere in ir/, parse_X fills the OpState with what `mlir-opt --mlir-print-op-generic`
  * shows, and print_X declines (returns false before writing) when the op has a shape its custom
@@ -766,12 +767,10 @@ bool print_from_elements(Printer *pr, Op *op) {
   return true;
 }
 
-/* reduction ::= `<` kind `>` `,` %vector (`,` %acc)? (`fastmath` `<`...`>`)? attr-dict
- *               `:` type `into` type */
-bool parse_vector_reduction(Parser *p, OpState *st) {
+/* `<` kind `>` into the property `kind` as `#vector.kind<...>` */
+static bool parse_kind(Parser *p, OpState *st) {
   if (!p_is(p, TOK_LESS))
     return p_error(p, "expected '<'");
-  /* parse_angle_attr reads the <...> that follows the current token: step back onto `<` */
   const char *body;
   uint32_t blen;
   p->lx.cur = p->tok.text;
@@ -780,9 +779,24 @@ bool parse_vector_reduction(Parser *p, OpState *st) {
   char buf[256];
   int o = snprintf(buf, sizeof buf, "#vector.kind%.*s", (int)blen, body);
   if (o >= (int)sizeof buf)
-    return p_error(p, "reduction kind too long");
+    return p_error(p, "combining kind too long");
   st_add_prop(p, st, "kind", opaque(p_ctx(p), buf, (size_t)o));
   p_next(p);
+  return true;
+}
+
+/* ` <kind>` of a `#vector.kind<...>` property that flags_fit accepted */
+static void print_kind(Printer *pr, const Attr *kind) {
+  size_t n = sizeof "#vector.kind" - 1;
+  pr_char(pr, ' ');
+  pr_strn(pr, kind->u.str.s + n, kind->u.str.len - n);
+}
+
+/* reduction ::= `<` kind `>` `,` %vector (`,` %acc)? (`fastmath` `<`...`>`)? attr-dict
+ *               `:` type `into` type */
+bool parse_vector_reduction(Parser *p, OpState *st) {
+  if (!parse_kind(p, st))
+    return false;
   OperandRef r[2];
   uint32_t n = 1;
   if (!p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[0]))
@@ -802,14 +816,12 @@ bool parse_vector_reduction(Parser *p, OpState *st) {
 
 bool print_vector_reduction(Printer *pr, Op *op) {
   static const char *const elide[] = {"kind", "fastmath", NULL};
-  static const char pre[] = "#vector.kind<";
   Attr *kind = prop(op, "kind"), *fm = prop(op, "fastmath");
   if (op->noperands < 1 || op->noperands > 2 || op->nresults != 1 || !plain(op) || !kind ||
       !flags_fit(kind, "vector.kind") || !flags_fit(fm, "arith.fastmath") ||
       (op->noperands == 2 && op->operands[1]->type != op->results[0].type))
     return false;
-  pr_char(pr, ' ');
-  pr_strn(pr, kind->u.str.s + sizeof pre - 2, kind->u.str.len - (sizeof pre - 2));
+  print_kind(pr, kind);
   pr_strn(pr, ", ", 2);
   pr_values(pr, op->operands, op->noperands);
   print_flags(pr, fm, "arith.fastmath", "fastmath");
@@ -1473,3 +1485,183 @@ bool parse_transfer_read(Parser *p, OpState *st) { return parse_transfer(p, st, 
 bool print_transfer_read(Printer *pr, Op *op) { return print_transfer(pr, op, false); }
 bool parse_transfer_write(Parser *p, OpState *st) { return parse_transfer(p, st, true); }
 bool print_transfer_write(Printer *pr, Op *op) { return print_transfer(pr, op, true); }
+
+/* ---- vector reductions, outer products, scalable subvectors --------------------------------- */
+
+/* multi_reduction ::= `<` kind `>` `,` %source `,` %acc `[` dims `]` attr-dict `:` type `to` type */
+bool parse_multi_reduction(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t[2];
+  if (!parse_kind(p, st) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[0]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !parse_int_list(p, st, "reduction_dims") || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_kw(p, "to") || !p_type(p, &t[1]))
+    return false;
+  st_add_result_type(p, st, t[1]);
+  return p_resolve_onto(p, st, r, 2, t, 2);
+}
+
+bool print_multi_reduction(Printer *pr, Op *op) {
+  static const char *const elide[] = {"kind", "reduction_dims", NULL};
+  Attr *kind = prop(op, "kind"), *dims = prop(op, "reduction_dims");
+  if (op->noperands != 2 || op->nresults != 1 || !plain(op) || !kind ||
+      !flags_fit(kind, "vector.kind") || !is_dense_i64(dims) ||
+      op->operands[1]->type != op->results[0].type)
+    return false;
+  print_kind(pr, kind);
+  pr_strn(pr, ", ", 2);
+  pr_values(pr, op->operands, 2);
+  pr_char(pr, ' ');
+  print_int_list(pr, dims);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " to ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* scan ::= `<` kind `>` `,` %source `,` %init attr-dict `:` type `,` type
+ * (results: the scanned vector and the last accumulator, of the operand types) */
+bool parse_vector_scan(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t[2];
+  if (!parse_kind(p, st) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[0]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_type(p, &t[1]))
+    return false;
+  st_add_result_type(p, st, t[0]);
+  st_add_result_type(p, st, t[1]);
+  return p_resolve_onto(p, st, r, 2, t, 2);
+}
+
+bool print_vector_scan(Printer *pr, Op *op) {
+  static const char *const elide[] = {"kind", NULL};
+  Attr *kind = prop(op, "kind");
+  if (op->noperands != 2 || op->nresults != 2 || !plain(op) || !kind ||
+      !flags_fit(kind, "vector.kind") || op->results[0].type != op->operands[0]->type ||
+      op->results[1].type != op->operands[1]->type)
+    return false;
+  print_kind(pr, kind);
+  pr_strn(pr, ", ", 2);
+  pr_values(pr, op->operands, 2);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_value_types(pr, op->operands, 2);
+  return true;
+}
+
+static const char kind_add[] = "#vector.kind<add>";
+
+/* The result of vector.outerproduct: lhs x rhs for a vector rhs, lhs's type for a scalar. */
+static Type *outer_result(IrCtx *ctx, Type *lhs, const Type *rhs) {
+  if (lhs->kind != TY_VECTOR || lhs->u.sh.rank != 1)
+    return NULL;
+  if (rhs->kind != TY_VECTOR)
+    return lhs;
+  if (rhs->u.sh.rank != 1)
+    return NULL;
+  int64_t shape[2] = {lhs->u.sh.shape[0], rhs->u.sh.shape[0]};
+  bool scal[2] = {lhs->u.sh.scalable && lhs->u.sh.scalable[0],
+                  rhs->u.sh.scalable && rhs->u.sh.scalable[0]};
+  Type t = *lhs;
+  t.u.sh.shape = shape;
+  t.u.sh.scalable = scal[0] || scal[1] ? scal : NULL;
+  t.u.sh.rank = 2;
+  return ir_type_intern(ctx, &t);
+}
+
+/* outerproduct ::= %lhs `,` %rhs (`,` %acc)? attr-dict `:` type `,` type
+ * kind defaults to add, which MLIR always sets and leaves out of the custom form. */
+bool parse_outerproduct(Parser *p, OpState *st) {
+  OperandRef r[3];
+  uint32_t n = 2;
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]))
+    return false;
+  if (p_opt(p, TOK_COMMA)) {
+    if (!p_operand(p, &r[2]))
+      return false;
+    n = 3;
+  }
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  Type *t[3];
+  if (!p_type(p, &t[0]) || !p_expect(p, TOK_COMMA, "','") || !p_type(p, &t[1]))
+    return false;
+  t[2] = outer_result(p_ctx(p), t[0], t[1]);
+  if (!t[2])
+    return p_error_at(p, pos, "expected a 1-D vector and a 1-D vector or scalar");
+  if (!st_attr(st, "kind"))
+    st_add_prop(p, st, "kind", opaque(p_ctx(p), kind_add, sizeof kind_add - 1));
+  st_add_result_type(p, st, t[2]);
+  return p_resolve_onto(p, st, r, n, t, n);
+}
+
+bool print_outerproduct(Printer *pr, Op *op) {
+  static const char *const elide[] = {"kind", NULL};
+  Attr *kind = prop(op, "kind");
+  if (op->noperands < 2 || op->noperands > 3 || op->nresults != 1 || !plain(op) ||
+      !flags_fit(kind, "vector.kind") ||
+      (op->noperands == 3 && op->operands[2]->type != op->results[0].type))
+    return false;
+  const Type *lhs = op->operands[0]->type, *rhs = op->operands[1]->type, *res = op->results[0].type;
+  if (lhs->kind != TY_VECTOR || lhs->u.sh.rank != 1 || res->kind != TY_VECTOR)
+    return false;
+  if (rhs->kind != TY_VECTOR ? res != lhs
+                             : rhs->u.sh.rank != 1 || res->u.sh.rank != 2 ||
+                                   res->u.sh.elem != lhs->u.sh.elem ||
+                                   res->u.sh.shape[0] != lhs->u.sh.shape[0] ||
+                                   res->u.sh.shape[1] != rhs->u.sh.shape[0] ||
+                                   (res->u.sh.scalable && res->u.sh.scalable[0]) !=
+                                       (lhs->u.sh.scalable && lhs->u.sh.scalable[0]) ||
+                                   (res->u.sh.scalable && res->u.sh.scalable[1]) !=
+                                       (rhs->u.sh.scalable && rhs->u.sh.scalable[0]))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, op->noperands);
+  pr_attr_dict(pr, op, kind && ir_str_eq(kind->u.str, kind_add) ? elide : NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_value_types(pr, op->operands, 2);
+  return true;
+}
+
+/* scalable.insert ::= %value `,` %dest `[` pos `]` attr-dict `:` type `into` type
+ * scalable.extract ::= %source `[` pos `]` attr-dict `:` type `from` type */
+static bool parse_scalable(Parser *p, OpState *st, bool insert) {
+  OperandRef r[2];
+  int64_t pos;
+  Type *t[2];
+  if (!p_operand(p, &r[0]) || (insert && (!p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]))) ||
+      !p_expect(p, TOK_LSQUARE, "'['") || !p_int(p, &pos) || !p_expect(p, TOK_RSQUARE, "']'") ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) ||
+      !p_kw(p, insert ? "into" : "from") || !p_type(p, &t[1]))
+    return false;
+  st_add_prop(p, st, "pos", ir_attr_int(p_ctx(p), ir_type_int(p_ctx(p), 64, SIGNLESS), pos));
+  st_add_result_type(p, st, insert ? t[1] : t[0]);
+  return insert ? p_resolve_onto(p, st, r, 2, t, 2) : p_resolve_onto(p, st, r, 1, &t[1], 1);
+}
+
+static bool print_scalable(Printer *pr, Op *op, bool insert) {
+  static const char *const elide[] = {"pos", NULL};
+  Attr *pos = prop(op, "pos");
+  if (op->noperands != (insert ? 2u : 1u) || op->nresults != 1 || !plain(op) || !pos ||
+      pos->kind != ATTR_INT || pos->u.i.big || !ir_type_is_integer(pos->type, 64) ||
+      (insert && op->operands[1]->type != op->results[0].type))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, op->noperands);
+  pr_fmt(pr, "[%lld]", (long long)pos->u.i.v);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, insert ? op->operands[0]->type : op->results[0].type);
+  pr_str(pr, insert ? " into " : " from ");
+  pr_type(pr, insert ? op->results[0].type : op->operands[0]->type);
+  return true;
+}
+
+bool parse_scalable_insert(Parser *p, OpState *st) { return parse_scalable(p, st, true); }
+bool print_scalable_insert(Printer *pr, Op *op) { return print_scalable(pr, op, true); }
+bool parse_scalable_extract(Parser *p, OpState *st) { return parse_scalable(p, st, false); }
+bool print_scalable_extract(Printer *pr, Op *op) { return print_scalable(pr, op, false); }

@@ -192,3 +192,25 @@ func.func @tensor_transfers(%t: tensor<?x8xf32>, %i: index, %f: f32, %v: vector<
   %1 = vector.transfer_write %v, %t[%i, %i] {in_bounds = [true]} : vector<4xf32>, tensor<?x8xf32>
   return %1 : tensor<?x8xf32>
 }
+
+func.func @reductions(%m: memref<?xf32>, %i: index, %mask: vector<4xi1>, %pass: vector<4xf32>, %w: vector<2x4xf32>, %acc: vector<2xf32>, %a: vector<2xf32>, %f: f32, %s: vector<[8]xf32>, %acc2: vector<2x4xf32>) {
+  %0 = vector.expandload %m[%i], %mask, %pass : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  vector.compressstore %m[%i], %mask, %pass : memref<?xf32>, vector<4xi1>, vector<4xf32>
+  %1 = vector.multi_reduction <add>, %w, %acc [1] : vector<2x4xf32> to vector<2xf32>
+  %2 = vector.outerproduct %a, %pass : vector<2xf32>, vector<4xf32>
+  %3 = vector.outerproduct %a, %pass, %acc2 {kind = #vector.kind<maxnumf>} : vector<2xf32>, vector<4xf32>
+  %4 = vector.outerproduct %a, %f : vector<2xf32>, f32
+  %5 = vector.scalable.insert %pass, %s[0] : vector<4xf32> into vector<[8]xf32>
+  %6 = vector.scalable.extract %s[4] : vector<4xf32> from vector<[8]xf32>
+  %9:2 = vector.scan <add>, %w, %acc {inclusive = true, reduction_dim = 1 : i64} : vector<2x4xf32>, vector<2xf32>
+  %10 = vector.multi_reduction <mul>, %w, %f [0, 1] : vector<2x4xf32> to f32
+  return
+}
+func.func @outer_products(%a: vector<[4]xf32>, %b: vector<[8]xf32>, %acc: vector<[4]x[8]xf32>, %b8: vector<8xf32>, %x: vector<4xf32>, %y: vector<[2]xi32>, %z: vector<4xi32>, %zy: vector<4x[2]xi32>) {
+  %0 = vector.outerproduct %a, %b, %acc : vector<[4]xf32>, vector<[8]xf32>
+  %1 = vector.outerproduct %x, %b8 {kind = #vector.kind<add>} : vector<4xf32>, vector<8xf32>
+  %2 = "vector.outerproduct"(%x, %b8) : (vector<4xf32>, vector<8xf32>) -> vector<4x8xf32>
+  %3 = vector.outerproduct %z, %y, %zy {kind = #vector.kind<minsi>, x.t} : vector<4xi32>, vector<[2]xi32>
+  %4 = vector.reduction <minui>, %z : vector<4xi32> into i32
+  return
+}
