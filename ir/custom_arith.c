@@ -9,8 +9,8 @@
  *           step, shuffle, constant_mask, create_mask, maskedload/maskedstore, gather/scatter,
  *           expandload/compressstore, interleave/deinterleave, transpose,
  *           extract/insert_strided_slice, scalable.insert/extract, vscale, multi_reduction, scan,
- *           outerproduct, transfer_read/transfer_write (broadcast, bitcast, shape_cast and
- *           type_cast use custom.c's cast_like, vector.yield its return_like)
+ *           outerproduct, transfer_read/transfer_write, mask (broadcast, bitcast, shape_cast
+ *           and type_cast use custom.c's cast_like, vector.yield its return_like)
  *
  * As everywhere in ir/, parse_X fills the OpState with what `mlir-opt --mlir-print-op-generic`
  * shows, and print_X declines (returns false before writing) when the op has a shape its custom
@@ -1665,3 +1665,104 @@ bool parse_scalable_insert(Parser *p, OpState *st) { return parse_scalable(p, st
 bool print_scalable_insert(Printer *pr, Op *op) { return print_scalable(pr, op, true); }
 bool parse_scalable_extract(Parser *p, OpState *st) { return parse_scalable(p, st, false); }
 bool print_scalable_extract(Printer *pr, Op *op) { return print_scalable(pr, op, false); }
+
+/* ---- vector.mask ---------------------------------------------------------------------------- */
+
+/* Takes op out of its block and its operands' use lists (an implicit terminator being replaced). */
+static void unlink_op(Op *op) {
+  Block *b = op->parent;
+  for (uint32_t i = 0; i < op->noperands; i++)
+    for (Use **u = &op->operands[i]->uses; *u; u = &(*u)->next)
+      if (*u == &op->operand_uses[i]) {
+        *u = (*u)->next;
+        break;
+      }
+  if (op->prev)
+    op->prev->next = op->next;
+  else
+    b->first = op->next;
+  if (op->next)
+    op->next->prev = op->prev;
+  else
+    b->last = op->prev;
+  op->parent = NULL;
+}
+
+/* mask ::= %mask (`,` %passthru)? region attr-dict `:` type (`->` types)?
+ * The region holds one masked op; as in MLIR, its terminator is put in (or replaced) so that it
+ * yields the masked op's results. */
+bool parse_vector_mask(Parser *p, OpState *st) {
+  OperandRef m, pt;
+  bool has_pt = false;
+  if (!p_operand(p, &m))
+    return false;
+  if (p_opt(p, TOK_COMMA)) {
+    if (!p_operand(p, &pt))
+      return false;
+    has_pt = true;
+  }
+  Region *r = st_add_region(p, st);
+  Type *mt, **res = NULL;
+  uint32_t nres = 0;
+  if (!p_region(p, r, NULL, 0, false) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
+      !p_type(p, &mt) || (p_opt(p, TOK_ARROW) && !p_result_types(p, &res, &nres)))
+    return false;
+  if (has_pt && !nres)
+    return p_error(p, "expects result type to match passthru type");
+  p_ensure_terminator(p, r, "vector.yield", st->src);
+  Block *b = r->first;
+  if (b->first != b->last && b->first->next == b->last) {
+    Op *masked = b->first;
+    unlink_op(b->last);
+    Value *vals[64];
+    uint32_t n = masked->nresults < 64 ? masked->nresults : 64;
+    for (uint32_t i = 0; i < n; i++)
+      vals[i] = &masked->results[i];
+    p_append_op(p, b, "vector.yield", st->src, vals, n);
+  }
+  for (uint32_t i = 0; i < nres; i++)
+    st_add_result_type(p, st, res[i]);
+  return p_resolve_onto(p, st, &m, 1, &mt, 1) && p_resolve_onto(p, st, &pt, has_pt, res, 1);
+}
+
+bool print_vector_mask(Printer *pr, Op *op) {
+  if (op->noperands < 1 || op->noperands > 2 || op->nregions != 1 || op->nsuccs ||
+      !props_inherent(op) || (op->noperands == 2 && (!op->nresults ||
+                                                     op->operands[1]->type != op->results[0].type)))
+    return false;
+  Region *r = &op->regions[0];
+  Block *b = r->first;
+  if (!b || b->next || b->nargs || !b->last || !ir_str_eq(b->last->name, "vector.yield") ||
+      b->last->props || b->last->attrs)
+    return false;
+  /* [yield]: printed as it is; [masked op, yield of its results]: the yield is implied */
+  Op *masked = b->first, *y = b->last;
+  bool implied = masked != y && masked->next == y && y->noperands == masked->nresults;
+  for (uint32_t i = 0; implied && i < y->noperands; i++)
+    implied = y->operands[i] == &masked->results[i];
+  if (masked != y && !implied)
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, op->noperands);
+  pr_char(pr, ' ');
+  if (implied)
+    pr_region_no_terminators(pr, r, false);
+  else
+    pr_region(pr, r, false, false);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  if (op->nresults) {
+    pr_str(pr, " -> ");
+    if (op->nresults > 1)
+      pr_char(pr, '(');
+    for (uint32_t i = 0; i < op->nresults; i++) {
+      if (i)
+        pr_strn(pr, ", ", 2);
+      pr_type(pr, op->results[i].type);
+    }
+    if (op->nresults > 1)
+      pr_char(pr, ')');
+  }
+  return true;
+}

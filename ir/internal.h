@@ -193,6 +193,9 @@ typedef struct RegionArg {
 bool p_region(Parser *p, Region *out, RegionArg *args, uint32_t nargs, bool isolated);
 Region *st_add_region(Parser *p, OpState *st);
 void p_ensure_terminator(Parser *p, Region *r, const char *name, Loc *loc);
+/* Appends a result-free op `name`(operands) to b: implicit terminators that carry values. */
+Op *p_append_op(Parser *p, Block *b, const char *name, Loc *loc, Value *const *operands,
+                uint32_t n);
 /* (%a : T {attrs}?, ...) as a function signature; ellipsis reports *vararg when non-NULL. */
 bool p_arg_list(Parser *p, RegionArg **args, uint32_t *n, NamedAttr ***arg_attrs, bool *vararg,
                 bool allow_nameless);

@@ -1035,6 +1035,19 @@ void p_ensure_terminator(Parser *p, Region *r, const char *name, Loc *loc) {
   block_append(b, build_op(p, &st));
 }
 
+Op *p_append_op(Parser *p, Block *b, const char *name, Loc *loc, Value *const *operands,
+                uint32_t n) {
+  OpState st = {0};
+  st.name = ir_intern_cstr(p->ctx, name);
+  st.info = ir_op_info(st.name);
+  st.src = loc;
+  st.operands = (Value **)operands;
+  st.noperands = n;
+  Op *op = build_op(p, &st);
+  block_append(b, op);
+  return op;
+}
+
 bool p_arg_list(Parser *p, RegionArg **args, uint32_t *n, NamedAttr ***arg_attrs, bool *vararg,
                 bool allow_nameless) {
   if (!p_expect(p, TOK_LPAREN, "'('"))
