@@ -102,6 +102,7 @@ struct Frame {
   const Func *fn;
   int32_t jump;   /* set by terminators: next block of the region, or -1 to leave it */
   Slot *ret;      /* where func.return writes the results */
+  void *allocas;  /* memref.alloca blocks of this call, newest first (memref.c) */
 };
 
 /* ---- compiling ------------------------------------------------------------------------------ */
@@ -151,6 +152,7 @@ void interp_store_elem(const Type *t, void *p, const Slot *in);
 const char *interp_loc(Comp *c, Op *op);
 void interp_free_globals(Interp *in);
 void interp_free_heap(Interp *in);
+void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer than until */
 
 /* ---- op table ------------------------------------------------------------------------------- */
 

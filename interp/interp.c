@@ -37,6 +37,7 @@ uint32_t interp_words(const Type *t) {
     return n ? n : 1;
   }
   case TY_LLVM_ARRAY: return (uint32_t)t->u.arr.count * interp_words(t->u.arr.elem);
+  case TY_ASYNC_VALUE: return interp_words(t->u.arr.elem);
   default: return 1;
   }
 }
@@ -209,7 +210,7 @@ int interp_run_body(Frame *fr, const Body *body) {
 }
 
 int interp_call(Interp *in, const Func *fn, const Ins *site, Slot *args, Slot *res) {
-  Frame fr = {in, NULL, fn, -1, res};
+  Frame fr = {in, NULL, fn, -1, res, NULL};
   if (fn->native)
     return fn->native(&fr, site, args, res);
   if (!fn->compiled && !interp_compile_func(in, (Func *)fn))
@@ -234,6 +235,7 @@ int interp_call(Interp *in, const Func *fn, const Ins *site, Slot *args, Slot *r
   in->depth++;
   int r = interp_run_body(&fr, &fn->body);
   in->depth--;
+  interp_free_allocas(&fr, NULL);
   if (s != small)
     free(s);
   return r == EX_ERROR ? EX_ERROR : EX_NEXT;
@@ -466,7 +468,8 @@ bool c_yield(Comp *c, Op *op, Ins *ins) {
     Block *before = parent->regions[0].first;
     for (uint32_t i = 0; i < op->noperands; i++)
       dst[i] = before->args[i].id;
-  } else if (parent && (ir_str_eq(parent->name, "scf.if") || ir_str_eq(parent->name, "scf.execute_region"))) {
+  } else if (parent && (ir_str_eq(parent->name, "scf.if") || ir_str_eq(parent->name, "scf.execute_region") ||
+                     ir_str_eq(parent->name, "scf.index_switch"))) {
     for (uint32_t i = 0; i < op->noperands; i++)
       dst[i] = parent->results[i].id;
   } else {

@@ -10,6 +10,7 @@
  * detection against device copies and kernels. Allocations are made known to the backend too. */
 #include "interp/internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,9 +216,19 @@ static int x_alloc(Frame *fr, const Ins *ins) {
   if (n && bytes / n != sh->esize)
     return interp_error(fr, ins, "allocation size overflows");
   void *p = NULL;
-  if (bytes && posix_memalign(&p, 64, bytes))
-    return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
-  if (p) {
+  if (sh->stack) {
+    /* alloca: a 64-byte header links it into the frame's list, freed when the function (or the
+     * enclosing alloca_scope) ends */
+    void *blk;
+    if (posix_memalign(&blk, 64, 64 + bytes))
+      return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
+    memset(blk, 0, 64 + bytes);
+    *(void **)blk = fr->allocas;
+    fr->allocas = blk;
+    p = (char *)blk + 64;
+  } else if (bytes) {
+    if (posix_memalign(&p, 64, bytes))
+      return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
     memset(p, 0, bytes);
     heap_add(fr->in, p);
   }
@@ -251,6 +262,56 @@ bool c_alloc(Comp *c, Op *op, Ins *ins) {
   sh->stack = ir_str_eq(op->name, "memref.alloca");
   ins->aux = sh;
   ins->fn = x_alloc;
+  return true;
+}
+
+void interp_free_allocas(Frame *fr, void *until) {
+  while (fr->allocas && fr->allocas != until) {
+    void *blk = fr->allocas;
+    fr->allocas = *(void **)blk;
+    if (fr->in->be)
+      be_host_remove(fr->in->be, (char *)blk + 64, "alloca");
+    free(blk);
+  }
+}
+
+typedef struct Scope {
+  Body body;
+} Scope;
+
+static int x_alloca_scope(Frame *fr, const Ins *ins) {
+  void *mark = fr->allocas;
+  int r = interp_run_body(fr, ins->aux);
+  interp_free_allocas(fr, mark);
+  return r;
+}
+
+bool c_alloca_scope(Comp *c, Op *op, Ins *ins) {
+  Body *b = ir_alloc(c->in->ctx, sizeof *b);
+  ins->aux = b;
+  ins->fn = x_alloca_scope;
+  return interp_compile_body(c, &op->regions[0], b);
+}
+
+static int x_alloca_scope_return(Frame *fr, const Ins *ins) {
+  const uint32_t *dst = ins->aux;
+  for (uint32_t i = 0; i < ins->nin; i++)
+    interp_copy(&fr->s[dst[2 * i]], &fr->s[ins->in[i]], dst[2 * i + 1]);
+  fr->jump = -1;
+  return EX_DONE;
+}
+
+bool c_alloca_scope_return(Comp *c, Op *op, Ins *ins) {
+  Op *parent = ir_op_parent_op(op);
+  if (!parent || !ir_str_eq(parent->name, "memref.alloca_scope") || parent->nresults != op->noperands)
+    return interp_unsupported(c, op, "alloca_scope.return outside alloca_scope");
+  uint32_t *dst = ir_alloc(c->in->ctx, (2 * op->noperands + 1) * sizeof *dst);
+  for (uint32_t i = 0; i < op->noperands; i++) {
+    dst[2 * i] = parent->results[i].id;
+    dst[2 * i + 1] = interp_words(parent->results[i].type);
+  }
+  ins->aux = dst;
+  ins->fn = x_alloca_scope_return;
   return true;
 }
 
@@ -638,4 +699,440 @@ void interp_free_globals(Interp *in) {
     free(g->mem);
   }
   free(in->globals);
+}
+
+/* ---- reshaping views ------------------------------------------------------------------------ */
+
+/* A view op's result descriptor is computed from the source's: the buffer pointers stay, offset,
+ * sizes and strides change. Dynamic values come from operands in the order of the static lists. */
+typedef struct Reshape {
+  uint32_t src_rank, dst_rank;
+  uint32_t *group;     /* collapse/expand: the source (collapse) or result (expand) group of each dim */
+  int64_t *offs, *szs, *strs; /* reinterpret_cast: static lists; expand: szs is the output shape */
+  uint32_t *perm;      /* transpose: result dim i is source dim perm[i] */
+  uint32_t esize;
+} Reshape;
+
+/* reassociation = [[0, 1], [2]]: group[i] of every dim i of the larger rank */
+static uint32_t *groups_of(Comp *c, Op *op, uint32_t big, uint32_t small) {
+  Attr *re = ir_op_attr(op, "reassociation");
+  if (!re || re->kind != ATTR_ARRAY || re->u.arr.n != small)
+    return NULL;
+  uint32_t *g = ir_alloc(c->in->ctx, (big + 1) * sizeof *g);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < small; i++) {
+    Attr *grp = re->u.arr.elems[i];
+    if (grp->kind != ATTR_ARRAY)
+      return NULL;
+    for (uint32_t j = 0; j < grp->u.arr.n; j++) {
+      if (k >= big || grp->u.arr.elems[j]->kind != ATTR_INT || grp->u.arr.elems[j]->u.i.v != k)
+        return NULL;
+      g[k++] = i;
+    }
+  }
+  return k == big ? g : NULL;
+}
+
+static int x_collapse(Frame *fr, const Ins *ins) {
+  const Reshape *r = ins->aux;
+  Slot *s = &fr->s[ins->in[0]], *d = &fr->s[ins->out[0]];
+  Slot tmp[3 + 2 * 16];
+  interp_copy(tmp, s, 3);
+  for (uint32_t j = 0; j < r->dst_rank; j++) {
+    sizes(tmp)[j] = 1;
+    strides(tmp, r->dst_rank)[j] = 1;
+  }
+  /* a group's size is the product; its stride that of its innermost dimension of size other
+   * than 1 (the innermost one if all are 1), as upstream's lowering computes it */
+  bool seen[16] = {false};
+  for (uint32_t i = r->src_rank; i-- > 0;) {
+    uint32_t j = r->group[i];
+    int64_t n = sizes(s)[i];
+    sizes(tmp)[j] *= n;
+    if (!seen[j] && (n != 1 || i == 0 || r->group[i - 1] != j)) {
+      strides(tmp, r->dst_rank)[j] = strides(s, r->src_rank)[i];
+      seen[j] = n != 1;
+    }
+  }
+  interp_copy(d, tmp, 3 + 2 * r->dst_rank);
+  return EX_NEXT;
+}
+
+static int x_expand(Frame *fr, const Ins *ins) {
+  const Reshape *r = ins->aux;
+  Slot *s = &fr->s[ins->in[0]], *d = &fr->s[ins->out[0]];
+  Slot tmp[3 + 2 * 16];
+  interp_copy(tmp, s, 3);
+  uint32_t k = 1;
+  for (uint32_t i = 0; i < r->dst_rank; i++)
+    sizes(tmp)[i] = r->szs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : r->szs[i];
+  for (uint32_t i = r->dst_rank; i-- > 0;) {
+    uint32_t g = r->group[i];
+    bool innermost = i + 1 == r->dst_rank || r->group[i + 1] != g;
+    strides(tmp, r->dst_rank)[i] =
+        innermost ? strides(s, r->src_rank)[g] : strides(tmp, r->dst_rank)[i + 1] * sizes(tmp)[i + 1];
+  }
+  int64_t prod[16];
+  for (uint32_t g = 0; g < r->src_rank; g++)
+    prod[g] = 1;
+  for (uint32_t i = 0; i < r->dst_rank; i++)
+    prod[r->group[i]] *= sizes(tmp)[i];
+  for (uint32_t g = 0; g < r->src_rank; g++)
+    if (prod[g] != sizes(s)[g])
+      return interp_error(fr, ins, "the output shape does not cover dimension %u of the source (%lld elements vs %lld)",
+                          g, (long long)prod[g], (long long)sizes(s)[g]);
+  interp_copy(d, tmp, 3 + 2 * r->dst_rank);
+  return EX_NEXT;
+}
+
+static bool reshape_types(Comp *c, Op *op, Reshape *r) {
+  Type *st = op->operands[0]->type, *rt = op->results[0].type;
+  if (st->kind != TY_MEMREF || rt->kind != TY_MEMREF || st->u.sh.rank > 16 || rt->u.sh.rank > 16)
+    return interp_unsupported(c, op, "this view of an unranked memref or of rank above 16");
+  r->src_rank = st->u.sh.rank;
+  r->dst_rank = rt->u.sh.rank;
+  r->esize = interp_elem_bytes(st->u.sh.elem);
+  return true;
+}
+
+bool c_collapse_shape(Comp *c, Op *op, Ins *ins) {
+  Reshape *r = ir_alloc(c->in->ctx, sizeof *r);
+  if (!reshape_types(c, op, r))
+    return false;
+  r->group = groups_of(c, op, r->src_rank, r->dst_rank);
+  if (!r->group)
+    return interp_unsupported(c, op, "this reassociation");
+  ins->aux = r;
+  ins->fn = x_collapse;
+  return true;
+}
+
+bool c_expand_shape(Comp *c, Op *op, Ins *ins) {
+  Reshape *r = ir_alloc(c->in->ctx, sizeof *r);
+  if (!reshape_types(c, op, r))
+    return false;
+  r->group = groups_of(c, op, r->dst_rank, r->src_rank);
+  r->szs = static_list(c, op, "static_output_shape", r->dst_rank);
+  if (!r->group || !r->szs)
+    return interp_unsupported(c, op, "this reassociation or output shape");
+  ins->aux = r;
+  ins->fn = x_expand;
+  return true;
+}
+
+static int x_reinterpret_cast(Frame *fr, const Ins *ins) {
+  const Reshape *r = ins->aux;
+  Slot *s = &fr->s[ins->in[0]], *d = &fr->s[ins->out[0]];
+  uint32_t k = 1;
+  void *alloc = s[D_ALLOC].p, *aligned = s[D_ALIGNED].p;
+  d[D_ALLOC].p = alloc;
+  d[D_ALIGNED].p = aligned;
+  d[D_OFFSET].i = r->offs[0] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : r->offs[0];
+  int64_t *sz = sizes(d), *st = strides(d, r->dst_rank);
+  for (uint32_t i = 0; i < r->dst_rank; i++)
+    sz[i] = r->szs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : r->szs[i];
+  for (uint32_t i = 0; i < r->dst_rank; i++)
+    st[i] = r->strs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : r->strs[i];
+  return EX_NEXT;
+}
+
+bool c_reinterpret_cast(Comp *c, Op *op, Ins *ins) {
+  Type *st = op->operands[0]->type, *rt = op->results[0].type;
+  if ((st->kind != TY_MEMREF && st->kind != TY_UNRANKED_MEMREF) || rt->kind != TY_MEMREF)
+    return interp_unsupported(c, op, "this reinterpret_cast");
+  if (st->kind == TY_UNRANKED_MEMREF)
+    return interp_unsupported(c, op, "a reinterpret_cast of an unranked memref");
+  Reshape *r = ir_alloc(c->in->ctx, sizeof *r);
+  r->dst_rank = rt->u.sh.rank;
+  r->offs = static_list(c, op, "static_offsets", 1);
+  r->szs = static_list(c, op, "static_sizes", r->dst_rank);
+  r->strs = static_list(c, op, "static_strides", r->dst_rank);
+  if (!r->offs || (r->dst_rank && (!r->szs || !r->strs)))
+    return interp_unsupported(c, op, "a reinterpret_cast without static offset, size and stride lists");
+  ins->aux = r;
+  ins->fn = x_reinterpret_cast;
+  return true;
+}
+
+/* memref.view: a contiguous memref over a 1-D i8 buffer, byte_shift bytes in */
+static int x_view(Frame *fr, const Ins *ins) {
+  const Reshape *r = ins->aux;
+  Slot *s = &fr->s[ins->in[0]], *d = &fr->s[ins->out[0]];
+  int64_t shift = fr->s[ins->in[1]].i;
+  uint32_t k = 2;
+  Slot tmp[3 + 2 * 16];
+  tmp[D_ALLOC] = s[D_ALLOC];
+  tmp[D_ALIGNED].p = (char *)s[D_ALIGNED].p + s[D_OFFSET].i + shift;
+  tmp[D_OFFSET].i = 0;
+  for (uint32_t i = 0; i < r->dst_rank; i++)
+    sizes(tmp)[i] = r->szs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : r->szs[i];
+  int64_t n = 1;
+  for (uint32_t i = r->dst_rank; i-- > 0;) {
+    strides(tmp, r->dst_rank)[i] = n;
+    n *= sizes(tmp)[i];
+  }
+  if (shift < 0 || shift + n * (int64_t)r->esize > sizes(s)[0])
+    return interp_error(fr, ins, "a view of %lld bytes at byte %lld does not fit in the %lld-byte buffer",
+                        (long long)(n * (int64_t)r->esize), (long long)shift, (long long)sizes(s)[0]);
+  interp_copy(d, tmp, 3 + 2 * r->dst_rank);
+  return EX_NEXT;
+}
+
+bool c_view(Comp *c, Op *op, Ins *ins) {
+  Type *rt = op->results[0].type;
+  if (rt->kind != TY_MEMREF || rt->u.sh.rank > 16 || op->operands[0]->type->kind != TY_MEMREF)
+    return interp_unsupported(c, op, "this view");
+  Reshape *r = ir_alloc(c->in->ctx, sizeof *r);
+  r->dst_rank = rt->u.sh.rank;
+  r->esize = interp_elem_bytes(rt->u.sh.elem);
+  r->szs = rt->u.sh.shape;
+  ins->aux = r;
+  ins->fn = x_view;
+  return true;
+}
+
+static int x_transpose(Frame *fr, const Ins *ins) {
+  const Reshape *r = ins->aux;
+  Slot *s = &fr->s[ins->in[0]], *d = &fr->s[ins->out[0]];
+  Slot tmp[3 + 2 * 16];
+  interp_copy(tmp, s, 3);
+  for (uint32_t i = 0; i < r->dst_rank; i++) {
+    sizes(tmp)[i] = sizes(s)[r->perm[i]];
+    strides(tmp, r->dst_rank)[i] = strides(s, r->dst_rank)[r->perm[i]];
+  }
+  interp_copy(d, tmp, 3 + 2 * r->dst_rank);
+  return EX_NEXT;
+}
+
+/* permutation = affine_map<(d0, d1) -> (d1, d0)>: the dimension numbers after the arrow */
+bool c_transpose(Comp *c, Op *op, Ins *ins) {
+  Reshape *r = ir_alloc(c->in->ctx, sizeof *r);
+  if (!reshape_types(c, op, r))
+    return false;
+  Attr *pm = ir_op_attr(op, "permutation");
+  const char *s = pm && pm->kind == ATTR_AFFINE_MAP ? strstr(pm->u.str.s, "->") : NULL;
+  if (!s)
+    return interp_unsupported(c, op, "this permutation");
+  r->perm = ir_alloc(c->in->ctx, (r->dst_rank + 1) * sizeof *r->perm);
+  uint32_t n = 0;
+  uint32_t used = 0;
+  for (const char *e = pm->u.str.s + pm->u.str.len; s < e; s++) {
+    if (*s != 'd')
+      continue;
+    unsigned long v = strtoul(s + 1, NULL, 10);
+    if (n >= r->dst_rank || v >= r->dst_rank || (used >> v & 1))
+      return interp_unsupported(c, op, "this permutation");
+    used |= 1u << v;
+    r->perm[n++] = (uint32_t)v;
+  }
+  if (n != r->dst_rank)
+    return interp_unsupported(c, op, "this permutation");
+  ins->aux = r;
+  ins->fn = x_transpose;
+  return true;
+}
+
+static int x_rank(Frame *fr, const Ins *ins) {
+  fr->s[ins->out[0]].i = ins->b ? fr->s[ins->in[0]].i : ins->a;
+  return EX_NEXT;
+}
+
+bool c_rank(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[0]->type;
+  if (t->kind != TY_MEMREF && t->kind != TY_UNRANKED_MEMREF)
+    return interp_unsupported(c, op, "rank of a tensor");
+  ins->a = t->kind == TY_MEMREF ? t->u.sh.rank : 0;
+  ins->b = t->kind != TY_MEMREF;
+  ins->fn = x_rank;
+  return true;
+}
+
+static int x_nop(Frame *fr, const Ins *ins) {
+  (void)fr, (void)ins;
+  return EX_NEXT;
+}
+
+/* memref.assume_alignment: checked, since a wrong promise is a bug the program would not see */
+static int x_assume_alignment(Frame *fr, const Ins *ins) {
+  Slot *s = &fr->s[ins->in[0]];
+  uintptr_t p = (uintptr_t)s[D_ALIGNED].p + (uintptr_t)(s[D_OFFSET].i * (int64_t)ins->b);
+  if (ins->a && p % ins->a)
+    return interp_error(fr, ins, "the memref is not aligned to %u bytes (address %p)", ins->a, (void *)p);
+  if (ins->nout)
+    interp_copy(&fr->s[ins->out[0]], s, interp_words(ins->op->results[0].type));
+  return EX_NEXT;
+}
+
+bool c_assume_alignment(Comp *c, Op *op, Ins *ins) {
+  Attr *al = ir_op_attr(op, "alignment");
+  Type *t = op->operands[0]->type;
+  if (t->kind != TY_MEMREF)
+    return interp_unsupported(c, op, "this memref");
+  ins->a = al && al->kind == ATTR_INT ? (uint32_t)al->u.i.v : 0;
+  ins->b = interp_elem_bytes(t->u.sh.elem);
+  ins->fn = ins->a ? x_assume_alignment : x_nop;
+  if (op->nresults && !ins->a)
+    ins->fn = x_assume_alignment;
+  return true;
+}
+
+/* extract_strided_metadata: base buffer (rank 0, offset 0), offset, sizes..., strides... */
+static int x_strided_metadata(Frame *fr, const Ins *ins) {
+  Slot *s = &fr->s[ins->in[0]];
+  uint32_t rank = ins->a;
+  Slot *base = &fr->s[ins->out[0]];
+  Slot d[3 + 2 * 16];
+  interp_copy(d, s, 3 + 2 * rank);
+  base[D_ALLOC] = d[D_ALLOC];
+  base[D_ALIGNED] = d[D_ALIGNED];
+  base[D_OFFSET].i = 0;
+  fr->s[ins->out[1]].i = d[D_OFFSET].i;
+  for (uint32_t i = 0; i < rank; i++) {
+    fr->s[ins->out[2 + i]].i = sizes(d)[i];
+    fr->s[ins->out[2 + rank + i]].i = strides(d, rank)[i];
+  }
+  return EX_NEXT;
+}
+
+bool c_strided_metadata(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[0]->type;
+  if (t->kind != TY_MEMREF || t->u.sh.rank > 16 || op->nresults != 2 + 2 * t->u.sh.rank)
+    return interp_unsupported(c, op, "this extract_strided_metadata");
+  ins->a = t->u.sh.rank;
+  ins->fn = x_strided_metadata;
+  return true;
+}
+
+/* ---- atomics on the host -------------------------------------------------------------------- */
+
+/* The host runs one thread of the program, so a read-modify-write is a load, the op and a store,
+ * reported to the backend as one write. Kinds in arith's AtomicRMWKind order. */
+enum { K_ADDF, K_ADDI, K_ANDI, K_ASSIGN, K_MAXIMUMF, K_MAXNUMF, K_MAXS, K_MAXU, K_MINIMUMF, K_MINNUMF,
+       K_MINS, K_MINU, K_MULF, K_MULI, K_ORI, K_XORI, K_NKINDS };
+
+static double fget(const Type *t, const Slot *s) { return t->u.f == F_F64 ? s->f : (double)s->f32; }
+
+static void fset(const Type *t, Slot *s, double v) {
+  if (t->u.f == F_F64)
+    s->f = v;
+  else
+    s->f32 = (float)(t->u.f == F_F32 ? v : ir_float_round(t->u.f, v));
+}
+
+static Slot rmw(uint32_t kind, const Type *t, Slot old, Slot v) {
+  Slot r = {0};
+  uint32_t w = interp_int_width(t);
+  uint64_t uo = interp_zext(old.i, w ? w : 64), uv = interp_zext(v.i, w ? w : 64);
+  double a = t->kind == TY_FLOAT ? fget(t, &old) : 0, b = t->kind == TY_FLOAT ? fget(t, &v) : 0;
+  switch (kind) {
+  case K_ADDF: fset(t, &r, a + b); break;
+  case K_MULF: fset(t, &r, a * b); break;
+  case K_MAXNUMF: fset(t, &r, fmax(a, b)); break;
+  case K_MINNUMF: fset(t, &r, fmin(a, b)); break;
+  case K_MAXIMUMF: fset(t, &r, isnan(a) || isnan(b) ? NAN : a == b ? (signbit(a) ? b : a) : a > b ? a : b); break;
+  case K_MINIMUMF: fset(t, &r, isnan(a) || isnan(b) ? NAN : a == b ? (signbit(a) ? a : b) : a < b ? a : b); break;
+  case K_ADDI: r.i = interp_sext(uo + uv, w); break;
+  case K_MULI: r.i = interp_sext(uo * uv, w); break;
+  case K_ANDI: r.i = old.i & v.i; break;
+  case K_ORI: r.i = old.i | v.i; break;
+  case K_XORI: r.i = old.i ^ v.i; break;
+  case K_MAXS: r.i = old.i > v.i ? old.i : v.i; break;
+  case K_MINS: r.i = old.i < v.i ? old.i : v.i; break;
+  case K_MAXU: r.i = uo > uv ? old.i : v.i; break;
+  case K_MINU: r.i = uo < uv ? old.i : v.i; break;
+  default: r = v; break; /* assign */
+  }
+  return r;
+}
+
+static int x_atomic_rmw(Frame *fr, const Ins *ins) {
+  const Shape *sh = ins->aux;
+  void *p = element(fr, ins, sh, &fr->s[ins->in[1]], 2);
+  if (!p)
+    return EX_ERROR;
+  if (fr->in->be && be_host_access(fr->in->be, p, sh->esize, true, sh->loc) != BE_OK)
+    return EX_ERROR;
+  const Type *et = sh->type->u.sh.elem;
+  Slot old;
+  interp_load_elem(et, p, &old);
+  Slot nv = rmw(ins->a, et, old, fr->s[ins->in[0]]);
+  interp_store_elem(et, p, &nv);
+  fr->s[ins->out[0]] = old;
+  return EX_NEXT;
+}
+
+bool c_atomic_rmw(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[1]->type;
+  Attr *k = ir_op_attr(op, "kind");
+  if (!access_ok(c, op, t))
+    return false;
+  if (!k || k->kind != ATTR_INT || k->u.i.v < 0 || k->u.i.v >= K_NKINDS)
+    return interp_unsupported(c, op, "this atomic kind");
+  bool fk = k->u.i.v == K_ADDF || k->u.i.v == K_MULF || k->u.i.v == K_MAXIMUMF || k->u.i.v == K_MAXNUMF ||
+            k->u.i.v == K_MINIMUMF || k->u.i.v == K_MINNUMF;
+  Type *et = t->u.sh.elem;
+  if (fk != (et->kind == TY_FLOAT) && k->u.i.v != K_ASSIGN)
+    return interp_unsupported(c, op, "an atomic kind that does not fit the element type");
+  if (et->kind == TY_FLOAT && et->u.f != F_F64 && et->u.f != F_F32 && et->u.f != F_F16 && et->u.f != F_BF16)
+    return interp_unsupported(c, op, "atomics on this float type");
+  ins->a = (uint32_t)k->u.i.v;
+  ins->aux = shape_of(c, op, t);
+  ins->fn = x_atomic_rmw;
+  return true;
+}
+
+/* generic_atomic_rmw: the body gets the current value and yields the new one; memref.atomic_yield
+ * leaves it in the op's result slot, from where it is stored; the result is then the value before. */
+typedef struct GenericRmw {
+  Shape *sh;
+  Body body;
+  uint32_t arg; /* the body's argument slot */
+} GenericRmw;
+
+static int x_generic_rmw(Frame *fr, const Ins *ins) {
+  const GenericRmw *g = ins->aux;
+  void *p = element(fr, ins, g->sh, &fr->s[ins->in[0]], 1);
+  if (!p)
+    return EX_ERROR;
+  if (fr->in->be && be_host_access(fr->in->be, p, g->sh->esize, true, g->sh->loc) != BE_OK)
+    return EX_ERROR;
+  const Type *et = g->sh->type->u.sh.elem;
+  Slot old;
+  interp_load_elem(et, p, &old);
+  fr->s[g->arg] = old;
+  if (interp_run_body(fr, &g->body) == EX_ERROR)
+    return EX_ERROR;
+  interp_store_elem(et, p, &fr->s[ins->out[0]]);
+  fr->s[ins->out[0]] = old;
+  return EX_NEXT;
+}
+
+bool c_generic_atomic_rmw(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[0]->type;
+  Block *b = op->nregions ? op->regions[0].first : NULL;
+  if (!access_ok(c, op, t))
+    return false;
+  if (!b || b->nargs != 1 || b->next)
+    return interp_unsupported(c, op, "this generic_atomic_rmw body");
+  GenericRmw *g = ir_alloc(c->in->ctx, sizeof *g);
+  g->sh = shape_of(c, op, t);
+  g->arg = b->args[0].id;
+  ins->aux = g;
+  ins->fn = x_generic_rmw;
+  return interp_compile_body(c, &op->regions[0], &g->body);
+}
+
+static int x_atomic_yield(Frame *fr, const Ins *ins) {
+  fr->s[ins->a] = fr->s[ins->in[0]];
+  fr->jump = -1;
+  return EX_DONE;
+}
+
+bool c_atomic_yield(Comp *c, Op *op, Ins *ins) {
+  Op *parent = ir_op_parent_op(op);
+  if (!parent || !ir_str_eq(parent->name, "memref.generic_atomic_rmw") || op->noperands != 1)
+    return interp_unsupported(c, op, "atomic_yield outside generic_atomic_rmw");
+  ins->a = parent->results[0].id;
+  ins->fn = x_atomic_yield;
+  return true;
 }
