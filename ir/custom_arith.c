@@ -9,7 +9,7 @@
  *           step, shuffle, constant_mask, create_mask, maskedload/maskedstore, gather/scatter,
  *           expandload/compressstore, interleave/deinterleave, transpose,
  *           extract/insert_strided_slice, scalable.insert/extract, vscale, multi_reduction, scan,
- *           outerproduct, transfer_read/transfer_write, mask (broadcast, bitcast, shape_cast
+ *           outerproduct, contract, transfer_read/transfer_write, mask (broadcast, bitcast, shape_cast
  *           and type_cast use custom.c's cast_like, vector.yield its return_like)
  *
  * As everywhere in ir/, parse_X fills the OpState with what `mlir-opt --mlir-print-op-generic`
@@ -1764,5 +1764,93 @@ bool print_vector_mask(Printer *pr, Op *op) {
     if (op->nresults > 1)
       pr_char(pr, ')');
   }
+  return true;
+}
+
+/* ---- vector.contract ------------------------------------------------------------------------ */
+
+static const char iter_pre[] = "#vector.iterator_type<";
+
+/* contract ::= `{` traits `}` %lhs `,` %rhs `,` %acc attr-dict `:` type `,` type `into` type
+ * traits: indexing_maps, iterator_types (strings here, #vector.iterator_type<...> in the
+ * properties) and kind (add when absent, which MLIR always sets and always prints). */
+bool parse_contract(Parser *p, OpState *st) {
+  IrCtx *ctx = p_ctx(p);
+  const char *pos = p_tok(p)->text;
+  /* the traits are attributes like any other (the inherent ones move to the properties when the
+   * op is made); only iterator_types changes its spelling */
+  uint32_t first = st->nattrs;
+  if (!p_is(p, TOK_LBRACE))
+    return p_error(p, "expected '{'");
+  if (!p_opt_attr_dict(p, st))
+    return false;
+  bool have_kind = false;
+  for (uint32_t i = first; i < st->nattrs; i++) {
+    Attr *v = st->attrs[i].value;
+    have_kind |= ir_str_eq(st->attrs[i].name, "kind");
+    if (!ir_str_eq(st->attrs[i].name, "iterator_types"))
+      continue;
+    if (v->kind != ATTR_ARRAY)
+      return p_error_at(p, pos, "expected an array of iterator type strings");
+    Attr **its = ir_alloc(ctx, v->u.arr.n * sizeof *its + 1);
+    for (uint32_t k = 0; k < v->u.arr.n; k++) {
+      const Attr *s = v->u.arr.elems[k];
+      char buf[128];
+      if (s->kind != ATTR_STRING || s->u.str.len > 64)
+        return p_error_at(p, pos, "expected an array of iterator type strings");
+      int o = snprintf(buf, sizeof buf, "%s%.*s>", iter_pre, (int)s->u.str.len, s->u.str.s);
+      its[k] = opaque(ctx, buf, (size_t)o);
+    }
+    st->attrs[i].value = ir_attr_array(ctx, its, v->u.arr.n);
+  }
+  if (!have_kind)
+    st_add_prop(p, st, "kind", opaque(ctx, kind_add, sizeof kind_add - 1));
+  OperandRef r[3];
+  Type *t[3];
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[2]) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_type(p, &t[1]) || !p_kw(p, "into") || !p_type(p, &t[2]))
+    return false;
+  st_add_result_type(p, st, t[2]);
+  return p_resolve_onto(p, st, r, 3, t, 3);
+}
+
+bool print_contract(Printer *pr, Op *op) {
+  static const char *const elide[] = {"indexing_maps", "iterator_types", "kind", NULL};
+  Attr *maps = prop(op, "indexing_maps"), *its = prop(op, "iterator_types"), *kind = prop(op, "kind");
+  if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !maps || maps->kind != ATTR_ARRAY ||
+      !its || its->kind != ATTR_ARRAY || !kind || !flags_fit(kind, "vector.kind") ||
+      op->operands[2]->type != op->results[0].type)
+    return false;
+  for (uint32_t i = 0; i < its->u.arr.n; i++) {
+    const Attr *a = its->u.arr.elems[i];
+    if (a->kind != ATTR_OPAQUE || a->u.str.len <= sizeof iter_pre ||
+        memcmp(a->u.str.s, iter_pre, sizeof iter_pre - 1) != 0 || a->u.str.s[a->u.str.len - 1] != '>')
+      return false;
+    for (uint32_t k = sizeof iter_pre - 1; k < a->u.str.len - 1; k++)
+      if (!((a->u.str.s[k] >= 'a' && a->u.str.s[k] <= 'z') || a->u.str.s[k] == '_'))
+        return false;
+  }
+  pr_strn(pr, " {indexing_maps = ", 18);
+  pr_attr(pr, maps);
+  pr_str(pr, ", iterator_types = [");
+  for (uint32_t i = 0; i < its->u.arr.n; i++) {
+    const Attr *a = its->u.arr.elems[i];
+    if (i)
+      pr_strn(pr, ", ", 2);
+    pr_char(pr, '"');
+    pr_strn(pr, a->u.str.s + sizeof iter_pre - 1, a->u.str.len - sizeof iter_pre);
+    pr_char(pr, '"');
+  }
+  pr_str(pr, "], kind = ");
+  pr_attr(pr, kind);
+  pr_strn(pr, "} ", 2);
+  pr_values(pr, op->operands, 3);
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_value_types(pr, op->operands, 2);
+  pr_str(pr, " into ");
+  pr_type(pr, op->results[0].type);
   return true;
 }

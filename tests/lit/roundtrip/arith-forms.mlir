@@ -5,7 +5,12 @@
 // (vector.print in all its spellings, extract/insert with static and dynamic
 // positions, load/store, from_elements, reduction, fma, step, broadcast,
 // shuffle, masks, masked and gather/scatter accesses, transfer_read/write
-// with default and explicit permutation maps, in_bounds and inferred masks).
+// with default and explicit permutation maps, in_bounds and inferred masks,
+// reductions, scans, outer products and contractions).
+
+#map0 = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 
 func.func @extended(%a: i32, %b: i32, %v: vector<4xi64>, %t: i1) {
   %0:2 = arith.addui_extended %a, %b : i32, i1
@@ -213,4 +218,14 @@ func.func @outer_products(%a: vector<[4]xf32>, %b: vector<[8]xf32>, %acc: vector
   %3 = vector.outerproduct %z, %y, %zy {kind = #vector.kind<minsi>, x.t} : vector<4xi32>, vector<[2]xi32>
   %4 = vector.reduction <minui>, %z : vector<4xi32> into i32
   return
+}
+
+func.func @contractions(%a: vector<2x3xf32>, %b: vector<3x4xf32>, %c: vector<2x4xf32>) -> vector<2x4xf32> {
+  %0 = vector.contract {indexing_maps = [#map0, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} %a, %b, %c : vector<2x3xf32>, vector<3x4xf32> into vector<2x4xf32>
+  %1 = vector.contract {indexing_maps = [#map0, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<maxnumf>, x.t} %a, %b, %0 : vector<2x3xf32>, vector<3x4xf32> into vector<2x4xf32>
+  return %1 : vector<2x4xf32>
+}
+func.func @dot(%a: vector<3xf32>, %b: vector<3xf32>, %c: f32) -> f32 {
+  %0 = vector.contract {iterator_types = ["reduction"], indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>]} %a, %b, %c {x.y = 1 : i32} : vector<3xf32>, vector<3xf32> into f32
+  return %0 : f32
 }
