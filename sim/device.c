@@ -223,6 +223,7 @@ void sim_destroy(SimDevice *dev) {
   dev->free_ops = NULL;
   race_free_all(dev);
   free(dev->rq);
+  free(dev->late);
   free(dev->seen);
   free(dev->threads);
   pthread_mutex_unlock(&dev->mu);

@@ -315,6 +315,13 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
       op->ctx->op = op;
       op->late_access = true;
       dev->late_inflight++;
+      void *p = xrealloc_array(dev->late, &dev->caplate, dev->nlate + 1, sizeof *dev->late);
+      if (p) {
+        dev->late = p;
+        dev->late[dev->nlate++] = op;
+      } else {
+        dev->race = false;  /* can't keep the records sound any more: stop checking */
+      }
     }
   }
   if (op->d.kind == SIM_OP_GATE) {

@@ -17,10 +17,13 @@
  * tested, which is why records keep their op's clock.
  *
  * Keeping the lists short (what makes detection cheap):
- *   - a record ordered before a new access that covers it is dropped when the new access is a
- *     write, or when both are reads: any later access racing with the old one races with the new;
- *   - when no kernel/host op is in flight, a record the host's clock covers is dropped: every later
- *     access (a host one, or an op, which includes the host's clock) is ordered after it.
+ *   - a record O ordered before a new access N that covers it is dropped when N is a write, or
+ *     when both are reads: a later access racing with O races with N too, unless it is ordered
+ *     before N, which only a kernel/host op still in flight (recording late) can be. So the drop
+ *     also needs every such op X to be ordered after O, or not before N;
+ *   - a record the host's clock covers is dropped once every op in flight that records late is
+ *     ordered after it: every later access (a host one, or an op, which includes the host's
+ *     clock) is ordered after it.
  * Chains are reused on the same ground: once the host's clock covers a chain's last seq and no
  * live stream owns it, a new run of ops can continue it (seq keeps growing).
  *
@@ -219,6 +222,24 @@ static void report(SimDevice *dev, const Alloc *a, const Rec *r, size_t lo, size
             mem_kind_name(a->kind), LOC(a->loc));
 }
 
+enum { LATE_MAX = 32 };  /* more late ops in flight than this: keep every record */
+
+/* Is r ordered before every late op in flight that is ordered before the new access (clock nvc;
+   NULL: every late op counts)? */
+static bool late_safe(const SimDevice *dev, const Rec *r, const Vc *nvc) {
+  if (dev->nlate > LATE_MAX)
+    return false;
+  for (size_t i = 0; i < dev->nlate; i++) {
+    const Op *x = dev->late[i];
+    if (!x->vc)
+      return false;
+    bool x_before_new = !nvc || vc_get(nvc, x->chain) >= x->seq;
+    if (x_before_new && vc_get(x->vc, r->chain) < r->seq)
+      return false;
+  }
+  return true;
+}
+
 /* Check the access [lo, hi) (offsets into a) by op (NULL: the host) against a's records, then
    record it. */
 void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
@@ -229,7 +250,6 @@ void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, boo
   if (!mvc)
     return;
   uint32_t mchain = op ? op->chain : 0, mseq = op ? op->seq : dev->host_vc->c[0];
-  bool prune = dev->late_inflight == 0;
   uint64_t told[8];  /* ops already reported against in this call (one report per pair) */
   size_t ntold = 0;
   size_t j = 0;
@@ -249,10 +269,11 @@ void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, boo
           report(dev, a, r, lo, hi, write || isfree, isfree, op, loc);
         }
       }
-      if (before && lo <= r->lo && r->hi <= hi && (write || isfree || !r->write))
+      if (before && lo <= r->lo && r->hi <= hi && (write || isfree || !r->write) &&
+          (!dev->nlate || late_safe(dev, r, mvc)))
         keep = false;
     }
-    if (keep && prune && vc_get(dev->host_vc, r->chain) >= r->seq)
+    if (keep && vc_get(dev->host_vc, r->chain) >= r->seq && (!dev->nlate || late_safe(dev, r, NULL)))
       keep = false;
     if (keep)
       a->recs[j++] = *r;

@@ -217,6 +217,8 @@ struct SimDevice {
   uint32_t nchains, capchains;
   Vc *host_vc;               /* the host's clock: chain 0 is the host */
   int late_inflight;         /* kernel/host ops submitted and not done (they record late) */
+  Op **late;                 /* those ops (their accesses are not recorded yet) */
+  size_t nlate, caplate;
   Vc *free_vcs;
   uint32_t chain_cursor;
 
