@@ -332,6 +332,95 @@ static void test_stream_handles_many_reused_slots(void **state) {
   sim_destroy(dev);
 }
 
+/* Tokens and streams meet: a stream can wait for a token, and its work can become a token. */
+static void test_stream_wait_op_and_last_op_join_front_doors(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  SimStream a;
+  sim_stream_create(dev, &a, "a");
+  Log log = {0};
+  Tag t1 = {&log, 1, 10000}, t2 = {&log, 2, 0}, t3 = {&log, 3, 0};
+  SimOpDesc d1 = log_op(&t1), d2 = log_op(&t2), d3 = log_op(&t3);
+  SimOp *tok, *last = NULL, *after;
+  sim_submit(dev, &d1, NULL, 0, &tok);
+  assert_int_equal(sim_stream_wait_op(dev, a, tok, "join"), SIM_OK);
+  sim_stream_submit(dev, a, &d2, NULL);
+  assert_int_equal(sim_stream_last_op(dev, a, &last, "last"), SIM_OK);
+  assert_non_null(last);
+  sim_submit(dev, &d3, &last, 1, &after);
+  assert_int_equal(sim_host_wait(dev, &after, 1, "wait"), SIM_OK);
+  assert_int_equal(log.n, 3);
+  assert_int_equal(log.v[0], 1);
+  assert_int_equal(log.v[1], 2);
+  assert_int_equal(log.v[2], 3);
+  sim_op_release(dev, tok);
+  sim_op_release(dev, last);
+  sim_op_release(dev, after);
+  sim_stream_destroy(dev, a, "d");
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
+/* Under random, nothing runs until the host waits; a host polling EventQuery must still see the
+   work finish. */
+static void test_event_query_polling_progresses_under_random(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_RANDOM);
+  SimStream a;
+  SimEvent e;
+  sim_stream_create(dev, &a, "a");
+  sim_event_create(dev, &e, "e");
+  Log log = {0};
+  Tag t[8];
+  for (int i = 0; i < 8; i++) {
+    t[i] = (Tag){&log, i, 0};
+    SimOpDesc d = log_op(&t[i]);
+    sim_stream_submit(dev, a, &d, NULL);
+  }
+  sim_event_record(dev, e, a, "rec");
+  int polls = 0;
+  while (sim_event_query(dev, e, "poll") == SIM_NOT_READY)
+    polls++;
+  assert_true(polls < 100);
+  assert_int_equal(log.n, 8);
+  sim_event_destroy(dev, e, "d");
+  sim_stream_destroy(dev, a, "d");
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
+/* A record after a wait covers the waited work too (the record completes after it). */
+static void test_event_record_after_wait_covers_waited_event(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  SimStream a, b;
+  SimEvent e1, e2;
+  sim_stream_create(dev, &a, "a");
+  sim_stream_create(dev, &b, "b");
+  sim_event_create(dev, &e1, "e1");
+  sim_event_create(dev, &e2, "e2");
+  SimOp *gate;
+  SimOpDesc g = {.kind = SIM_OP_GATE, .loc = "gate"};
+  sim_stream_submit(dev, a, &g, &gate);
+  sim_event_record(dev, e1, a, "rec1");
+  sim_stream_wait_event(dev, b, e1, "wait");
+  sim_event_record(dev, e2, b, "rec2");  /* b has no op of its own: e2 still waits for e1 */
+  assert_int_equal(sim_event_query(dev, e2, "q"), SIM_NOT_READY);
+  assert_int_equal(sim_stream_query(dev, b, "q"), SIM_NOT_READY);
+  sim_gate_open(dev, gate, "open");
+  assert_int_equal(sim_event_sync(dev, e2, "sync"), SIM_OK);
+  sim_op_release(dev, gate);
+  sim_event_destroy(dev, e1, "d");
+  sim_event_destroy(dev, e2, "d");
+  sim_stream_destroy(dev, a, "d");
+  sim_stream_destroy(dev, b, "d");
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_stream_submit_in_order),
@@ -348,6 +437,9 @@ int main(void) {
     cmocka_unit_test(test_stream_default_null_works),
     cmocka_unit_test(test_sim_destroy_reports_leaked_stream_and_event),
     cmocka_unit_test(test_stream_handles_many_reused_slots),
+    cmocka_unit_test(test_stream_wait_op_and_last_op_join_front_doors),
+    cmocka_unit_test(test_event_query_polling_progresses_under_random),
+    cmocka_unit_test(test_event_record_after_wait_covers_waited_event),
   };
   return cmocka_run_group_tests_name("sim_stream", tests, NULL, NULL);
 }
