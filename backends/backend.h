@@ -364,6 +364,11 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
                       intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params,
                       void **extra, size_t paramsCount);
 
+/* For a host that runs lowered code itself (the interpreter): the mgpu* calls that follow run on
+ * be (not owned) and are named loc in diagnostics and traces, until the next bind; be_mgpu_bind(NULL,
+ * NULL) goes back to the process-wide device. Not exported by libmgpusim.so. */
+void be_mgpu_bind(Backend *be, const char *loc);
+
 /* ---- backend constructors (one per adapter file) ------------------------------------------- */
 
 /* Creates the sim adapter's state and table. Only be_open calls it. */

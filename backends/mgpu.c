@@ -33,6 +33,10 @@
  * Handlers registered before it (mlir-runner's own) are then skipped, which is harmless since
  * everything is flushed; a clean run exits as it would have. MGPUSIM_* settings that are not
  * understood count as errors. Calls made after the handler ran do nothing.
+ *
+ * A host that runs lowered code itself (gpuinterp) calls these functions too, after
+ * be_mgpu_bind(its device, the call's location): then no process-wide device is opened, nothing is
+ * read from the environment, and diagnostics name the call by that location.
  */
 #include "backends/backend.h"
 
@@ -229,10 +233,23 @@ static void start(void)
     atexit(finish);
 }
 
+/* be_mgpu_bind: a host that runs lowered code itself (the interpreter) lends its device and
+ * names the call, so the process-wide device is never opened. One host thread, as backend.h. */
+static Backend *bound;
+static const char *bound_loc;
+
+void be_mgpu_bind(Backend *b, const char *loc)
+{
+    bound = b;
+    bound_loc = loc;
+}
+
 /* The device, opened on the first call; NULL once finish() closed it (a call from a later exit
  * handler then does nothing). */
 static Backend *be(void)
 {
+    if (bound)
+        return bound;
     pthread_once(&once, start);
     return dev;
 }
@@ -253,7 +270,7 @@ static bool dim(intptr_t v, uint32_t *out)
     Backend *b = be();                                                                           \
     if (!b)                                                                                      \
         return __VA_ARGS__;                                                                      \
-    const char *loc = call_loc(F_##name)
+    const char *loc = bound ? (bound_loc ? bound_loc : #name) : call_loc(F_##name)
 
 void *mgpuStreamCreate(void)
 {

@@ -94,6 +94,8 @@ struct Interp {
   uint32_t nglobals;
   void **heap;             /* host memory the program allocated and has not freed */
   size_t nheap, capheap;
+  struct Lowered *low;     /* llvm.c: the lowered form's memory (globals, malloc, alloca stack) */
+  size_t sp;               /* alloca stack depth: interp_call restores it when a call returns */
 };
 
 struct Frame {
@@ -158,6 +160,10 @@ void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer th
 
 CompileFn interp_compile_fn(Str name);
 NativeFn interp_native_fn(Str name);
+/* llvm.c: the lowered form's external functions (malloc, free, memrefCopy, mgpu*), and
+ * freeing what it allocated */
+NativeFn interp_llvm_native_fn(Str name);
+void interp_llvm_free(Interp *in);
 
 #define IOP(name, fn) bool fn(Comp *c, Op *op, Ins *ins);
 #include "interp/ops.def"

@@ -233,7 +233,9 @@ int interp_call(Interp *in, const Func *fn, const Ins *site, Slot *args, Slot *r
     w += entry->words[i];
   }
   in->depth++;
+  size_t sp = in->sp; /* llvm.alloca memory lives until the call returns */
   int r = interp_run_body(&fr, &fn->body);
+  in->sp = sp;
   in->depth--;
   interp_free_allocas(&fr, NULL);
   if (s != small)
@@ -336,7 +338,7 @@ bool c_call(Comp *c, Op *op, Ins *ins) {
   if (!callee || callee->kind != ATTR_SYMREF || callee->u.sym.n != 1)
     return interp_unsupported(c, op, "a call without a flat callee symbol");
   Func *fn = interp_func(c->in, callee->u.sym.path[0]);
-  if (!fn) {
+  if (!fn || (!fn->native && !fn->op->regions[0].first)) {
     ir_op_error(c->in->ctx, op, "calls '@%.*s', a function the interpreter does not provide",
                 (int)callee->u.sym.path[0].len, callee->u.sym.path[0].s);
     c->in->errors++;
@@ -644,14 +646,14 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   Block *top = module->nregions ? module->regions[0].first : NULL;
   uint32_t n = 0;
   for (Op *o = top ? top->first : NULL; o; o = o->next)
-    n += ir_str_eq(o->name, "func.func");
+    n += ir_str_eq(o->name, "func.func") || ir_str_eq(o->name, "llvm.func");
   in->funcs = calloc(n + 1, sizeof *in->funcs);
   if (!in->funcs) {
     free(in);
     return NULL;
   }
   for (Op *o = top ? top->first : NULL; o; o = o->next) {
-    if (!ir_str_eq(o->name, "func.func"))
+    if (!ir_str_eq(o->name, "func.func") && !ir_str_eq(o->name, "llvm.func"))
       continue;
     Func *fn = &in->funcs[in->nfuncs++];
     Attr *name = ir_op_attr(o, "sym_name");
@@ -663,9 +665,18 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
       fn->nresults = ft->type->u.fn.nout;
       fn->arg_words = words_of_types(ctx, ft->type->u.fn.in, fn->nargs);
       fn->res_words = words_of_types(ctx, ft->type->u.fn.out, fn->nresults);
+    } else if (ft && ft->kind == ATTR_TYPE && ft->type->kind == TY_LLVM_FUNC) {
+      Type *ret = ft->type->u.lfn.ret;
+      fn->nargs = ft->type->u.lfn.nparams;
+      fn->nresults = ret && ret->kind != TY_LLVM_VOID;
+      fn->arg_words = words_of_types(ctx, ft->type->u.lfn.params, fn->nargs);
+      fn->res_words = words_of_types(ctx, &ret, fn->nresults);
     }
-    if (!o->regions[0].first)
+    if (!o->regions[0].first) {
       fn->native = interp_native_fn(fn->name);
+      if (!fn->native)
+        fn->native = interp_llvm_native_fn(fn->name);
+    }
   }
   /* compile everything up front, so an unsupported op is reported before anything runs */
   bool ok = true;
@@ -710,6 +721,7 @@ void interp_destroy(Interp *in) {
     return;
   interp_free_globals(in);
   interp_free_heap(in);
+  interp_llvm_free(in);
   free(in->funcs);
   free(in);
 }

@@ -1,0 +1,1376 @@
+/* llvm.c - the LLVM dialect on the host: what `mlir-opt --gpu-to-llvm --finalize-memref-to-llvm
+ * --convert-func-to-llvm --convert-arith-to-llvm --convert-cf-to-llvm ...` leaves of a program's
+ * host code, run as it is, and the external functions that code calls.
+ *
+ * Values. A scalar (iN, fN, !llvm.ptr) takes one word, as in arith.c; an !llvm.struct or
+ * !llvm.array takes its leaves' words in order (interp_words), so insertvalue and extractvalue are
+ * word copies at an offset computed once. Memory holds values in LLVM's data layout for x86-64:
+ * natural alignment, iN rounded up to a power-of-two number of bytes, structs padded between
+ * fields and at the end (packed ones not), arrays as repeated elements. A load or store of an
+ * aggregate walks its leaves (word, byte offset, type), also computed once.
+ *
+ * Memory. Lowered code does its own pointer arithmetic, so every load, store and intrinsic copy
+ * is checked against the memory this file knows: blocks from malloc and friends, globals, the
+ * alloca stack and what mgpuMemAlloc returned. An address in none of them, or a range that runs
+ * past its block, is a located error instead of a crash; a store to a constant global too. Known
+ * memory is then reported to the backend (be_host_access), so host accesses take part in race
+ * detection and host loads of device memory are reported by the device. Heap blocks and globals
+ * are made known to the backend (be_host_add), so copies to and from them are checked as well.
+ * llvm.alloca takes memory from one reserved stack, which interp_call unwinds on return.
+ *
+ * Calls. llvm.call is func.call's compile function: the callee is an llvm.func with a body, or a
+ * declaration this file or runner.c provides. The mgpu* runtime functions go to the mgpu ABI of
+ * backends/ (be_mgpu_bind): on the interpreter's device, each call named by the llvm.call's
+ * location and the function ("prog.mlir:12:5 mgpuStreamWaitEvent"), so what the device finds
+ * (a stream passed as an event, a race between two copies) points at the lowered op.
+ *
+ * Kernels. Lowered programs keep their kernels as gpu.module (or gpu.binary) and launch them with
+ * `gpu.launch_func <%stream : !llvm.ptr>`; those ops belong to the gpu host ops. A gpu.binary's
+ * cubin or PTX cannot run on the sim; the backend says so when a module is loaded.
+ *
+ * Ops that reuse arith.c: integer and float arithmetic, casts and intrinsics compile through
+ * arith's compile functions under their arith name (llvm.add as arith.addi, llvm.intr.sqrt as
+ * math.sqrt), icmp and fcmp as cmpi and cmpf (same predicate numbering), select as arith.select. */
+#include "interp/internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define STACK_BYTES ((size_t)64 << 20) /* reserved; pages are only used once touched */
+
+/* ---- data layout ---------------------------------------------------------------------------- */
+
+typedef struct Layout {
+  uint64_t size, align; /* size 0: a type this file cannot place in memory */
+} Layout;
+
+static uint64_t pow2_at_least(uint64_t n) {
+  uint64_t p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+static bool scalar_leaf(const Type *t) {
+  if (t->kind == TY_FLOAT)
+    return t->u.f == F_F16 || t->u.f == F_BF16 || t->u.f == F_F32 || t->u.f == F_F64;
+  return (t->kind == TY_INT && t->u.i.width <= 64) || t->kind == TY_INDEX || t->kind == TY_LLVM_PTR;
+}
+
+static Layout layout_of(const Type *t) {
+  switch (t->kind) {
+  case TY_INT: {
+    uint64_t b = t->u.i.width <= 8 ? 1 : pow2_at_least((t->u.i.width + 7) / 8);
+    return (Layout){b, b > 16 ? 16 : b};
+  }
+  case TY_INDEX:
+  case TY_LLVM_PTR: return (Layout){8, 8};
+  case TY_FLOAT: {
+    uint64_t b = t->u.f == F_F80 || t->u.f == F_F128 ? 16 : (ir_float_width(t->u.f) + 7) / 8;
+    return (Layout){b, b};
+  }
+  case TY_LLVM_ARRAY: {
+    Layout e = layout_of(t->u.arr.elem);
+    return (Layout){e.size * t->u.arr.count, e.align ? e.align : 1};
+  }
+  case TY_LLVM_STRUCT: {
+    if (t->u.agg.opaque)
+      return (Layout){0, 1};
+    uint64_t off = 0, align = 1;
+    for (uint32_t i = 0; i < t->u.agg.n; i++) {
+      Layout f = layout_of(t->u.agg.elems[i]);
+      if (!f.size && !(t->u.agg.elems[i]->kind == TY_LLVM_STRUCT && !t->u.agg.elems[i]->u.agg.n))
+        return (Layout){0, 1};
+      uint64_t a = t->u.agg.packed ? 1 : f.align;
+      off = (off + a - 1) / a * a + f.size;
+      align = a > align ? a : align;
+    }
+    off = (off + align - 1) / align * align;
+    return (Layout){off, align};
+  }
+  default: return (Layout){0, 1};
+  }
+}
+
+static uint64_t field_offset(const Type *st, uint32_t k) {
+  uint64_t off = 0;
+  for (uint32_t i = 0; i <= k && i < st->u.agg.n; i++) {
+    Layout f = layout_of(st->u.agg.elems[i]);
+    uint64_t a = st->u.agg.packed ? 1 : f.align;
+    off = (off + a - 1) / a * a;
+    if (i < k)
+      off += f.size;
+  }
+  return off;
+}
+
+/* A value's leaves: where each scalar sits in the value's words and in memory. */
+typedef struct Leaf {
+  uint32_t word;
+  uint64_t byte;
+  const Type *t;
+} Leaf;
+
+typedef struct Leaves {
+  Leaf *v;
+  uint32_t n;
+  uint64_t size; /* bytes in memory */
+} Leaves;
+
+static bool walk_leaves(const Type *t, uint32_t word, uint64_t byte, Leaves *out) {
+  if (scalar_leaf(t)) {
+    out->v[out->n++] = (Leaf){word, byte, t};
+    return true;
+  }
+  if (t->kind == TY_LLVM_ARRAY) {
+    uint64_t es = layout_of(t->u.arr.elem).size;
+    uint32_t ew = interp_words(t->u.arr.elem);
+    for (uint64_t i = 0; i < t->u.arr.count; i++)
+      if (!walk_leaves(t->u.arr.elem, word + (uint32_t)i * ew, byte + i * es, out))
+        return false;
+    return true;
+  }
+  if (t->kind == TY_LLVM_STRUCT && !t->u.agg.opaque) {
+    for (uint32_t i = 0; i < t->u.agg.n; i++) {
+      if (!walk_leaves(t->u.agg.elems[i], word, byte + field_offset(t, i), out))
+        return false;
+      word += interp_words(t->u.agg.elems[i]);
+    }
+    return true;
+  }
+  return false;
+}
+
+/* NULL (after reporting) for types without a memory layout here: vectors, opaque structs, ... */
+static Leaves *leaves_of(Comp *c, Op *op, const Type *t) {
+  Layout l = layout_of(t);
+  uint32_t words = interp_words(t);
+  Leaves *lv = ir_alloc(c->in->ctx, sizeof *lv);
+  lv->v = ir_alloc(c->in->ctx, (words + 1) * sizeof *lv->v);
+  lv->size = l.size;
+  if ((!l.size && !(t->kind == TY_LLVM_STRUCT && !t->u.agg.n)) || !walk_leaves(t, 0, 0, lv)) {
+    char what[200];
+    snprintf(what, sizeof what, "a value of type %s in memory", ir_type_str(c->in->ctx, t));
+    interp_unsupported(c, op, what);
+    return NULL;
+  }
+  return lv;
+}
+
+static void leaf_store(const Type *t, char *p, const Slot *v) {
+  if (t->kind == TY_INT && t->u.i.width == 1) {
+    *p = (char)(v->i & 1); /* LLVM stores i1 as a 0/1 byte */
+    return;
+  }
+  interp_store_elem(t, p, v);
+}
+
+static void leaves_load(const Leaves *lv, const char *p, Slot *out) {
+  for (uint32_t i = 0; i < lv->n; i++)
+    interp_load_elem(lv->v[i].t, p + lv->v[i].byte, &out[lv->v[i].word]);
+}
+
+static void leaves_store(const Leaves *lv, char *p, const Slot *in) {
+  for (uint32_t i = 0; i < lv->n; i++)
+    leaf_store(lv->v[i].t, p + lv->v[i].byte, &in[lv->v[i].word]);
+}
+
+/* ---- the memory the lowered form owns ------------------------------------------------------- */
+
+enum { R_HEAP, R_GLOBAL, R_CONST, R_DEVICE };
+
+typedef struct Block0 {
+  uintptr_t lo, hi;
+  int kind;
+  const char *loc; /* where it was allocated */
+} Block0;
+
+typedef struct LGlobal {
+  Op *op;
+  char *p;
+} LGlobal;
+
+typedef struct Lowered {
+  Block0 *b; /* sorted by lo, never overlapping */
+  size_t nb, capb;
+  LGlobal *g;
+  size_t ng, capg;
+  char *stack; /* STACK_BYTES reserved; Interp.sp bytes in use */
+} Lowered;
+
+static Lowered *lowered(Interp *in) {
+  if (!in->low && !(in->low = calloc(1, sizeof *in->low)))
+    abort();
+  return in->low;
+}
+
+/* Index of the block holding address p, or -1. */
+static ptrdiff_t block_find(const Lowered *L, uintptr_t p) {
+  size_t lo = 0, hi = L->nb;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (L->b[mid].lo <= p)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo && p < L->b[lo - 1].hi ? (ptrdiff_t)lo - 1 : -1;
+}
+
+static void block_add(Interp *in, void *p, uint64_t bytes, int kind, const char *loc) {
+  Lowered *L = lowered(in);
+  if (L->nb == L->capb) {
+    L->capb = L->capb ? 2 * L->capb : 64;
+    if (!(L->b = realloc(L->b, L->capb * sizeof *L->b)))
+      abort();
+  }
+  uintptr_t lo = (uintptr_t)p;
+  size_t i = L->nb;
+  while (i && L->b[i - 1].lo > lo)
+    i--;
+  memmove(&L->b[i + 1], &L->b[i], (L->nb - i) * sizeof *L->b);
+  L->b[i] = (Block0){lo, lo + (bytes ? bytes : 1), kind, loc};
+  L->nb++;
+}
+
+static bool block_remove(Interp *in, void *p, int kind) {
+  Lowered *L = lowered(in);
+  ptrdiff_t i = block_find(L, (uintptr_t)p);
+  if (i < 0 || L->b[i].lo != (uintptr_t)p || L->b[i].kind != kind)
+    return false;
+  memmove(&L->b[i], &L->b[i + 1], (L->nb - (size_t)i - 1) * sizeof *L->b);
+  L->nb--;
+  return true;
+}
+
+static const char *kind_name(int kind) {
+  switch (kind) {
+  case R_HEAP: return "heap block";
+  case R_DEVICE: return "device allocation";
+  default: return "global";
+  }
+}
+
+/* Is [p, p+bytes) memory the program owns? Reports why not (on ins) and returns false. what:
+ * "load", "store", "copy to", ... */
+static bool owned(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const char *what) {
+  Lowered *L = lowered(fr->in);
+  if (!bytes)
+    return true;
+  uintptr_t st = (uintptr_t)L->stack;
+  if (L->stack && p >= st && p < st + STACK_BYTES) {
+    if (p + bytes <= st + fr->in->sp && p + bytes > p)
+      return true;
+    interp_error(fr, ins, "out-of-bounds %s of %" PRIu64 " bytes at 0x%" PRIxPTR ": past the live stack (alloca) memory",
+                 what, bytes, p);
+    return false;
+  }
+  ptrdiff_t i = block_find(L, p);
+  if (i < 0) {
+    /* just past a block (by less than its size): most likely an index past its end */
+    size_t lo = 0, hi = L->nb;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (L->b[mid].lo <= p)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo && p - L->b[lo - 1].hi < L->b[lo - 1].hi - L->b[lo - 1].lo)
+      i = (ptrdiff_t)lo - 1;
+  }
+  if (i < 0) {
+    interp_error(fr, ins,
+                 "%s of %" PRIu64 " bytes at 0x%" PRIxPTR ", which is no memory the program allocated (malloc, "
+                 "alloca, a global or mgpuMemAlloc)",
+                 what, bytes, p);
+    return false;
+  }
+  const Block0 *b = &L->b[i];
+  if (p + bytes > b->hi || p + bytes < p) {
+    interp_error(fr, ins, "out-of-bounds %s: bytes [%" PRIu64 ", %" PRIu64 ") of a %" PRIu64 "-byte %s allocated at '%s'",
+                 what, (uint64_t)(p - b->lo), (uint64_t)(p - b->lo) + bytes, (uint64_t)(b->hi - b->lo),
+                 kind_name(b->kind), b->loc);
+    return false;
+  }
+  return true;
+}
+
+/* A host load or store of [p, p+bytes): owned, not a constant, and accepted by the device. */
+static char *host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write, const char *loc) {
+  if (!owned(fr, ins, p, bytes, write ? "store" : "load"))
+    return NULL;
+  Lowered *L = fr->in->low;
+  ptrdiff_t i = block_find(L, p);
+  if (i >= 0 && write && L->b[i].kind == R_CONST) {
+    interp_error(fr, ins, "store to the constant global allocated at '%s'", L->b[i].loc);
+    return NULL;
+  }
+  if (i >= 0 && fr->in->be && be_host_access(fr->in->be, (void *)p, bytes, write, loc) != BE_OK)
+    return NULL;
+  return (char *)p;
+}
+
+static char *stack_alloc(Frame *fr, const Ins *ins, uint64_t bytes, uint64_t align) {
+  Lowered *L = lowered(fr->in);
+  if (!L->stack) {
+    void *m = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+      interp_error(fr, ins, "cannot reserve %zu bytes for the alloca stack", STACK_BYTES);
+      return NULL;
+    }
+    L->stack = m;
+  }
+  uint64_t at = (fr->in->sp + align - 1) / align * align;
+  if (bytes > STACK_BYTES || at > STACK_BYTES - bytes) {
+    interp_error(fr, ins, "stack overflow: allocas need more than %zu bytes", STACK_BYTES);
+    return NULL;
+  }
+  fr->in->sp = (size_t)(at + bytes);
+  memset(L->stack + at, 0, bytes); /* defined contents, so runs are repeatable */
+  return L->stack + at;
+}
+
+void interp_llvm_free(Interp *in) {
+  Lowered *L = in->low;
+  if (!L)
+    return;
+  for (size_t i = 0; i < L->nb; i++) {
+    if (L->b[i].kind == R_DEVICE)
+      continue; /* the device's: reported as leaks when it closes */
+    if (in->be)
+      be_host_remove(in->be, (void *)L->b[i].lo, "exit");
+    free((void *)L->b[i].lo);
+  }
+  if (L->stack)
+    munmap(L->stack, STACK_BYTES);
+  free(L->b);
+  free(L->g);
+  free(L);
+  in->low = NULL;
+}
+
+/* "prog.mlir:12:5 name": an op's location and what it called, for the device's diagnostics. */
+static const char *call_site(Interp *in, Op *op, const char *name) {
+  Comp c = {in, NULL, 0};
+  char buf[600];
+  snprintf(buf, sizeof buf, "%s %s", interp_loc(&c, op), name);
+  return ir_intern_cstr(in->ctx, buf).s;
+}
+
+/* ---- constants and globals ------------------------------------------------------------------ */
+
+/* Writes a scalar of type t at p from an attribute element: an integer or a float. */
+static void put_scalar(const Type *t, char *p, bool is_float, int64_t iv, double fv) {
+  Slot s = {0};
+  if (t->kind == TY_FLOAT) {
+    double v = is_float ? fv : (double)iv;
+    if (t->u.f == F_F64)
+      s.f = v;
+    else
+      s.f32 = (float)(t->u.f == F_F32 ? v : ir_float_round(t->u.f, v));
+  } else {
+    s.i = is_float ? (int64_t)fv : iv;
+  }
+  leaf_store(t, p, &s);
+}
+
+/* Fills dst (laid out as type t, zeroed) from an initializer attribute. false: not supported. */
+static bool init_from_attr(const Type *t, const Attr *a, char *dst) {
+  switch (a->kind) {
+  case ATTR_STRING: {
+    uint64_t n = layout_of(t).size;
+    memcpy(dst, a->u.str.s, a->u.str.len < n ? a->u.str.len : n);
+    return true;
+  }
+  case ATTR_INT:
+  case ATTR_BOOL:
+  case ATTR_FLOAT:
+    if (!scalar_leaf(t) || (a->kind == ATTR_INT && a->u.i.big))
+      return false;
+    put_scalar(t, dst, a->kind == ATTR_FLOAT, a->kind == ATTR_BOOL ? a->u.b : a->u.i.v,
+               a->kind == ATTR_FLOAT ? a->u.f.v : 0);
+    return true;
+  case ATTR_DENSE: {
+    if (!a->u.dense.ivals && !a->u.dense.fvals)
+      return false;
+    uint32_t words = interp_words(t);
+    Leaf *v = malloc((words + 1) * sizeof *v);
+    if (!v)
+      return false;
+    Leaves lv = {v, 0, 0};
+    bool ok = walk_leaves(t, 0, 0, &lv) && (a->u.dense.splat || a->u.dense.n >= lv.n);
+    for (uint32_t i = 0; ok && i < lv.n; i++) {
+      uint64_t k = a->u.dense.splat ? 0 : i;
+      put_scalar(v[i].t, dst + v[i].byte, a->u.dense.fvals != NULL, a->u.dense.ivals ? a->u.dense.ivals[k] : 0,
+                 a->u.dense.fvals ? a->u.dense.fvals[k] : 0);
+    }
+    free(v);
+    return ok;
+  }
+  case ATTR_ARRAY: /* [field, field, ...] of a struct or array */
+    if (t->kind == TY_LLVM_STRUCT && a->u.arr.n == t->u.agg.n) {
+      for (uint32_t i = 0; i < a->u.arr.n; i++)
+        if (!init_from_attr(t->u.agg.elems[i], a->u.arr.elems[i], dst + field_offset(t, i)))
+          return false;
+      return true;
+    }
+    if (t->kind == TY_LLVM_ARRAY && a->u.arr.n == t->u.arr.count) {
+      uint64_t es = layout_of(t->u.arr.elem).size;
+      for (uint32_t i = 0; i < a->u.arr.n; i++)
+        if (!init_from_attr(t->u.arr.elem, a->u.arr.elems[i], dst + i * es))
+          return false;
+      return true;
+    }
+    return false;
+  default: return false;
+  }
+}
+
+static int x_words(Frame *fr, const Ins *ins) {
+  interp_copy(&fr->s[ins->out[0]], ins->aux, ins->a);
+  return EX_NEXT;
+}
+
+static int x_zero(Frame *fr, const Ins *ins) {
+  memset(&fr->s[ins->out[0]], 0, ins->a * sizeof(Slot));
+  return EX_NEXT;
+}
+
+/* llvm.mlir.constant of an aggregate: its words, built once through its memory image. */
+static bool constant_words(Comp *c, Op *op, Ins *ins, const Attr *v) {
+  Type *t = op->results[0].type;
+  Leaves *lv = leaves_of(c, op, t);
+  if (!lv)
+    return false;
+  char *img = calloc(1, lv->size + 1);
+  if (!img)
+    abort();
+  bool ok = init_from_attr(t, v, img);
+  Slot *w = ir_alloc(c->in->ctx, (interp_words(t) + 1) * sizeof *w);
+  if (ok)
+    leaves_load(lv, img, w);
+  free(img);
+  if (!ok)
+    return interp_unsupported(c, op, "this constant");
+  ins->a = interp_words(t);
+  ins->aux = w;
+  ins->fn = x_words;
+  return true;
+}
+
+bool c_llvm_constant(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->results[0].type;
+  Attr *v = ir_op_attr(op, "value");
+  if (!v)
+    return interp_unsupported(c, op, "a constant without a value");
+  if ((t->kind == TY_INT || t->kind == TY_FLOAT) && v->kind != ATTR_DENSE)
+    return c_constant(c, op, ins);
+  return constant_words(c, op, ins, v);
+}
+
+/* llvm.mlir.zero, poison and undef: all words zero (a defined stand-in for poison). */
+bool c_llvm_zero(Comp *c, Op *op, Ins *ins) {
+  (void)c;
+  ins->a = interp_words(op->results[0].type);
+  ins->fn = x_zero;
+  return true;
+}
+
+/* The storage of an llvm.mlir.global, made (and initialized) the first time it is addressed. */
+static char *global_storage(Comp *c, Op *g, Ins *site) {
+  Interp *in = c->in;
+  Lowered *L = lowered(in);
+  for (size_t i = 0; i < L->ng; i++)
+    if (L->g[i].op == g)
+      return L->g[i].p;
+  Attr *gt = ir_op_attr(g, "global_type");
+  Type *t = gt && gt->kind == ATTR_TYPE ? gt->type : NULL;
+  Layout l = t ? layout_of(t) : (Layout){0, 1};
+  if (!l.size && !(t && t->kind == TY_LLVM_STRUCT)) {
+    interp_unsupported(c, g, "a global of this type");
+    return NULL;
+  }
+  Attr *al = ir_op_attr(g, "alignment");
+  uint64_t align = al && al->kind == ATTR_INT && al->u.i.v > 0 ? (uint64_t)al->u.i.v : l.align;
+  align = pow2_at_least(align < 16 ? 16 : align);
+  void *p = NULL;
+  if (posix_memalign(&p, align, l.size ? l.size : 1))
+    abort();
+  memset(p, 0, l.size ? l.size : 1);
+  const char *loc = interp_loc(c, g);
+  block_add(in, p, l.size, ir_op_attr(g, "constant") ? R_CONST : R_GLOBAL, loc);
+  if (in->be)
+    be_host_add(in->be, p, l.size ? l.size : 1, loc);
+  if (L->ng == L->capg) {
+    L->capg = L->capg ? 2 * L->capg : 16;
+    if (!(L->g = realloc(L->g, L->capg * sizeof *L->g)))
+      abort();
+  }
+  L->g[L->ng++] = (LGlobal){g, p};
+  Attr *v = ir_op_attr(g, "value");
+  if (v && !init_from_attr(t, v, p)) {
+    interp_unsupported(c, g, "this global initializer");
+    return NULL;
+  }
+  if (!v && g->nregions && g->regions[0].first) {
+    /* an initializer region: run it once, like a function without arguments */
+    Func *f = ir_alloc(in->ctx, sizeof *f);
+    f->op = g;
+    f->nresults = 1;
+    Leaves *lv = leaves_of(c, g, t);
+    if (!lv || !interp_compile_func(in, f))
+      return NULL;
+    uint32_t words = interp_words(t);
+    Slot *w = calloc(words + 1, sizeof *w);
+    if (!w)
+      abort();
+    int r = interp_call(in, f, site, NULL, w);
+    if (r != EX_ERROR)
+      leaves_store(lv, p, w);
+    free(w);
+    if (r == EX_ERROR)
+      return NULL;
+  }
+  return p;
+}
+
+bool c_addressof(Comp *c, Op *op, Ins *ins) {
+  Attr *name = ir_op_attr(op, "global_name");
+  if (!name || name->kind != ATTR_SYMREF || name->u.sym.n != 1)
+    return interp_unsupported(c, op, "this form of llvm.mlir.addressof");
+  Op *g = ir_symbol_lookup(c->in->module, name->u.sym.path[0]);
+  if (!g || !ir_str_eq(g->name, "llvm.mlir.global"))
+    return interp_unsupported(c, op, g ? "the address of a function" : "the address of an unknown symbol");
+  char *p = global_storage(c, g, ins);
+  if (!p)
+    return false;
+  Slot *w = ir_alloc(c->in->ctx, sizeof *w);
+  w->p = p;
+  ins->a = 1;
+  ins->aux = w;
+  ins->fn = x_words;
+  return true;
+}
+
+/* ---- aggregates ----------------------------------------------------------------------------- */
+
+/* Word offset of position pos in a value of type t; *leaf gets the type there. */
+static bool position(Comp *c, Op *op, const Type *t, uint32_t *word, const Type **leaf) {
+  Attr *pos = ir_op_attr(op, "position");
+  if (!pos || pos->kind != ATTR_DENSE_ARRAY)
+    return interp_unsupported(c, op, "a position that is not an array of integers");
+  uint32_t w = 0;
+  for (uint32_t k = 0; k < pos->u.darr.n; k++) {
+    int64_t i = pos->u.darr.ivals[k];
+    if (t->kind == TY_LLVM_STRUCT && i >= 0 && i < t->u.agg.n) {
+      for (int64_t j = 0; j < i; j++)
+        w += interp_words(t->u.agg.elems[j]);
+      t = t->u.agg.elems[i];
+    } else if (t->kind == TY_LLVM_ARRAY && i >= 0 && (uint64_t)i < t->u.arr.count) {
+      w += (uint32_t)i * interp_words(t->u.arr.elem);
+      t = t->u.arr.elem;
+    } else {
+      return interp_unsupported(c, op, "a position outside the aggregate");
+    }
+  }
+  *word = w;
+  *leaf = t;
+  return true;
+}
+
+static int x_extractvalue(Frame *fr, const Ins *ins) {
+  interp_copy(&fr->s[ins->out[0]], &fr->s[ins->in[0] + (uint32_t)ins->imm.i], ins->a);
+  return EX_NEXT;
+}
+
+bool c_extractvalue(Comp *c, Op *op, Ins *ins) {
+  uint32_t w;
+  const Type *t;
+  if (!position(c, op, op->operands[0]->type, &w, &t))
+    return false;
+  ins->imm.i = w;
+  ins->a = interp_words(t);
+  ins->fn = x_extractvalue;
+  return true;
+}
+
+static int x_insertvalue(Frame *fr, const Ins *ins) {
+  Slot *out = &fr->s[ins->out[0]];
+  interp_copy(out, &fr->s[ins->in[0]], ins->b);
+  interp_copy(out + ins->imm.i, &fr->s[ins->in[1]], ins->a);
+  return EX_NEXT;
+}
+
+bool c_insertvalue(Comp *c, Op *op, Ins *ins) {
+  uint32_t w;
+  const Type *t;
+  if (!position(c, op, op->operands[0]->type, &w, &t))
+    return false;
+  ins->imm.i = w;
+  ins->a = interp_words(t);
+  ins->b = interp_words(op->operands[0]->type);
+  ins->fn = x_insertvalue;
+  return true;
+}
+
+/* ---- pointers: getelementptr, alloca, load, store ------------------------------------------- */
+
+#define GEP_DYNAMIC INT32_MIN /* rawConstantIndices: take the next operand */
+
+typedef struct Gep {
+  int64_t off;   /* the constant part, in bytes */
+  uint32_t n;    /* dynamic indices */
+  uint32_t *slot;
+  int64_t *scale;
+} Gep;
+
+static int x_gep(Frame *fr, const Ins *ins) {
+  const Gep *g = ins->aux;
+  uint64_t p = fr->s[ins->in[0]].u + (uint64_t)g->off;
+  for (uint32_t i = 0; i < g->n; i++)
+    p += (uint64_t)fr->s[g->slot[i]].i * (uint64_t)g->scale[i];
+  fr->s[ins->out[0]].u = p;
+  return EX_NEXT;
+}
+
+bool c_gep(Comp *c, Op *op, Ins *ins) {
+  Attr *raw = ir_op_attr(op, "rawConstantIndices");
+  Attr *et = ir_op_attr(op, "elem_type");
+  if (!raw || raw->kind != ATTR_DENSE_ARRAY || !et || et->kind != ATTR_TYPE ||
+      op->operands[0]->type->kind != TY_LLVM_PTR)
+    return interp_unsupported(c, op, "this form of llvm.getelementptr");
+  Gep *g = ir_alloc(c->in->ctx, sizeof *g);
+  g->slot = ir_alloc(c->in->ctx, (op->noperands + 1) * sizeof *g->slot);
+  g->scale = ir_alloc(c->in->ctx, (op->noperands + 1) * sizeof *g->scale);
+  const Type *t = et->type;
+  uint32_t next = 1;
+  for (uint32_t k = 0; k < raw->u.darr.n; k++) {
+    bool dyn = raw->u.darr.ivals[k] == GEP_DYNAMIC;
+    if (dyn && next >= op->noperands)
+      return interp_unsupported(c, op, "a getelementptr with missing indices");
+    int64_t cidx = raw->u.darr.ivals[k];
+    const Type *step; /* the type the index counts in */
+    if (k == 0) {
+      step = t;
+    } else if (t->kind == TY_LLVM_STRUCT) {
+      if (dyn || cidx < 0 || cidx >= t->u.agg.n)
+        return interp_unsupported(c, op, "a struct index that is not a field number");
+      g->off += (int64_t)field_offset(t, (uint32_t)cidx);
+      t = t->u.agg.elems[cidx];
+      continue;
+    } else if (t->kind == TY_LLVM_ARRAY) {
+      step = t = t->u.arr.elem;
+    } else {
+      return interp_unsupported(c, op, "an index into a type that is not an aggregate");
+    }
+    Layout l = layout_of(step);
+    if (!l.size && !(step->kind == TY_LLVM_STRUCT && !step->u.agg.n))
+      return interp_unsupported(c, op, "a getelementptr over a type without a memory layout here");
+    if (dyn) {
+      g->slot[g->n] = op->operands[next++]->id;
+      g->scale[g->n++] = (int64_t)l.size;
+    } else {
+      g->off += cidx * (int64_t)l.size;
+    }
+  }
+  ins->aux = g;
+  ins->fn = x_gep;
+  return true;
+}
+
+static int x_alloca(Frame *fr, const Ins *ins) {
+  int64_t n = fr->s[ins->in[0]].i;
+  uint64_t size = (uint64_t)ins->imm.i;
+  if (n < 0 || (size && (uint64_t)n > UINT64_MAX / size))
+    return interp_error(fr, ins, "alloca of %lld elements", (long long)n);
+  char *p = stack_alloc(fr, ins, (uint64_t)n * size, ins->a);
+  if (!p)
+    return EX_ERROR;
+  fr->s[ins->out[0]].p = p;
+  return EX_NEXT;
+}
+
+bool c_llvm_alloca(Comp *c, Op *op, Ins *ins) {
+  Attr *et = ir_op_attr(op, "elem_type");
+  if (!et || et->kind != ATTR_TYPE || op->noperands != 1)
+    return interp_unsupported(c, op, "this form of llvm.alloca");
+  Layout l = layout_of(et->type);
+  if (!l.size)
+    return interp_unsupported(c, op, "an alloca of a type without a memory layout here");
+  Attr *al = ir_op_attr(op, "alignment");
+  uint64_t align = al && al->kind == ATTR_INT && al->u.i.v > 0 ? (uint64_t)al->u.i.v : l.align;
+  ins->a = (uint32_t)pow2_at_least(align < 8 ? 8 : align);
+  ins->imm.i = (int64_t)l.size;
+  ins->fn = x_alloca;
+  return true;
+}
+
+typedef struct Access {
+  Leaves *lv;
+  const char *loc;
+} Access;
+
+static int x_llvm_load(Frame *fr, const Ins *ins) {
+  const Access *ac = ins->aux;
+  char *p = host_mem(fr, ins, fr->s[ins->in[0]].u, ac->lv->size, false, ac->loc);
+  if (!p)
+    return EX_ERROR;
+  leaves_load(ac->lv, p, &fr->s[ins->out[0]]);
+  return EX_NEXT;
+}
+
+static int x_llvm_store(Frame *fr, const Ins *ins) {
+  const Access *ac = ins->aux;
+  char *p = host_mem(fr, ins, fr->s[ins->in[1]].u, ac->lv->size, true, ac->loc);
+  if (!p)
+    return EX_ERROR;
+  leaves_store(ac->lv, p, &fr->s[ins->in[0]]);
+  return EX_NEXT;
+}
+
+static bool access(Comp *c, Op *op, Ins *ins, const Type *t, ExecFn fn) {
+  Access *ac = ir_alloc(c->in->ctx, sizeof *ac);
+  if (!(ac->lv = leaves_of(c, op, t)))
+    return false;
+  ac->loc = interp_loc(c, op);
+  ins->aux = ac;
+  ins->fn = fn;
+  return true;
+}
+
+bool c_llvm_load(Comp *c, Op *op, Ins *ins) { return access(c, op, ins, op->results[0].type, x_llvm_load); }
+bool c_llvm_store(Comp *c, Op *op, Ins *ins) { return access(c, op, ins, op->operands[0]->type, x_llvm_store); }
+
+/* llvm.intr.memcpy / memmove (dst, src, len) and memset (dst, byte, len). */
+static int x_memcpy(Frame *fr, const Ins *ins) {
+  uint64_t n = fr->s[ins->in[2]].u;
+  uintptr_t d = fr->s[ins->in[0]].u, s = fr->s[ins->in[1]].u;
+  char *dp = host_mem(fr, ins, d, n, true, ins->aux), *sp = dp ? host_mem(fr, ins, s, n, false, ins->aux) : NULL;
+  if (n && !sp)
+    return EX_ERROR;
+  if (n && ins->a && ((d < s && d + n > s) || (s < d && s + n > d)))
+    return interp_error(fr, ins, "llvm.intr.memcpy of overlapping ranges");
+  if (n)
+    memmove(dp, sp, n);
+  return EX_NEXT;
+}
+
+static int x_memset(Frame *fr, const Ins *ins) {
+  uint64_t n = fr->s[ins->in[2]].u;
+  char *dp = host_mem(fr, ins, fr->s[ins->in[0]].u, n, true, ins->aux);
+  if (n && !dp)
+    return EX_ERROR;
+  if (n)
+    memset(dp, (int)(fr->s[ins->in[1]].i & 0xff), n);
+  return EX_NEXT;
+}
+
+bool c_llvm_memcpy(Comp *c, Op *op, Ins *ins) {
+  if (op->noperands < 3)
+    return interp_unsupported(c, op, "this form of the intrinsic");
+  ins->aux = (void *)interp_loc(c, op);
+  ins->a = ir_str_eq(op->name, "llvm.intr.memcpy");
+  ins->fn = ir_str_eq(op->name, "llvm.intr.memset") ? x_memset : x_memcpy;
+  return true;
+}
+
+static int x_stacksave(Frame *fr, const Ins *ins) {
+  fr->s[ins->out[0]].u = fr->in->sp;
+  return EX_NEXT;
+}
+
+static int x_stackrestore(Frame *fr, const Ins *ins) {
+  uint64_t sp = fr->s[ins->in[0]].u;
+  if (sp > fr->in->sp)
+    return interp_error(fr, ins, "restores a stack pointer that was not saved in this call");
+  fr->in->sp = (size_t)sp;
+  return EX_NEXT;
+}
+
+bool c_stacksave(Comp *c, Op *op, Ins *ins) {
+  (void)c;
+  ins->fn = ir_str_eq(op->name, "llvm.intr.stacksave") ? x_stacksave : x_stackrestore;
+  return true;
+}
+
+static int x_nothing(Frame *fr, const Ins *ins) {
+  (void)fr, (void)ins;
+  return EX_NEXT;
+}
+
+/* lifetime markers, assume, ...: no effect on what the program computes */
+bool c_llvm_hint(Comp *c, Op *op, Ins *ins) {
+  (void)c, (void)op;
+  ins->fn = x_nothing;
+  return true;
+}
+
+/* ---- casts ---------------------------------------------------------------------------------- */
+
+static int x_copy1(Frame *fr, const Ins *ins) {
+  fr->s[ins->out[0]] = fr->s[ins->in[0]];
+  return EX_NEXT;
+}
+
+static int x_ptrtoint(Frame *fr, const Ins *ins) {
+  fr->s[ins->out[0]].i = interp_sext(fr->s[ins->in[0]].u, ins->a);
+  return EX_NEXT;
+}
+
+static int x_inttoptr(Frame *fr, const Ins *ins) {
+  fr->s[ins->out[0]].u = interp_zext(fr->s[ins->in[0]].i, ins->a);
+  return EX_NEXT;
+}
+
+bool c_ptr_cast(Comp *c, Op *op, Ins *ins) {
+  Type *a = op->operands[0]->type, *b = op->results[0].type;
+  if (ir_str_eq(op->name, "llvm.ptrtoint") && a->kind == TY_LLVM_PTR && interp_int_width(b)) {
+    ins->a = interp_int_width(b);
+    ins->fn = x_ptrtoint;
+  } else if (ir_str_eq(op->name, "llvm.inttoptr") && interp_int_width(a) && b->kind == TY_LLVM_PTR) {
+    ins->a = interp_int_width(a);
+    ins->fn = x_inttoptr;
+  } else if (a->kind == TY_LLVM_PTR && b->kind == TY_LLVM_PTR) {
+    ins->fn = x_copy1;
+  } else {
+    return interp_unsupported(c, op, "a cast of vectors of pointers");
+  }
+  return true;
+}
+
+/* ---- arithmetic through arith.c ------------------------------------------------------------- */
+
+static const struct {
+  const char *llvm, *arith;
+  CompileFn fn;
+} as_arith[] = {
+  {"llvm.add", "arith.addi", c_int_binary},          {"llvm.sub", "arith.subi", c_int_binary},
+  {"llvm.mul", "arith.muli", c_int_binary},          {"llvm.sdiv", "arith.divsi", c_int_binary},
+  {"llvm.udiv", "arith.divui", c_int_binary},        {"llvm.srem", "arith.remsi", c_int_binary},
+  {"llvm.urem", "arith.remui", c_int_binary},        {"llvm.and", "arith.andi", c_int_binary},
+  {"llvm.or", "arith.ori", c_int_binary},            {"llvm.xor", "arith.xori", c_int_binary},
+  {"llvm.shl", "arith.shli", c_int_binary},          {"llvm.lshr", "arith.shrui", c_int_binary},
+  {"llvm.ashr", "arith.shrsi", c_int_binary},        {"llvm.intr.smax", "arith.maxsi", c_int_binary},
+  {"llvm.intr.smin", "arith.minsi", c_int_binary},   {"llvm.intr.umax", "arith.maxui", c_int_binary},
+  {"llvm.intr.umin", "arith.minui", c_int_binary},   {"llvm.fadd", "arith.addf", c_float_binary},
+  {"llvm.fsub", "arith.subf", c_float_binary},       {"llvm.fmul", "arith.mulf", c_float_binary},
+  {"llvm.fdiv", "arith.divf", c_float_binary},       {"llvm.frem", "arith.remf", c_float_binary},
+  {"llvm.intr.pow", "math.powf", c_float_binary},    {"llvm.intr.copysign", "math.copysign", c_float_binary},
+  {"llvm.intr.maxnum", "arith.maxnumf", c_float_binary}, {"llvm.intr.minnum", "arith.minnumf", c_float_binary},
+  {"llvm.intr.maximum", "arith.maximumf", c_float_binary}, {"llvm.intr.minimum", "arith.minimumf", c_float_binary},
+  {"llvm.fneg", "arith.negf", c_float_unary},        {"llvm.intr.sqrt", "math.sqrt", c_float_unary},
+  {"llvm.intr.fabs", "math.absf", c_float_unary},    {"llvm.intr.exp", "math.exp", c_float_unary},
+  {"llvm.intr.exp2", "math.exp2", c_float_unary},    {"llvm.intr.log", "math.log", c_float_unary},
+  {"llvm.intr.log2", "math.log2", c_float_unary},    {"llvm.intr.log10", "math.log10", c_float_unary},
+  {"llvm.intr.sin", "math.sin", c_float_unary},      {"llvm.intr.cos", "math.cos", c_float_unary},
+  {"llvm.intr.tan", "math.tan", c_float_unary},      {"llvm.intr.floor", "math.floor", c_float_unary},
+  {"llvm.intr.ceil", "math.ceil", c_float_unary},    {"llvm.intr.trunc", "math.trunc", c_float_unary},
+  {"llvm.intr.round", "math.round", c_float_unary},  {"llvm.intr.rint", "math.roundeven", c_float_unary},
+  {"llvm.intr.roundeven", "math.roundeven", c_float_unary},
+  {"llvm.intr.fma", "math.fma", c_fma},              {"llvm.intr.fmuladd", "math.fma", c_fma},
+  {"llvm.icmp", "arith.cmpi", c_cmpi},               {"llvm.fcmp", "arith.cmpf", c_cmpf},
+  {"llvm.select", "arith.select", c_select},         {"llvm.zext", "arith.extui", c_int_cast},
+  {"llvm.sext", "arith.extsi", c_int_cast},          {"llvm.trunc", "arith.trunci", c_int_cast},
+  {"llvm.sitofp", "arith.sitofp", c_num_cast},       {"llvm.uitofp", "arith.uitofp", c_num_cast},
+  {"llvm.fptosi", "arith.fptosi", c_num_cast},       {"llvm.fptoui", "arith.fptoui", c_num_cast},
+  {"llvm.fpext", "arith.extf", c_num_cast},          {"llvm.fptrunc", "arith.truncf", c_num_cast},
+  {"llvm.bitcast", "arith.bitcast", c_num_cast},
+};
+
+static int x_icmp_ptr(Frame *fr, const Ins *ins) {
+  uint64_t a = fr->s[ins->in[0]].u, b = fr->s[ins->in[1]].u;
+  int64_t sa = (int64_t)a, sb = (int64_t)b;
+  bool r;
+  switch (ins->b) {
+  case 0: r = a == b; break;
+  case 1: r = a != b; break;
+  case 2: r = sa < sb; break;
+  case 3: r = sa <= sb; break;
+  case 4: r = sa > sb; break;
+  case 5: r = sa >= sb; break;
+  case 6: r = a < b; break;
+  case 7: r = a <= b; break;
+  case 8: r = a > b; break;
+  default: r = a >= b; break;
+  }
+  fr->s[ins->out[0]].i = r ? -1 : 0;
+  return EX_NEXT;
+}
+
+/* An llvm op with an arith or math twin compiles as the twin; ptr comparisons and pointer
+ * bitcasts are handled here. */
+bool c_llvm_arith(Comp *c, Op *op, Ins *ins) {
+  for (uint32_t i = 0; i < op->noperands; i++) {
+    Type *t = op->operands[i]->type;
+    bool sel_value = ir_str_eq(op->name, "llvm.select") && i > 0;
+    if (t->kind == TY_LLVM_PTR && ir_str_eq(op->name, "llvm.icmp")) {
+      Attr *pred = ir_op_attr(op, "predicate");
+      if (!pred || pred->kind != ATTR_INT || pred->u.i.v < 0 || pred->u.i.v > 9)
+        return interp_unsupported(c, op, "this predicate");
+      ins->b = (uint32_t)pred->u.i.v;
+      ins->fn = x_icmp_ptr;
+      return true;
+    }
+    if (t->kind == TY_LLVM_PTR && ir_str_eq(op->name, "llvm.bitcast"))
+      return c_ptr_cast(c, op, ins);
+    if (!sel_value && t->kind != TY_INT && t->kind != TY_FLOAT)
+      return interp_unsupported(c, op, "a vector operand");
+  }
+  for (size_t i = 0; i < sizeof as_arith / sizeof as_arith[0]; i++) {
+    if (!ir_str_eq(op->name, as_arith[i].llvm))
+      continue;
+    Op twin = *op;
+    twin.name = ir_intern_cstr(c->in->ctx, as_arith[i].arith);
+    return as_arith[i].fn(c, &twin, ins);
+  }
+  return interp_unsupported(c, op, "this llvm op");
+}
+
+/* llvm.intr.ctpop / ctlz / cttz / bswap / bitreverse / abs: ins->a the width */
+static int x_bits(Frame *fr, const Ins *ins) {
+  uint32_t w = ins->a;
+  uint64_t v = interp_zext(fr->s[ins->in[0]].i, w), r = 0;
+  switch (ins->b) {
+  case 0: r = (uint64_t)__builtin_popcountll(v); break;
+  case 1: r = v ? (uint64_t)(__builtin_clzll(v) - (64 - (int)w)) : w; break;
+  case 2: r = v ? (uint64_t)__builtin_ctzll(v) : w; break;
+  case 3:
+    for (uint32_t i = 0; i < w / 8; i++)
+      r |= ((v >> (8 * i)) & 0xff) << (w - 8 - 8 * i);
+    break;
+  case 4:
+    for (uint32_t i = 0; i < w; i++)
+      r |= ((v >> i) & 1) << (w - 1 - i);
+    break;
+  default: {
+    int64_t s = fr->s[ins->in[0]].i;
+    r = (uint64_t)(s < 0 ? -(uint64_t)s : (uint64_t)s);
+    break;
+  }
+  }
+  fr->s[ins->out[0]].i = interp_sext(r, w);
+  return EX_NEXT;
+}
+
+bool c_llvm_bits(Comp *c, Op *op, Ins *ins) {
+  static const char *const names[] = {"llvm.intr.ctpop", "llvm.intr.ctlz", "llvm.intr.cttz",
+                                      "llvm.intr.bswap", "llvm.intr.bitreverse", "llvm.intr.abs"};
+  uint32_t w = interp_int_width(op->operands[0]->type);
+  if (!w || op->operands[0]->type->kind != TY_INT)
+    return interp_unsupported(c, op, "a vector operand");
+  for (uint32_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (ir_str_eq(op->name, names[i])) {
+      if (i == 3 && w % 16)
+        return interp_unsupported(c, op, "a byte swap of this width");
+      ins->a = w;
+      ins->b = i;
+      ins->fn = x_bits;
+      return true;
+    }
+  }
+  return interp_unsupported(c, op, "this intrinsic");
+}
+
+/* ---- control flow --------------------------------------------------------------------------- */
+
+typedef struct Arm {
+  int64_t value;
+  int32_t target;
+  uint32_t first, n; /* operands moved to the target's arguments */
+  uint32_t *dst, *words;
+  uint32_t total;
+} Arm;
+
+typedef struct Switch {
+  uint32_t width, narms; /* arms[0] is the default */
+  Arm *arms;
+} Switch;
+
+static void arm_move(Frame *fr, const Ins *ins, const Arm *a) {
+  Slot small[64];
+  Slot *tmp = a->total <= 64 ? small : malloc(a->total * sizeof(Slot));
+  if (!tmp)
+    abort();
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < a->n; i++) {
+    interp_copy(&tmp[w], &fr->s[ins->in[a->first + i]], a->words[i]);
+    w += a->words[i];
+  }
+  w = 0;
+  for (uint32_t i = 0; i < a->n; i++) {
+    interp_copy(&fr->s[a->dst[i]], &tmp[w], a->words[i]);
+    w += a->words[i];
+  }
+  if (tmp != small)
+    free(tmp);
+}
+
+static int x_switch(Frame *fr, const Ins *ins) {
+  const Switch *sw = ins->aux;
+  int64_t v = interp_sext(fr->s[ins->in[0]].u, sw->width);
+  const Arm *a = &sw->arms[0];
+  for (uint32_t i = 1; i < sw->narms; i++)
+    if (sw->arms[i].value == v) {
+      a = &sw->arms[i];
+      break;
+    }
+  arm_move(fr, ins, a);
+  fr->jump = a->target;
+  return EX_DONE;
+}
+
+static bool arm_init(Comp *c, Op *op, Arm *a, Block *b, uint32_t first, uint32_t n) {
+  if (n != b->nargs)
+    return interp_unsupported(c, op, "a successor with a different number of arguments");
+  a->target = (int32_t)b->id;
+  a->first = first;
+  a->n = n;
+  a->dst = ir_alloc(c->in->ctx, (n + 1) * sizeof *a->dst);
+  a->words = ir_alloc(c->in->ctx, (n + 1) * sizeof *a->words);
+  for (uint32_t i = 0; i < n; i++) {
+    a->dst[i] = b->args[i].id;
+    a->total += a->words[i] = interp_words(b->args[i].type);
+  }
+  return true;
+}
+
+/* The integers of a dense attribute. The custom form of llvm.switch keeps only the text of its
+ * case values, so they are read from "dense<[1, 4]>" when the parsed values are missing. */
+static bool dense_ints(IrCtx *ctx, const Attr *a, uint32_t n, int64_t **out) {
+  if (!a || a->kind != ATTR_DENSE)
+    return false;
+  if (a->u.dense.ivals && (a->u.dense.n >= n || a->u.dense.splat)) {
+    *out = ir_alloc(ctx, (n + 1) * sizeof **out);
+    for (uint32_t i = 0; i < n; i++)
+      (*out)[i] = a->u.dense.ivals[a->u.dense.splat ? 0 : i];
+    return true;
+  }
+  const char *p = a->u.dense.text.s, *end = p + a->u.dense.text.len;
+  *out = ir_alloc(ctx, (n + 1) * sizeof **out);
+  uint32_t k = 0;
+  while (p < end && *p != '>' && k < n) {
+    if (*p == '-' || (*p >= '0' && *p <= '9')) {
+      char *e;
+      (*out)[k++] = strtoll(p, &e, 10);
+      p = e;
+    } else {
+      p++;
+    }
+  }
+  return k == n;
+}
+
+bool c_llvm_switch(Comp *c, Op *op, Ins *ins) {
+  Attr *seg = ir_op_attr(op, "operandSegmentSizes");
+  Attr *cseg = ir_op_attr(op, "case_operand_segments");
+  uint32_t ncases = op->nsuccs ? op->nsuccs - 1 : 0;
+  int64_t *vals = NULL;
+  if (!seg || seg->kind != ATTR_DENSE_ARRAY || seg->u.darr.n != 3 || !op->nsuccs ||
+      (ncases && (!dense_ints(c->in->ctx, ir_op_attr(op, "case_values"), ncases, &vals) || !cseg ||
+                  cseg->kind != ATTR_DENSE_ARRAY || cseg->u.darr.n != ncases)))
+    return interp_unsupported(c, op, "this form of llvm.switch");
+  Switch *sw = ir_alloc(c->in->ctx, sizeof *sw);
+  sw->width = interp_int_width(op->operands[0]->type);
+  sw->narms = 1 + ncases;
+  sw->arms = ir_alloc(c->in->ctx, sw->narms * sizeof *sw->arms);
+  uint32_t first = 1;
+  if (!arm_init(c, op, &sw->arms[0], op->succs[0], first, (uint32_t)seg->u.darr.ivals[1]))
+    return false;
+  first += (uint32_t)seg->u.darr.ivals[1];
+  for (uint32_t i = 0; i < ncases; i++) {
+    Arm *a = &sw->arms[1 + i];
+    a->value = interp_sext((uint64_t)vals[i], sw->width);
+    if (!arm_init(c, op, a, op->succs[1 + i], first, (uint32_t)cseg->u.darr.ivals[i]))
+      return false;
+    first += (uint32_t)cseg->u.darr.ivals[i];
+  }
+  ins->aux = sw;
+  ins->fn = x_switch;
+  return true;
+}
+
+static int x_unreachable(Frame *fr, const Ins *ins) { return interp_error(fr, ins, "reached llvm.unreachable"); }
+
+bool c_unreachable(Comp *c, Op *op, Ins *ins) {
+  (void)c, (void)op;
+  ins->fn = x_unreachable;
+  return true;
+}
+
+/* ---- external functions: the C library ------------------------------------------------------ */
+
+static const char *native_loc(Frame *fr, const Ins *call) {
+  Comp c = {fr->in, NULL, 0};
+  return interp_loc(&c, call->op);
+}
+
+static int heap_alloc(Frame *fr, const Ins *call, uint64_t bytes, uint64_t align, Slot *res) {
+  void *p = NULL;
+  align = align < 16 ? 16 : align;
+  if ((align & (align - 1)) || posix_memalign(&p, align, bytes ? bytes : 1))
+    return interp_error(fr, call, "cannot allocate %" PRIu64 " bytes aligned to %" PRIu64, bytes, align);
+  memset(p, 0, bytes ? bytes : 1); /* defined contents, as memref.alloc gives */
+  const char *loc = native_loc(fr, call);
+  block_add(fr->in, p, bytes, R_HEAP, loc);
+  if (fr->in->be && be_host_add(fr->in->be, p, bytes ? bytes : 1, loc) != BE_OK)
+    return EX_ERROR;
+  res[0].p = p;
+  return EX_NEXT;
+}
+
+static int heap_free(Frame *fr, const Ins *call, void *p) {
+  if (!p)
+    return EX_NEXT;
+  if (!block_remove(fr->in, p, R_HEAP))
+    return interp_error(fr, call, "frees 0x%" PRIxPTR ", which is not a live malloc block (double free?)",
+                        (uintptr_t)p);
+  if (fr->in->be)
+    be_host_remove(fr->in->be, p, native_loc(fr, call));
+  free(p);
+  return EX_NEXT;
+}
+
+static int n_malloc(Frame *fr, const Ins *call, Slot *a, Slot *r) { return heap_alloc(fr, call, a[0].u, 16, r); }
+static int n_aligned_alloc(Frame *fr, const Ins *call, Slot *a, Slot *r) {
+  return heap_alloc(fr, call, a[1].u, a[0].u, r);
+}
+static int n_calloc(Frame *fr, const Ins *call, Slot *a, Slot *r) {
+  if (a[1].u && a[0].u > UINT64_MAX / a[1].u)
+    return interp_error(fr, call, "calloc size overflows");
+  return heap_alloc(fr, call, a[0].u * a[1].u, 16, r);
+}
+static int n_free(Frame *fr, const Ins *call, Slot *a, Slot *r) {
+  (void)r;
+  return heap_free(fr, call, a[0].p);
+}
+static int n_realloc(Frame *fr, const Ins *call, Slot *a, Slot *r) {
+  void *old = a[0].p;
+  ptrdiff_t i = old ? block_find(lowered(fr->in), (uintptr_t)old) : -1;
+  if (old && (i < 0 || fr->in->low->b[i].lo != (uintptr_t)old || fr->in->low->b[i].kind != R_HEAP))
+    return interp_error(fr, call, "reallocates 0x%" PRIxPTR ", which is not a live malloc block",
+                        (uintptr_t)old);
+  uint64_t oldn = old ? fr->in->low->b[i].hi - fr->in->low->b[i].lo : 0;
+  if (heap_alloc(fr, call, a[1].u, 16, r) == EX_ERROR)
+    return EX_ERROR;
+  if (old)
+    memcpy(r[0].p, old, oldn < a[1].u ? oldn : a[1].u);
+  return heap_free(fr, call, old);
+}
+
+/* ---- external functions: runner utils -------------------------------------------------------- */
+
+/* memrefCopy(elemSize, UnrankedMemRefType *src, UnrankedMemRefType *dst): what memref.copy of a
+ * non-contiguous memref lowers to. */
+static int n_memref_copy(Frame *fr, const Ins *call, Slot *a, Slot *r) {
+  (void)r;
+  int64_t es = a[0].i;
+  if (!owned(fr, call, a[1].u, 16, "load") || !owned(fr, call, a[2].u, 16, "load"))
+    return EX_ERROR;
+  const Slot *su = a[1].p, *du = a[2].p;
+  int64_t rank = su[0].i;
+  if (rank != du[0].i || rank < 0 || rank > 16 || es <= 0)
+    return interp_error(fr, call, "memrefCopy of a rank-%lld memref into a rank-%lld one", (long long)rank,
+                        (long long)du[0].i);
+  if (!owned(fr, call, su[1].u, 24 + 16 * (uint64_t)rank, "load") ||
+      !owned(fr, call, du[1].u, 24 + 16 * (uint64_t)rank, "load"))
+    return EX_ERROR;
+  const Slot *sd = su[1].p, *dd = du[1].p;
+  int64_t idx[16] = {0}, n = 1;
+  for (int64_t i = 0; i < rank; i++) {
+    if (sd[3 + i].i != dd[3 + i].i)
+      return interp_error(fr, call, "memrefCopy between memrefs of different sizes");
+    n *= sd[3 + i].i;
+  }
+  const char *loc = native_loc(fr, call);
+  for (int64_t k = 0; k < n; k++) {
+    int64_t so = sd[2].i, d = dd[2].i;
+    for (int64_t i = 0; i < rank; i++) {
+      so += idx[i] * sd[3 + rank + i].i;
+      d += idx[i] * dd[3 + rank + i].i;
+    }
+    char *sp = host_mem(fr, call, sd[1].u + (uint64_t)(so * es), (uint64_t)es, false, loc);
+    char *dp = sp ? host_mem(fr, call, dd[1].u + (uint64_t)(d * es), (uint64_t)es, true, loc) : NULL;
+    if (!dp)
+      return EX_ERROR;
+    memmove(dp, sp, (size_t)es);
+    for (int64_t i = rank - 1; i >= 0 && ++idx[i] == sd[3 + i].i; i--)
+      idx[i] = 0;
+  }
+  return EX_NEXT;
+}
+
+/* ---- external functions: the mgpu* runtime, on the interpreter's device --------------------- */
+
+/* Lends the device to the ABI for one call, named by the call's location. */
+static bool bind(Frame *fr, const Ins *call, const char *name) {
+  if (!fr->in->be) {
+    interp_error(fr, call, "%s needs a device, and the interpreter has none", name);
+    return false;
+  }
+  be_mgpu_bind(fr->in->be, call_site(fr->in, call->op, name));
+  return true;
+}
+
+static int unbind(void) {
+  be_mgpu_bind(NULL, NULL);
+  return EX_NEXT;
+}
+
+#define MGPU(name) static int n_##name(Frame *fr, const Ins *call, Slot *a, Slot *r)
+#define BIND(name)                                                                                  \
+  (void)a, (void)r;                                                                                 \
+  if (!bind(fr, call, #name))                                                                       \
+  return EX_ERROR
+
+/* A pointer argument that the ABI will read or write: memory the program owns (device memory
+ * included), so a wild pointer is reported here and not followed. */
+#define OWNED(p, n, what)                                                                           \
+  if (!owned(fr, call, (uintptr_t)(p), (n), what))                                                  \
+  return EX_ERROR
+
+MGPU(mgpuStreamCreate) { BIND(mgpuStreamCreate); r[0].p = mgpuStreamCreate(); return unbind(); }
+MGPU(mgpuStreamDestroy) { BIND(mgpuStreamDestroy); mgpuStreamDestroy(a[0].p); return unbind(); }
+MGPU(mgpuStreamSynchronize) { BIND(mgpuStreamSynchronize); mgpuStreamSynchronize(a[0].p); return unbind(); }
+MGPU(mgpuStreamWaitEvent) { BIND(mgpuStreamWaitEvent); mgpuStreamWaitEvent(a[0].p, a[1].p); return unbind(); }
+MGPU(mgpuEventCreate) { BIND(mgpuEventCreate); r[0].p = mgpuEventCreate(); return unbind(); }
+MGPU(mgpuEventDestroy) { BIND(mgpuEventDestroy); mgpuEventDestroy(a[0].p); return unbind(); }
+MGPU(mgpuEventSynchronize) { BIND(mgpuEventSynchronize); mgpuEventSynchronize(a[0].p); return unbind(); }
+MGPU(mgpuEventRecord) { BIND(mgpuEventRecord); mgpuEventRecord(a[0].p, a[1].p); return unbind(); }
+MGPU(mgpuSetDefaultDevice) { BIND(mgpuSetDefaultDevice); mgpuSetDefaultDevice((int32_t)a[0].i); return unbind(); }
+
+MGPU(mgpuMemAlloc) {
+  BIND(mgpuMemAlloc);
+  r[0].p = mgpuMemAlloc(a[0].u, a[1].p, a[2].i & 1);
+  if (r[0].p)
+    block_add(fr->in, r[0].p, a[0].u, R_DEVICE, call_site(fr->in, call->op, "mgpuMemAlloc"));
+  return unbind();
+}
+
+MGPU(mgpuMemFree) {
+  BIND(mgpuMemFree);
+  mgpuMemFree(a[0].p, a[1].p);
+  if (a[0].p)
+    block_remove(fr->in, a[0].p, R_DEVICE);
+  return unbind();
+}
+
+MGPU(mgpuMemcpy) {
+  OWNED(a[0].p, a[2].u, "copy to");
+  OWNED(a[1].p, a[2].u, "copy from");
+  BIND(mgpuMemcpy);
+  mgpuMemcpy(a[0].p, a[1].p, a[2].u, a[3].p);
+  return unbind();
+}
+
+MGPU(mgpuMemset32) {
+  OWNED(a[0].p, a[2].u * 4, "memset of");
+  BIND(mgpuMemset32);
+  mgpuMemset32(a[0].p, (unsigned)a[1].i, a[2].u, a[3].p);
+  return unbind();
+}
+
+MGPU(mgpuMemset16) {
+  OWNED(a[0].p, a[2].u * 2, "memset of");
+  BIND(mgpuMemset16);
+  mgpuMemset16(a[0].p, (unsigned short)a[1].i, a[2].u, a[3].p);
+  return unbind();
+}
+
+MGPU(mgpuMemHostRegister) {
+  OWNED(a[0].p, a[1].u, "registration of");
+  BIND(mgpuMemHostRegister);
+  mgpuMemHostRegister(a[0].p, a[1].u);
+  return unbind();
+}
+
+MGPU(mgpuMemHostUnregister) { BIND(mgpuMemHostUnregister); mgpuMemHostUnregister(a[0].p); return unbind(); }
+
+MGPU(mgpuMemHostRegisterMemRef) {
+  OWNED(a[1].p, 24 + 16 * (uint64_t)(a[0].i < 0 ? 0 : a[0].i), "load");
+  BIND(mgpuMemHostRegisterMemRef);
+  mgpuMemHostRegisterMemRef(a[0].i, a[1].p, a[2].i);
+  return unbind();
+}
+
+MGPU(mgpuMemHostUnregisterMemRef) {
+  OWNED(a[1].p, 24 + 16 * (uint64_t)(a[0].i < 0 ? 0 : a[0].i), "load");
+  BIND(mgpuMemHostUnregisterMemRef);
+  mgpuMemHostUnregisterMemRef(a[0].i, a[1].p, a[2].i);
+  return unbind();
+}
+
+MGPU(mgpuModuleLoad) {
+  OWNED(a[0].p, a[1].u, "load");
+  BIND(mgpuModuleLoad);
+  r[0].p = mgpuModuleLoad(a[0].p, a[1].u);
+  return unbind();
+}
+
+/* The NUL-terminated string at p lies in owned memory. */
+static bool owned_string(Frame *fr, const Ins *call, const char *p) {
+  if (!owned(fr, call, (uintptr_t)p, 1, "load"))
+    return false;
+  Lowered *L = fr->in->low;
+  ptrdiff_t i = block_find(L, (uintptr_t)p);
+  uintptr_t end = i >= 0 ? L->b[i].hi : (uintptr_t)L->stack + fr->in->sp;
+  if (memchr(p, 0, end - (uintptr_t)p))
+    return true;
+  interp_error(fr, call, "the string at 0x%" PRIxPTR " runs past its memory", (uintptr_t)p);
+  return false;
+}
+
+MGPU(mgpuModuleLoadJIT) {
+  if (!owned_string(fr, call, a[0].p))
+    return EX_ERROR;
+  BIND(mgpuModuleLoadJIT);
+  r[0].p = mgpuModuleLoadJIT(a[0].p, (int)a[1].i);
+  return unbind();
+}
+
+MGPU(mgpuModuleUnload) { BIND(mgpuModuleUnload); mgpuModuleUnload(a[0].p); return unbind(); }
+
+MGPU(mgpuModuleGetFunction) {
+  if (!owned_string(fr, call, a[1].p))
+    return EX_ERROR;
+  BIND(mgpuModuleGetFunction);
+  r[0].p = mgpuModuleGetFunction(a[0].p, a[1].p);
+  return unbind();
+}
+
+MGPU(mgpuLaunchKernel) {
+  OWNED(a[9].p, a[11].u * 8, "load");
+  BIND(mgpuLaunchKernel);
+  mgpuLaunchKernel(a[0].p, (intptr_t)a[1].i, (intptr_t)a[2].i, (intptr_t)a[3].i, (intptr_t)a[4].i,
+                   (intptr_t)a[5].i, (intptr_t)a[6].i, (int32_t)a[7].i, a[8].p, a[9].p, a[10].p, a[11].u);
+  return unbind();
+}
+
+static const struct {
+  const char *name;
+  NativeFn fn;
+} natives[] = {
+  {"malloc", n_malloc},
+  {"aligned_alloc", n_aligned_alloc},
+  {"calloc", n_calloc},
+  {"realloc", n_realloc},
+  {"free", n_free},
+  {"memrefCopy", n_memref_copy},
+#define ENTRY(name) {#name, n_##name},
+  ENTRY(mgpuStreamCreate) ENTRY(mgpuStreamDestroy) ENTRY(mgpuStreamSynchronize) ENTRY(mgpuStreamWaitEvent)
+  ENTRY(mgpuEventCreate) ENTRY(mgpuEventDestroy) ENTRY(mgpuEventSynchronize) ENTRY(mgpuEventRecord)
+  ENTRY(mgpuMemAlloc) ENTRY(mgpuMemFree) ENTRY(mgpuMemcpy) ENTRY(mgpuMemset32) ENTRY(mgpuMemset16)
+  ENTRY(mgpuMemHostRegister) ENTRY(mgpuMemHostUnregister) ENTRY(mgpuMemHostRegisterMemRef)
+  ENTRY(mgpuMemHostUnregisterMemRef) ENTRY(mgpuSetDefaultDevice) ENTRY(mgpuModuleLoad)
+  ENTRY(mgpuModuleLoadJIT) ENTRY(mgpuModuleUnload) ENTRY(mgpuModuleGetFunction) ENTRY(mgpuLaunchKernel)
+#undef ENTRY
+};
+
+NativeFn interp_llvm_native_fn(Str name) {
+  for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++)
+    if (ir_str_eq(name, natives[i].name))
+      return natives[i].fn;
+  return NULL;
+}

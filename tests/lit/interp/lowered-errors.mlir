@@ -1,0 +1,100 @@
+// Errors in lowered code: every load, store and copy is checked against the memory the program
+// owns (malloc blocks, globals, the alloca stack, mgpuMemAlloc), so a bad pointer is a located
+// error instead of a crash; constants stay constant; frees must match; ops and functions the
+// interpreter does not provide are reported before anything runs. Each run exits 1.
+
+// RUN: split-file --leading-lines %s %t
+// RUN: not %gpuinterp %t/oob.mlir 2>&1 | FileCheck --check-prefix=OOB %s
+// RUN: not %gpuinterp %t/wild.mlir 2>&1 | FileCheck --check-prefix=WILD %s
+// RUN: not %gpuinterp %t/const.mlir 2>&1 | FileCheck --check-prefix=CONST %s
+// RUN: not %gpuinterp %t/free.mlir 2>&1 | FileCheck --check-prefix=FREE %s
+// RUN: not %gpuinterp %t/stack.mlir 2>&1 | FileCheck --check-prefix=STACK %s
+// RUN: not %gpuinterp %t/device.mlir 2>&1 | FileCheck --check-prefix=DEVICE %s
+// RUN: not %gpuinterp %t/unreachable.mlir 2>&1 | FileCheck --check-prefix=UNREACHABLE %s
+// RUN: not %gpuinterp %t/unsupported.mlir 2>&1 | FileCheck --check-prefix=NOTPROVIDED %s
+
+//--- oob.mlir
+llvm.func @malloc(i64) -> !llvm.ptr
+llvm.func @main() {
+  %n = llvm.mlir.constant(16 : i64) : i64
+  %p = llvm.call @malloc(%n) : (i64) -> !llvm.ptr
+  %i = llvm.mlir.constant(4 : i64) : i64
+  %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+  // OOB: oob.mlir:[[@LINE+1]]:8: error: 'llvm.load' op out-of-bounds load: bytes [16, 20) of a 16-byte heap block allocated at '{{.*}}oob.mlir:[[@LINE-3]]:8'
+  %v = llvm.load %q : !llvm.ptr -> i32
+  llvm.return
+}
+
+//--- wild.mlir
+llvm.func @main() {
+  %a = llvm.mlir.constant(3735928559 : i64) : i64
+  %p = llvm.inttoptr %a : i64 to !llvm.ptr
+  %v = llvm.mlir.constant(1.0 : f64) : f64
+  // WILD: wild.mlir:[[@LINE+1]]:3: error: 'llvm.store' op store of 8 bytes at 0xdeadbeef, which is no memory the program allocated (malloc, alloca, a global or mgpuMemAlloc)
+  llvm.store %v, %p : f64, !llvm.ptr
+  llvm.return
+}
+
+//--- const.mlir
+llvm.mlir.global private constant @k(dense<[1, 2]> : tensor<2xi32>) : !llvm.array<2 x i32>
+llvm.func @main() {
+  %p = llvm.mlir.addressof @k : !llvm.ptr
+  %v = llvm.mlir.constant(5 : i32) : i32
+  // CONST: const.mlir:[[@LINE+1]]:3: error: 'llvm.store' op store to the constant global allocated at '{{.*}}const.mlir:[[@LINE-4]]:1'
+  llvm.store %v, %p : i32, !llvm.ptr
+  llvm.return
+}
+
+//--- free.mlir
+llvm.func @malloc(i64) -> !llvm.ptr
+llvm.func @free(!llvm.ptr)
+llvm.func @main() {
+  %n = llvm.mlir.constant(8 : i64) : i64
+  %p = llvm.call @malloc(%n) : (i64) -> !llvm.ptr
+  llvm.call @free(%p) : (!llvm.ptr) -> ()
+  // FREE: free.mlir:[[@LINE+1]]:3: error: 'llvm.call' op frees 0x{{[0-9a-f]+}}, which is not a live malloc block (double free?)
+  llvm.call @free(%p) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+//--- stack.mlir
+llvm.func @leak() -> !llvm.ptr {
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %p = llvm.alloca %one x i64 : (i64) -> !llvm.ptr
+  llvm.return %p : !llvm.ptr
+}
+llvm.func @main() {
+  %p = llvm.call @leak() : () -> !llvm.ptr
+  // STACK: stack.mlir:[[@LINE+1]]:8: error: 'llvm.load' op out-of-bounds load of 8 bytes at 0x{{[0-9a-f]+}}: past the live stack (alloca) memory
+  %v = llvm.load %p : !llvm.ptr -> i64
+  llvm.return
+}
+
+//--- device.mlir
+llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
+llvm.func @main() {
+  %n = llvm.mlir.constant(16 : i64) : i64
+  %s = llvm.mlir.zero : !llvm.ptr
+  %f = llvm.mlir.constant(0 : i8) : i8
+  %d = llvm.call @mgpuMemAlloc(%n, %s, %f) : (i64, !llvm.ptr, i8) -> !llvm.ptr
+  // DEVICE: device.mlir:[[@LINE+1]]:8: error: host load of device memory allocated at '{{.*}}device.mlir:[[@LINE-1]]:8 mgpuMemAlloc' (bytes [0, 4)); only host-shared memory is visible to the host [misuse]
+  %v = llvm.load %d : !llvm.ptr -> f32
+  llvm.return
+}
+
+//--- unreachable.mlir
+llvm.func @main() {
+  // UNREACHABLE: unreachable.mlir:[[@LINE+1]]:3: error: 'llvm.unreachable' op reached llvm.unreachable
+  llvm.unreachable
+}
+
+//--- unsupported.mlir
+llvm.func @puts(!llvm.ptr) -> i32
+llvm.func @main() {
+  %z = llvm.mlir.zero : !llvm.ptr
+  // NOTPROVIDED: unsupported.mlir:[[@LINE+1]]:8: error: 'llvm.call' op calls '@puts', a function the interpreter does not provide
+  %r = llvm.call @puts(%z) : (!llvm.ptr) -> i32
+  // NOTPROVIDED: unsupported.mlir:[[@LINE+1]]:3: error: 'llvm.call' op a call without a flat callee symbol is not supported by the interpreter yet
+  llvm.call %z() : !llvm.ptr, () -> ()
+  llvm.return
+}
