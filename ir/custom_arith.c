@@ -199,7 +199,8 @@ bool parse_arith_cast(Parser *p, OpState *st) {
   for (uint32_t i = 0; i < NROUNDING; i++)
     if (p_is_kw(p, rounding_modes[i])) {
       p_next(p);
-      st_add_prop(p, st, "roundingmode", ir_attr_int(p_ctx(p), ir_type_int(p_ctx(p), 32, SIGNLESS), i));
+      st_add_prop(p, st, "roundingmode",
+                  ir_attr_int(p_ctx(p), ir_type_int(p_ctx(p), 32, SIGNLESS), i));
       break;
     }
   if (!parse_opt_flags(p, st, "overflow", "overflowFlags", "arith.overflow") ||

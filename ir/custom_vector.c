@@ -734,9 +734,9 @@ bool print_deinterleave(Printer *pr, Op *op) { return print_leave(pr, op, 1, 2);
 bool parse_vector_transpose(Parser *p, OpState *st) {
   OperandRef r;
   Type *t, *res;
-  if (!p_operand(p, &r) || !p_expect(p, TOK_COMMA, "','") || !parse_int_list(p, st, "permutation") ||
-      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t) ||
-      !p_kw(p, "to") || !p_type(p, &res))
+  if (!p_operand(p, &r) || !p_expect(p, TOK_COMMA, "','") ||
+      !parse_int_list(p, st, "permutation") || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t) || !p_kw(p, "to") || !p_type(p, &res))
     return false;
   st_add_result_type(p, st, res);
   return p_resolve_onto(p, st, &r, 1, &t, 1);
@@ -804,8 +804,8 @@ static bool parse_masked(Parser *p, OpState *st, bool gather, bool load) {
   if (!p_operand(p, &base) || !p_expect(p, TOK_LSQUARE, "'['") || !p_operand_list(p, &idx, &n) ||
       !p_expect(p, TOK_RSQUARE, "']'"))
     return false;
-  if (gather && (!p_expect(p, TOK_LSQUARE, "'['") || !p_operand(p, &iv) ||
-                 !p_expect(p, TOK_RSQUARE, "']'")))
+  if (gather &&
+      (!p_expect(p, TOK_LSQUARE, "'['") || !p_operand(p, &iv) || !p_expect(p, TOK_RSQUARE, "']'")))
     return false;
   Type *t[4], *res = NULL, *index = ir_type_index(p_ctx(p));
   uint32_t nt = gather ? 4 : 3;
@@ -1022,21 +1022,23 @@ static bool parse_transfer(Parser *p, OpState *st, bool write) {
     st_add_result_type(p, st, vec);
   else if (mem->kind == TY_TENSOR)
     st_add_result_type(p, st, mem);
-  Type *index = ir_type_index(ctx), *mask_type = has_mask ? transfer_mask_type(ctx, vec, res, nres) : NULL;
-  return write ? p_resolve_onto(p, st, &first, 1, &vec, 1) && p_resolve_onto(p, st, &base, 1, &mem, 1) &&
-                     p_resolve_onto(p, st, idx, n, &index, 1) &&
-                     p_resolve_onto(p, st, &mask, has_mask, &mask_type, 1)
-               : p_resolve_onto(p, st, &base, 1, &mem, 1) && p_resolve_onto(p, st, idx, n, &index, 1) &&
-                     p_resolve_onto(p, st, &first, 1, &mem->u.sh.elem, 1) &&
-                     p_resolve_onto(p, st, &mask, has_mask, &mask_type, 1);
+  Type *index = ir_type_index(ctx);
+  Type *mask_type = has_mask ? transfer_mask_type(ctx, vec, res, nres) : NULL;
+  if (write && !p_resolve_onto(p, st, &first, 1, &vec, 1))
+    return false;
+  if (!p_resolve_onto(p, st, &base, 1, &mem, 1) || !p_resolve_onto(p, st, idx, n, &index, 1))
+    return false;
+  if (!write && !p_resolve_onto(p, st, &first, 1, &mem->u.sh.elem, 1))
+    return false;
+  return p_resolve_onto(p, st, &mask, has_mask, &mask_type, 1);
 }
 
 static bool print_transfer(Printer *pr, Op *op, bool write) {
   Attr *seg = prop(op, "operandSegmentSizes"), *map = prop(op, "permutation_map");
   Attr *inb = prop(op, "in_bounds");
-  if (op->noperands < 2 || op->nresults > 1 || !plain(op) || !seg || seg->kind != ATTR_DENSE_ARRAY ||
-      !ir_type_is_integer(seg->type, 32) || seg->u.darr.fvals || seg->u.darr.n != 4 || !map ||
-      !inb || inb->kind != ATTR_ARRAY)
+  if (op->noperands < 2 || op->nresults > 1 || !plain(op) || !seg ||
+      seg->kind != ATTR_DENSE_ARRAY || !ir_type_is_integer(seg->type, 32) || seg->u.darr.fvals ||
+      seg->u.darr.n != 4 || !map || !inb || inb->kind != ATTR_ARRAY)
     return false;
   /* segments: read (base, indices, padding, mask), write (value, base, indices, mask) */
   const int64_t *s = seg->u.darr.ivals;
@@ -1131,7 +1133,8 @@ bool print_transfer_write(Printer *pr, Op *op) { return print_transfer(pr, op, t
 
 /* ---- vector reductions, outer products, scalable subvectors --------------------------------- */
 
-/* multi_reduction ::= `<` kind `>` `,` %source `,` %acc `[` dims `]` attr-dict `:` type `to` type */
+/* multi_reduction ::= `<` kind `>` `,` %source `,` %acc `[` dims `]` attr-dict
+ *                     `:` type `to` type */
 bool parse_multi_reduction(Parser *p, OpState *st) {
   OperandRef r[2];
   Type *t[2];
@@ -1252,16 +1255,18 @@ bool print_outerproduct(Printer *pr, Op *op) {
   const Type *lhs = op->operands[0]->type, *rhs = op->operands[1]->type, *res = op->results[0].type;
   if (lhs->kind != TY_VECTOR || lhs->u.sh.rank != 1 || res->kind != TY_VECTOR)
     return false;
-  if (rhs->kind != TY_VECTOR ? res != lhs
-                             : rhs->u.sh.rank != 1 || res->u.sh.rank != 2 ||
-                                   res->u.sh.elem != lhs->u.sh.elem ||
-                                   res->u.sh.shape[0] != lhs->u.sh.shape[0] ||
-                                   res->u.sh.shape[1] != rhs->u.sh.shape[0] ||
-                                   (res->u.sh.scalable && res->u.sh.scalable[0]) !=
-                                       (lhs->u.sh.scalable && lhs->u.sh.scalable[0]) ||
-                                   (res->u.sh.scalable && res->u.sh.scalable[1]) !=
-                                       (rhs->u.sh.scalable && rhs->u.sh.scalable[0]))
-    return false;
+  if (rhs->kind != TY_VECTOR) {
+    if (res != lhs) /* a scalar rhs scales lhs (AXPY) */
+      return false;
+  } else {
+    bool ls = lhs->u.sh.scalable && lhs->u.sh.scalable[0];
+    bool rs = rhs->u.sh.scalable && rhs->u.sh.scalable[0];
+    if (rhs->u.sh.rank != 1 || res->u.sh.rank != 2 || res->u.sh.elem != lhs->u.sh.elem ||
+        res->u.sh.shape[0] != lhs->u.sh.shape[0] || res->u.sh.shape[1] != rhs->u.sh.shape[0] ||
+        (res->u.sh.scalable && res->u.sh.scalable[0]) != ls ||
+        (res->u.sh.scalable && res->u.sh.scalable[1]) != rs)
+      return false;
+  }
   pr_char(pr, ' ');
   pr_values(pr, op->operands, op->noperands);
   pr_attr_dict(pr, op, kind && ir_str_eq(kind->u.str, kind_add) ? elide : NULL, false);
@@ -1276,7 +1281,8 @@ static bool parse_scalable(Parser *p, OpState *st, bool insert) {
   OperandRef r[2];
   int64_t pos;
   Type *t[2];
-  if (!p_operand(p, &r[0]) || (insert && (!p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]))) ||
+  if (!p_operand(p, &r[0]) ||
+      (insert && (!p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]))) ||
       !p_expect(p, TOK_LSQUARE, "'['") || !p_int(p, &pos) || !p_expect(p, TOK_RSQUARE, "']'") ||
       !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) ||
       !p_kw(p, insert ? "into" : "from") || !p_type(p, &t[1]))
@@ -1347,8 +1353,9 @@ bool parse_vector_mask(Parser *p, OpState *st) {
   Region *r = st_add_region(p, st);
   Type *mt, **res = NULL;
   uint32_t nres = 0;
-  if (!p_region(p, r, NULL, 0, false) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") ||
-      !p_type(p, &mt) || (p_opt(p, TOK_ARROW) && !p_result_types(p, &res, &nres)))
+  if (!p_region(p, r, NULL, 0, false) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'") || !p_type(p, &mt) ||
+      (p_opt(p, TOK_ARROW) && !p_result_types(p, &res, &nres)))
     return false;
   if (has_pt && !nres)
     return p_error(p, "expects result type to match passthru type");
@@ -1370,8 +1377,8 @@ bool parse_vector_mask(Parser *p, OpState *st) {
 
 bool print_vector_mask(Printer *pr, Op *op) {
   if (op->noperands < 1 || op->noperands > 2 || op->nregions != 1 || op->nsuccs ||
-      !props_inherent(op) || (op->noperands == 2 && (!op->nresults ||
-                                                     op->operands[1]->type != op->results[0].type)))
+      !props_inherent(op) ||
+      (op->noperands == 2 && (!op->nresults || op->operands[1]->type != op->results[0].type)))
     return false;
   Region *r = &op->regions[0];
   Block *b = r->first;
@@ -1461,7 +1468,8 @@ bool parse_contract(Parser *p, OpState *st) {
 
 bool print_contract(Printer *pr, Op *op) {
   static const char *const elide[] = {"indexing_maps", "iterator_types", "kind", NULL};
-  Attr *maps = prop(op, "indexing_maps"), *its = prop(op, "iterator_types"), *kind = prop(op, "kind");
+  Attr *maps = prop(op, "indexing_maps"), *its = prop(op, "iterator_types"),
+       *kind = prop(op, "kind");
   if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !maps || maps->kind != ATTR_ARRAY ||
       !its || its->kind != ATTR_ARRAY || !kind || !flags_fit(kind, "vector.kind") ||
       op->operands[2]->type != op->results[0].type)
@@ -1469,7 +1477,8 @@ bool print_contract(Printer *pr, Op *op) {
   for (uint32_t i = 0; i < its->u.arr.n; i++) {
     const Attr *a = its->u.arr.elems[i];
     if (a->kind != ATTR_OPAQUE || a->u.str.len <= sizeof iter_pre ||
-        memcmp(a->u.str.s, iter_pre, sizeof iter_pre - 1) != 0 || a->u.str.s[a->u.str.len - 1] != '>')
+        memcmp(a->u.str.s, iter_pre, sizeof iter_pre - 1) != 0 ||
+        a->u.str.s[a->u.str.len - 1] != '>')
       return false;
     for (uint32_t k = sizeof iter_pre - 1; k < a->u.str.len - 1; k++)
       if (!((a->u.str.s[k] >= 'a' && a->u.str.s[k] <= 'z') || a->u.str.s[k] == '_'))
