@@ -47,10 +47,14 @@ static bool in_arena(const SimDevice *dev, uintptr_t p) {
 }
 
 bool mem_init(SimDevice *dev) {
-  size_t sz = (size_t)64 << 30;
+  size_t sz = (size_t)64 << 30, least = (size_t)256 << 20;
   if (sizeof(size_t) < 8)
     sz = (size_t)1 << 30;
-  for (; sz >= ((size_t)256 << 20); sz /= 2) {
+  if (dev->cfg.device_bytes) {
+    long pg = sysconf(_SC_PAGESIZE);
+    sz = least = (dev->cfg.device_bytes + (size_t)pg - 1) & ~((size_t)pg - 1);
+  }
+  for (; sz >= least; sz /= 2) {
     void *p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
     if (p != MAP_FAILED) {
@@ -77,27 +81,39 @@ static size_t iv_search(const Alloc *a, size_t x) {
   return l;
 }
 
-void init_mark(Alloc *a, size_t lo, size_t hi) {
-  if (!tracks_init(a) || hi <= lo)
-    return;
-  size_t i = lo ? iv_search(a, lo - 1) : 0;  /* first that overlaps or touches [lo, hi) */
-  size_t j = i;
-  while (j < a->ninit && a->init[j].lo <= hi)
+/* Add [lo, hi) to the sorted disjoint intervals *v (*n of them, room for *cap), merging what
+   overlaps or touches it. */
+static void iv_add(Iv **v, size_t *n, size_t *cap, size_t lo, size_t hi) {
+  size_t l = 0, r = *n;  /* first interval with hi >= lo */
+  while (l < r) {
+    size_t m = (l + r) / 2;
+    if ((*v)[m].hi >= lo)
+      r = m;
+    else
+      l = m + 1;
+  }
+  size_t i = l, j = i;
+  while (j < *n && (*v)[j].lo <= hi)
     j++;
   if (i < j) {
-    Iv m = {a->init[i].lo < lo ? a->init[i].lo : lo, a->init[j - 1].hi > hi ? a->init[j - 1].hi : hi};
-    a->init[i] = m;
-    memmove(&a->init[i + 1], &a->init[j], (a->ninit - j) * sizeof *a->init);
-    a->ninit -= j - i - 1;
+    Iv m = {(*v)[i].lo < lo ? (*v)[i].lo : lo, (*v)[j - 1].hi > hi ? (*v)[j - 1].hi : hi};
+    (*v)[i] = m;
+    memmove(&(*v)[i + 1], &(*v)[j], (*n - j) * sizeof **v);
+    *n -= j - i - 1;
     return;
   }
-  void *p = xrealloc_array(a->init, &a->capinit, a->ninit + 1, sizeof *a->init);
+  void *p = xrealloc_array(*v, cap, *n + 1, sizeof **v);
   if (!p)
     return;
-  a->init = p;
-  memmove(&a->init[i + 1], &a->init[i], (a->ninit - i) * sizeof *a->init);
-  a->init[i] = (Iv){lo, hi};
-  a->ninit++;
+  *v = p;
+  memmove(&(*v)[i + 1], &(*v)[i], (*n - i) * sizeof **v);
+  (*v)[i] = (Iv){lo, hi};
+  (*n)++;
+}
+
+void init_mark(Alloc *a, size_t lo, size_t hi) {
+  if (tracks_init(a) && hi > lo)
+    iv_add(&a->init, &a->ninit, &a->capinit, lo, hi);
 }
 
 /* The first gap [glo, ghi) of [lo, hi) not yet written; false if all of it was written. */
@@ -219,7 +235,37 @@ static void release(SimDevice *dev, Alloc *a) {
     uintptr_t hi = (a->base + a->bytes) & ~((uintptr_t)pg - 1);
     if (hi > lo)
       madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    size_t off = a->base - (uintptr_t)dev->arena;
+    size_t end = (off + a->bytes + GAP + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    iv_add(&dev->spans, &dev->nspans, &dev->capspans, off, end < dev->arena_used ? end : dev->arena_used);
   }
+}
+
+/* Arena offset for a new allocation of bytes: from the bump pointer while it lasts, then first
+   fit in the ranges given back (addresses are reused only then, so a use after free is caught
+   until the arena wraps). SIZE_MAX if nothing fits. */
+static size_t arena_take(SimDevice *dev, size_t bytes) {
+  size_t need = ((bytes + ALIGN - 1) & ~(size_t)(ALIGN - 1)) + GAP;
+  if (need < bytes)
+    return SIZE_MAX;
+  size_t base = (dev->arena_used + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+  if (base <= dev->arena_bytes && dev->arena_bytes - base >= need) {
+    dev->arena_used = base + need;
+    return base;
+  }
+  for (size_t i = 0; i < dev->nspans; i++) {
+    Iv *v = &dev->spans[i];
+    if (v->hi - v->lo < need)
+      continue;
+    base = v->lo;
+    v->lo += need;
+    if (v->lo == v->hi) {
+      memmove(v, v + 1, (dev->nspans - i - 1) * sizeof *v);
+      dev->nspans--;
+    }
+    return base;
+  }
+  return SIZE_MAX;
 }
 
 static void bury(SimDevice *dev, Alloc *a, const char *loc) {
@@ -434,10 +480,10 @@ SimStatus sim_mem_alloc(SimDevice *dev, size_t bytes, SimMemKind kind, void **ou
     return SIM_OK;
   SimStatus st = SIM_OK;
   pthread_mutex_lock(&dev->mu);
-  size_t base = (dev->arena_used + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-  Alloc *a = NULL;
-  if (bytes > dev->arena_bytes || base > dev->arena_bytes - bytes ||
-      !(a = calloc(1, sizeof *a))) {
+  Alloc *a = calloc(1, sizeof *a);
+  size_t base = a ? arena_take(dev, bytes) : SIZE_MAX;
+  if (base == SIZE_MAX) {
+    free(a);
     SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = loc, .bytes = bytes};
     diag_emit(dev, &d, "out of device memory allocating %zu bytes", bytes);
     st = SIM_ERR_MEMORY;
@@ -452,7 +498,6 @@ SimStatus sim_mem_alloc(SimDevice *dev, size_t bytes, SimMemKind kind, void **ou
     st = SIM_ERR_MEMORY;
     goto done;
   }
-  dev->arena_used = base + bytes + GAP < dev->arena_bytes ? base + bytes + GAP : dev->arena_bytes;
   *out = (void *)a->base;
   if (dev->cfg.observer) {
     SimObs ev = {.kind = SIM_OBS_API, .name = "mem_alloc", .loc = loc, .dst = a->base,
@@ -733,6 +778,8 @@ void mem_free_all(SimDevice *dev) {
     free(a->init);
     free(a);
   }
+  free(dev->spans);
+  dev->spans = NULL;
   if (dev->arena)
     munmap(dev->arena, dev->arena_bytes);
   dev->arena = NULL;

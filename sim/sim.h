@@ -152,6 +152,8 @@ typedef struct SimConfig {
   size_t inline_bytes;     /* threads scheduler: a ready marker, memcpy or memset of up to this many
                               bytes runs on the submitting thread (0: default 4096) */
   bool no_inline;          /* threads scheduler: every op goes to a worker */
+  size_t device_bytes;     /* device + host-shared memory size (0: 64 GiB of address space, only
+                              touched pages cost memory) */
   SimSinkFn sink;          /* NULL: print "LOC: error: MESSAGE" to stderr */
   void *sink_user;
   SimObserverFn observer;  /* NULL: none */

@@ -210,6 +210,8 @@ struct SimDevice {
   size_t nunreleased;        /* dead ones whose memory is not given back yet */
   char *arena;
   size_t arena_bytes, arena_used;
+  Iv *spans;                 /* given-back arena ranges (offsets), reused once the bump is at the end */
+  size_t nspans, capspans;
 
   /* race.c */
   bool race;                 /* race checking on */

@@ -390,6 +390,31 @@ static void test_mem_alloc_many_small_stay_distinct(void **state) {
   assert_int_equal(s.n, 0);
 }
 
+/* A small device: once the address space is used up, freed ranges are reused; a device full of
+   live allocations says so. */
+static void test_mem_alloc_reuses_freed_ranges_when_full(void **state) {
+  (void)state;
+  Sink s = {0};
+  SimConfig cfg = {.workers = 2, .device_bytes = 1 << 20, .sink = sink_fn, .sink_user = &s};
+  SimDevice *dev = sim_create(&cfg);
+  for (int i = 0; i < 100; i++) {
+    char *p;
+    assert_int_equal(sim_mem_alloc(dev, 100000, SIM_MEM_DEVICE, (void **)&p, "loop"), SIM_OK);
+    fill(dev, p, (uint32_t)i, 1, 100000, "fill");
+    assert_int_equal(sim_mem_free(dev, p, "free"), SIM_OK);
+  }
+  assert_int_equal(s.n, 0);
+  void *big[20];
+  int n = 0;
+  while (n < 20 && sim_mem_alloc(dev, 100000, SIM_MEM_DEVICE, &big[n], "big") == SIM_OK)
+    n++;
+  assert_true(n >= 9 && n < 20);
+  assert_true(has(&s, "out of device memory allocating 100000 bytes"));
+  for (int i = 0; i < n; i++)
+    sim_mem_free(dev, big[i], "free");
+  sim_destroy(dev);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mem_alloc_zero_bytes_returns_null),
@@ -411,6 +436,7 @@ int main(void) {
     cmocka_unit_test(test_mem_register_overlap_and_unknown_unregister_report),
     cmocka_unit_test(test_sim_destroy_reports_leaked_memory),
     cmocka_unit_test(test_mem_alloc_many_small_stay_distinct),
+    cmocka_unit_test(test_mem_alloc_reuses_freed_ranges_when_full),
   };
   return cmocka_run_group_tests_name("sim_mem", tests, NULL, NULL);
 }
