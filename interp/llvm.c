@@ -256,9 +256,11 @@ static const char *kind_name(int kind) {
 }
 
 /* Is [p, p+bytes) memory the program owns? Reports why not (on ins) and returns false. what:
- * "load", "store", "copy to", ... */
-static bool owned(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const char *what) {
+ * "load", "store", "copy to", ... *blk (when not NULL) gets the block's index, -1 on the stack. */
+static bool owned_in(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const char *what, ptrdiff_t *blk) {
   Lowered *L = lowered(fr->in);
+  if (blk)
+    *blk = -1;
   if (!bytes)
     return true;
   uintptr_t st = (uintptr_t)L->stack;
@@ -297,15 +299,21 @@ static bool owned(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const 
                  kind_name(b->kind), b->loc);
     return false;
   }
+  if (blk)
+    *blk = i;
   return true;
+}
+
+static bool owned(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const char *what) {
+  return owned_in(fr, ins, p, bytes, what, NULL);
 }
 
 /* A host load or store of [p, p+bytes): owned, not a constant, and accepted by the device. */
 static char *host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write, const char *loc) {
-  if (!owned(fr, ins, p, bytes, write ? "store" : "load"))
+  ptrdiff_t i;
+  if (!owned_in(fr, ins, p, bytes, write ? "store" : "load", &i))
     return NULL;
   Lowered *L = fr->in->low;
-  ptrdiff_t i = block_find(L, p);
   if (i >= 0 && write && L->b[i].kind == R_CONST) {
     interp_error(fr, ins, "store to the constant global allocated at '%s'", L->b[i].loc);
     return NULL;
