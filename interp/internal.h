@@ -94,6 +94,7 @@ struct Interp {
   uint32_t nglobals;
   void **heap;             /* host memory the program allocated and has not freed */
   size_t nheap, capheap;
+  struct GpuState *gpu;     /* gpu.c: tokens, kernels and launches of the gpu dialect */
   struct Lowered *low;     /* llvm.c: the lowered form's memory (globals, malloc, alloca stack) */
   size_t sp;               /* alloca stack depth: interp_call restores it when a call returns */
 };
@@ -157,6 +158,11 @@ void interp_free_heap(Interp *in);
 void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer than until */
 
 /* ---- op table ------------------------------------------------------------------------------- */
+
+/* gpu.c: waits for kernels still running and counts their errors (the end of a run); frees
+ * what the gpu ops kept (tokens, launches) */
+void interp_gpu_finish(Interp *in);
+void interp_gpu_free(Interp *in);
 
 CompileFn interp_compile_fn(Str name);
 NativeFn interp_native_fn(Str name);

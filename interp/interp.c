@@ -712,6 +712,7 @@ unsigned interp_run(Interp *in, const char *entry) {
   Ins site = {0};
   site.op = fn->op;
   interp_call(in, fn, &site, NULL, res);
+  interp_gpu_finish(in);
   fflush(in->out);
   return in->errors;
 }
@@ -719,6 +720,7 @@ unsigned interp_run(Interp *in, const char *entry) {
 void interp_destroy(Interp *in) {
   if (!in)
     return;
+  interp_gpu_free(in);
   interp_free_globals(in);
   interp_free_heap(in);
   interp_llvm_free(in);

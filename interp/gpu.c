@@ -1,0 +1,533 @@
+/* gpu.c - the gpu dialect's host ops, run through the backend's token door (backend.h "tokens").
+ *
+ * A !gpu.async.token value is one word holding a BeToken. An async op is submitted with the
+ * tokens of its dependency operands and its result is the op's token; nothing else orders it, so
+ * two ops that no chain of tokens (or host wait) orders may run at once on the device, and their
+ * conflicting accesses are races. A synchronous op (no `async`) is submitted the same way and then
+ * waited for. gpu.wait without `async` waits for its dependencies; with it, it joins them into one
+ * token.
+ *
+ * Token lifetime: a token value may be copied to any slot (iter_args, yields, branch arguments),
+ * so no single slot owns it. Every token a run makes is kept in the run's list and released when
+ * the interpreter is destroyed; a token a synchronous op made and waited for is released at once.
+ *
+ * Memrefs passed to these ops are descriptors; byte counts come from their sizes and element type
+ * and must describe contiguous (identity-layout) memory. Kernels (kernel.c) run as one device op
+ * per launch; their errors are counted when the host next waits for them, and a synchronous point
+ * that finds a failed kernel ends the run. */
+#include "interp/kernel.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define D_ALLOC 0
+#define D_ALIGNED 1
+#define D_OFFSET 2
+#define D_SIZES 3
+
+/* ---- state ---------------------------------------------------------------------------------- */
+
+GpuState *interp_gpu(Interp *in) {
+  if (!in->gpu) {
+    GpuState *gs = calloc(1, sizeof *gs);
+    if (!gs)
+      abort();
+    pthread_mutex_init(&gs->mu, NULL);
+    atomic_init(&gs->errors, 0);
+    in->gpu = gs;
+  }
+  return in->gpu;
+}
+
+void gpu_keep_token(Interp *in, BeToken t) {
+  if (!t)
+    return;
+  GpuState *gs = interp_gpu(in);
+  if (gs->ntoks == gs->captoks) {
+    gs->captoks = gs->captoks ? gs->captoks * 2 : 64;
+    BeToken *p = realloc(gs->toks, gs->captoks * sizeof *p);
+    if (!p)
+      abort();
+    gs->toks = p;
+  }
+  gs->toks[gs->ntoks++] = t;
+}
+
+void gpu_fold_errors(Interp *in) {
+  if (in->gpu)
+    in->errors += atomic_exchange(&in->gpu->errors, 0);
+}
+
+void interp_gpu_finish(Interp *in) {
+  if (!in->gpu)
+    return;
+  kernel_wait_all(in);
+  gpu_fold_errors(in);
+}
+
+static void unregister(Interp *in, size_t i, const char *loc);
+
+void interp_gpu_free(Interp *in) {
+  GpuState *gs = in->gpu;
+  if (!gs)
+    return;
+  kernel_free_all(in);
+  while (gs->nregs)
+    unregister(in, gs->nregs - 1, "exit");
+  free(gs->regs);
+  for (size_t i = 0; i < gs->ntoks && in->be; i++)
+    be_token_release(in->be, gs->toks[i]);
+  free(gs->toks);
+  free(gs->kernels);
+  pthread_mutex_destroy(&gs->mu);
+  free(gs);
+  in->gpu = NULL;
+}
+
+/* ---- shared pieces -------------------------------------------------------------------------- */
+
+typedef struct GOp {
+  const char *loc;
+  uint32_t ndeps;
+  bool async;      /* has a token result (the last result) */
+  Type *type;      /* the memref operated on */
+  uint32_t rank, esize;
+  bool host_shared;
+  Kernel *k;
+  uint32_t *in_slots, *in_words, nin; /* gpu.launch: host values the body uses */
+  uint32_t first_arg, nargs;          /* gpu.launch_func: kernel operands */
+  int smem;                           /* operand of the dynamic shared memory size, or -1 */
+} GOp;
+
+static bool is_token(const Type *t) { return t->kind == TY_GPU_TOKEN; }
+
+static GOp *gop(Comp *c, Op *op) {
+  GOp *g = ir_alloc(c->in->ctx, sizeof *g);
+  g->loc = interp_loc(c, op);
+  while (g->ndeps < op->noperands && is_token(op->operands[g->ndeps]->type))
+    g->ndeps++;
+  g->async = op->nresults && is_token(op->results[op->nresults - 1].type);
+  g->smem = -1;
+  return g;
+}
+
+static bool no_device(Comp *c, Op *op) {
+  if (c->in->be)
+    return false;
+  ir_op_error(c->in->ctx, op, "needs a device (no backend)");
+  c->in->errors++;
+  return true;
+}
+
+static bool memref_ok(Comp *c, Op *op, Type *t, GOp *g) {
+  if (t->kind != TY_MEMREF && t->kind != TY_UNRANKED_MEMREF)
+    return interp_unsupported(c, op, "an operand that is not a memref");
+  g->type = t;
+  g->rank = t->kind == TY_MEMREF ? t->u.sh.rank : 0;
+  g->esize = interp_elem_bytes(t->u.sh.elem);
+  if (!g->esize)
+    return interp_unsupported(c, op, "memory of this element type");
+  return true;
+}
+
+/* The ranked descriptor of operand i (through the pointer of an unranked one) and its rank. */
+static Slot *descriptor(Frame *fr, const Ins *ins, uint32_t i, const GOp *g, uint32_t *rank) {
+  Slot *d = &fr->s[ins->in[i]];
+  if (g->type->kind == TY_UNRANKED_MEMREF) {
+    *rank = (uint32_t)d[0].i;
+    return d[1].p;
+  }
+  *rank = g->rank;
+  return d;
+}
+
+/* Elements of a descriptor; false when its strides are not the identity layout's. */
+static bool contiguous(const Slot *d, uint32_t rank, uint64_t *n) {
+  int64_t st = 1;
+  *n = 1;
+  for (uint32_t i = rank; i-- > 0;) {
+    int64_t sz = d[D_SIZES + i].i;
+    if (sz != 1 && d[D_SIZES + rank + i].i != st)
+      return false;
+    st *= sz;
+    *n *= (uint64_t)sz;
+  }
+  return true;
+}
+
+static char *data_of(const Slot *d, uint32_t esize) {
+  return (char *)d[D_ALIGNED].p + d[D_OFFSET].i * (int64_t)esize;
+}
+
+static const BeToken *deps_of(Frame *fr, const Ins *ins, uint32_t n, BeToken *buf) {
+  for (uint32_t i = 0; i < n; i++)
+    buf[i] = fr->s[ins->in[i]].p;
+  return buf;
+}
+
+/* After an op made tok: an async op gives it to its result; a synchronous one waits for it.
+ * EX_ERROR when a kernel the wait covered failed. */
+static int finish(Frame *fr, const Ins *ins, const GOp *g, BeToken tok) {
+  Interp *in = fr->in;
+  if (g->async) {
+    gpu_keep_token(in, tok);
+    fr->s[ins->out[ins->nout - 1]].p = tok;
+    return EX_NEXT;
+  }
+  if (tok) {
+    be_token_wait(in->be, &tok, 1, g->loc);
+    be_token_release(in->be, tok);
+  }
+  unsigned before = in->errors;
+  gpu_fold_errors(in);
+  return in->errors != before ? EX_ERROR : EX_NEXT;
+}
+
+/* ---- gpu.wait ------------------------------------------------------------------------------- */
+
+static int x_wait(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  BeToken buf[64], *deps = ins->nin <= 64 ? buf : calloc(ins->nin, sizeof *deps);
+  if (!deps)
+    return interp_error(fr, ins, "out of memory");
+  deps_of(fr, ins, ins->nin, deps);
+  int r = EX_NEXT;
+  if (g->async) {
+    BeToken tok = NULL;
+    be_token_join(fr->in->be, deps, ins->nin, &tok, g->loc);
+    r = finish(fr, ins, g, tok);
+  } else if (ins->nin) {
+    be_token_wait(fr->in->be, deps, ins->nin, g->loc);
+    unsigned before = fr->in->errors;
+    gpu_fold_errors(fr->in);
+    r = fr->in->errors != before ? EX_ERROR : EX_NEXT;
+  }
+  if (deps != buf)
+    free(deps);
+  return r;
+}
+
+bool c_gpu_wait(Comp *c, Op *op, Ins *ins) {
+  if (no_device(c, op))
+    return false;
+  ins->aux = gop(c, op);
+  ins->fn = x_wait;
+  return true;
+}
+
+/* ---- memory --------------------------------------------------------------------------------- */
+
+static int x_alloc(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  BeToken deps[64];
+  Slot *d = &fr->s[ins->out[0]];
+  uint32_t dyn = g->ndeps;
+  uint64_t n = 1;
+  for (uint32_t i = 0; i < g->rank; i++) {
+    int64_t sz = g->type->u.sh.shape[i];
+    if (sz == IR_DYNAMIC && (sz = fr->s[ins->in[dyn++]].i) < 0)
+      return interp_error(fr, ins, "negative size %lld for dimension %u", (long long)sz, i);
+    d[D_SIZES + i].i = sz;
+    n *= (uint64_t)sz;
+  }
+  int64_t st = 1;
+  for (uint32_t i = g->rank; i-- > 0;) {
+    d[D_SIZES + g->rank + i].i = st;
+    st *= d[D_SIZES + i].i;
+  }
+  void *p = NULL;
+  BeToken tok = NULL;
+  if (be_token_alloc(fr->in->be, n * g->esize, g->host_shared, deps_of(fr, ins, g->ndeps, deps), g->ndeps, &p,
+                     &tok, g->loc) == BE_ERR_MEMORY && n)
+    return interp_error(fr, ins, "cannot allocate %llu bytes on the device", (unsigned long long)(n * g->esize));
+  d[D_ALLOC].p = p;
+  d[D_ALIGNED].p = p;
+  d[D_OFFSET].i = 0;
+  return finish(fr, ins, g, tok);
+}
+
+bool c_gpu_alloc(Comp *c, Op *op, Ins *ins) {
+  GOp *g = gop(c, op);
+  Attr *seg = ir_op_attr(op, "operandSegmentSizes");
+  if (no_device(c, op) || !memref_ok(c, op, op->results[0].type, g))
+    return false;
+  if (g->type->kind != TY_MEMREF || g->type->u.sh.layout)
+    return interp_unsupported(c, op, "an unranked allocation or one with a layout");
+  if (seg && seg->kind == ATTR_DENSE_ARRAY && seg->u.darr.n == 3 && seg->u.darr.ivals[2])
+    return interp_unsupported(c, op, "an allocation with symbol operands");
+  if (g->ndeps > 64)
+    return interp_unsupported(c, op, "more than 64 dependencies");
+  g->host_shared = ir_op_attr(op, "hostShared") != NULL;
+  ins->aux = g;
+  ins->fn = x_alloc;
+  return true;
+}
+
+static int x_dealloc(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  BeToken deps[64], tok = NULL;
+  uint32_t rank;
+  Slot *d = descriptor(fr, ins, g->ndeps, g, &rank);
+  be_token_free(fr->in->be, d[D_ALLOC].p, deps_of(fr, ins, g->ndeps, deps), g->ndeps, &tok, g->loc);
+  return finish(fr, ins, g, tok);
+}
+
+bool c_gpu_dealloc(Comp *c, Op *op, Ins *ins) {
+  GOp *g = gop(c, op);
+  if (no_device(c, op) || g->ndeps > 64 || !memref_ok(c, op, op->operands[g->ndeps]->type, g))
+    return false;
+  ins->aux = g;
+  ins->fn = x_dealloc;
+  return true;
+}
+
+static int x_memcpy(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  BeToken deps[64], tok = NULL;
+  uint32_t rd, rs;
+  Slot *dst = descriptor(fr, ins, g->ndeps, g, &rd), *src = descriptor(fr, ins, g->ndeps + 1, g, &rs);
+  uint64_t nd, ns;
+  if (!contiguous(dst, rd, &nd) || !contiguous(src, rs, &ns))
+    return interp_error(fr, ins, "copies a memref that is not contiguous");
+  if (nd != ns)
+    return interp_error(fr, ins, "the target has %llu elements and the source %llu", (unsigned long long)nd,
+                        (unsigned long long)ns);
+  be_token_memcpy(fr->in->be, data_of(dst, g->esize), data_of(src, g->esize), nd * g->esize,
+                  deps_of(fr, ins, g->ndeps, deps), g->ndeps, &tok, g->loc);
+  return finish(fr, ins, g, tok);
+}
+
+bool c_gpu_memcpy(Comp *c, Op *op, Ins *ins) {
+  GOp *g = gop(c, op);
+  if (no_device(c, op) || g->ndeps > 64 || op->noperands != g->ndeps + 2 ||
+      !memref_ok(c, op, op->operands[g->ndeps + 1]->type, g) || !memref_ok(c, op, op->operands[g->ndeps]->type, g))
+    return false;
+  if (op->operands[g->ndeps]->type->kind != op->operands[g->ndeps + 1]->type->kind)
+    return interp_unsupported(c, op, "a copy between a ranked and an unranked memref");
+  if (interp_elem_bytes(op->operands[g->ndeps + 1]->type->u.sh.elem) != g->esize)
+    return interp_unsupported(c, op, "a copy between element types of different sizes");
+  ins->aux = g;
+  ins->fn = x_memcpy;
+  return true;
+}
+
+static int x_memset(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  BeToken deps[64], tok = NULL;
+  uint32_t rank;
+  Slot *d = descriptor(fr, ins, g->ndeps, g, &rank);
+  uint64_t n;
+  if (!contiguous(d, rank, &n))
+    return interp_error(fr, ins, "sets a memref that is not contiguous");
+  uint32_t bits = 0;
+  interp_store_elem(g->type->u.sh.elem, &bits, &fr->s[ins->in[g->ndeps + 1]]);
+  be_token_memset(fr->in->be, data_of(d, g->esize), bits, g->esize, n, deps_of(fr, ins, g->ndeps, deps), g->ndeps,
+                  &tok, g->loc);
+  return finish(fr, ins, g, tok);
+}
+
+bool c_gpu_memset(Comp *c, Op *op, Ins *ins) {
+  GOp *g = gop(c, op);
+  if (no_device(c, op) || g->ndeps > 64 || !memref_ok(c, op, op->operands[g->ndeps]->type, g))
+    return false;
+  if (g->esize != 1 && g->esize != 2 && g->esize != 4)
+    return interp_unsupported(c, op, "a memset of elements wider than 4 bytes");
+  ins->aux = g;
+  ins->fn = x_memset;
+  return true;
+}
+
+/* Host memory the interpreter allocated (memref.alloc) is known to the backend as ordinary host
+ * memory, which kernels may not touch. Registering it hands the range over: it stops being host
+ * memory and becomes registered memory, and goes back when unregistered (or at the end). */
+static void unregister(Interp *in, size_t i, const char *loc) {
+  GpuState *gs = in->gpu;
+  struct GpuReg r = gs->regs[i];
+  gs->regs[i] = gs->regs[--gs->nregs];
+  be_mem_unregister(in->be, r.ptr, loc);
+  if (r.base)
+    be_host_add(in->be, r.base, r.bytes, r.loc);
+}
+
+static int x_host_register(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  Interp *in = fr->in;
+  GpuState *gs = interp_gpu(in);
+  uint32_t rank;
+  Slot *d = descriptor(fr, ins, 0, g, &rank);
+  char *ptr = data_of(d, g->esize);
+  uint64_t n = 1;
+  for (uint32_t i = 0; i < rank; i++)
+    n *= (uint64_t)d[D_SIZES + i].i;
+  if (ins->a) {
+    for (size_t i = 0; i < gs->nregs; i++)
+      if (gs->regs[i].ptr == ptr) {
+        unregister(in, i, g->loc);
+        return EX_NEXT;
+      }
+    be_mem_unregister(in->be, ptr, g->loc);
+    return EX_NEXT;
+  }
+  if (!n)
+    return EX_NEXT;
+  void *base = NULL;
+  for (size_t i = 0; i < in->nheap; i++)
+    if (in->heap[i] == d[D_ALLOC].p && ptr == (char *)d[D_ALLOC].p)
+      base = d[D_ALLOC].p;
+  if (base && be_host_remove(in->be, base, g->loc) != BE_OK)
+    base = NULL;
+  if (be_mem_register(in->be, ptr, n * g->esize, g->loc) != BE_OK && !base)
+    return EX_NEXT;
+  struct GpuReg *r = realloc(gs->regs, (gs->nregs + 1) * sizeof *r);
+  if (!r)
+    return interp_error(fr, ins, "out of memory");
+  gs->regs = r;
+  gs->regs[gs->nregs++] = (struct GpuReg){base, ptr, n * g->esize, g->loc};
+  return EX_NEXT;
+}
+
+bool c_gpu_host_register(Comp *c, Op *op, Ins *ins) {
+  GOp *g = gop(c, op);
+  if (no_device(c, op) || !memref_ok(c, op, op->operands[0]->type, g))
+    return false;
+  ins->a = ir_str_eq(op->name, "gpu.host_unregister");
+  ins->aux = g;
+  ins->fn = x_host_register;
+  return true;
+}
+
+static int x_set_default_device(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  be_device_set(fr->in->be, (int)fr->s[ins->in[0]].i, g->loc);
+  return EX_NEXT;
+}
+
+bool c_gpu_set_default_device(Comp *c, Op *op, Ins *ins) {
+  if (no_device(c, op))
+    return false;
+  ins->aux = gop(c, op);
+  ins->fn = x_set_default_device;
+  return true;
+}
+
+/* ---- launches ------------------------------------------------------------------------------- */
+
+/* grid sizes, block sizes (operands first..first+5), shared memory: then the kernel. */
+static int launch(Frame *fr, const Ins *ins, const GOp *g, uint32_t first, const Slot *inputs) {
+  int64_t grid[3], block[3], smem = 0;
+  BeToken deps[64], tok = NULL;
+  for (int d = 0; d < 3; d++) {
+    grid[d] = fr->s[ins->in[first + d]].i;
+    block[d] = fr->s[ins->in[first + 3 + d]].i;
+  }
+  if (g->smem >= 0)
+    smem = (int32_t)fr->s[ins->in[g->smem]].i;
+  if (kernel_launch(fr, ins, g->k, grid, block, smem, inputs, deps_of(fr, ins, g->ndeps, deps), g->ndeps, &tok,
+                    g->loc) == EX_ERROR)
+    return EX_ERROR;
+  return finish(fr, ins, g, tok);
+}
+
+static int x_launch_func(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  Slot small[64];
+  uint32_t words = kernel_input_words(g->k);
+  Slot *buf = words <= 64 ? small : calloc(words, sizeof *buf);
+  if (!buf)
+    return interp_error(fr, ins, "out of memory");
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < g->nargs; i++) {
+    uint32_t n = g->in_words[i];
+    interp_copy(&buf[w], &fr->s[ins->in[g->first_arg + i]], n);
+    w += n;
+  }
+  int r = launch(fr, ins, g, g->ndeps, buf);
+  if (buf != small)
+    free(buf);
+  return r;
+}
+
+static bool sizes_of_launch(Comp *c, Op *op, GOp *g, const int64_t *seg) {
+  if (seg[7] || seg[8] || seg[9])
+    return interp_unsupported(c, op, "a launch with clusters");
+  if (g->ndeps != (uint32_t)seg[0] || g->ndeps > 64)
+    return interp_unsupported(c, op, "this form of launch");
+  if (seg[10])
+    g->smem = (int)(seg[0] + seg[1] + seg[2] + seg[3] + seg[4] + seg[5] + seg[6]);
+  return true;
+}
+
+bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
+  GOp *g = gop(c, op);
+  Attr *seg = ir_op_attr(op, "operandSegmentSizes"), *kernel = ir_op_attr(op, "kernel");
+  if (no_device(c, op))
+    return false;
+  if (!seg || seg->kind != ATTR_DENSE_ARRAY || seg->u.darr.n != 13 || !kernel || kernel->kind != ATTR_SYMREF ||
+      kernel->u.sym.n != 2)
+    return interp_unsupported(c, op, "this form of gpu.launch_func");
+  const int64_t *s = seg->u.darr.ivals;
+  if (s[12])
+    return interp_unsupported(c, op, "gpu.launch_func on an explicit stream (`<%stream : !llvm.ptr>`)");
+  if (!sizes_of_launch(c, op, g, s))
+    return false;
+  Op *mod = ir_symbol_lookup(c->in->module, kernel->u.sym.path[0]);
+  Op *fn = mod && ir_str_eq(mod->name, "gpu.module") ? ir_symbol_lookup(mod, kernel->u.sym.path[1]) : NULL;
+  if (mod && ir_str_eq(mod->name, "gpu.binary"))
+    return interp_unsupported(c, op, "a kernel in a gpu.binary (a compiled device binary)");
+  if (!fn || !ir_str_eq(fn->name, "gpu.func"))
+    return interp_unsupported(c, op, "a kernel that is not a gpu.func in a gpu.module of this module");
+  g->k = kernel_of_func(c, op, fn);
+  if (!g->k)
+    return false;
+  g->first_arg = (uint32_t)(s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7] + s[8] + s[9] + s[10]);
+  g->nargs = (uint32_t)s[11];
+  g->in_words = ir_alloc(c->in->ctx, (g->nargs + 1) * sizeof *g->in_words);
+  uint32_t words = 0;
+  for (uint32_t i = 0; i < g->nargs; i++)
+    words += g->in_words[i] = interp_words(op->operands[g->first_arg + i]->type);
+  if (words != kernel_input_words(g->k)) {
+    ir_op_error(c->in->ctx, op, "passes %u argument words to a kernel that takes %u", words,
+                kernel_input_words(g->k));
+    c->in->errors++;
+    return false;
+  }
+  ins->aux = g;
+  ins->fn = x_launch_func;
+  return true;
+}
+
+static int x_launch(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  Slot small[64];
+  uint32_t words = kernel_input_words(g->k);
+  Slot *buf = words <= 64 ? small : calloc(words, sizeof *buf);
+  if (!buf)
+    return interp_error(fr, ins, "out of memory");
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < g->nin; i++) {
+    interp_copy(&buf[w], &fr->s[g->in_slots[i]], g->in_words[i]);
+    w += g->in_words[i];
+  }
+  int r = launch(fr, ins, g, g->ndeps, buf);
+  if (buf != small)
+    free(buf);
+  return r;
+}
+
+bool c_gpu_launch(Comp *c, Op *op, Ins *ins) {
+  GOp *g = gop(c, op);
+  Attr *seg = ir_op_attr(op, "operandSegmentSizes");
+  if (no_device(c, op))
+    return false;
+  if (!seg || seg->kind != ATTR_DENSE_ARRAY || seg->u.darr.n != 11)
+    return interp_unsupported(c, op, "this form of gpu.launch");
+  if (!sizes_of_launch(c, op, g, seg->u.darr.ivals))
+    return false;
+  g->k = kernel_of_launch(c, op, &g->in_slots, &g->in_words, &g->nin);
+  if (!g->k)
+    return false;
+  ins->aux = g;
+  ins->fn = x_launch;
+  return true;
+}

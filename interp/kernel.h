@@ -1,0 +1,160 @@
+/* kernel.h - private to interp/: kernels (gpu.func bodies and gpu.launch bodies) compiled for the
+ * lane-wide kernel interpreter (kernel.c), and what the host ops (gpu.c) need to launch them.
+ *
+ * A kernel is compiled once. Running it is one backend op per launch: the callback spreads the
+ * grid's blocks over the workers, and each block runs every op once for all of its threads.
+ * Launch inputs (a gpu.func's arguments, or the host values a gpu.launch body uses) are copied
+ * into the launch when it is submitted, so the host may go on and change its own slots. */
+#ifndef INTERP_KERNEL_H
+#define INTERP_KERNEL_H
+
+#include "interp/internal.h"
+
+#include <pthread.h>
+
+typedef struct Kernel Kernel;
+
+/* The kernel of gpu.func `fn` (compiled on first use, kept with the interpreter); NULL after a
+ * diagnostic on `site` or in the kernel when it holds something the interpreter cannot run. */
+Kernel *kernel_of_func(Comp *c, Op *site, Op *fn);
+/* The kernel of a gpu.launch body. Its inputs are the host values the body uses: their host slots
+ * and word counts are given back (ir-allocated) so the launch can copy them. */
+Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in_words, uint32_t *nin);
+/* Words of the kernel's inputs, in order: what kernel_launch copies from `inputs`. */
+uint32_t kernel_input_words(const Kernel *k);
+
+/* Submits one launch: grid and block sizes, dynamic shared memory bytes, the input words (copied).
+ * With deps/ndeps/tok as be_token_launch_host. Returns EX_NEXT, or EX_ERROR after a diagnostic on
+ * ins (bad sizes). The kernel's own errors are reported while it runs (located, with the thread). */
+int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], const int64_t block[3],
+                  int64_t smem, const Slot *inputs, const BeToken *deps, size_t ndeps, BeToken *tok,
+                  const char *loc);
+
+/* Waits for the launches still running; kernel_free_all also frees what launches hold. */
+void kernel_wait_all(Interp *in);
+void kernel_free_all(Interp *in);
+
+/* ---- shared by gpu.c, kernel.c and kernel_arith.c ------------------------------------------- */
+
+/* What the gpu ops keep per interpreter: tokens made (released at the end: a token value may be
+ * copied to any slot, so nothing finer knows when the last copy dies), compiled kernels, and
+ * launches that may still run. mu serializes kernel diagnostics and gpu.printf output. */
+typedef struct GpuState {
+  BeToken *toks;
+  size_t ntoks, captoks;
+  struct { Op *op; Kernel *k; } *kernels;
+  uint32_t nkernels;
+  struct Launch *launches;
+  struct GpuReg { void *base, *ptr; size_t bytes; const char *loc; } *regs; /* gpu.c */
+  size_t nregs;
+  pthread_mutex_t mu;
+  _Atomic unsigned errors; /* reported by kernels, not yet added to Interp.errors */
+} GpuState;
+
+GpuState *interp_gpu(Interp *in);
+/* Adds a token to the run's list (NULL is ignored). */
+void gpu_keep_token(Interp *in, BeToken t);
+/* Adds the kernels' errors to in->errors (the host thread only). */
+void gpu_fold_errors(Interp *in);
+
+/* ---- the kernel interpreter's executable form ------------------------------------------------
+ *
+ * Every value of a kernel is either uniform (one word per value word, in KFrame.u) or varying (a
+ * column of n words per value word, one per thread of the block, in KFrame.v); a compile-time
+ * analysis decides which (kernel.c). An operand is its first word and a varying flag. */
+typedef struct KFrame KFrame;
+typedef struct KIns KIns;
+typedef int (*KFn)(KFrame *f, const KIns *k);
+
+struct KIns {
+  KFn fn;
+  Op *op;
+  const char *loc;
+  uint32_t *in, *out;   /* first word of each operand / result */
+  uint8_t *vin, *vout;  /* 1 when varying */
+  uint32_t *win, *wout; /* words of each */
+  uint32_t nin, nout;
+  uint32_t a, b;
+  int64_t imm;
+  void *aux;
+};
+
+typedef struct KBlock {
+  KIns *ins;
+  uint32_t n;
+} KBlock;
+
+typedef struct KBody {
+  KBlock *blocks;
+  uint32_t nblocks;
+} KBody;
+
+/* Accesses of a run of blocks, merged, reported to the backend at the end of the run. */
+typedef struct KRange {
+  uintptr_t lo, hi;
+  const char *loc;
+  bool write;
+} KRange;
+
+struct KFrame {
+  const Kernel *k;
+  struct Launch *L;
+  Interp *L_in;         /* the launch's interpreter */
+  BeKernelCtx *ctx;
+  Slot *u, *v;
+  uint32_t n;           /* threads of the block */
+  uint32_t *act, nact;  /* active threads, ascending */
+  uint32_t *stack;      /* storage for masks of nested divergent regions */
+  size_t top, cap;
+  uint32_t *pc;         /* in a multi-block region: each thread's next block */
+  uint32_t bid[3], bdim[3], gdim[3];
+  char *lo, *hi;        /* block-local memory (shared, private): not reported */
+  char *smem;           /* dynamic shared memory */
+  size_t smem_bytes;
+  char *priv;           /* private memory: priv_stride bytes per thread */
+  size_t priv_stride;
+  Slot *tmp;            /* room for moves */
+  KRange *acc;
+  size_t nacc, capacc;
+};
+
+#define KV_MINE 0x40000000u
+#define KV_VARY 0x20000000u
+#define KV_INDEX 0x1fffffffu
+
+/* A value word's storage: the word of a uniform value, or lane 0 of a varying one. */
+static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
+  return vary ? f->v + (size_t)word * f->n : f->u + word;
+}
+#define KIN(f, k, j) kw((f), (k)->in[j], (k)->vin[j])
+#define KOUT(f, k, j) kw((f), (k)->out[j], (k)->vout[j])
+
+/* Runs body over the active threads (all n when the mask is full); l names the thread. */
+#define KLANES(f, l, ...)                                                                          \
+  do {                                                                                             \
+    if ((f)->nact == (f)->n) {                                                                     \
+      for (uint32_t l = 0; l < (f)->n; l++) {                                                      \
+        __VA_ARGS__                                                                                \
+      }                                                                                            \
+    } else {                                                                                       \
+      for (uint32_t i_ = 0; i_ < (f)->nact; i_++) {                                                \
+        uint32_t l = (f)->act[i_];                                                                 \
+        __VA_ARGS__                                                                                \
+      }                                                                                            \
+    }                                                                                              \
+  } while (0)
+
+/* Reports a kernel runtime error at k's op for thread `lane` of the block (UINT32_MAX: the block as
+ * a whole). Only a launch's first error is reported; returns EX_ERROR. */
+int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* kernel_arith.c: arith, index and math ops lane-wise; false (after a diagnostic) when op is not
+ * one of them or not supported. */
+bool kernel_compile_arith(Interp *in, Op *op, KIns *k);
+bool kernel_is_arith(Op *op);
+/* Any op through its host implementation, once per thread (pure ops on descriptors: memref.dim,
+ * memref.cast, memref.subview, ...). */
+bool kernel_compile_host(Interp *in, Op *op, KIns *k);
+
+#endif

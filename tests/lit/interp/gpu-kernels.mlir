@@ -1,0 +1,159 @@
+// Kernel features in gpu.func kernels: workgroup attributions and a shared-memory tree reduction
+// with barriers inside scf.while and a divergent scf.if; scf.for with per-thread bounds,
+// private attributions, memref.atomic_rmw, lane and subgroup ids, gpu.subgroup_reduce, dynamic
+// shared memory viewed as i32 (memref.view); and a 2-D block with scf.if/else results.
+// RUN: %gpuinterp %s | FileCheck %s
+// RUN: %gpuinterp --sched=serial %s | FileCheck %s
+// Row sums of 0..255 in rows of 64:
+// CHECK: [2016,  6112,  10208,  14304]
+// 64 atomic increments:
+// CHECK: [64]
+// Thread t: 1000 * subgroup + sum of the lanes of its warp (496) + sum of 0..t-1.
+// CHECK: [496,  496,  497,  499,  502,  506,  511,  517,  524,  532,  541,  551,  562,  574,  587,  601,  616,  632,  649,  667,  686,  706,  727,  749,  772,  796,  821,  847,  874,  902,  931,  961,  1992,  2024,  2057,  2091,  2126,  2162,  2199,  2237,  2276,  2316,  2357,  2399,  2442,  2486,  2531,  2577,  2624,  2672,  2721,  2771,  2822,  2874,  2927,  2981,  3036,  3092,  3149,  3207,  3266,  3326,  3387,  3449]
+// (x, y) in a 3x2 block: x + 10 * y on the diagonal-ish half, -(x + 10 * y) elsewhere
+// CHECK: {{\[\[}}0,   -1,   -2],
+// CHECK-NEXT: [10,   11,   -12]]
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    // tree reduction in workgroup memory with barriers; one block per row
+    gpu.func @rowsum(%in: memref<4x64xf32>, %out: memref<4xf32>) workgroup(%sh: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %v = memref.load %in[%bx, %tx] : memref<4x64xf32>
+      memref.store %v, %sh[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %n = gpu.block_dim x
+      %h0 = arith.divui %n, %c2 : index
+      %r = scf.while (%h = %h0) : (index) -> index {
+        %go = arith.cmpi ugt, %h, %c0 : index
+        scf.condition(%go) %h : index
+      } do {
+      ^bb0(%h: index):
+        %in_half = arith.cmpi ult, %tx, %h : index
+        scf.if %in_half {
+          %j = arith.addi %tx, %h : index
+          %a = memref.load %sh[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+          %b = memref.load %sh[%j] : memref<64xf32, #gpu.address_space<workgroup>>
+          %s = arith.addf %a, %b : f32
+          memref.store %s, %sh[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+        }
+        gpu.barrier
+        %h2 = arith.divui %h, %c2 : index
+        scf.yield %h2 : index
+      }
+      %is0 = arith.cmpi eq, %tx, %c0 : index
+      scf.if %is0 {
+        %t = memref.load %sh[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+        memref.store %t, %out[%bx] : memref<4xf32>
+      }
+      gpu.return
+    }
+    // scf.for with per-thread bounds, private memory, atomics, subgroup ops, dynamic shared memory
+    gpu.func @misc(%acc: memref<1xi32>, %o: memref<64xi32>) private(%p: memref<2xi32, #gpu.address_space<private>>) kernel {
+      %tx = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %zero = arith.constant 0 : i32
+      %s = scf.for %i = %c0 to %tx step %c1 iter_args(%a = %zero) -> (i32) {
+        %ii = arith.index_cast %i : index to i32
+        %b = arith.addi %a, %ii : i32
+        scf.yield %b : i32
+      }
+      memref.store %s, %p[%c0] : memref<2xi32, #gpu.address_space<private>>
+      %s2 = memref.load %p[%c0] : memref<2xi32, #gpu.address_space<private>>
+      %one = arith.constant 1 : i32
+      %old = memref.atomic_rmw addi %one, %acc[%c0] : (i32, memref<1xi32>) -> i32
+      %lane = gpu.lane_id
+      %sg = gpu.subgroup_id : index
+      %lanei = arith.index_cast %lane : index to i32
+      %red = gpu.subgroup_reduce add %lanei : (i32) -> (i32)
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %view = memref.view %dyn[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xi32, #gpu.address_space<workgroup>>
+      memref.store %red, %view[%tx] : memref<64xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %c63 = arith.constant 63 : index
+      %rev = arith.subi %c63, %tx : index
+      %w = memref.load %view[%rev] : memref<64xi32, #gpu.address_space<workgroup>>
+      %sgi = arith.index_cast %sg : index to i32
+      %k1000 = arith.constant 1000 : i32
+      %t1 = arith.muli %sgi, %k1000 : i32
+      %t2 = arith.addi %t1, %w : i32
+      %t3 = arith.addi %t2, %s2 : i32
+      memref.store %t3, %o[%tx] : memref<64xi32>
+      gpu.return
+    }
+    gpu.func @grid2d(%o: memref<2x3xi32>) kernel {
+      %x = gpu.thread_id x
+      %y = gpu.thread_id y
+      %c10 = arith.constant 10 : index
+      %y10 = arith.muli %y, %c10 : index
+      %v = arith.addi %x, %y10 : index
+      %le = arith.cmpi ule, %x, %y : index
+      %r = scf.if %le -> (index) {
+        scf.yield %v : index
+      } else {
+        %c0 = arith.constant 0 : index
+        %n = arith.subi %c0, %v : index
+        scf.yield %n : index
+      }
+      %ri = arith.index_cast %r : index to i32
+      memref.store %ri, %o[%y, %x] : memref<2x3xi32>
+      gpu.return
+    }
+  }
+  func.func private @printMemrefF32(memref<*xf32>)
+  func.func private @printMemrefI32(memref<*xi32>)
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %h = memref.alloc() : memref<4x64xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      scf.for %j = %c0 to %c64 step %c1 {
+        %k = arith.muli %i, %c64 : index
+        %l = arith.addi %k, %j : index
+        %li = arith.index_cast %l : index to i32
+        %f = arith.sitofp %li : i32 to f32
+        memref.store %f, %h[%i, %j] : memref<4x64xf32>
+      }
+    }
+    %t0 = gpu.wait async
+    %d, %t1 = gpu.alloc async [%t0] () : memref<4x64xf32>
+    %t2 = gpu.memcpy async [%t1] %d, %h : memref<4x64xf32>, memref<4x64xf32>
+    %out, %t3 = gpu.alloc async [%t0] () : memref<4xf32>
+    %t4 = gpu.launch_func async [%t2, %t3] @k::@rowsum blocks in (%c4, %c1, %c1) threads in (%c64, %c1, %c1) args(%d : memref<4x64xf32>, %out : memref<4xf32>)
+    %ho = memref.alloc() : memref<4xf32>
+    %t5 = gpu.memcpy async [%t4] %ho, %out : memref<4xf32>, memref<4xf32>
+    gpu.wait [%t5]
+    %u = memref.cast %ho : memref<4xf32> to memref<*xf32>
+    call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+
+    %acc = gpu.alloc host_shared () : memref<1xi32>
+    %o = gpu.alloc host_shared () : memref<64xi32>
+    %z = arith.constant 0 : i32
+    gpu.memset %acc, %z : memref<1xi32>, i32
+    %smem = arith.constant 256 : i32
+    gpu.launch_func @k::@misc blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) dynamic_shared_memory_size %smem args(%acc : memref<1xi32>, %o : memref<64xi32>)
+    %ua = memref.cast %acc : memref<1xi32> to memref<*xi32>
+    call @printMemrefI32(%ua) : (memref<*xi32>) -> ()
+    %uo = memref.cast %o : memref<64xi32> to memref<*xi32>
+    call @printMemrefI32(%uo) : (memref<*xi32>) -> ()
+    gpu.dealloc %acc : memref<1xi32>
+    gpu.dealloc %o : memref<64xi32>
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %g = gpu.alloc host_shared () : memref<2x3xi32>
+    gpu.launch_func @k::@grid2d blocks in (%c1, %c1, %c1) threads in (%c3, %c2, %c1) args(%g : memref<2x3xi32>)
+    %ug = memref.cast %g : memref<2x3xi32> to memref<*xi32>
+    call @printMemrefI32(%ug) : (memref<*xi32>) -> ()
+    gpu.dealloc %g : memref<2x3xi32>
+    %t6 = gpu.dealloc async [%t5] %d : memref<4x64xf32>
+    %t7 = gpu.dealloc async [%t5] %out : memref<4xf32>
+    gpu.wait [%t6, %t7]
+    return
+  }
+}
