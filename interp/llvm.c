@@ -34,6 +34,7 @@
 #include "interp/internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -1176,6 +1177,56 @@ static int n_realloc(Frame *fr, const Ins *call, Slot *a, Slot *r) {
   return heap_free(fr, call, old);
 }
 
+/* ---- external functions: libm --------------------------------------------------------------- */
+
+/* What math lowered to library calls (convert-math-to-libm, convert-math-to-funcs) calls: the f64
+ * function and its f32 twin (name + "f"), both computed in double and rounded to the result. */
+static const struct {
+  const char *name;
+  double (*f1)(double);
+  double (*f2)(double, double);
+} libm[] = {
+  {"sin", sin, NULL},     {"cos", cos, NULL},       {"tan", tan, NULL},     {"asin", asin, NULL},
+  {"acos", acos, NULL},   {"atan", atan, NULL},     {"sinh", sinh, NULL},   {"cosh", cosh, NULL},
+  {"tanh", tanh, NULL},   {"asinh", asinh, NULL},   {"acosh", acosh, NULL}, {"atanh", atanh, NULL},
+  {"exp", exp, NULL},     {"exp2", exp2, NULL},     {"expm1", expm1, NULL}, {"log", log, NULL},
+  {"log2", log2, NULL},   {"log10", log10, NULL},   {"log1p", log1p, NULL}, {"sqrt", sqrt, NULL},
+  {"cbrt", cbrt, NULL},   {"erf", erf, NULL},       {"erfc", erfc, NULL},   {"round", round, NULL},
+  {"roundeven", nearbyint, NULL}, {"trunc", trunc, NULL}, {"floor", floor, NULL}, {"ceil", ceil, NULL},
+  {"fabs", fabs, NULL},   {"pow", NULL, pow},       {"atan2", NULL, atan2}, {"fmod", NULL, fmod},
+  {"copysign", NULL, copysign}, {"hypot", NULL, hypot}, {"fmin", NULL, fmin}, {"fmax", NULL, fmax},
+};
+
+/* The libm entry for name and whether it is the f32 variant, or -1. */
+static int libm_find(Str name, bool *f32) {
+  for (size_t i = 0; i < sizeof libm / sizeof libm[0]; i++) {
+    size_t n = strlen(libm[i].name);
+    if (name.len >= n && name.len <= n + 1 && !memcmp(name.s, libm[i].name, n) &&
+        (name.len == n || name.s[n] == 'f')) {
+      *f32 = name.len > n;
+      return (int)i;
+    }
+  }
+  return -1;
+}
+
+/* fr->fn is the declaration being called: its name says which function. */
+static int n_libm(Frame *fr, const Ins *call, Slot *a, Slot *r) {
+  bool f32;
+  int i = libm_find(fr->fn->name, &f32);
+  if (i < 0 || (libm[i].f1 ? fr->fn->nargs != 1 : fr->fn->nargs != 2) || fr->fn->nresults != 1)
+    return interp_error(fr, call, "'%.*s' is called with a signature libm does not have", (int)fr->fn->name.len,
+                        fr->fn->name.s);
+  double x = f32 ? a[0].f32 : a[0].f, y = f32 ? a[1].f32 : a[1].f;
+  double v = libm[i].f1 ? libm[i].f1(x) : libm[i].f2(x, y);
+  r[0].u = 0;
+  if (f32)
+    r[0].f32 = (float)v;
+  else
+    r[0].f = v;
+  return EX_NEXT;
+}
+
 /* ---- external functions: runner utils -------------------------------------------------------- */
 
 /* memrefCopy(elemSize, UnrankedMemRefType *src, UnrankedMemRefType *dst): what memref.copy of a
@@ -1421,5 +1472,6 @@ NativeFn interp_llvm_native_fn(Str name) {
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++)
     if (ir_str_eq(name, natives[i].name))
       return natives[i].fn;
-  return NULL;
+  bool f32;
+  return libm_find(name, &f32) >= 0 ? n_libm : NULL;
 }

@@ -1,8 +1,8 @@
 // The LLVM dialect as lowered host code uses it, run by our interpreter and by mlir-runner on the
 // same file: calls (recursive, with results), branches with block arguments, switch, globals
 // (a string, dense arrays, a struct built by an initializer region), structs and arrays in
-// memory at their data-layout offsets, alloca, malloc/free, memset/memcpy intrinsics, casts and
-// math and bit intrinsics. Both print the same.
+// memory at their data-layout offsets, alloca, malloc/free, memset/memcpy intrinsics, casts,
+// math and bit intrinsics, and libm calls. Both print the same.
 
 // RUN: %gpuinterp %s > %t.ours
 // RUN: %mlir_runner %s -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1 | diff %t.ours -
@@ -35,6 +35,8 @@
 // CHECK-NEXT: 3
 // CHECK-NEXT: 0
 // CHECK-NEXT: 19088743
+// CHECK-NEXT: 0.462117
+// CHECK-NEXT: 1.83712
 
 llvm.func @printI64(i64)
 llvm.func @printF64(f64)
@@ -42,6 +44,8 @@ llvm.func @printString(!llvm.ptr)
 llvm.func @printNewline()
 llvm.func @malloc(i64) -> !llvm.ptr
 llvm.func @free(!llvm.ptr)
+llvm.func @tanhf(f32) -> f32
+llvm.func @pow(f64, f64) -> f64
 
 llvm.mlir.global private constant @hello("hello, lowered world\0A\00") {addr_space = 0 : i32}
 llvm.mlir.global internal @table(dense<[3, 1, 4, 1, 5]> : tensor<5xi32>) : !llvm.array<5 x i32>
@@ -238,5 +242,13 @@ llvm.func @main() {
   %sh = llvm.lshr %big, %c4 : i32
   %shw = llvm.zext %sh : i32 to i64
   llvm.call @show(%shw) : (i64) -> ()
+
+  // libm, as math lowered to library calls uses it.
+  %hf = llvm.mlir.constant(0.5 : f32) : f32
+  %th = llvm.call @tanhf(%hf) : (f32) -> f32
+  %thd = llvm.fpext %th : f32 to f64
+  llvm.call @showf(%thd) : (f64) -> ()
+  %pw = llvm.call @pow(%h1, %h1) : (f64, f64) -> f64
+  llvm.call @showf(%pw) : (f64) -> ()
   llvm.return
 }
