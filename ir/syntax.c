@@ -544,7 +544,7 @@ static Str normalize_body(IrCtx *ctx, const char *s, uint32_t len) {
       pending_space = true;
       continue;
     }
-    if (strchr(">)]}", c)) {
+    if (strchr(">)]}", c) && !(c == '>' && i + 1 < len && s[i + 1] == '=')) {
       pending_space = false;
       out[o++] = c;
       continue;
