@@ -1548,6 +1548,20 @@ static bool parse_dialect_attr(Parser *p, Attr **out) {
   Attr *a = new_attr(p->ctx, ATTR_OPAQUE);
   a->u.str = normalize_body(p->ctx, buf, 1 + len + blen);
   free(buf);
+  /* #gpu.object<T, fatbin = "..."> : a fat binary is the default format, which MLIR leaves out */
+  if (a->u.str.len > 12 && !memcmp(a->u.str.s, "#gpu.object<", 12)) {
+    const char *f = strstr(a->u.str.s, ", fatbin = \"");
+    if (f) {
+      size_t pre = (size_t)(f - a->u.str.s) + 2, skip = 9; /* keep ", ", drop "fatbin = " */
+      char *nb = malloc(a->u.str.len);
+      if (!nb)
+        abort();
+      memcpy(nb, a->u.str.s, pre);
+      memcpy(nb + pre, f + 2 + skip, a->u.str.len - pre - skip);
+      a->u.str = ir_intern(p->ctx, nb, a->u.str.len - skip);
+      free(nb);
+    }
+  }
   /* #gpu.select_object<N> holds an integer attribute: MLIR prints its type */
   if (a->u.str.len > 20 && !memcmp(a->u.str.s, "#gpu.select_object<", 19) &&
       strspn(a->u.str.s + 19, "-0123456789") == a->u.str.len - 20) {
