@@ -7,14 +7,72 @@
  * hardware does for a storage type computed in f32.
  *
  * Each compile function picks a specialized exec function by op name once, so running an op is a
- * single indirect call and a switch-free body. Vector operands are not supported yet (reported). */
+ * single indirect call and a switch-free body. Elementwise ops on vectors (a vector<NxT> value is N
+ * words) compile to N scalar instructions, one per lane, run in a row (lanes()). */
 #include "interp/internal.h"
 
 #include <math.h>
 #include <string.h>
 
 static bool scalar(const Type *t) {
+  if (t->kind == TY_VECTOR) {
+    for (uint32_t i = 0; i < t->u.sh.rank; i++)
+      if (t->u.sh.scalable && t->u.sh.scalable[i])
+        return false;
+    t = t->u.sh.elem;
+  }
   return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT;
+}
+
+/* the element type of a vector, or t */
+static Type *el(Type *t) { return t->kind == TY_VECTOR ? t->u.sh.elem : t; }
+
+/* Lanes of an elementwise op: the element count of its vector operands or results, or 1. */
+static uint32_t lane_count(const Op *op) {
+  for (uint32_t i = 0; i < op->nresults; i++)
+    if (op->results[i].type->kind == TY_VECTOR)
+      return interp_words(op->results[i].type);
+  for (uint32_t i = 0; i < op->noperands; i++)
+    if (op->operands[i]->type->kind == TY_VECTOR)
+      return interp_words(op->operands[i]->type);
+  return 1;
+}
+
+typedef struct Lanes {
+  uint32_t n;
+  Ins *lane;
+} Lanes;
+
+static int x_lanes(Frame *fr, const Ins *ins) {
+  const Lanes *l = ins->aux;
+  for (uint32_t i = 0; i < l->n; i++)
+    if (l->lane[i].fn(fr, &l->lane[i]) == EX_ERROR)
+      return EX_ERROR;
+  return EX_NEXT;
+}
+
+/* Turns ins, compiled for one lane, into one instruction per lane: lane i reads and writes word i
+ * of every vector value (scalar operands, such as a select's i1 condition, stay as they are). */
+static bool lanes(Comp *c, Op *op, Ins *ins, bool ok) {
+  uint32_t n = lane_count(op);
+  if (!ok || n <= 1)
+    return ok;
+  Lanes *l = ir_alloc(c->in->ctx, sizeof *l);
+  l->n = n;
+  l->lane = ir_alloc(c->in->ctx, n * sizeof *l->lane);
+  for (uint32_t i = 0; i < n; i++) {
+    Ins *li = &l->lane[i];
+    *li = *ins;
+    li->in = ir_alloc(c->in->ctx, (ins->nin + 1) * sizeof *li->in);
+    li->out = ir_alloc(c->in->ctx, (ins->nout + 1) * sizeof *li->out);
+    for (uint32_t k = 0; k < ins->nin; k++)
+      li->in[k] = ins->in[k] + (op->operands[k]->type->kind == TY_VECTOR ? i : 0);
+    for (uint32_t k = 0; k < ins->nout; k++)
+      li->out[k] = ins->out[k] + (op->results[k].type->kind == TY_VECTOR ? i : 0);
+  }
+  ins->aux = l;
+  ins->fn = x_lanes;
+  return true;
 }
 
 static bool all_scalar(Comp *c, Op *op) {
@@ -43,11 +101,40 @@ static int x_constant(Frame *fr, const Ins *ins) {
   return EX_NEXT;
 }
 
+static int x_vconstant(Frame *fr, const Ins *ins) {
+  memcpy(&fr->s[ins->out[0]], ins->aux, ins->a * sizeof(Slot));
+  return EX_NEXT;
+}
+
+/* a dense vector constant: its words, made once */
+static bool vector_constant(Comp *c, Op *op, Ins *ins, Attr *v) {
+  Type *t = op->results[0].type, *et = t->u.sh.elem;
+  uint32_t n = interp_words(t);
+  if (v->kind != ATTR_DENSE || (!v->u.dense.ivals && !v->u.dense.fvals) || (!v->u.dense.splat && v->u.dense.n != n))
+    return interp_unsupported(c, op, "this vector constant");
+  Slot *w = ir_alloc(c->in->ctx, n * sizeof *w);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t k = v->u.dense.splat ? 0 : i;
+    if (et->kind == TY_FLOAT && v->u.dense.fvals)
+      setf(&w[i], v->u.dense.fvals[k], et->u.f);
+    else if (et->kind == TY_FLOAT)
+      return interp_unsupported(c, op, "this vector constant");
+    else
+      w[i].i = interp_sext((uint64_t)v->u.dense.ivals[k], interp_int_width(et));
+  }
+  ins->a = n;
+  ins->aux = w;
+  ins->fn = x_vconstant;
+  return true;
+}
+
 bool c_constant(Comp *c, Op *op, Ins *ins) {
   Attr *v = ir_op_attr(op, "value");
   Type *t = op->results[0].type;
   if (!v || !all_scalar(c, op))
     return v ? false : interp_unsupported(c, op, "a constant without a value");
+  if (t->kind == TY_VECTOR)
+    return vector_constant(c, op, ins, v);
   Slot s = {0};
   if (v->kind == ATTR_BOOL)
     s.i = v->u.b ? -1 : 0; /* i1 true is all ones, sign-extended */
@@ -179,11 +266,11 @@ static const struct {
 bool c_int_binary(Comp *c, Op *op, Ins *ins) {
   if (!all_scalar(c, op))
     return false;
-  ins->a = interp_int_width(op->results[0].type);
+  ins->a = interp_int_width(el(op->results[0].type));
   for (size_t i = 0; i < sizeof int_binaries / sizeof int_binaries[0]; i++) {
     if (ir_str_eq(op->name, int_binaries[i].names[0]) || ir_str_eq(op->name, int_binaries[i].names[1])) {
       ins->fn = int_binaries[i].fn;
-      return true;
+      return lanes(c, op, ins, true);
     }
   }
   return interp_unsupported(c, op, "this integer op");
@@ -229,9 +316,9 @@ static const struct {
 static bool float_result(Comp *c, Op *op, Ins *ins) {
   if (!all_scalar(c, op))
     return false;
-  if (op->results[0].type->kind != TY_FLOAT)
+  if (el(op->results[0].type)->kind != TY_FLOAT)
     return interp_unsupported(c, op, "a non-float result");
-  FloatKind fk = op->results[0].type->u.f;
+  FloatKind fk = el(op->results[0].type)->u.f;
   if (fk != F_F64 && fk != F_F32 && fk != F_F16 && fk != F_BF16)
     return interp_unsupported(c, op, "this float type");
   ins->a = fk;
@@ -244,7 +331,7 @@ bool c_float_binary(Comp *c, Op *op, Ins *ins) {
   for (size_t i = 0; i < sizeof float_binaries / sizeof float_binaries[0]; i++)
     if (ir_str_eq(op->name, float_binaries[i].name)) {
       ins->fn = float_binaries[i].fn;
-      return true;
+      return lanes(c, op, ins, true);
     }
   return interp_unsupported(c, op, "this float op");
 }
@@ -261,7 +348,9 @@ static const struct {
   {"math.log10", log10}, {"math.log1p", log1p},   {"math.sin", sin},             {"math.cos", cos},
   {"math.tan", tan},     {"math.tanh", tanh},     {"math.atan", atan},           {"math.absf", fabs},
   {"math.floor", floor}, {"math.ceil", ceil},     {"math.round", round},         {"math.roundeven", nearbyint},
-  {"math.trunc", trunc}, {"math.erf", erf},       {"math.cbrt", cbrt},
+  {"math.trunc", trunc}, {"math.erf", erf},       {"math.cbrt", cbrt},           {"math.erfc", erfc},
+  {"math.asin", asin},   {"math.acos", acos},     {"math.sinh", sinh},           {"math.cosh", cosh},
+  {"math.asinh", asinh}, {"math.acosh", acosh},   {"math.atanh", atanh},
 };
 
 static int x_unary(Frame *fr, const Ins *ins) {
@@ -277,7 +366,7 @@ bool c_float_unary(Comp *c, Op *op, Ins *ins) {
     if (ir_str_eq(op->name, float_unaries[i].name)) {
       ins->fn = x_unary;
       ins->imm.i = (int64_t)(uintptr_t)float_unaries[i].fn;
-      return true;
+      return lanes(c, op, ins, true);
     }
   return interp_unsupported(c, op, "this float op");
 }
@@ -291,7 +380,7 @@ bool c_fma(Comp *c, Op *op, Ins *ins) {
   if (!float_result(c, op, ins))
     return false;
   ins->fn = x_fma;
-  return true;
+  return lanes(c, op, ins, true);
 }
 
 /* ---- comparisons and select ----------------------------------------------------------------- */
@@ -323,10 +412,10 @@ bool c_cmpi(Comp *c, Op *op, Ins *ins) {
     return false;
   if (!pred || pred->kind != ATTR_INT || pred->u.i.v < 0 || pred->u.i.v > 9)
     return interp_unsupported(c, op, "this predicate");
-  ins->a = interp_int_width(op->operands[0]->type);
+  ins->a = interp_int_width(el(op->operands[0]->type));
   ins->b = (uint32_t)pred->u.i.v;
   ins->fn = x_cmpi;
-  return true;
+  return lanes(c, op, ins, true);
 }
 
 /* predicates in arith.cmpf's order: false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true */
@@ -361,10 +450,10 @@ bool c_cmpf(Comp *c, Op *op, Ins *ins) {
     return false;
   if (!pred || pred->kind != ATTR_INT || pred->u.i.v < 0 || pred->u.i.v > 15)
     return interp_unsupported(c, op, "this predicate");
-  ins->a = op->operands[0]->type->u.f;
+  ins->a = el(op->operands[0]->type)->u.f;
   ins->b = (uint32_t)pred->u.i.v;
   ins->fn = x_cmpf;
-  return true;
+  return lanes(c, op, ins, true);
 }
 
 static int x_select(Frame *fr, const Ins *ins) {
@@ -373,11 +462,15 @@ static int x_select(Frame *fr, const Ins *ins) {
 }
 
 bool c_select(Comp *c, Op *op, Ins *ins) {
-  if (op->operands[0]->type->kind != TY_INT)
-    return interp_unsupported(c, op, "a vector condition");
-  ins->a = interp_words(op->results[0].type);
   ins->fn = x_select;
-  return true;
+  if (op->operands[0]->type->kind != TY_VECTOR) {
+    ins->a = interp_words(op->results[0].type); /* a scalar condition picks a whole value */
+    return true;
+  }
+  if (!all_scalar(c, op))
+    return false;
+  ins->a = 1;
+  return lanes(c, op, ins, true);
 }
 
 /* ---- casts ---------------------------------------------------------------------------------- */
@@ -392,14 +485,14 @@ static int x_int_cast(Frame *fr, const Ins *ins) {
 bool c_int_cast(Comp *c, Op *op, Ins *ins) {
   if (!all_scalar(c, op))
     return false;
-  ins->a = interp_int_width(op->operands[0]->type);
-  ins->b = interp_int_width(op->results[0].type);
+  ins->a = interp_int_width(el(op->operands[0]->type));
+  ins->b = interp_int_width(el(op->results[0].type));
   if (!ins->a || !ins->b)
     return interp_unsupported(c, op, "this cast");
   ins->imm.i = ir_str_eq(op->name, "arith.extui") || ir_str_eq(op->name, "arith.index_castui") ||
                ir_str_eq(op->name, "index.castu");
   ins->fn = x_int_cast;
-  return true;
+  return lanes(c, op, ins, true);
 }
 
 /* int <-> float, float <-> float, bitcast: ins->a source kind, ins->b result kind */
@@ -461,7 +554,7 @@ bool c_num_cast(Comp *c, Op *op, Ins *ins) {
   if (!all_scalar(c, op))
     return false;
   NumCast *nc = ir_alloc(c->in->ctx, sizeof *nc);
-  Type *a = op->operands[0]->type, *b = op->results[0].type;
+  Type *a = el(op->operands[0]->type), *b = el(op->results[0].type);
   bool uns = ir_str_eq(op->name, "arith.uitofp") || ir_str_eq(op->name, "arith.fptoui");
   nc->from = a->kind == TY_FLOAT ? K_FLOAT : uns ? K_UINT : K_SINT;
   nc->to = b->kind == TY_FLOAT ? K_FLOAT : uns ? K_UINT : K_SINT;
@@ -470,10 +563,176 @@ bool c_num_cast(Comp *c, Op *op, Ins *ins) {
   nc->from_f = a->kind == TY_FLOAT ? a->u.f : F_F64;
   nc->to_f = b->kind == TY_FLOAT ? b->u.f : F_F64;
   nc->bitcast = ir_str_eq(op->name, "arith.bitcast");
+  if (nc->bitcast && nc->from_w != nc->to_w)
+    return interp_unsupported(c, op, "a bitcast between vectors of different element widths");
   if (nc->bitcast && ((nc->from == K_FLOAT && nc->from_f != F_F32 && nc->from_f != F_F64) ||
                       (nc->to == K_FLOAT && nc->to_f != F_F32 && nc->to_f != F_F64)))
     return interp_unsupported(c, op, "a bitcast of a 16-bit float");
   ins->aux = nc;
   ins->fn = x_num_cast;
+  return lanes(c, op, ins, true);
+}
+
+/* ---- bit counting, integer powers, float classes (math) ------------------------------------- */
+
+static int x_ctlz(Frame *fr, const Ins *ins) {
+  uint64_t v = U(0);
+  OUT(v ? (uint64_t)__builtin_clzll(v) - (64 - ins->a) : ins->a);
+  return EX_NEXT;
+}
+static int x_cttz(Frame *fr, const Ins *ins) {
+  uint64_t v = U(0);
+  OUT(v ? (uint64_t)__builtin_ctzll(v) : ins->a);
+  return EX_NEXT;
+}
+static int x_ctpop(Frame *fr, const Ins *ins) { OUT(__builtin_popcountll(U(0))); return EX_NEXT; }
+/* absi wraps: the minimum value stays itself */
+static int x_absi(Frame *fr, const Ins *ins) { OUT(S(0) < 0 ? 0 - (uint64_t)S(0) : (uint64_t)S(0)); return EX_NEXT; }
+
+/* ipowi: a negative exponent gives 1/a^-b in integers: 0 unless a is 1 or -1; 0 to a negative
+ * power divides by zero, as upstream's expansion does */
+static int x_ipowi(Frame *fr, const Ins *ins) {
+  int64_t a = S(0), b = S(1);
+  if (b < 0) {
+    if (a == 0)
+      return div_error(fr, ins);
+    OUT(a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0);
+    return EX_NEXT;
+  }
+  uint64_t r = 1, x = (uint64_t)a;
+  for (uint64_t e = (uint64_t)b; e; e >>= 1, x *= x)
+    if (e & 1)
+      r *= x;
+  OUT(r);
+  return EX_NEXT;
+}
+
+static const struct {
+  const char *name;
+  ExecFn fn;
+} int_unaries[] = {
+  {"math.ctlz", x_ctlz}, {"math.cttz", x_cttz}, {"math.ctpop", x_ctpop}, {"math.absi", x_absi},
+  {"math.ipowi", x_ipowi},
+};
+
+bool c_int_math(Comp *c, Op *op, Ins *ins) {
+  if (!all_scalar(c, op))
+    return false;
+  ins->a = interp_int_width(el(op->results[0].type));
+  if (!ins->a)
+    return interp_unsupported(c, op, "a non-integer result");
+  for (size_t i = 0; i < sizeof int_unaries / sizeof int_unaries[0]; i++)
+    if (ir_str_eq(op->name, int_unaries[i].name)) {
+      ins->fn = int_unaries[i].fn;
+      return lanes(c, op, ins, true);
+    }
+  return interp_unsupported(c, op, "this integer op");
+}
+
+/* fpowi: float base, integer exponent (ins->b: its width) */
+static int x_fpowi(Frame *fr, const Ins *ins) {
+  FOUT(pow(F(0), (double)interp_sext((uint64_t)fr->s[ins->in[1]].i, ins->b)));
+  return EX_NEXT;
+}
+
+bool c_fpowi(Comp *c, Op *op, Ins *ins) {
+  if (!float_result(c, op, ins))
+    return false;
+  ins->b = interp_int_width(el(op->operands[1]->type));
+  ins->fn = x_fpowi;
+  return lanes(c, op, ins, true);
+}
+
+/* isnan, isinf, isfinite, isnormal: i1 results; ins->a the operand's float kind */
+static int x_fclass(Frame *fr, const Ins *ins) {
+  double v = F(0);
+  bool r;
+  switch (ins->b) {
+  case 0: r = isnan(v); break;
+  case 1: r = isinf(v); break;
+  case 2: r = isfinite(v); break;
+  default: {
+    /* normal in the operand's own type: the narrow types have their own smallest normal */
+    double tiny = ins->a == F_F64 ? 2.2250738585072014e-308 : ins->a == F_F32 ? 1.17549435e-38
+                  : ins->a == F_F16 ? 6.103515625e-05 : 1.17549435e-38;
+    r = isfinite(v) && fabs(v) >= tiny;
+    break;
+  }
+  }
+  fr->s[ins->out[0]].i = r ? -1 : 0;
+  return EX_NEXT;
+}
+
+bool c_fclass(Comp *c, Op *op, Ins *ins) {
+  static const char *const names[] = {"math.isnan", "math.isinf", "math.isfinite", "math.isnormal"};
+  if (!all_scalar(c, op))
+    return false;
+  Type *t = el(op->operands[0]->type);
+  if (t->kind != TY_FLOAT || (t->u.f != F_F64 && t->u.f != F_F32 && t->u.f != F_F16 && t->u.f != F_BF16))
+    return interp_unsupported(c, op, "this float type");
+  ins->a = t->u.f;
+  for (uint32_t i = 0; i < 4; i++)
+    if (ir_str_eq(op->name, names[i]))
+      ins->b = i;
+  ins->fn = x_fclass;
+  return lanes(c, op, ins, true);
+}
+
+/* ---- extended arithmetic: two results ------------------------------------------------------- */
+
+/* addui_extended: sum and carry (i1) */
+static int x_addui_extended(Frame *fr, const Ins *ins) {
+  uint64_t a = U(0), b = U(1), m = interp_zext(-1, ins->a), sum = (a + b) & m;
+  OUT(sum);
+  fr->s[ins->out[1]].i = sum < a ? -1 : 0;
+  return EX_NEXT;
+}
+
+/* mulsi_extended / mului_extended: low and high halves of the double-width product */
+static int x_mul_extended(Frame *fr, const Ins *ins) {
+  unsigned __int128 p;
+  if (ins->b) /* signed */
+    p = (unsigned __int128)((__int128)S(0) * (__int128)S(1));
+  else
+    p = (unsigned __int128)U(0) * (unsigned __int128)U(1);
+  OUT((uint64_t)p);
+  fr->s[ins->out[1]].i = interp_sext((uint64_t)(p >> ins->a), ins->a);
+  if (ins->a == 64)
+    fr->s[ins->out[1]].i = (int64_t)(uint64_t)(p >> 64);
+  return EX_NEXT;
+}
+
+bool c_extended(Comp *c, Op *op, Ins *ins) {
+  if (!all_scalar(c, op))
+    return false;
+  ins->a = interp_int_width(el(op->results[0].type));
+  if (!ins->a)
+    return interp_unsupported(c, op, "a non-integer result");
+  if (ir_str_eq(op->name, "arith.addui_extended")) {
+    ins->fn = x_addui_extended;
+  } else {
+    ins->fn = x_mul_extended;
+    ins->b = ir_str_eq(op->name, "arith.mulsi_extended");
+  }
+  return lanes(c, op, ins, true);
+}
+
+/* ---- index leftovers ------------------------------------------------------------------------ */
+
+bool c_index_bool_constant(Comp *c, Op *op, Ins *ins) {
+  Attr *v = ir_op_attr(op, "value");
+  (void)c;
+  if (!v || (v->kind != ATTR_BOOL && v->kind != ATTR_INT))
+    return interp_unsupported(c, op, "a constant without a value");
+  ins->imm.i = (v->kind == ATTR_BOOL ? v->u.b : v->u.i.v != 0) ? -1 : 0;
+  ins->fn = x_constant;
+  return true;
+}
+
+/* index.sizeof: the host's index is 64 bits */
+bool c_index_sizeof(Comp *c, Op *op, Ins *ins) {
+  (void)c, (void)op;
+  ins->imm.i = 64;
+  ins->fn = x_constant;
   return true;
 }

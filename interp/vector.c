@@ -1,0 +1,486 @@
+/* vector.c - the vector dialect on the host, for fixed-size vectors.
+ *
+ * A vector<AxBxT> value is A*B words in row-major order, one element per word held as arith.c
+ * holds scalars (integers sign-extended from their width, f32 and narrower in Slot.f32). Ops here
+ * move words: print, broadcast, from_elements, extract/insert (static or dynamic positions),
+ * shape_cast, reduction, load/store of contiguous memory, fma. Elementwise arith and math on
+ * vectors are in arith.c.
+ *
+ * vector.print writes what upstream's lowering (--convert-vector-to-llvm and the runner utils)
+ * writes: "( 1, 2 )" with nested parentheses per dimension, floats as %g, index, i1 and unsigned
+ * integers unsigned, other integers signed; then the punctuation (a newline by default; none
+ * after a string). */
+#include "interp/internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool fixed_vector(const Type *t) {
+  if (t->kind != TY_VECTOR)
+    return false;
+  for (uint32_t i = 0; i < t->u.sh.rank; i++)
+    if (t->u.sh.scalable && t->u.sh.scalable[i])
+      return false;
+  return true;
+}
+
+static Type *elem_of(Type *t) { return t->kind == TY_VECTOR ? t->u.sh.elem : t; }
+
+/* ---- vector.print --------------------------------------------------------------------------- */
+
+typedef struct Print {
+  Type *type;     /* the printed value's type, NULL for a string */
+  const char *punct; /* what follows: "\n", ", ", "( ", " )" or "" */
+  Str text;          /* stringLiteral */
+  bool is_str;
+} Print;
+
+static void print_scalar(FILE *out, const Type *t, const Slot *s) {
+  if (t->kind == TY_FLOAT) {
+    fprintf(out, "%g", t->u.f == F_F64 ? s->f : (double)s->f32);
+    return;
+  }
+  uint32_t w = interp_int_width(t);
+  if (t->kind == TY_INDEX || w == 1 || (t->kind == TY_INT && t->u.i.sign == UNSIGNED))
+    fprintf(out, "%" PRIu64, interp_zext(s->i, w));
+  else
+    fprintf(out, "%" PRId64, s->i);
+}
+
+static void print_dims(FILE *out, const Type *t, const Slot *s, uint32_t dim, uint64_t *k) {
+  fputs("( ", out);
+  int64_t n = t->u.sh.rank ? t->u.sh.shape[dim] : 1;
+  for (int64_t i = 0; i < n; i++) {
+    if (i)
+      fputs(", ", out);
+    if (dim + 1 < t->u.sh.rank)
+      print_dims(out, t, s, dim + 1, k);
+    else
+      print_scalar(out, t->u.sh.elem, &s[(*k)++]);
+  }
+  fputs(" )", out);
+}
+
+static int x_print(Frame *fr, const Ins *ins) {
+  const Print *p = ins->aux;
+  FILE *out = fr->in->out;
+  if (p->is_str) {
+    fwrite(p->text.s, 1, p->text.len, out); /* upstream adds no punctuation to a string */
+    return EX_NEXT;
+  }
+  if (!p->type) {
+    /* punctuation alone */
+  } else if (p->type->kind == TY_VECTOR) {
+    uint64_t k = 0;
+    print_dims(out, p->type, &fr->s[ins->in[0]], 0, &k);
+  } else {
+    print_scalar(out, p->type, &fr->s[ins->in[0]]);
+  }
+  fputs(p->punct, out);
+  return EX_NEXT;
+}
+
+static bool printable(const Type *t) {
+  t = elem_of((Type *)t);
+  if (t->kind == TY_FLOAT)
+    return t->u.f == F_F64 || t->u.f == F_F32 || t->u.f == F_F16 || t->u.f == F_BF16;
+  return (t->kind == TY_INT && t->u.i.width <= 64) || t->kind == TY_INDEX;
+}
+
+bool c_vector_print(Comp *c, Op *op, Ins *ins) {
+  static const struct {
+    const char *name, *text;
+  } puncts[] = {{"newline", "\n"}, {"no_punctuation", ""}, {"comma", ", "}, {"open", "( "}, {"close", " )"}};
+  Print *p = ir_alloc(c->in->ctx, sizeof *p);
+  Attr *pu = ir_op_attr(op, "punctuation");
+  Attr *str = ir_op_attr(op, "stringLiteral");
+  p->punct = "\n";
+  if (pu) {
+    p->punct = NULL;
+    for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++) {
+      char want[64];
+      snprintf(want, sizeof want, "#vector.punctuation<%s>", puncts[i].name);
+      if (pu->kind == ATTR_OPAQUE && ir_str_eq(pu->u.str, want))
+        p->punct = puncts[i].text;
+    }
+    if (!p->punct)
+      return interp_unsupported(c, op, "this punctuation");
+  }
+  if (str && str->kind == ATTR_STRING) {
+    p->text = str->u.str;
+    p->is_str = true;
+  } else if (op->noperands == 1) {
+    p->type = op->operands[0]->type;
+    if ((p->type->kind == TY_VECTOR && !fixed_vector(p->type)) || !printable(p->type))
+      return interp_unsupported(c, op, "printing a value of this type");
+  } else if (op->noperands) {
+    return interp_unsupported(c, op, "this form of vector.print");
+  }
+  ins->aux = p;
+  ins->fn = x_print;
+  return true;
+}
+
+/* ---- moving words --------------------------------------------------------------------------- */
+
+/* Every op below is a list of word copies decided at compile time where positions are static;
+ * dynamic positions are added at run time. */
+typedef struct Move {
+  uint32_t n;          /* words to copy */
+  uint32_t src_words;  /* words of the source vector */
+  int64_t *pos;        /* extract/insert: static position, IR_DYNAMIC for operands */
+  uint32_t npos, first_dyn;
+  int64_t *shape;      /* the source (extract) or destination (insert) shape */
+  uint32_t rank;
+} Move;
+
+/* the word offset of position pos in shape, or -1 when out of range (reported by the caller) */
+static int64_t offset_of(Frame *fr, const Ins *ins, const Move *m, int64_t *bad) {
+  int64_t off = 0;
+  uint32_t k = m->first_dyn;
+  for (uint32_t d = 0; d < m->rank; d++) {
+    int64_t x = 0;
+    if (d < m->npos)
+      x = m->pos[d] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : m->pos[d];
+    if (x < 0 || x >= m->shape[d]) {
+      *bad = x;
+      return -1 - (int64_t)d;
+    }
+    off = off * m->shape[d] + x;
+  }
+  return off;
+}
+
+static int x_extract(Frame *fr, const Ins *ins) {
+  const Move *m = ins->aux;
+  int64_t bad = 0, off = offset_of(fr, ins, m, &bad);
+  if (off < 0)
+    return interp_error(fr, ins, "position %lld is out of range in dimension %lld", (long long)bad,
+                        (long long)(-1 - off));
+  interp_copy(&fr->s[ins->out[0]], &fr->s[ins->in[0] + (uint32_t)off], m->n);
+  return EX_NEXT;
+}
+
+static int x_insert(Frame *fr, const Ins *ins) {
+  const Move *m = ins->aux;
+  int64_t bad = 0, off = offset_of(fr, ins, m, &bad);
+  if (off < 0)
+    return interp_error(fr, ins, "position %lld is out of range in dimension %lld", (long long)bad,
+                        (long long)(-1 - off));
+  Slot tmp[64];
+  Slot *v = m->n <= 64 ? tmp : malloc(m->n * sizeof(Slot));
+  if (!v)
+    return interp_error(fr, ins, "out of memory");
+  interp_copy(v, &fr->s[ins->in[0]], m->n);
+  interp_copy(&fr->s[ins->out[0]], &fr->s[ins->in[1]], m->src_words);
+  interp_copy(&fr->s[ins->out[0] + (uint32_t)off], v, m->n);
+  if (v != tmp)
+    free(v);
+  return EX_NEXT;
+}
+
+/* positions select the leading dimensions; the words of one element of what is left */
+static Move *position(Comp *c, Op *op, Type *vec, Type *part) {
+  Attr *sp = ir_op_attr(op, "static_position");
+  if (!fixed_vector(vec) || !sp || sp->kind != ATTR_DENSE_ARRAY || sp->u.darr.n > vec->u.sh.rank ||
+      (sp->u.darr.n && !sp->u.darr.ivals))
+    return NULL;
+  Move *m = ir_alloc(c->in->ctx, sizeof *m);
+  m->pos = sp->u.darr.ivals;
+  m->npos = sp->u.darr.n;
+  m->shape = vec->u.sh.shape;
+  m->rank = vec->u.sh.rank;
+  m->src_words = interp_words(vec);
+  m->n = interp_words(part);
+  /* offset_of walks every dimension: positions beyond npos count as 0, so the offset is in
+   * elements; a part of several words starts at that element */
+  return m;
+}
+
+bool c_vector_extract(Comp *c, Op *op, Ins *ins) {
+  Move *m = position(c, op, op->operands[0]->type, op->results[0].type);
+  if (!m)
+    return interp_unsupported(c, op, "this vector.extract");
+  m->first_dyn = 1;
+  ins->aux = m;
+  ins->fn = x_extract;
+  return true;
+}
+
+bool c_vector_insert(Comp *c, Op *op, Ins *ins) {
+  Move *m = position(c, op, op->operands[1]->type, op->operands[0]->type);
+  if (!m)
+    return interp_unsupported(c, op, "this vector.insert");
+  m->first_dyn = 2;
+  ins->aux = m;
+  ins->fn = x_insert;
+  return true;
+}
+
+/* broadcast: the source's words repeated to fill the result (a scalar, or a vector matching the
+ * result's trailing dimensions, possibly with unit dimensions stretched) */
+typedef struct Bcast {
+  uint32_t n;
+  uint32_t *from; /* source word of each result word */
+} Bcast;
+
+static int x_broadcast(Frame *fr, const Ins *ins) {
+  const Bcast *b = ins->aux;
+  Slot tmp[256];
+  Slot *src = &fr->s[ins->in[0]];
+  if (ins->in[0] < ins->out[0] + b->n && ins->out[0] < ins->in[0] + ins->a) {
+    interp_copy(tmp, src, ins->a <= 256 ? ins->a : 256);
+    src = tmp;
+  }
+  for (uint32_t i = 0; i < b->n; i++)
+    fr->s[ins->out[0] + i] = src[b->from[i]];
+  return EX_NEXT;
+}
+
+bool c_vector_broadcast(Comp *c, Op *op, Ins *ins) {
+  Type *st = op->operands[0]->type, *rt = op->results[0].type;
+  if (!fixed_vector(rt) || (st->kind == TY_VECTOR && !fixed_vector(st)) || interp_words(st) > 256)
+    return interp_unsupported(c, op, "this broadcast");
+  Bcast *b = ir_alloc(c->in->ctx, sizeof *b);
+  b->n = interp_words(rt);
+  b->from = ir_alloc(c->in->ctx, b->n * sizeof *b->from);
+  uint32_t srank = st->kind == TY_VECTOR ? st->u.sh.rank : 0, rrank = rt->u.sh.rank;
+  if (srank > rrank)
+    return interp_unsupported(c, op, "this broadcast");
+  for (uint32_t i = 0; i < b->n; i++) {
+    /* the result index of word i, mapped onto the source's trailing dimensions */
+    uint32_t rem = i, from = 0, mul = 1;
+    for (uint32_t d = rrank; d-- > 0;) {
+      uint32_t x = rem % (uint32_t)rt->u.sh.shape[d];
+      rem /= (uint32_t)rt->u.sh.shape[d];
+      if (d + srank >= rrank) {
+        uint32_t sd = d + srank - rrank, n = (uint32_t)st->u.sh.shape[sd];
+        from += (n == 1 ? 0 : x) * mul;
+        mul *= n;
+      }
+    }
+    b->from[i] = from;
+  }
+  ins->a = interp_words(st);
+  ins->aux = b;
+  ins->fn = x_broadcast;
+  return true;
+}
+
+/* from_elements, shape_cast: words in order */
+static int x_gather(Frame *fr, const Ins *ins) {
+  for (uint32_t i = 0; i < ins->nin; i++)
+    fr->s[ins->out[0] + i] = fr->s[ins->in[i]];
+  return EX_NEXT;
+}
+
+bool c_vector_from_elements(Comp *c, Op *op, Ins *ins) {
+  if (!fixed_vector(op->results[0].type) || interp_words(op->results[0].type) != op->noperands)
+    return interp_unsupported(c, op, "this from_elements");
+  ins->fn = x_gather;
+  return true;
+}
+
+static int x_copy_words(Frame *fr, const Ins *ins) {
+  interp_copy(&fr->s[ins->out[0]], &fr->s[ins->in[0]], ins->a);
+  return EX_NEXT;
+}
+
+bool c_vector_shape_cast(Comp *c, Op *op, Ins *ins) {
+  if (!fixed_vector(op->results[0].type) || !fixed_vector(op->operands[0]->type))
+    return interp_unsupported(c, op, "this shape_cast");
+  ins->a = interp_words(op->results[0].type);
+  ins->fn = x_copy_words;
+  return true;
+}
+
+/* ---- vector.reduction ----------------------------------------------------------------------- */
+
+enum { R_ADD, R_MUL, R_MINUI, R_MINSI, R_MINNUMF, R_MAXUI, R_MAXSI, R_MAXNUMF, R_AND, R_OR, R_XOR,
+       R_MINIMUMF, R_MAXIMUMF, R_NKINDS };
+static const char *const red_names[] = {"add",  "mul",     "minui", "minsi",    "minnumf",  "maxui", "maxsi",
+                                        "maxnumf", "and",   "or",    "xor",      "minimumf", "maximumf"};
+
+typedef struct Red {
+  Type *et;
+  uint32_t n, kind, width;
+  bool acc; /* an accumulator operand */
+} Red;
+
+static double getf(const Type *t, const Slot *s) { return t->u.f == F_F64 ? s->f : (double)s->f32; }
+
+static void setf(const Type *t, Slot *s, double v) {
+  if (t->u.f == F_F64)
+    s->f = v;
+  else
+    s->f32 = (float)(t->u.f == F_F32 ? v : ir_float_round(t->u.f, v));
+}
+
+static Slot combine(const Red *r, Slot a, Slot b) {
+  Slot o = {0};
+  if (r->et->kind == TY_FLOAT) {
+    double x = getf(r->et, &a), y = getf(r->et, &b), v;
+    switch (r->kind) {
+    case R_ADD: v = x + y; break;
+    case R_MUL: v = x * y; break;
+    case R_MINNUMF: v = fmin(x, y); break;
+    case R_MAXNUMF: v = fmax(x, y); break;
+    case R_MINIMUMF: v = isnan(x) || isnan(y) ? NAN : x == y ? (signbit(x) ? x : y) : x < y ? x : y; break;
+    default: v = isnan(x) || isnan(y) ? NAN : x == y ? (signbit(x) ? y : x) : x > y ? x : y; break;
+    }
+    setf(r->et, &o, v);
+    return o;
+  }
+  uint64_t ua = interp_zext(a.i, r->width), ub = interp_zext(b.i, r->width);
+  switch (r->kind) {
+  case R_ADD: o.i = interp_sext(ua + ub, r->width); break;
+  case R_MUL: o.i = interp_sext(ua * ub, r->width); break;
+  case R_MINUI: o = ua < ub ? a : b; break;
+  case R_MAXUI: o = ua > ub ? a : b; break;
+  case R_MINSI: o = a.i < b.i ? a : b; break;
+  case R_MAXSI: o = a.i > b.i ? a : b; break;
+  case R_AND: o.i = a.i & b.i; break;
+  case R_OR: o.i = a.i | b.i; break;
+  default: o.i = a.i ^ b.i; break;
+  }
+  return o;
+}
+
+static int x_reduction(Frame *fr, const Ins *ins) {
+  const Red *r = ins->aux;
+  const Slot *v = &fr->s[ins->in[0]];
+  Slot acc = v[0];
+  for (uint32_t i = 1; i < r->n; i++)
+    acc = combine(r, acc, v[i]);
+  if (r->acc)
+    acc = combine(r, fr->s[ins->in[1]], acc);
+  fr->s[ins->out[0]] = acc;
+  return EX_NEXT;
+}
+
+bool c_vector_reduction(Comp *c, Op *op, Ins *ins) {
+  Type *vt = op->operands[0]->type;
+  Attr *k = ir_op_attr(op, "kind");
+  if (!fixed_vector(vt) || !interp_words(vt) || !k || k->kind != ATTR_OPAQUE)
+    return interp_unsupported(c, op, "this reduction");
+  Red *r = ir_alloc(c->in->ctx, sizeof *r);
+  r->kind = R_NKINDS;
+  for (uint32_t i = 0; i < R_NKINDS; i++) {
+    char want[64];
+    snprintf(want, sizeof want, "#vector.kind<%s>", red_names[i]);
+    if (ir_str_eq(k->u.str, want))
+      r->kind = i;
+  }
+  r->et = vt->u.sh.elem;
+  r->n = interp_words(vt);
+  r->width = interp_int_width(r->et);
+  r->acc = op->noperands > 1;
+  bool fk = r->kind == R_MINNUMF || r->kind == R_MAXNUMF || r->kind == R_MINIMUMF || r->kind == R_MAXIMUMF;
+  bool fits = r->et->kind == TY_FLOAT ? fk || r->kind == R_ADD || r->kind == R_MUL : !fk;
+  if (r->kind == R_NKINDS || !fits ||
+      (r->et->kind == TY_FLOAT && r->et->u.f != F_F64 && r->et->u.f != F_F32 && r->et->u.f != F_F16 &&
+       r->et->u.f != F_BF16) || (r->et->kind != TY_FLOAT && !r->width))
+    return interp_unsupported(c, op, "this reduction kind or element type");
+  ins->aux = r;
+  ins->fn = x_reduction;
+  return true;
+}
+
+/* ---- vector.fma ----------------------------------------------------------------------------- */
+
+static int x_vfma(Frame *fr, const Ins *ins) {
+  const Type *et = ins->aux;
+  for (uint32_t i = 0; i < ins->a; i++) {
+    Slot *o = &fr->s[ins->out[0] + i];
+    setf(et, o, fma(getf(et, &fr->s[ins->in[0] + i]), getf(et, &fr->s[ins->in[1] + i]),
+                    getf(et, &fr->s[ins->in[2] + i])));
+  }
+  return EX_NEXT;
+}
+
+bool c_vector_fma(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->results[0].type, *et = elem_of(t);
+  if (!fixed_vector(t) || et->kind != TY_FLOAT ||
+      (et->u.f != F_F64 && et->u.f != F_F32 && et->u.f != F_F16 && et->u.f != F_BF16))
+    return interp_unsupported(c, op, "this fma");
+  ins->a = interp_words(t);
+  ins->aux = et;
+  ins->fn = x_vfma;
+  return true;
+}
+
+/* ---- vector.load / vector.store ------------------------------------------------------------- */
+
+/* A 1-D vector of n consecutive elements of the innermost dimension (which must have stride 1),
+ * bounds-checked like memref.load and reported to the backend element by element. */
+typedef struct VMem {
+  Type *mt;       /* the memref type */
+  uint32_t n, rank, esize;
+  const char *loc;
+  bool store;
+} VMem;
+
+static int x_vmem(Frame *fr, const Ins *ins) {
+  const VMem *v = ins->aux;
+  uint32_t mi = v->store ? 1 : 0;
+  Slot *d = &fr->s[ins->in[mi]];
+  int64_t off = d[2].i;
+  const int64_t *sz = &d[3].i, *st = &d[3 + v->rank].i;
+  for (uint32_t i = 0; i < v->rank; i++) {
+    int64_t x = fr->s[ins->in[mi + 1 + i]].i;
+    int64_t last = i + 1 == v->rank ? x + v->n - 1 : x;
+    if (x < 0 || last >= sz[i])
+      return interp_error(fr, ins, "out-of-bounds access: indices [%lld, %lld] are not in [0, %lld) in dimension %u",
+                          (long long)x, (long long)last, (long long)sz[i], i);
+    off += x * st[i];
+  }
+  int64_t inner = st[v->rank - 1];
+  if (inner != 1)
+    return interp_error(fr, ins, "the innermost dimension has stride %lld, not 1", (long long)inner);
+  const Type *et = v->mt->u.sh.elem;
+  for (uint32_t e = 0; e < v->n; e++) {
+    char *p = (char *)d[1].p + (off + e * inner) * (int64_t)v->esize;
+    if (fr->in->be && be_host_access(fr->in->be, p, v->esize, v->store, v->loc) != BE_OK)
+      return EX_ERROR;
+    if (v->store)
+      interp_store_elem(et, p, &fr->s[ins->in[0] + e]);
+    else
+      interp_load_elem(et, p, &fr->s[ins->out[0] + e]);
+  }
+  return EX_NEXT;
+}
+
+static bool vmem(Comp *c, Op *op, Ins *ins, Type *vt, Type *mt, bool store) {
+  if (!fixed_vector(vt) || vt->u.sh.rank != 1 || mt->kind != TY_MEMREF || mt->u.sh.elem->kind == TY_VECTOR ||
+      !interp_elem_bytes(mt->u.sh.elem))
+    return interp_unsupported(c, op, "this vector memory access (1-D vectors of memref elements only)");
+  VMem *v = ir_alloc(c->in->ctx, sizeof *v);
+  v->mt = mt;
+  v->n = interp_words(vt);
+  v->rank = mt->u.sh.rank;
+  v->esize = interp_elem_bytes(mt->u.sh.elem);
+  v->loc = interp_loc(c, op);
+  v->store = store;
+  if (!v->rank)
+    return interp_unsupported(c, op, "a vector access to a rank-0 memref");
+  Attr *lay = mt->u.sh.layout;
+  if (lay && lay->kind == ATTR_STRIDED && lay->u.strided.n == v->rank &&
+      lay->u.strided.strides[v->rank - 1] != 1 && lay->u.strided.strides[v->rank - 1] != IR_DYNAMIC) {
+    ir_op_error(c->in->ctx, op, "most minor memref dim must have unit stride");
+    c->in->errors++;
+    return false;
+  }
+  ins->aux = v;
+  ins->fn = x_vmem;
+  return true;
+}
+
+bool c_vector_load(Comp *c, Op *op, Ins *ins) {
+  return vmem(c, op, ins, op->results[0].type, op->operands[0]->type, false);
+}
+
+bool c_vector_store(Comp *c, Op *op, Ins *ins) {
+  return vmem(c, op, ins, op->operands[0]->type, op->operands[1]->type, true);
+}
