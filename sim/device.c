@@ -186,7 +186,13 @@ SimDevice *sim_create(const SimConfig *cfg) {
   dev->t0_ns = now_ns();
   dev->race = !dev->cfg.no_race_check;
   dev->rng = dev->cfg.seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
-  pthread_mutex_init(&dev->mu, NULL);
+  /* adaptive: a contended lock spins a little before it sleeps; the lock is held for short
+     stretches, and sleeping costs microseconds */
+  pthread_mutexattr_t ma;
+  pthread_mutexattr_init(&ma);
+  pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+  pthread_mutex_init(&dev->mu, &ma);
+  pthread_mutexattr_destroy(&ma);
   pthread_cond_init(&dev->work_cv, NULL);
   pthread_cond_init(&dev->done_cv, NULL);
   if (!mem_init(dev))
