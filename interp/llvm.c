@@ -883,6 +883,8 @@ static const struct {
   {"llvm.intr.ceil", "math.ceil", c_float_unary},    {"llvm.intr.trunc", "math.trunc", c_float_unary},
   {"llvm.intr.round", "math.round", c_float_unary},  {"llvm.intr.rint", "math.roundeven", c_float_unary},
   {"llvm.intr.roundeven", "math.roundeven", c_float_unary},
+  {"llvm.intr.tanh", "math.tanh", c_float_unary},    {"llvm.intr.atan", "math.atan", c_float_unary},
+  {"llvm.intr.atan2", "math.atan2", c_float_binary},
   {"llvm.intr.fma", "math.fma", c_fma},              {"llvm.intr.fmuladd", "math.fma", c_fma},
   {"llvm.icmp", "arith.cmpi", c_cmpi},               {"llvm.fcmp", "arith.cmpf", c_cmpf},
   {"llvm.select", "arith.select", c_select},         {"llvm.zext", "arith.extui", c_int_cast},
@@ -985,6 +987,67 @@ bool c_llvm_bits(Comp *c, Op *op, Ins *ins) {
     }
   }
   return interp_unsupported(c, op, "this intrinsic");
+}
+
+/* llvm.intr.is.fpclass: is the float in one of the classes of the mask (bit 0 signaling NaN, 1
+ * quiet NaN, 2 -inf, 3 -normal, 4 -subnormal, 5 -0, 6 +0, 7 +subnormal, 8 +normal, 9 +inf). */
+static int x_fpclass(Frame *fr, const Ins *ins) {
+  const Slot *v = &fr->s[ins->in[0]];
+  bool f64 = ins->b, neg, quiet = true;
+  int cls;
+  if (f64) {
+    uint64_t bits;
+    memcpy(&bits, &v->f, 8);
+    cls = fpclassify(v->f), neg = signbit(v->f), quiet = (bits >> 51) & 1;
+  } else {
+    uint32_t bits;
+    memcpy(&bits, &v->f32, 4);
+    cls = fpclassify(v->f32), neg = signbit(v->f32), quiet = (bits >> 22) & 1;
+  }
+  int bit;
+  switch (cls) {
+  case FP_NAN: bit = quiet ? 1 : 0; break;
+  case FP_INFINITE: bit = neg ? 2 : 9; break;
+  case FP_NORMAL: bit = neg ? 3 : 8; break;
+  case FP_SUBNORMAL: bit = neg ? 4 : 7; break;
+  default: bit = neg ? 5 : 6; break;
+  }
+  fr->s[ins->out[0]].i = (ins->a >> bit) & 1 ? -1 : 0;
+  return EX_NEXT;
+}
+
+bool c_fpclass(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[0]->type;
+  Attr *bit = ir_op_attr(op, "bit");
+  if (t->kind != TY_FLOAT || (t->u.f != F_F32 && t->u.f != F_F64) || !bit || bit->kind != ATTR_INT)
+    return interp_unsupported(c, op, "this form of llvm.intr.is.fpclass");
+  ins->a = (uint32_t)bit->u.i.v;
+  ins->b = t->u.f == F_F64;
+  ins->fn = x_fpclass;
+  return true;
+}
+
+/* llvm.intr.powi(x, n): x to an integer power. */
+static int x_powi(Frame *fr, const Ins *ins) {
+  const Slot *x = &fr->s[ins->in[0]];
+  double n = (double)fr->s[ins->in[1]].i;
+  Slot *out = &fr->s[ins->out[0]];
+  if (ins->b) {
+    out->f = pow(x->f, n);
+  } else {
+    out->u = 0;
+    out->f32 = (float)pow(x->f32, n);
+  }
+  return EX_NEXT;
+}
+
+bool c_powi(Comp *c, Op *op, Ins *ins) {
+  Type *t = op->operands[0]->type;
+  if (t->kind != TY_FLOAT || (t->u.f != F_F32 && t->u.f != F_F64) || op->operands[1]->type->kind != TY_INT)
+    return interp_unsupported(c, op, "this form of llvm.intr.powi");
+  ins->b = t->u.f == F_F64;
+  ins->fn = x_powi;
+  return true;
 }
 
 /* ---- control flow --------------------------------------------------------------------------- */
