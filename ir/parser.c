@@ -581,14 +581,17 @@ static Op *build_op(Parser *p, OpState *st) {
       st->attrs[na++] = a;
     }
   }
-  /* `#arith.fastmath<none>` and `#arith.overflow<none>` are the defaults: mlir-opt writes them
-   * in the generic form and leaves them out of the custom one; keep neither, so both read the
-   * same */
+  /* `#arith.fastmath<none>`, `#arith.overflow<none>` and memref's `nontemporal = false` are
+   * defaults: mlir-opt writes them in the generic form and leaves them out of the custom one;
+   * keep neither, so both read the same */
   uint32_t np = 0;
   for (uint32_t i = 0; i < st->nprops; i++) {
     Attr *v = st->props[i].value;
     if (v->kind == ATTR_OPAQUE && (ir_str_eq(v->u.str, "#arith.fastmath<none>") ||
                                    ir_str_eq(v->u.str, "#arith.overflow<none>")))
+      continue;
+    if (v->kind == ATTR_BOOL && !v->u.b && ir_str_eq(st->props[i].name, "nontemporal") &&
+        (ir_str_eq(st->name, "memref.load") || ir_str_eq(st->name, "memref.store")))
       continue;
     st->props[np++] = st->props[i];
   }

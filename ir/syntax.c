@@ -1493,6 +1493,72 @@ static bool parse_strided(Parser *p, Attr **out) {
 }
 
 /* Keyword-introduced attributes whose body is kept as text: the keyword is current. */
+/* MLIR names an affine map's dimensions d0, d1, ... and its symbols s0, s1, ... whatever the
+ * source called them: `(i, j)[n] -> (j, i + n)` reads back as `(d0, d1)[s0] -> (d1, d0 + s0)`.
+ * Renames the identifiers of the header in the whole text so both spellings compare equal. */
+static Str rename_affine(IrCtx *ctx, Str text) {
+  const char *s = text.s, *e = s + text.len;
+  const char *lt = memchr(s, '<', text.len);
+  if (!lt || lt + 1 >= e || lt[1] != '(')
+    return text;
+  const char *names[64];
+  uint32_t lens[64], ndims = 0, nsyms = 0;
+  const char *c = lt + 2;
+  for (int list = 0; list < 2; list++) {
+    char close = list ? ']' : ')';
+    if (list) {
+      if (c >= e || *c != '[')
+        break;
+      c++;
+    }
+    while (c < e && *c != close) {
+      while (c < e && (*c == ' ' || *c == ','))
+        c++;
+      const char *id = c;
+      while (c < e && (isalnum((unsigned char)*c) || *c == '_'))
+        c++;
+      if (c == id || ndims + nsyms == 64)
+        return text;
+      names[ndims + nsyms] = id;
+      lens[ndims + nsyms] = (uint32_t)(c - id);
+      if (list)
+        nsyms++;
+      else
+        ndims++;
+      while (c < e && *c == ' ')
+        c++;
+    }
+    if (c < e)
+      c++;
+  }
+  char *out = malloc(text.len * 2 + 16);
+  if (!out)
+    abort();
+  size_t o = 0;
+  for (const char *q = s; q < e;) {
+    if (isalpha((unsigned char)*q) || *q == '_') {
+      const char *id = q;
+      while (q < e && (isalnum((unsigned char)*q) || *q == '_'))
+        q++;
+      uint32_t n = (uint32_t)(q - id), k;
+      for (k = 0; k < ndims + nsyms; k++)
+        if (lens[k] == n && !memcmp(names[k], id, n))
+          break;
+      if (k < ndims + nsyms && id > lt)
+        o += (size_t)sprintf(out + o, "%c%u", k < ndims ? 'd' : 's', k < ndims ? k : k - ndims);
+      else {
+        memcpy(out + o, id, n);
+        o += n;
+      }
+      continue;
+    }
+    out[o++] = *q++;
+  }
+  Str r = ir_intern(ctx, out, o);
+  free(out);
+  return r;
+}
+
 static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
   const char *start = p->tok.text;
   const char *body;
@@ -1508,6 +1574,8 @@ static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
   Attr *a = new_attr(p->ctx, kind);
   a->u.str = normalize_body(p->ctx, buf, p->tok.len + blen);
   free(buf);
+  if (kind == ATTR_AFFINE_MAP || kind == ATTR_INTEGER_SET)
+    a->u.str = rename_affine(p->ctx, a->u.str);
   p_next(p);
   if (typed && p_opt(p, TOK_COLON) && !p_type(p, &a->type))
     return false;
