@@ -6,12 +6,12 @@
  *           generic_atomic_rmw/atomic_yield, assume_alignment, extract_strided_metadata,
  *           extract_aligned_pointer_as_index
  *   cf      cond_br, switch, assert
- *   arith.select, math.fma, index constant/bool.constant/cmp/sizeof (index binary ops and
+ *   arith.select, index constant/bool.constant/cmp/sizeof (index binary ops and
  *   casts use custom.c's index_binary and cast_like)
  *
  * Each parse_X fills the OpState with what `mlir-opt --mlir-print-op-generic` shows: inherent
  * attributes as properties, operandSegmentSizes where the op has them, default-valued properties
- * MLIR always sets (math.fma's fastmath), and the implicit terminators MLIR inserts into loop
+ * MLIR always sets, and the implicit terminators MLIR inserts into loop
  * and branch bodies (scf.yield, scf.reduce, scf.forall.in_parallel). Each print_X declines
  * (returns false before writing) when the op has a shape the custom form cannot carry, such as a
  * region terminator it would have to leave out but that holds attributes. */
