@@ -6,6 +6,10 @@
 // RUN: sed -e 's/base@ = 0x[0-9a-f]*/base@ = ADDR/' %t.ours > %t.ours.norm
 // RUN: sed -e 's/base@ = 0x[0-9a-f]*/base@ = ADDR/' %t.upstream > %t.upstream.norm
 // RUN: cmp %t.upstream.norm %t.ours.norm
+// The lowered program (llvm.func declarations, _mlir_ciface_ calls through descriptor pointers) too:
+// RUN: %mlir_opt %s --convert-scf-to-cf --expand-strided-metadata --finalize-memref-to-llvm --convert-func-to-llvm --convert-arith-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts | %gpuinterp - > %t.lowered
+// RUN: sed -e 's/base@ = 0x[0-9a-f]*/base@ = ADDR/' %t.lowered > %t.lowered.norm
+// RUN: cmp %t.upstream.norm %t.lowered.norm
 // RUN: FileCheck %s < %t.ours
 
 func.func private @printMemrefI8(memref<*xi8>) attributes {llvm.emit_c_interface}

@@ -8,6 +8,12 @@
 // RUN: sed -e 's/base@ = 0x[0-9a-f]*/base@ = ADDR/g' %t.ours.err > %t.ours.err.norm
 // RUN: sed -e 's/base@ = 0x[0-9a-f]*/base@ = ADDR/g' %t.upstream.err > %t.upstream.err.norm
 // RUN: cmp %t.upstream.err.norm %t.ours.err.norm
+// The lowered program (llvm.func declarations, _mlir_ciface_ calls through descriptor pointers) too:
+// RUN: %mlir_opt %s --convert-scf-to-cf --expand-strided-metadata --finalize-memref-to-llvm --convert-func-to-llvm --convert-arith-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts | %gpuinterp - > %t.lowered 2> %t.lowered.err
+// RUN: sed -e 's/base@ = 0x[0-9a-f]*/base@ = ADDR/g' %t.lowered > %t.lowered.norm
+// RUN: cmp %t.upstream.norm %t.lowered.norm
+// RUN: sed -e 's/base@ = 0x[0-9a-f]*/base@ = ADDR/g' %t.lowered.err > %t.lowered.err.norm
+// RUN: cmp %t.upstream.err.norm %t.lowered.err.norm
 // RUN: FileCheck %s < %t.ours
 // RUN: FileCheck %s --check-prefix=ERR < %t.ours.err
 
