@@ -76,6 +76,13 @@ static Layout layout_of(const Type *t) {
     Layout e = layout_of(t->u.arr.elem);
     return (Layout){e.size * t->u.arr.count, e.align ? e.align : 1};
   }
+  case TY_VECTOR: { /* 1-D, fixed: aligned to its size rounded up to a power of two */
+    if (t->u.sh.rank != 1 || (t->u.sh.scalable && t->u.sh.scalable[0]) || !scalar_leaf(t->u.sh.elem) ||
+        (t->u.sh.elem->kind == TY_INT && t->u.sh.elem->u.i.width == 1))
+      return (Layout){0, 1};
+    uint64_t a = pow2_at_least(layout_of(t->u.sh.elem).size * (uint64_t)t->u.sh.shape[0]);
+    return (Layout){a, a};
+  }
   case TY_LLVM_STRUCT: {
     if (t->u.agg.opaque)
       return (Layout){0, 1};
@@ -131,6 +138,12 @@ static bool walk_leaves(const Type *t, uint32_t word, uint64_t byte, Leaves *out
     for (uint64_t i = 0; i < t->u.arr.count; i++)
       if (!walk_leaves(t->u.arr.elem, word + (uint32_t)i * ew, byte + i * es, out))
         return false;
+    return true;
+  }
+  if (t->kind == TY_VECTOR && layout_of(t).size) {
+    uint64_t es = layout_of(t->u.sh.elem).size;
+    for (int64_t i = 0; i < t->u.sh.shape[0]; i++)
+      out->v[out->n++] = (Leaf){word + (uint32_t)i, byte + (uint64_t)i * es, t->u.sh.elem};
     return true;
   }
   if (t->kind == TY_LLVM_STRUCT && !t->u.agg.opaque) {
@@ -479,7 +492,7 @@ bool c_llvm_constant(Comp *c, Op *op, Ins *ins) {
   Attr *v = ir_op_attr(op, "value");
   if (!v)
     return interp_unsupported(c, op, "a constant without a value");
-  if ((t->kind == TY_INT || t->kind == TY_FLOAT) && v->kind != ATTR_DENSE)
+  if (((t->kind == TY_INT || t->kind == TY_FLOAT) && v->kind != ATTR_DENSE) || t->kind == TY_VECTOR)
     return c_constant(c, op, ins);
   return constant_words(c, op, ins, v);
 }
@@ -931,8 +944,9 @@ bool c_llvm_arith(Comp *c, Op *op, Ins *ins) {
     }
     if (t->kind == TY_LLVM_PTR && ir_str_eq(op->name, "llvm.bitcast"))
       return c_ptr_cast(c, op, ins);
-    if (!sel_value && t->kind != TY_INT && t->kind != TY_FLOAT)
-      return interp_unsupported(c, op, "a vector operand");
+    Type *e = t->kind == TY_VECTOR && t->u.sh.rank == 1 && !(t->u.sh.scalable && t->u.sh.scalable[0]) ? t->u.sh.elem : t;
+    if (!sel_value && e->kind != TY_INT && e->kind != TY_FLOAT)
+      return interp_unsupported(c, op, "an operand of this type");
   }
   for (size_t i = 0; i < sizeof as_arith / sizeof as_arith[0]; i++) {
     if (!ir_str_eq(op->name, as_arith[i].llvm))
@@ -1048,6 +1062,152 @@ bool c_powi(Comp *c, Op *op, Ins *ins) {
   ins->b = t->u.f == F_F64;
   ins->fn = x_powi;
   return true;
+}
+
+/* ---- vectors (1-D: a vector<NxT> value is N words) ------------------------------------------ */
+
+static bool vector1(const Type *t) {
+  return t->kind == TY_VECTOR && t->u.sh.rank == 1 && !(t->u.sh.scalable && t->u.sh.scalable[0]);
+}
+
+static int x_extractelement(Frame *fr, const Ins *ins) {
+  uint64_t i = interp_zext(fr->s[ins->in[1]].i, ins->b);
+  if (i >= ins->a)
+    return interp_error(fr, ins, "extracts element %" PRIu64 " of a %u-element vector", i, ins->a);
+  fr->s[ins->out[0]] = fr->s[ins->in[0] + (uint32_t)i];
+  return EX_NEXT;
+}
+
+static int x_insertelement(Frame *fr, const Ins *ins) {
+  uint64_t i = interp_zext(fr->s[ins->in[2]].i, ins->b);
+  if (i >= ins->a)
+    return interp_error(fr, ins, "inserts element %" PRIu64 " of a %u-element vector", i, ins->a);
+  interp_copy(&fr->s[ins->out[0]], &fr->s[ins->in[0]], ins->a);
+  fr->s[ins->out[0] + (uint32_t)i] = fr->s[ins->in[1]];
+  return EX_NEXT;
+}
+
+bool c_llvm_element(Comp *c, Op *op, Ins *ins) {
+  Type *v = op->operands[0]->type;
+  Type *it = op->operands[op->noperands - 1]->type;
+  if (!vector1(v) || !interp_int_width(it))
+    return interp_unsupported(c, op, "this form of the element op");
+  ins->a = (uint32_t)v->u.sh.shape[0];
+  ins->b = interp_int_width(it);
+  ins->fn = ir_str_eq(op->name, "llvm.extractelement") ? x_extractelement : x_insertelement;
+  return true;
+}
+
+/* mask: the lanes of (v1, v2) each result lane takes; -1 (poison) gives 0 */
+static int x_shufflevector(Frame *fr, const Ins *ins) {
+  const int64_t *mask = ins->aux;
+  Slot tmp[256];
+  for (uint32_t i = 0; i < ins->b; i++) {
+    int64_t m = mask[i];
+    tmp[i].u = 0;
+    if (m >= 0)
+      tmp[i] = (uint64_t)m < ins->a ? fr->s[ins->in[0] + (uint32_t)m] : fr->s[ins->in[1] + (uint32_t)(m - ins->a)];
+  }
+  interp_copy(&fr->s[ins->out[0]], tmp, ins->b);
+  return EX_NEXT;
+}
+
+bool c_shufflevector(Comp *c, Op *op, Ins *ins) {
+  Attr *mask = ir_op_attr(op, "mask");
+  Type *v = op->operands[0]->type, *r = op->results[0].type;
+  if (!vector1(v) || !vector1(r) || !mask || mask->kind != ATTR_DENSE_ARRAY || r->u.sh.shape[0] > 256 ||
+      mask->u.darr.n != (uint32_t)r->u.sh.shape[0])
+    return interp_unsupported(c, op, "this form of llvm.shufflevector");
+  ins->a = (uint32_t)v->u.sh.shape[0];
+  ins->b = (uint32_t)r->u.sh.shape[0];
+  for (uint32_t i = 0; i < ins->b; i++)
+    if (mask->u.darr.ivals[i] >= 2 * (int64_t)ins->a)
+      return interp_unsupported(c, op, "a shuffle mask past both vectors");
+  ins->aux = mask->u.darr.ivals;
+  ins->fn = x_shufflevector;
+  return true;
+}
+
+/* llvm.intr.vector.reduce.*: ins->b the reduction, ins->a the lanes, imm.i the element width
+ * (integers) or float kind; fadd and fmul start from an extra first operand. */
+enum { RD_ADD, RD_MUL, RD_AND, RD_OR, RD_XOR, RD_SMAX, RD_SMIN, RD_UMAX, RD_UMIN, RD_FADD, RD_FMUL, RD_FMAX,
+       RD_FMIN, RD_FMAXIMUM, RD_FMINIMUM };
+
+static int x_reduce(Frame *fr, const Ins *ins) {
+  uint32_t n = ins->a, w = (uint32_t)ins->imm.i;
+  if (ins->b >= RD_FADD) {
+    bool f64 = w == F_F64;
+    const Slot *v = &fr->s[ins->in[ins->nin - 1]];
+    double acc = ins->b == RD_FADD || ins->b == RD_FMUL
+                     ? (f64 ? fr->s[ins->in[0]].f : fr->s[ins->in[0]].f32)
+                     : (f64 ? v[0].f : v[0].f32);
+    for (uint32_t i = ins->b == RD_FADD || ins->b == RD_FMUL ? 0 : 1; i < n; i++) {
+      double x = f64 ? v[i].f : v[i].f32;
+      switch (ins->b) {
+      case RD_FADD: acc += x; break;
+      case RD_FMUL: acc *= x; break;
+      case RD_FMAX: acc = fmax(acc, x); break;
+      case RD_FMIN: acc = fmin(acc, x); break;
+      case RD_FMAXIMUM: acc = isnan(acc) || isnan(x) ? NAN : (acc > x || (acc == x && !signbit(acc))) ? acc : x; break;
+      default: acc = isnan(acc) || isnan(x) ? NAN : (acc < x || (acc == x && signbit(acc))) ? acc : x; break;
+      }
+      if (!f64)
+        acc = (float)acc;
+    }
+    Slot *out = &fr->s[ins->out[0]];
+    if (f64) {
+      out->f = acc;
+    } else {
+      out->u = 0;
+      out->f32 = (float)acc;
+    }
+    return EX_NEXT;
+  }
+  const Slot *v = &fr->s[ins->in[0]];
+  int64_t acc = v[0].i;
+  for (uint32_t i = 1; i < n; i++) {
+    int64_t x = v[i].i;
+    uint64_t ua = interp_zext(acc, w), ux = interp_zext(x, w);
+    switch (ins->b) {
+    case RD_ADD: acc = (int64_t)((uint64_t)acc + (uint64_t)x); break;
+    case RD_MUL: acc = (int64_t)((uint64_t)acc * (uint64_t)x); break;
+    case RD_AND: acc &= x; break;
+    case RD_OR: acc |= x; break;
+    case RD_XOR: acc ^= x; break;
+    case RD_SMAX: acc = x > acc ? x : acc; break;
+    case RD_SMIN: acc = x < acc ? x : acc; break;
+    case RD_UMAX: acc = ux > ua ? x : acc; break;
+    default: acc = ux < ua ? x : acc; break;
+    }
+    acc = interp_sext((uint64_t)acc, w);
+  }
+  fr->s[ins->out[0]].i = acc;
+  return EX_NEXT;
+}
+
+bool c_vector_reduce(Comp *c, Op *op, Ins *ins) {
+  static const char *const names[] = {"add", "mul", "and", "or", "xor", "smax", "smin", "umax",
+                                      "umin", "fadd", "fmul", "fmax", "fmin", "fmaximum", "fminimum"};
+  const char *kind = op->name.s + strlen("llvm.intr.vector.reduce.");
+  Type *v = op->operands[op->noperands - 1]->type;
+  if (!vector1(v))
+    return interp_unsupported(c, op, "a reduction of this type");
+  Type *e = v->u.sh.elem;
+  for (uint32_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (strlen(names[i]) != op->name.len - (size_t)(kind - op->name.s) || strncmp(kind, names[i], strlen(names[i])))
+      continue;
+    bool fl = i >= RD_FADD;
+    if (fl ? e->kind != TY_FLOAT || (e->u.f != F_F32 && e->u.f != F_F64) : !interp_int_width(e))
+      return interp_unsupported(c, op, "a reduction of this element type");
+    if ((i == RD_FADD || i == RD_FMUL) != (op->noperands == 2))
+      return interp_unsupported(c, op, "this form of the reduction");
+    ins->a = (uint32_t)v->u.sh.shape[0];
+    ins->b = i;
+    ins->imm.i = fl ? (int64_t)e->u.f : (int64_t)interp_int_width(e);
+    ins->fn = x_reduce;
+    return true;
+  }
+  return interp_unsupported(c, op, "this reduction");
 }
 
 /* ---- control flow --------------------------------------------------------------------------- */
