@@ -1,45 +1,30 @@
 /* llvm.c - the LLVM dialect on the host: what `mlir-opt --gpu-to-llvm --finalize-memref-to-llvm
  * --convert-func-to-llvm --convert-arith-to-llvm --convert-cf-to-llvm ...` leaves of a program's
- * host code, run as it is, and the external functions that code calls.
+ * host code, run as it is. The memory it may touch and the external functions it calls are
+ * llvm_extern.c's.
  *
  * Values. A scalar (iN, fN, !llvm.ptr) takes one word, as in arith.c; an !llvm.struct or
  * !llvm.array takes its leaves' words in order (interp_words), so insertvalue and extractvalue are
- * word copies at an offset computed once. Memory holds values in LLVM's data layout for x86-64:
- * natural alignment, iN rounded up to a power-of-two number of bytes, structs padded between
- * fields and at the end (packed ones not), arrays as repeated elements. A load or store of an
- * aggregate walks its leaves (word, byte offset, type), also computed once.
+ * word copies at an offset computed once; a 1-D vector one word per element. Memory holds values
+ * in LLVM's data layout for x86-64: natural alignment, iN rounded up to a power-of-two number of
+ * bytes, structs padded between fields and at the end (packed ones not), arrays as repeated
+ * elements, vectors aligned to their size. A load or store of an aggregate walks its leaves
+ * (word, byte offset, type), also computed once, after llvm_extern.c checked the whole range.
  *
- * Memory. Lowered code does its own pointer arithmetic, so every load, store and intrinsic copy
- * is checked against the memory this file knows: blocks from malloc and friends, globals, the
- * alloca stack and what mgpuMemAlloc returned. An address in none of them, or a range that runs
- * past its block, is a located error instead of a crash; a store to a constant global too. Known
- * memory is then reported to the backend (be_host_access), so host accesses take part in race
- * detection and host loads of device memory are reported by the device. Heap blocks and globals
- * are made known to the backend (be_host_add), so copies to and from them are checked as well.
- * llvm.alloca takes memory from one reserved stack, which interp_call unwinds on return.
- *
- * Calls. llvm.call is func.call's compile function: the callee is an llvm.func with a body, or a
- * declaration this file or runner.c provides. The mgpu* runtime functions go to the mgpu ABI of
- * backends/ (be_mgpu_bind): on the interpreter's device, each call named by the llvm.call's
- * location and the function ("prog.mlir:12:5 mgpuStreamWaitEvent"), so what the device finds
- * (a stream passed as an event, a race between two copies) points at the lowered op.
- *
- * Kernels. Lowered programs keep their kernels as gpu.module (or gpu.binary) and launch them with
- * `gpu.launch_func <%stream : !llvm.ptr>`; those ops belong to the gpu host ops. A gpu.binary's
- * cubin or PTX cannot run on the sim; the backend says so when a module is loaded.
+ * Globals get their storage the first time an llvm.mlir.addressof names them, initialized from
+ * their value (a string, dense elements, a scalar, an array of those) or by running their
+ * initializer region once. Calls, returns and branches are func's and cf's compile functions.
  *
  * Ops that reuse arith.c: integer and float arithmetic, casts and intrinsics compile through
  * arith's compile functions under their arith name (llvm.add as arith.addi, llvm.intr.sqrt as
- * math.sqrt), icmp and fcmp as cmpi and cmpf (same predicate numbering), select as arith.select. */
-#include "interp/internal.h"
+ * math.sqrt), icmp and fcmp as cmpi and cmpf (same predicate numbering), select as arith.select;
+ * on vectors too, lane by lane. */
+#include "interp/llvm.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-
-#define STACK_BYTES ((size_t)64 << 20) /* reserved; pages are only used once touched */
 
 /* ---- data layout ---------------------------------------------------------------------------- */
 
@@ -77,7 +62,8 @@ static Layout layout_of(const Type *t) {
     return (Layout){e.size * t->u.arr.count, e.align ? e.align : 1};
   }
   case TY_VECTOR: { /* 1-D, fixed: aligned to its size rounded up to a power of two */
-    if (t->u.sh.rank != 1 || (t->u.sh.scalable && t->u.sh.scalable[0]) || !scalar_leaf(t->u.sh.elem) ||
+    if (t->u.sh.rank != 1 || (t->u.sh.scalable && t->u.sh.scalable[0]) ||
+        !scalar_leaf(t->u.sh.elem) ||
         (t->u.sh.elem->kind == TY_INT && t->u.sh.elem->u.i.width == 1))
       return (Layout){0, 1};
     uint64_t a = pow2_at_least(layout_of(t->u.sh.elem).size * (uint64_t)t->u.sh.shape[0]);
@@ -191,201 +177,6 @@ static void leaves_store(const Leaves *lv, char *p, const Slot *in) {
     leaf_store(lv->v[i].t, p + lv->v[i].byte, &in[lv->v[i].word]);
 }
 
-/* ---- the memory the lowered form owns ------------------------------------------------------- */
-
-enum { R_HEAP, R_GLOBAL, R_CONST, R_DEVICE };
-
-typedef struct Block0 {
-  uintptr_t lo, hi;
-  int kind;
-  const char *loc; /* where it was allocated */
-  void *reg;       /* a heap block handed to the device by mgpuMemHostRegister: the pointer
-                      registered (the block is then registered memory, not host memory) */
-} Block0;
-
-typedef struct LGlobal {
-  Op *op;
-  char *p;
-} LGlobal;
-
-typedef struct Lowered {
-  Block0 *b; /* sorted by lo, never overlapping */
-  size_t nb, capb;
-  LGlobal *g;
-  size_t ng, capg;
-  char *stack; /* STACK_BYTES reserved; Interp.sp bytes in use */
-} Lowered;
-
-static Lowered *lowered(Interp *in) {
-  if (!in->low && !(in->low = calloc(1, sizeof *in->low)))
-    abort();
-  return in->low;
-}
-
-/* Index of the block holding address p, or -1. */
-static ptrdiff_t block_find(const Lowered *L, uintptr_t p) {
-  size_t lo = 0, hi = L->nb;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (L->b[mid].lo <= p)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo && p < L->b[lo - 1].hi ? (ptrdiff_t)lo - 1 : -1;
-}
-
-static void block_add(Interp *in, void *p, uint64_t bytes, int kind, const char *loc) {
-  Lowered *L = lowered(in);
-  if (L->nb == L->capb) {
-    L->capb = L->capb ? 2 * L->capb : 64;
-    if (!(L->b = realloc(L->b, L->capb * sizeof *L->b)))
-      abort();
-  }
-  uintptr_t lo = (uintptr_t)p;
-  size_t i = L->nb;
-  while (i && L->b[i - 1].lo > lo)
-    i--;
-  memmove(&L->b[i + 1], &L->b[i], (L->nb - i) * sizeof *L->b);
-  L->b[i] = (Block0){lo, lo + (bytes ? bytes : 1), kind, loc, NULL};
-  L->nb++;
-}
-
-static bool block_remove(Interp *in, void *p, int kind) {
-  Lowered *L = lowered(in);
-  ptrdiff_t i = block_find(L, (uintptr_t)p);
-  if (i < 0 || L->b[i].lo != (uintptr_t)p || L->b[i].kind != kind)
-    return false;
-  memmove(&L->b[i], &L->b[i + 1], (L->nb - (size_t)i - 1) * sizeof *L->b);
-  L->nb--;
-  return true;
-}
-
-static const char *kind_name(int kind) {
-  switch (kind) {
-  case R_HEAP: return "heap block";
-  case R_DEVICE: return "device allocation";
-  default: return "global";
-  }
-}
-
-/* Is [p, p+bytes) memory the program owns? Reports why not (on ins) and returns false. what:
- * "load", "store", "copy to", ... *blk (when not NULL) gets the block's index, -1 on the stack. */
-static bool owned_in(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const char *what, ptrdiff_t *blk) {
-  Lowered *L = lowered(fr->in);
-  if (blk)
-    *blk = -1;
-  if (!bytes)
-    return true;
-  uintptr_t st = (uintptr_t)L->stack;
-  if (L->stack && p >= st && p < st + STACK_BYTES) {
-    if (p + bytes <= st + fr->in->sp && p + bytes > p)
-      return true;
-    interp_error(fr, ins, "out-of-bounds %s of %" PRIu64 " bytes at 0x%" PRIxPTR ": past the live stack (alloca) memory",
-                 what, bytes, p);
-    return false;
-  }
-  ptrdiff_t i = block_find(L, p);
-  if (i < 0) {
-    /* just past a block (by less than its size): most likely an index past its end */
-    size_t lo = 0, hi = L->nb;
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (L->b[mid].lo <= p)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    if (lo && p - L->b[lo - 1].hi < L->b[lo - 1].hi - L->b[lo - 1].lo)
-      i = (ptrdiff_t)lo - 1;
-  }
-  if (i < 0) {
-    interp_error(fr, ins,
-                 "%s of %" PRIu64 " bytes at 0x%" PRIxPTR ", which is no memory the program allocated (malloc, "
-                 "alloca, a global or mgpuMemAlloc)",
-                 what, bytes, p);
-    return false;
-  }
-  const Block0 *b = &L->b[i];
-  if (p + bytes > b->hi || p + bytes < p) {
-    interp_error(fr, ins, "out-of-bounds %s: bytes [%" PRIu64 ", %" PRIu64 ") of a %" PRIu64 "-byte %s allocated at '%s'",
-                 what, (uint64_t)(p - b->lo), (uint64_t)(p - b->lo) + bytes, (uint64_t)(b->hi - b->lo),
-                 kind_name(b->kind), b->loc);
-    return false;
-  }
-  if (blk)
-    *blk = i;
-  return true;
-}
-
-static bool owned(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const char *what) {
-  return owned_in(fr, ins, p, bytes, what, NULL);
-}
-
-/* A host load or store of [p, p+bytes): owned, not a constant, and accepted by the device. */
-static char *host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write, const char *loc) {
-  ptrdiff_t i;
-  if (!owned_in(fr, ins, p, bytes, write ? "store" : "load", &i))
-    return NULL;
-  Lowered *L = fr->in->low;
-  if (i >= 0 && write && L->b[i].kind == R_CONST) {
-    interp_error(fr, ins, "store to the constant global allocated at '%s'", L->b[i].loc);
-    return NULL;
-  }
-  if (i >= 0 && fr->in->be && be_host_access(fr->in->be, (void *)p, bytes, write, loc) != BE_OK)
-    return NULL;
-  return (char *)p;
-}
-
-static char *stack_alloc(Frame *fr, const Ins *ins, uint64_t bytes, uint64_t align) {
-  Lowered *L = lowered(fr->in);
-  if (!L->stack) {
-    void *m = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED) {
-      interp_error(fr, ins, "cannot reserve %zu bytes for the alloca stack", STACK_BYTES);
-      return NULL;
-    }
-    L->stack = m;
-  }
-  uint64_t at = (fr->in->sp + align - 1) / align * align;
-  if (bytes > STACK_BYTES || at > STACK_BYTES - bytes) {
-    interp_error(fr, ins, "stack overflow: allocas need more than %zu bytes", STACK_BYTES);
-    return NULL;
-  }
-  fr->in->sp = (size_t)(at + bytes);
-  memset(L->stack + at, 0, bytes); /* defined contents, so runs are repeatable */
-  return L->stack + at;
-}
-
-void interp_llvm_free(Interp *in) {
-  Lowered *L = in->low;
-  if (!L)
-    return;
-  for (size_t i = 0; i < L->nb; i++) {
-    if (L->b[i].kind == R_DEVICE)
-      continue; /* the device's: reported as leaks when it closes */
-    if (in->be && L->b[i].reg)
-      be_mem_unregister(in->be, L->b[i].reg, "exit");
-    else if (in->be)
-      be_host_remove(in->be, (void *)L->b[i].lo, "exit");
-    free((void *)L->b[i].lo);
-  }
-  if (L->stack)
-    munmap(L->stack, STACK_BYTES);
-  free(L->b);
-  free(L->g);
-  free(L);
-  in->low = NULL;
-}
-
-/* "prog.mlir:12:5 name": an op's location and what it called, for the device's diagnostics. */
-static const char *call_site(Interp *in, Op *op, const char *name) {
-  Comp c = {in, NULL, 0};
-  char buf[600];
-  snprintf(buf, sizeof buf, "%s %s", interp_loc(&c, op), name);
-  return ir_intern_cstr(in->ctx, buf).s;
-}
-
 /* ---- constants and globals ------------------------------------------------------------------ */
 
 /* Writes a scalar of type t at p from an attribute element: an integer or a float. */
@@ -430,7 +221,8 @@ static bool init_from_attr(const Type *t, const Attr *a, char *dst) {
     bool ok = walk_leaves(t, 0, 0, &lv) && (a->u.dense.splat || a->u.dense.n >= lv.n);
     for (uint32_t i = 0; ok && i < lv.n; i++) {
       uint64_t k = a->u.dense.splat ? 0 : i;
-      put_scalar(v[i].t, dst + v[i].byte, a->u.dense.fvals != NULL, a->u.dense.ivals ? a->u.dense.ivals[k] : 0,
+      put_scalar(v[i].t, dst + v[i].byte, a->u.dense.fvals != NULL,
+                 a->u.dense.ivals ? a->u.dense.ivals[k] : 0,
                  a->u.dense.fvals ? a->u.dense.fvals[k] : 0);
     }
     free(v);
@@ -508,10 +300,9 @@ bool c_llvm_zero(Comp *c, Op *op, Ins *ins) {
 /* The storage of an llvm.mlir.global, made (and initialized) the first time it is addressed. */
 static char *global_storage(Comp *c, Op *g, Ins *site) {
   Interp *in = c->in;
-  Lowered *L = lowered(in);
-  for (size_t i = 0; i < L->ng; i++)
-    if (L->g[i].op == g)
-      return L->g[i].p;
+  char *have = interp_low_global(in, g);
+  if (have)
+    return have;
   Attr *gt = ir_op_attr(g, "global_type");
   Type *t = gt && gt->kind == ATTR_TYPE ? gt->type : NULL;
   Layout l = t ? layout_of(t) : (Layout){0, 1};
@@ -527,15 +318,10 @@ static char *global_storage(Comp *c, Op *g, Ins *site) {
     abort();
   memset(p, 0, l.size ? l.size : 1);
   const char *loc = interp_loc(c, g);
-  block_add(in, p, l.size, ir_op_attr(g, "constant") ? R_CONST : R_GLOBAL, loc);
+  interp_low_block_add(in, p, l.size, ir_op_attr(g, "constant") ? R_CONST : R_GLOBAL, loc);
   if (in->be)
     be_host_add(in->be, p, l.size ? l.size : 1, loc);
-  if (L->ng == L->capg) {
-    L->capg = L->capg ? 2 * L->capg : 16;
-    if (!(L->g = realloc(L->g, L->capg * sizeof *L->g)))
-      abort();
-  }
-  L->g[L->ng++] = (LGlobal){g, p};
+  interp_low_global_add(in, g, p);
   Attr *v = ir_op_attr(g, "value");
   if (v && !init_from_attr(t, v, p)) {
     interp_unsupported(c, g, "this global initializer");
@@ -569,7 +355,8 @@ bool c_addressof(Comp *c, Op *op, Ins *ins) {
     return interp_unsupported(c, op, "this form of llvm.mlir.addressof");
   Op *g = ir_symbol_lookup(c->in->module, name->u.sym.path[0]);
   if (!g || !ir_str_eq(g->name, "llvm.mlir.global"))
-    return interp_unsupported(c, op, g ? "the address of a function" : "the address of an unknown symbol");
+    return interp_unsupported(c, op,
+                              g ? "the address of a function" : "the address of an unknown symbol");
   char *p = global_storage(c, g, ins);
   if (!p)
     return false;
@@ -647,8 +434,8 @@ bool c_insertvalue(Comp *c, Op *op, Ins *ins) {
 #define GEP_DYNAMIC INT32_MIN /* rawConstantIndices: take the next operand */
 
 typedef struct Gep {
-  int64_t off;   /* the constant part, in bytes */
-  uint32_t n;    /* dynamic indices */
+  int64_t off; /* the constant part, in bytes */
+  uint32_t n;  /* dynamic indices */
   uint32_t *slot;
   int64_t *scale;
 } Gep;
@@ -712,7 +499,7 @@ static int x_alloca(Frame *fr, const Ins *ins) {
   uint64_t size = (uint64_t)ins->imm.i;
   if (n < 0 || (size && (uint64_t)n > UINT64_MAX / size))
     return interp_error(fr, ins, "alloca of %lld elements", (long long)n);
-  char *p = stack_alloc(fr, ins, (uint64_t)n * size, ins->a);
+  char *p = interp_low_stack_alloc(fr, ins, (uint64_t)n * size, ins->a);
   if (!p)
     return EX_ERROR;
   fr->s[ins->out[0]].p = p;
@@ -741,7 +528,7 @@ typedef struct Access {
 
 static int x_llvm_load(Frame *fr, const Ins *ins) {
   const Access *ac = ins->aux;
-  char *p = host_mem(fr, ins, fr->s[ins->in[0]].u, ac->lv->size, false, ac->loc);
+  char *p = interp_low_host_mem(fr, ins, fr->s[ins->in[0]].u, ac->lv->size, false, ac->loc);
   if (!p)
     return EX_ERROR;
   leaves_load(ac->lv, p, &fr->s[ins->out[0]]);
@@ -750,7 +537,7 @@ static int x_llvm_load(Frame *fr, const Ins *ins) {
 
 static int x_llvm_store(Frame *fr, const Ins *ins) {
   const Access *ac = ins->aux;
-  char *p = host_mem(fr, ins, fr->s[ins->in[1]].u, ac->lv->size, true, ac->loc);
+  char *p = interp_low_host_mem(fr, ins, fr->s[ins->in[1]].u, ac->lv->size, true, ac->loc);
   if (!p)
     return EX_ERROR;
   leaves_store(ac->lv, p, &fr->s[ins->in[0]]);
@@ -767,14 +554,19 @@ static bool access(Comp *c, Op *op, Ins *ins, const Type *t, ExecFn fn) {
   return true;
 }
 
-bool c_llvm_load(Comp *c, Op *op, Ins *ins) { return access(c, op, ins, op->results[0].type, x_llvm_load); }
-bool c_llvm_store(Comp *c, Op *op, Ins *ins) { return access(c, op, ins, op->operands[0]->type, x_llvm_store); }
+bool c_llvm_load(Comp *c, Op *op, Ins *ins) {
+  return access(c, op, ins, op->results[0].type, x_llvm_load);
+}
+bool c_llvm_store(Comp *c, Op *op, Ins *ins) {
+  return access(c, op, ins, op->operands[0]->type, x_llvm_store);
+}
 
 /* llvm.intr.memcpy / memmove (dst, src, len) and memset (dst, byte, len). */
 static int x_memcpy(Frame *fr, const Ins *ins) {
   uint64_t n = fr->s[ins->in[2]].u;
   uintptr_t d = fr->s[ins->in[0]].u, s = fr->s[ins->in[1]].u;
-  char *dp = host_mem(fr, ins, d, n, true, ins->aux), *sp = dp ? host_mem(fr, ins, s, n, false, ins->aux) : NULL;
+  char *dp = interp_low_host_mem(fr, ins, d, n, true, ins->aux),
+       *sp = dp ? interp_low_host_mem(fr, ins, s, n, false, ins->aux) : NULL;
   if (n && !sp)
     return EX_ERROR;
   if (n && ins->a && ((d < s && d + n > s) || (s < d && s + n > d)))
@@ -786,7 +578,7 @@ static int x_memcpy(Frame *fr, const Ins *ins) {
 
 static int x_memset(Frame *fr, const Ins *ins) {
   uint64_t n = fr->s[ins->in[2]].u;
-  char *dp = host_mem(fr, ins, fr->s[ins->in[0]].u, n, true, ins->aux);
+  char *dp = interp_low_host_mem(fr, ins, fr->s[ins->in[0]].u, n, true, ins->aux);
   if (n && !dp)
     return EX_ERROR;
   if (n)
@@ -856,7 +648,8 @@ bool c_ptr_cast(Comp *c, Op *op, Ins *ins) {
   if (ir_str_eq(op->name, "llvm.ptrtoint") && a->kind == TY_LLVM_PTR && interp_int_width(b)) {
     ins->a = interp_int_width(b);
     ins->fn = x_ptrtoint;
-  } else if (ir_str_eq(op->name, "llvm.inttoptr") && interp_int_width(a) && b->kind == TY_LLVM_PTR) {
+  } else if (ir_str_eq(op->name, "llvm.inttoptr") && interp_int_width(a) &&
+             b->kind == TY_LLVM_PTR) {
     ins->a = interp_int_width(a);
     ins->fn = x_inttoptr;
   } else if (a->kind == TY_LLVM_PTR && b->kind == TY_LLVM_PTR) {
@@ -873,39 +666,69 @@ static const struct {
   const char *llvm, *arith;
   CompileFn fn;
 } as_arith[] = {
-  {"llvm.add", "arith.addi", c_int_binary},          {"llvm.sub", "arith.subi", c_int_binary},
-  {"llvm.mul", "arith.muli", c_int_binary},          {"llvm.sdiv", "arith.divsi", c_int_binary},
-  {"llvm.udiv", "arith.divui", c_int_binary},        {"llvm.srem", "arith.remsi", c_int_binary},
-  {"llvm.urem", "arith.remui", c_int_binary},        {"llvm.and", "arith.andi", c_int_binary},
-  {"llvm.or", "arith.ori", c_int_binary},            {"llvm.xor", "arith.xori", c_int_binary},
-  {"llvm.shl", "arith.shli", c_int_binary},          {"llvm.lshr", "arith.shrui", c_int_binary},
-  {"llvm.ashr", "arith.shrsi", c_int_binary},        {"llvm.intr.smax", "arith.maxsi", c_int_binary},
-  {"llvm.intr.smin", "arith.minsi", c_int_binary},   {"llvm.intr.umax", "arith.maxui", c_int_binary},
-  {"llvm.intr.umin", "arith.minui", c_int_binary},   {"llvm.fadd", "arith.addf", c_float_binary},
-  {"llvm.fsub", "arith.subf", c_float_binary},       {"llvm.fmul", "arith.mulf", c_float_binary},
-  {"llvm.fdiv", "arith.divf", c_float_binary},       {"llvm.frem", "arith.remf", c_float_binary},
-  {"llvm.intr.pow", "math.powf", c_float_binary},    {"llvm.intr.copysign", "math.copysign", c_float_binary},
-  {"llvm.intr.maxnum", "arith.maxnumf", c_float_binary}, {"llvm.intr.minnum", "arith.minnumf", c_float_binary},
-  {"llvm.intr.maximum", "arith.maximumf", c_float_binary}, {"llvm.intr.minimum", "arith.minimumf", c_float_binary},
-  {"llvm.fneg", "arith.negf", c_float_unary},        {"llvm.intr.sqrt", "math.sqrt", c_float_unary},
-  {"llvm.intr.fabs", "math.absf", c_float_unary},    {"llvm.intr.exp", "math.exp", c_float_unary},
-  {"llvm.intr.exp2", "math.exp2", c_float_unary},    {"llvm.intr.log", "math.log", c_float_unary},
-  {"llvm.intr.log2", "math.log2", c_float_unary},    {"llvm.intr.log10", "math.log10", c_float_unary},
-  {"llvm.intr.sin", "math.sin", c_float_unary},      {"llvm.intr.cos", "math.cos", c_float_unary},
-  {"llvm.intr.tan", "math.tan", c_float_unary},      {"llvm.intr.floor", "math.floor", c_float_unary},
-  {"llvm.intr.ceil", "math.ceil", c_float_unary},    {"llvm.intr.trunc", "math.trunc", c_float_unary},
-  {"llvm.intr.round", "math.round", c_float_unary},  {"llvm.intr.rint", "math.roundeven", c_float_unary},
-  {"llvm.intr.roundeven", "math.roundeven", c_float_unary},
-  {"llvm.intr.tanh", "math.tanh", c_float_unary},    {"llvm.intr.atan", "math.atan", c_float_unary},
-  {"llvm.intr.atan2", "math.atan2", c_float_binary},
-  {"llvm.intr.fma", "math.fma", c_fma},              {"llvm.intr.fmuladd", "math.fma", c_fma},
-  {"llvm.icmp", "arith.cmpi", c_cmpi},               {"llvm.fcmp", "arith.cmpf", c_cmpf},
-  {"llvm.select", "arith.select", c_select},         {"llvm.zext", "arith.extui", c_int_cast},
-  {"llvm.sext", "arith.extsi", c_int_cast},          {"llvm.trunc", "arith.trunci", c_int_cast},
-  {"llvm.sitofp", "arith.sitofp", c_num_cast},       {"llvm.uitofp", "arith.uitofp", c_num_cast},
-  {"llvm.fptosi", "arith.fptosi", c_num_cast},       {"llvm.fptoui", "arith.fptoui", c_num_cast},
-  {"llvm.fpext", "arith.extf", c_num_cast},          {"llvm.fptrunc", "arith.truncf", c_num_cast},
-  {"llvm.bitcast", "arith.bitcast", c_num_cast},
+    {"llvm.add", "arith.addi", c_int_binary},
+    {"llvm.sub", "arith.subi", c_int_binary},
+    {"llvm.mul", "arith.muli", c_int_binary},
+    {"llvm.sdiv", "arith.divsi", c_int_binary},
+    {"llvm.udiv", "arith.divui", c_int_binary},
+    {"llvm.srem", "arith.remsi", c_int_binary},
+    {"llvm.urem", "arith.remui", c_int_binary},
+    {"llvm.and", "arith.andi", c_int_binary},
+    {"llvm.or", "arith.ori", c_int_binary},
+    {"llvm.xor", "arith.xori", c_int_binary},
+    {"llvm.shl", "arith.shli", c_int_binary},
+    {"llvm.lshr", "arith.shrui", c_int_binary},
+    {"llvm.ashr", "arith.shrsi", c_int_binary},
+    {"llvm.intr.smax", "arith.maxsi", c_int_binary},
+    {"llvm.intr.smin", "arith.minsi", c_int_binary},
+    {"llvm.intr.umax", "arith.maxui", c_int_binary},
+    {"llvm.intr.umin", "arith.minui", c_int_binary},
+    {"llvm.fadd", "arith.addf", c_float_binary},
+    {"llvm.fsub", "arith.subf", c_float_binary},
+    {"llvm.fmul", "arith.mulf", c_float_binary},
+    {"llvm.fdiv", "arith.divf", c_float_binary},
+    {"llvm.frem", "arith.remf", c_float_binary},
+    {"llvm.intr.pow", "math.powf", c_float_binary},
+    {"llvm.intr.copysign", "math.copysign", c_float_binary},
+    {"llvm.intr.maxnum", "arith.maxnumf", c_float_binary},
+    {"llvm.intr.minnum", "arith.minnumf", c_float_binary},
+    {"llvm.intr.maximum", "arith.maximumf", c_float_binary},
+    {"llvm.intr.minimum", "arith.minimumf", c_float_binary},
+    {"llvm.fneg", "arith.negf", c_float_unary},
+    {"llvm.intr.sqrt", "math.sqrt", c_float_unary},
+    {"llvm.intr.fabs", "math.absf", c_float_unary},
+    {"llvm.intr.exp", "math.exp", c_float_unary},
+    {"llvm.intr.exp2", "math.exp2", c_float_unary},
+    {"llvm.intr.log", "math.log", c_float_unary},
+    {"llvm.intr.log2", "math.log2", c_float_unary},
+    {"llvm.intr.log10", "math.log10", c_float_unary},
+    {"llvm.intr.sin", "math.sin", c_float_unary},
+    {"llvm.intr.cos", "math.cos", c_float_unary},
+    {"llvm.intr.tan", "math.tan", c_float_unary},
+    {"llvm.intr.floor", "math.floor", c_float_unary},
+    {"llvm.intr.ceil", "math.ceil", c_float_unary},
+    {"llvm.intr.trunc", "math.trunc", c_float_unary},
+    {"llvm.intr.round", "math.round", c_float_unary},
+    {"llvm.intr.rint", "math.roundeven", c_float_unary},
+    {"llvm.intr.roundeven", "math.roundeven", c_float_unary},
+    {"llvm.intr.tanh", "math.tanh", c_float_unary},
+    {"llvm.intr.atan", "math.atan", c_float_unary},
+    {"llvm.intr.atan2", "math.atan2", c_float_binary},
+    {"llvm.intr.fma", "math.fma", c_fma},
+    {"llvm.intr.fmuladd", "math.fma", c_fma},
+    {"llvm.icmp", "arith.cmpi", c_cmpi},
+    {"llvm.fcmp", "arith.cmpf", c_cmpf},
+    {"llvm.select", "arith.select", c_select},
+    {"llvm.zext", "arith.extui", c_int_cast},
+    {"llvm.sext", "arith.extsi", c_int_cast},
+    {"llvm.trunc", "arith.trunci", c_int_cast},
+    {"llvm.sitofp", "arith.sitofp", c_num_cast},
+    {"llvm.uitofp", "arith.uitofp", c_num_cast},
+    {"llvm.fptosi", "arith.fptosi", c_num_cast},
+    {"llvm.fptoui", "arith.fptoui", c_num_cast},
+    {"llvm.fpext", "arith.extf", c_num_cast},
+    {"llvm.fptrunc", "arith.truncf", c_num_cast},
+    {"llvm.bitcast", "arith.bitcast", c_num_cast},
 };
 
 static int x_icmp_ptr(Frame *fr, const Ins *ins) {
@@ -944,7 +767,10 @@ bool c_llvm_arith(Comp *c, Op *op, Ins *ins) {
     }
     if (t->kind == TY_LLVM_PTR && ir_str_eq(op->name, "llvm.bitcast"))
       return c_ptr_cast(c, op, ins);
-    Type *e = t->kind == TY_VECTOR && t->u.sh.rank == 1 && !(t->u.sh.scalable && t->u.sh.scalable[0]) ? t->u.sh.elem : t;
+    Type *e =
+        t->kind == TY_VECTOR && t->u.sh.rank == 1 && !(t->u.sh.scalable && t->u.sh.scalable[0])
+            ? t->u.sh.elem
+            : t;
     if (!sel_value && e->kind != TY_INT && e->kind != TY_FLOAT)
       return interp_unsupported(c, op, "an operand of this type");
   }
@@ -985,7 +811,7 @@ static int x_bits(Frame *fr, const Ins *ins) {
 }
 
 bool c_llvm_bits(Comp *c, Op *op, Ins *ins) {
-  static const char *const names[] = {"llvm.intr.ctpop", "llvm.intr.ctlz", "llvm.intr.cttz",
+  static const char *const names[] = {"llvm.intr.ctpop", "llvm.intr.ctlz",       "llvm.intr.cttz",
                                       "llvm.intr.bswap", "llvm.intr.bitreverse", "llvm.intr.abs"};
   uint32_t w = interp_int_width(op->operands[0]->type);
   if (!w || op->operands[0]->type->kind != TY_INT)
@@ -1057,7 +883,8 @@ static int x_powi(Frame *fr, const Ins *ins) {
 
 bool c_powi(Comp *c, Op *op, Ins *ins) {
   Type *t = op->operands[0]->type;
-  if (t->kind != TY_FLOAT || (t->u.f != F_F32 && t->u.f != F_F64) || op->operands[1]->type->kind != TY_INT)
+  if (t->kind != TY_FLOAT || (t->u.f != F_F32 && t->u.f != F_F64) ||
+      op->operands[1]->type->kind != TY_INT)
     return interp_unsupported(c, op, "this form of llvm.intr.powi");
   ins->b = t->u.f == F_F64;
   ins->fn = x_powi;
@@ -1106,7 +933,8 @@ static int x_shufflevector(Frame *fr, const Ins *ins) {
     int64_t m = mask[i];
     tmp[i].u = 0;
     if (m >= 0)
-      tmp[i] = (uint64_t)m < ins->a ? fr->s[ins->in[0] + (uint32_t)m] : fr->s[ins->in[1] + (uint32_t)(m - ins->a)];
+      tmp[i] = (uint64_t)m < ins->a ? fr->s[ins->in[0] + (uint32_t)m]
+                                    : fr->s[ins->in[1] + (uint32_t)(m - ins->a)];
   }
   interp_copy(&fr->s[ins->out[0]], tmp, ins->b);
   return EX_NEXT;
@@ -1115,8 +943,8 @@ static int x_shufflevector(Frame *fr, const Ins *ins) {
 bool c_shufflevector(Comp *c, Op *op, Ins *ins) {
   Attr *mask = ir_op_attr(op, "mask");
   Type *v = op->operands[0]->type, *r = op->results[0].type;
-  if (!vector1(v) || !vector1(r) || !mask || mask->kind != ATTR_DENSE_ARRAY || r->u.sh.shape[0] > 256 ||
-      mask->u.darr.n != (uint32_t)r->u.sh.shape[0])
+  if (!vector1(v) || !vector1(r) || !mask || mask->kind != ATTR_DENSE_ARRAY ||
+      r->u.sh.shape[0] > 256 || mask->u.darr.n != (uint32_t)r->u.sh.shape[0])
     return interp_unsupported(c, op, "this form of llvm.shufflevector");
   ins->a = (uint32_t)v->u.sh.shape[0];
   ins->b = (uint32_t)r->u.sh.shape[0];
@@ -1130,8 +958,23 @@ bool c_shufflevector(Comp *c, Op *op, Ins *ins) {
 
 /* llvm.intr.vector.reduce.*: ins->b the reduction, ins->a the lanes, imm.i the element width
  * (integers) or float kind; fadd and fmul start from an extra first operand. */
-enum { RD_ADD, RD_MUL, RD_AND, RD_OR, RD_XOR, RD_SMAX, RD_SMIN, RD_UMAX, RD_UMIN, RD_FADD, RD_FMUL, RD_FMAX,
-       RD_FMIN, RD_FMAXIMUM, RD_FMINIMUM };
+enum {
+  RD_ADD,
+  RD_MUL,
+  RD_AND,
+  RD_OR,
+  RD_XOR,
+  RD_SMAX,
+  RD_SMIN,
+  RD_UMAX,
+  RD_UMIN,
+  RD_FADD,
+  RD_FMUL,
+  RD_FMAX,
+  RD_FMIN,
+  RD_FMAXIMUM,
+  RD_FMINIMUM
+};
 
 static int x_reduce(Frame *fr, const Ins *ins) {
   uint32_t n = ins->a, w = (uint32_t)ins->imm.i;
@@ -1148,8 +991,12 @@ static int x_reduce(Frame *fr, const Ins *ins) {
       case RD_FMUL: acc *= x; break;
       case RD_FMAX: acc = fmax(acc, x); break;
       case RD_FMIN: acc = fmin(acc, x); break;
-      case RD_FMAXIMUM: acc = isnan(acc) || isnan(x) ? NAN : (acc > x || (acc == x && !signbit(acc))) ? acc : x; break;
-      default: acc = isnan(acc) || isnan(x) ? NAN : (acc < x || (acc == x && signbit(acc))) ? acc : x; break;
+      case RD_FMAXIMUM:
+        acc = isnan(acc) || isnan(x) ? NAN : (acc > x || (acc == x && !signbit(acc))) ? acc : x;
+        break;
+      default:
+        acc = isnan(acc) || isnan(x) ? NAN : (acc < x || (acc == x && signbit(acc))) ? acc : x;
+        break;
       }
       if (!f64)
         acc = (float)acc;
@@ -1186,15 +1033,17 @@ static int x_reduce(Frame *fr, const Ins *ins) {
 }
 
 bool c_vector_reduce(Comp *c, Op *op, Ins *ins) {
-  static const char *const names[] = {"add", "mul", "and", "or", "xor", "smax", "smin", "umax",
-                                      "umin", "fadd", "fmul", "fmax", "fmin", "fmaximum", "fminimum"};
+  static const char *const names[] = {"add",  "mul",  "and",  "or",       "xor",
+                                      "smax", "smin", "umax", "umin",     "fadd",
+                                      "fmul", "fmax", "fmin", "fmaximum", "fminimum"};
   const char *kind = op->name.s + strlen("llvm.intr.vector.reduce.");
   Type *v = op->operands[op->noperands - 1]->type;
   if (!vector1(v))
     return interp_unsupported(c, op, "a reduction of this type");
   Type *e = v->u.sh.elem;
   for (uint32_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    if (strlen(names[i]) != op->name.len - (size_t)(kind - op->name.s) || strncmp(kind, names[i], strlen(names[i])))
+    if (strlen(names[i]) != op->name.len - (size_t)(kind - op->name.s) ||
+        strncmp(kind, names[i], strlen(names[i])))
       continue;
     bool fl = i >= RD_FADD;
     if (fl ? e->kind != TY_FLOAT || (e->u.f != F_F32 && e->u.f != F_F64) : !interp_int_width(e))
@@ -1328,373 +1177,12 @@ bool c_llvm_switch(Comp *c, Op *op, Ins *ins) {
   return true;
 }
 
-static int x_unreachable(Frame *fr, const Ins *ins) { return interp_error(fr, ins, "reached llvm.unreachable"); }
+static int x_unreachable(Frame *fr, const Ins *ins) {
+  return interp_error(fr, ins, "reached llvm.unreachable");
+}
 
 bool c_unreachable(Comp *c, Op *op, Ins *ins) {
   (void)c, (void)op;
   ins->fn = x_unreachable;
   return true;
-}
-
-/* ---- external functions: the C library ------------------------------------------------------ */
-
-static const char *native_loc(Frame *fr, const Ins *call) {
-  Comp c = {fr->in, NULL, 0};
-  return interp_loc(&c, call->op);
-}
-
-static int heap_alloc(Frame *fr, const Ins *call, uint64_t bytes, uint64_t align, Slot *res) {
-  void *p = NULL;
-  align = align < 16 ? 16 : align;
-  if ((align & (align - 1)) || posix_memalign(&p, align, bytes ? bytes : 1))
-    return interp_error(fr, call, "cannot allocate %" PRIu64 " bytes aligned to %" PRIu64, bytes, align);
-  memset(p, 0, bytes ? bytes : 1); /* defined contents, as memref.alloc gives */
-  const char *loc = native_loc(fr, call);
-  block_add(fr->in, p, bytes, R_HEAP, loc);
-  if (fr->in->be && be_host_add(fr->in->be, p, bytes ? bytes : 1, loc) != BE_OK)
-    return EX_ERROR;
-  res[0].p = p;
-  return EX_NEXT;
-}
-
-static int heap_free(Frame *fr, const Ins *call, void *p) {
-  if (!p)
-    return EX_NEXT;
-  ptrdiff_t i = block_find(lowered(fr->in), (uintptr_t)p);
-  void *reg = i >= 0 ? fr->in->low->b[i].reg : NULL;
-  if (!block_remove(fr->in, p, R_HEAP))
-    return interp_error(fr, call, "frees 0x%" PRIxPTR ", which is not a live malloc block (double free?)",
-                        (uintptr_t)p);
-  if (fr->in->be && reg)
-    be_mem_unregister(fr->in->be, reg, native_loc(fr, call));
-  else if (fr->in->be)
-    be_host_remove(fr->in->be, p, native_loc(fr, call));
-  free(p);
-  return EX_NEXT;
-}
-
-static int n_malloc(Frame *fr, const Ins *call, Slot *a, Slot *r) { return heap_alloc(fr, call, a[0].u, 16, r); }
-static int n_aligned_alloc(Frame *fr, const Ins *call, Slot *a, Slot *r) {
-  return heap_alloc(fr, call, a[1].u, a[0].u, r);
-}
-static int n_calloc(Frame *fr, const Ins *call, Slot *a, Slot *r) {
-  if (a[1].u && a[0].u > UINT64_MAX / a[1].u)
-    return interp_error(fr, call, "calloc size overflows");
-  return heap_alloc(fr, call, a[0].u * a[1].u, 16, r);
-}
-static int n_free(Frame *fr, const Ins *call, Slot *a, Slot *r) {
-  (void)r;
-  return heap_free(fr, call, a[0].p);
-}
-static int n_realloc(Frame *fr, const Ins *call, Slot *a, Slot *r) {
-  void *old = a[0].p;
-  ptrdiff_t i = old ? block_find(lowered(fr->in), (uintptr_t)old) : -1;
-  if (old && (i < 0 || fr->in->low->b[i].lo != (uintptr_t)old || fr->in->low->b[i].kind != R_HEAP))
-    return interp_error(fr, call, "reallocates 0x%" PRIxPTR ", which is not a live malloc block",
-                        (uintptr_t)old);
-  uint64_t oldn = old ? fr->in->low->b[i].hi - fr->in->low->b[i].lo : 0;
-  if (heap_alloc(fr, call, a[1].u, 16, r) == EX_ERROR)
-    return EX_ERROR;
-  if (old)
-    memcpy(r[0].p, old, oldn < a[1].u ? oldn : a[1].u);
-  return heap_free(fr, call, old);
-}
-
-/* ---- external functions: libm --------------------------------------------------------------- */
-
-/* What math lowered to library calls (convert-math-to-libm, convert-math-to-funcs) calls: the f64
- * function and its f32 twin (name + "f"), both computed in double and rounded to the result. */
-static const struct {
-  const char *name;
-  double (*f1)(double);
-  double (*f2)(double, double);
-} libm[] = {
-  {"sin", sin, NULL},     {"cos", cos, NULL},       {"tan", tan, NULL},     {"asin", asin, NULL},
-  {"acos", acos, NULL},   {"atan", atan, NULL},     {"sinh", sinh, NULL},   {"cosh", cosh, NULL},
-  {"tanh", tanh, NULL},   {"asinh", asinh, NULL},   {"acosh", acosh, NULL}, {"atanh", atanh, NULL},
-  {"exp", exp, NULL},     {"exp2", exp2, NULL},     {"expm1", expm1, NULL}, {"log", log, NULL},
-  {"log2", log2, NULL},   {"log10", log10, NULL},   {"log1p", log1p, NULL}, {"sqrt", sqrt, NULL},
-  {"cbrt", cbrt, NULL},   {"erf", erf, NULL},       {"erfc", erfc, NULL},   {"round", round, NULL},
-  {"roundeven", nearbyint, NULL}, {"trunc", trunc, NULL}, {"floor", floor, NULL}, {"ceil", ceil, NULL},
-  {"fabs", fabs, NULL},   {"pow", NULL, pow},       {"atan2", NULL, atan2}, {"fmod", NULL, fmod},
-  {"copysign", NULL, copysign}, {"hypot", NULL, hypot}, {"fmin", NULL, fmin}, {"fmax", NULL, fmax},
-};
-
-/* The libm entry for name and whether it is the f32 variant, or -1. */
-static int libm_find(Str name, bool *f32) {
-  for (size_t i = 0; i < sizeof libm / sizeof libm[0]; i++) {
-    size_t n = strlen(libm[i].name);
-    if (name.len >= n && name.len <= n + 1 && !memcmp(name.s, libm[i].name, n) &&
-        (name.len == n || name.s[n] == 'f')) {
-      *f32 = name.len > n;
-      return (int)i;
-    }
-  }
-  return -1;
-}
-
-/* fr->fn is the declaration being called: its name says which function. */
-static int n_libm(Frame *fr, const Ins *call, Slot *a, Slot *r) {
-  bool f32;
-  int i = libm_find(fr->fn->name, &f32);
-  if (i < 0 || (libm[i].f1 ? fr->fn->nargs != 1 : fr->fn->nargs != 2) || fr->fn->nresults != 1)
-    return interp_error(fr, call, "'%.*s' is called with a signature libm does not have", (int)fr->fn->name.len,
-                        fr->fn->name.s);
-  double x = f32 ? a[0].f32 : a[0].f, y = f32 ? a[1].f32 : a[1].f;
-  double v = libm[i].f1 ? libm[i].f1(x) : libm[i].f2(x, y);
-  r[0].u = 0;
-  if (f32)
-    r[0].f32 = (float)v;
-  else
-    r[0].f = v;
-  return EX_NEXT;
-}
-
-/* ---- external functions: runner utils -------------------------------------------------------- */
-
-/* memrefCopy(elemSize, UnrankedMemRefType *src, UnrankedMemRefType *dst): what memref.copy of a
- * non-contiguous memref lowers to. */
-static int n_memref_copy(Frame *fr, const Ins *call, Slot *a, Slot *r) {
-  (void)r;
-  int64_t es = a[0].i;
-  if (!owned(fr, call, a[1].u, 16, "load") || !owned(fr, call, a[2].u, 16, "load"))
-    return EX_ERROR;
-  const Slot *su = a[1].p, *du = a[2].p;
-  int64_t rank = su[0].i;
-  if (rank != du[0].i || rank < 0 || rank > 16 || es <= 0)
-    return interp_error(fr, call, "memrefCopy of a rank-%lld memref into a rank-%lld one", (long long)rank,
-                        (long long)du[0].i);
-  if (!owned(fr, call, su[1].u, 24 + 16 * (uint64_t)rank, "load") ||
-      !owned(fr, call, du[1].u, 24 + 16 * (uint64_t)rank, "load"))
-    return EX_ERROR;
-  const Slot *sd = su[1].p, *dd = du[1].p;
-  int64_t idx[16] = {0}, n = 1;
-  for (int64_t i = 0; i < rank; i++) {
-    if (sd[3 + i].i != dd[3 + i].i)
-      return interp_error(fr, call, "memrefCopy between memrefs of different sizes");
-    n *= sd[3 + i].i;
-  }
-  const char *loc = native_loc(fr, call);
-  for (int64_t k = 0; k < n; k++) {
-    int64_t so = sd[2].i, d = dd[2].i;
-    for (int64_t i = 0; i < rank; i++) {
-      so += idx[i] * sd[3 + rank + i].i;
-      d += idx[i] * dd[3 + rank + i].i;
-    }
-    char *sp = host_mem(fr, call, sd[1].u + (uint64_t)(so * es), (uint64_t)es, false, loc);
-    char *dp = sp ? host_mem(fr, call, dd[1].u + (uint64_t)(d * es), (uint64_t)es, true, loc) : NULL;
-    if (!dp)
-      return EX_ERROR;
-    memmove(dp, sp, (size_t)es);
-    for (int64_t i = rank - 1; i >= 0 && ++idx[i] == sd[3 + i].i; i--)
-      idx[i] = 0;
-  }
-  return EX_NEXT;
-}
-
-/* ---- external functions: the mgpu* runtime, on the interpreter's device --------------------- */
-
-/* Lends the device to the ABI for one call, named by the call's location. */
-static bool bind(Frame *fr, const Ins *call, const char *name) {
-  if (!fr->in->be) {
-    interp_error(fr, call, "%s needs a device, and the interpreter has none", name);
-    return false;
-  }
-  be_mgpu_bind(fr->in->be, call_site(fr->in, call->op, name));
-  return true;
-}
-
-static int unbind(void) {
-  be_mgpu_bind(NULL, NULL);
-  return EX_NEXT;
-}
-
-#define MGPU(name) static int n_##name(Frame *fr, const Ins *call, Slot *a, Slot *r)
-#define BIND(name)                                                                                  \
-  (void)a, (void)r;                                                                                 \
-  if (!bind(fr, call, #name))                                                                       \
-  return EX_ERROR
-
-/* A pointer argument that the ABI will read or write: memory the program owns (device memory
- * included), so a wild pointer is reported here and not followed. */
-#define OWNED(p, n, what)                                                                           \
-  if (!owned(fr, call, (uintptr_t)(p), (n), what))                                                  \
-  return EX_ERROR
-
-MGPU(mgpuStreamCreate) { BIND(mgpuStreamCreate); r[0].p = mgpuStreamCreate(); return unbind(); }
-MGPU(mgpuStreamDestroy) { BIND(mgpuStreamDestroy); mgpuStreamDestroy(a[0].p); return unbind(); }
-MGPU(mgpuStreamSynchronize) { BIND(mgpuStreamSynchronize); mgpuStreamSynchronize(a[0].p); return unbind(); }
-MGPU(mgpuStreamWaitEvent) { BIND(mgpuStreamWaitEvent); mgpuStreamWaitEvent(a[0].p, a[1].p); return unbind(); }
-MGPU(mgpuEventCreate) { BIND(mgpuEventCreate); r[0].p = mgpuEventCreate(); return unbind(); }
-MGPU(mgpuEventDestroy) { BIND(mgpuEventDestroy); mgpuEventDestroy(a[0].p); return unbind(); }
-MGPU(mgpuEventSynchronize) { BIND(mgpuEventSynchronize); mgpuEventSynchronize(a[0].p); return unbind(); }
-MGPU(mgpuEventRecord) { BIND(mgpuEventRecord); mgpuEventRecord(a[0].p, a[1].p); return unbind(); }
-MGPU(mgpuSetDefaultDevice) { BIND(mgpuSetDefaultDevice); mgpuSetDefaultDevice((int32_t)a[0].i); return unbind(); }
-
-MGPU(mgpuMemAlloc) {
-  BIND(mgpuMemAlloc);
-  r[0].p = mgpuMemAlloc(a[0].u, a[1].p, a[2].i & 1);
-  if (r[0].p)
-    block_add(fr->in, r[0].p, a[0].u, R_DEVICE, call_site(fr->in, call->op, "mgpuMemAlloc"));
-  return unbind();
-}
-
-MGPU(mgpuMemFree) {
-  BIND(mgpuMemFree);
-  mgpuMemFree(a[0].p, a[1].p);
-  if (a[0].p)
-    block_remove(fr->in, a[0].p, R_DEVICE);
-  return unbind();
-}
-
-MGPU(mgpuMemcpy) {
-  OWNED(a[0].p, a[2].u, "copy to");
-  OWNED(a[1].p, a[2].u, "copy from");
-  BIND(mgpuMemcpy);
-  mgpuMemcpy(a[0].p, a[1].p, a[2].u, a[3].p);
-  return unbind();
-}
-
-MGPU(mgpuMemset32) {
-  OWNED(a[0].p, a[2].u * 4, "memset of");
-  BIND(mgpuMemset32);
-  mgpuMemset32(a[0].p, (unsigned)a[1].i, a[2].u, a[3].p);
-  return unbind();
-}
-
-MGPU(mgpuMemset16) {
-  OWNED(a[0].p, a[2].u * 2, "memset of");
-  BIND(mgpuMemset16);
-  mgpuMemset16(a[0].p, (unsigned short)a[1].i, a[2].u, a[3].p);
-  return unbind();
-}
-
-/* A malloc block is known to the device as host memory, which kernels may not touch; registering
- * (part of) it hands the block over as registered memory, and unregistering hands it back, as
- * gpu.c does for memref.alloc memory. */
-static void reg_take(Frame *fr, void *ptr) {
-  ptrdiff_t i = block_find(lowered(fr->in), (uintptr_t)ptr);
-  Block0 *b = i >= 0 ? &fr->in->low->b[i] : NULL;
-  if (b && b->kind == R_HEAP && !b->reg && be_host_remove(fr->in->be, (void *)b->lo, b->loc) == BE_OK)
-    b->reg = ptr;
-}
-
-static void reg_give_back(Frame *fr, void *ptr) {
-  ptrdiff_t i = block_find(lowered(fr->in), (uintptr_t)ptr);
-  Block0 *b = i >= 0 ? &fr->in->low->b[i] : NULL;
-  if (b && b->reg == ptr) {
-    b->reg = NULL;
-    be_host_add(fr->in->be, (void *)b->lo, b->hi - b->lo, b->loc);
-  }
-}
-
-/* Where a memref descriptor's data starts (mgpuMemHostRegisterMemRef's pointer). */
-static void *memref_data(const Slot *a) {
-  const Slot *d = a[1].p;
-  return (char *)d[1].p + d[2].i * a[2].i;
-}
-
-MGPU(mgpuMemHostRegister) {
-  OWNED(a[0].p, a[1].u, "registration of");
-  BIND(mgpuMemHostRegister);
-  reg_take(fr, a[0].p);
-  mgpuMemHostRegister(a[0].p, a[1].u);
-  return unbind();
-}
-
-MGPU(mgpuMemHostUnregister) {
-  BIND(mgpuMemHostUnregister);
-  mgpuMemHostUnregister(a[0].p);
-  reg_give_back(fr, a[0].p);
-  return unbind();
-}
-
-MGPU(mgpuMemHostRegisterMemRef) {
-  OWNED(a[1].p, 24 + 16 * (uint64_t)(a[0].i < 0 ? 0 : a[0].i), "load");
-  BIND(mgpuMemHostRegisterMemRef);
-  reg_take(fr, memref_data(a));
-  mgpuMemHostRegisterMemRef(a[0].i, a[1].p, a[2].i);
-  return unbind();
-}
-
-MGPU(mgpuMemHostUnregisterMemRef) {
-  OWNED(a[1].p, 24 + 16 * (uint64_t)(a[0].i < 0 ? 0 : a[0].i), "load");
-  BIND(mgpuMemHostUnregisterMemRef);
-  mgpuMemHostUnregisterMemRef(a[0].i, a[1].p, a[2].i);
-  reg_give_back(fr, memref_data(a));
-  return unbind();
-}
-
-MGPU(mgpuModuleLoad) {
-  OWNED(a[0].p, a[1].u, "load");
-  BIND(mgpuModuleLoad);
-  r[0].p = mgpuModuleLoad(a[0].p, a[1].u);
-  return unbind();
-}
-
-/* The NUL-terminated string at p lies in owned memory. */
-static bool owned_string(Frame *fr, const Ins *call, const char *p) {
-  if (!owned(fr, call, (uintptr_t)p, 1, "load"))
-    return false;
-  Lowered *L = fr->in->low;
-  ptrdiff_t i = block_find(L, (uintptr_t)p);
-  uintptr_t end = i >= 0 ? L->b[i].hi : (uintptr_t)L->stack + fr->in->sp;
-  if (memchr(p, 0, end - (uintptr_t)p))
-    return true;
-  interp_error(fr, call, "the string at 0x%" PRIxPTR " runs past its memory", (uintptr_t)p);
-  return false;
-}
-
-MGPU(mgpuModuleLoadJIT) {
-  if (!owned_string(fr, call, a[0].p))
-    return EX_ERROR;
-  BIND(mgpuModuleLoadJIT);
-  r[0].p = mgpuModuleLoadJIT(a[0].p, (int)a[1].i);
-  return unbind();
-}
-
-MGPU(mgpuModuleUnload) { BIND(mgpuModuleUnload); mgpuModuleUnload(a[0].p); return unbind(); }
-
-MGPU(mgpuModuleGetFunction) {
-  if (!owned_string(fr, call, a[1].p))
-    return EX_ERROR;
-  BIND(mgpuModuleGetFunction);
-  r[0].p = mgpuModuleGetFunction(a[0].p, a[1].p);
-  return unbind();
-}
-
-MGPU(mgpuLaunchKernel) {
-  OWNED(a[9].p, a[11].u * 8, "load");
-  BIND(mgpuLaunchKernel);
-  mgpuLaunchKernel(a[0].p, (intptr_t)a[1].i, (intptr_t)a[2].i, (intptr_t)a[3].i, (intptr_t)a[4].i,
-                   (intptr_t)a[5].i, (intptr_t)a[6].i, (int32_t)a[7].i, a[8].p, a[9].p, a[10].p, a[11].u);
-  return unbind();
-}
-
-static const struct {
-  const char *name;
-  NativeFn fn;
-} natives[] = {
-  {"malloc", n_malloc},
-  {"aligned_alloc", n_aligned_alloc},
-  {"calloc", n_calloc},
-  {"realloc", n_realloc},
-  {"free", n_free},
-  {"memrefCopy", n_memref_copy},
-#define ENTRY(name) {#name, n_##name},
-  ENTRY(mgpuStreamCreate) ENTRY(mgpuStreamDestroy) ENTRY(mgpuStreamSynchronize) ENTRY(mgpuStreamWaitEvent)
-  ENTRY(mgpuEventCreate) ENTRY(mgpuEventDestroy) ENTRY(mgpuEventSynchronize) ENTRY(mgpuEventRecord)
-  ENTRY(mgpuMemAlloc) ENTRY(mgpuMemFree) ENTRY(mgpuMemcpy) ENTRY(mgpuMemset32) ENTRY(mgpuMemset16)
-  ENTRY(mgpuMemHostRegister) ENTRY(mgpuMemHostUnregister) ENTRY(mgpuMemHostRegisterMemRef)
-  ENTRY(mgpuMemHostUnregisterMemRef) ENTRY(mgpuSetDefaultDevice) ENTRY(mgpuModuleLoad)
-  ENTRY(mgpuModuleLoadJIT) ENTRY(mgpuModuleUnload) ENTRY(mgpuModuleGetFunction) ENTRY(mgpuLaunchKernel)
-#undef ENTRY
-};
-
-NativeFn interp_llvm_native_fn(Str name) {
-  for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++)
-    if (ir_str_eq(name, natives[i].name))
-      return natives[i].fn;
-  bool f32;
-  return libm_find(name, &f32) >= 0 ? n_libm : NULL;
 }
