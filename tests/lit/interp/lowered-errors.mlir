@@ -12,6 +12,10 @@
 // RUN: not %gpuinterp %t/device.mlir 2>&1 | FileCheck --check-prefix=DEVICE %s
 // RUN: not %gpuinterp %t/unreachable.mlir 2>&1 | FileCheck --check-prefix=UNREACHABLE %s
 // RUN: not %gpuinterp %t/unsupported.mlir 2>&1 | FileCheck --check-prefix=NOTPROVIDED %s
+// A memref.load past the end, lowered with --mlir-print-debuginfo: the error names the load's
+// original location and where the memory was allocated.
+// RUN: %mlir_opt %t/memref.mlir --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts --mlir-print-debuginfo > %t/memref.ll.mlir
+// RUN: not %gpuinterp %t/memref.ll.mlir 2>&1 | FileCheck --check-prefix=MEMREF %s
 
 //--- oob.mlir
 llvm.func @malloc(i64) -> !llvm.ptr
@@ -97,4 +101,15 @@ llvm.func @main() {
   // NOTPROVIDED: unsupported.mlir:[[@LINE+1]]:3: error: 'llvm.call' op a call without a flat callee symbol is not supported by the interpreter yet
   llvm.call %z() : !llvm.ptr, () -> ()
   llvm.return
+}
+
+//--- memref.mlir
+func.func @main() {
+  %h = memref.alloc() : memref<4xf32>
+  %c4 = arith.constant 4 : index
+  // MEMREF: memref.mlir:[[@LINE+1]]:8: error: 'llvm.load' op out-of-bounds load: bytes [16, 20) of a 16-byte heap block allocated at '{{.*}}memref.mlir:[[@LINE-2]]:8'
+  %v = memref.load %h[%c4] : memref<4xf32>
+  vector.print %v : f32
+  memref.dealloc %h : memref<4xf32>
+  return
 }
