@@ -464,6 +464,8 @@ bool c_gep(Comp *c, Op *op, Ins *ins) {
     bool dyn = raw->u.darr.ivals[k] == GEP_DYNAMIC;
     if (dyn && next >= op->noperands)
       return interp_unsupported(c, op, "a getelementptr with missing indices");
+    if (dyn && op->operands[next]->type->kind != TY_INT)
+      return interp_unsupported(c, op, "a getelementptr with vector indices");
     int64_t cidx = raw->u.darr.ivals[k];
     const Type *step; /* the type the index counts in */
     if (k == 0) {
