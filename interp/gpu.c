@@ -21,11 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define D_ALLOC 0
-#define D_ALIGNED 1
-#define D_OFFSET 2
-#define D_SIZES 3
-
 /* ---- state ---------------------------------------------------------------------------------- */
 
 GpuState *interp_gpu(Interp *in) {

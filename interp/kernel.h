@@ -116,6 +116,7 @@ struct KFrame {
   Slot *tmp;            /* room for moves */
   KRange *acc;
   size_t nacc, capacc;
+  uint32_t *hash;       /* kernel.c: ranges by their end address */
 };
 
 #define KV_MINE 0x40000000u
@@ -156,5 +157,59 @@ bool kernel_is_arith(Op *op);
 /* Any op through its host implementation, once per thread (pure ops on descriptors: memref.dim,
  * memref.cast, memref.subview, ...). */
 bool kernel_compile_host(Interp *in, Op *op, KIns *k);
+
+/* ---- compiling kernels (kernel.c), shared with kernel_ops.c ----------------------------------- */
+
+#define D_ALLOC 0
+#define D_ALIGNED 1
+#define D_OFFSET 2
+#define D_SIZES 3
+#define KHASH 4096 /* slots of KFrame.hash */
+
+/* A kernel being compiled: inputs found so far (values from outside a gpu.launch body). */
+typedef struct KComp {
+  Interp *in;
+  Kernel *k;
+  Op *root;
+  Value **caps;
+  uint32_t *cap_word;
+  uint32_t ncap, capcap;
+  uint32_t depth;
+} KComp;
+
+/* Workgroup and private memory: attributions and memref.alloca. */
+typedef struct KAttr {
+  uint32_t word;    /* the descriptor's first word */
+  bool vary;        /* private (per thread) or shared (per block) */
+  Type *type;
+  size_t off;       /* in the block's shared memory, or in each thread's private memory */
+} KAttr;
+
+void kernel_operand(KComp *kc, Value *v, uint32_t *word, uint8_t *vary);
+bool kernel_compile_body(KComp *kc, Region *r, KBody *out);
+bool kernel_unsupported(KComp *kc, Op *op, const char *what);
+/* Private memory a kernel's memref.alloca needs per thread (kernel_ops.c reserves it). */
+void kernel_reserve_private(KComp *kc, KAttr *a);
+int kernel_run_body(KFrame *f, const KBody *b);
+
+/* kernel_ops.c: compile functions of the ops it runs, and memory helpers */
+bool c_kid(KComp *kc, Op *op, KIns *k);
+bool c_kbarrier(KComp *kc, Op *op, KIns *k);
+bool c_kshuffle(KComp *kc, Op *op, KIns *k);
+bool c_kreduce(KComp *kc, Op *op, KIns *k);
+bool c_kprintf(KComp *kc, Op *op, KIns *k);
+bool c_kdynamic_shared(KComp *kc, Op *op, KIns *k);
+bool c_kmem(KComp *kc, Op *op, KIns *k);
+bool c_kalloca(KComp *kc, Op *op, KIns *k);
+bool c_kview(KComp *kc, Op *op, KIns *k);
+/* Reports (be_kernel_access) and forgets the frame's recorded accesses; false when the backend
+ * refused one (it reported why). */
+bool kernel_flush_accesses(KFrame *f);
+/* Row-major descriptor words (stride apart: 1, or n for a varying value's lane) for a memref of
+ * type t at base; dynamic sizes from dyn. */
+void kernel_describe(Slot *d, size_t stride, const Type *t, char *base, const int64_t *dyn);
+size_t kernel_static_bytes(const Type *t);
+bool kernel_static_memref(const Type *t);
+size_t kernel_align16(size_t n);
 
 #endif

@@ -101,7 +101,9 @@ static bool host_op(Interp *in, Op *op, KIns *k) {
 
 /* ---- lane loops ------------------------------------------------------------------------------ */
 
-/* Two operands, one result: expr over a and b (Slot values) gives the result Slot field. */
+/* Two operands, one result: expr over a and b (Slot values) gives the result Slot field. With the
+ * mask full, the loops over varying and uniform operands are split so the compiler can vectorize
+ * them. */
 #define BIN(name, field, T, expr)                                                                  \
   static int name(KFrame *f, const KIns *k) {                                                      \
     const Slot *A = KIN(f, k, 0), *B = KIN(f, k, 1);                                               \
@@ -116,6 +118,34 @@ static bool host_op(Interp *in, Op *op, KIns *k) {
       return EX_NEXT;                                                                              \
     }                                                                                              \
     size_t sa = k->vin[0], sb = k->vin[1];                                                         \
+    if (f->nact == f->n) {                                                                         \
+      uint32_t n = f->n;                                                                           \
+      if (sa && sb) {                                                                              \
+        for (uint32_t l = 0; l < n; l++) {                                                         \
+          T a = A[l].field, b = B[l].field;                                                        \
+          Slot r = {0};                                                                            \
+          r.field = (expr);                                                                        \
+          O[l] = r;                                                                                \
+        }                                                                                          \
+      } else if (sa) {                                                                             \
+        T b = B[0].field;                                                                          \
+        for (uint32_t l = 0; l < n; l++) {                                                         \
+          T a = A[l].field;                                                                        \
+          Slot r = {0};                                                                            \
+          r.field = (expr);                                                                        \
+          O[l] = r;                                                                                \
+        }                                                                                          \
+      } else {                                                                                     \
+        T a = A[0].field;                                                                          \
+        for (uint32_t l = 0; l < n; l++) {                                                         \
+          T b = B[l * sb].field;                                                                   \
+          Slot r = {0};                                                                            \
+          r.field = (expr);                                                                        \
+          O[l] = r;                                                                                \
+        }                                                                                          \
+      }                                                                                            \
+      return EX_NEXT;                                                                              \
+    }                                                                                              \
     KLANES(f, l, {                                                                                 \
       T a = A[l * sa].field, b = B[l * sb].field;                                                  \
       Slot r = {0};                                                                                \
@@ -131,6 +161,12 @@ static bool host_op(Interp *in, Op *op, KIns *k) {
 BIN(k_addi, i, int64_t, SX((uint64_t)a + (uint64_t)b))
 BIN(k_subi, i, int64_t, SX((uint64_t)a - (uint64_t)b))
 BIN(k_muli, i, int64_t, SX((uint64_t)a * (uint64_t)b))
+BIN(k_addi64, i, int64_t, (int64_t)((uint64_t)a + (uint64_t)b))
+BIN(k_subi64, i, int64_t, (int64_t)((uint64_t)a - (uint64_t)b))
+BIN(k_muli64, i, int64_t, (int64_t)((uint64_t)a * (uint64_t)b))
+BIN(k_addi32, i, int64_t, (int32_t)(uint32_t)((uint64_t)a + (uint64_t)b))
+BIN(k_subi32, i, int64_t, (int32_t)(uint32_t)((uint64_t)a - (uint64_t)b))
+BIN(k_muli32, i, int64_t, (int32_t)(uint32_t)((uint64_t)a * (uint64_t)b))
 BIN(k_andi, i, int64_t, a & b)
 BIN(k_ori, i, int64_t, a | b)
 BIN(k_xori, i, int64_t, SX((uint64_t)(a ^ b)))
@@ -348,8 +384,12 @@ bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
     uint32_t w = interp_int_width(rt);
     for (size_t i = 0; w && i < sizeof int_ops / sizeof int_ops[0]; i++)
       if (ir_str_eq(op->name, int_ops[i].names[0]) || ir_str_eq(op->name, int_ops[i].names[1])) {
+        static const KFn by_width[][3] = {{k_addi, k_addi64, k_addi32}, {k_subi, k_subi64, k_subi32},
+                                          {k_muli, k_muli64, k_muli32}};
         k->a = w;
         k->fn = int_ops[i].fn;
+        if (i < 3 && (w == 64 || w == 32))
+          k->fn = by_width[i][w == 64 ? 1 : 2];
         return true;
       }
     for (uint32_t i = 0; w && i < sizeof div_ops / sizeof div_ops[0]; i++)

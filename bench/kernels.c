@@ -1,0 +1,375 @@
+/* bench/kernels - how fast the interpreter runs kernels, each figure as a ratio against a peer
+ * measured in the same run. Every figure is the median of RUNS runs.
+ *
+ *   vector add   c[i] = a[i] + b[i] over 16M f32 in blocks of 256 threads. Peer: the same loop
+ *                in C, compiled with gcc -O2 here (source and flags printed). Target: <= 3x.
+ *   matmul       512x512 f32, one thread per output element, 16x16 blocks, k loop in the kernel.
+ *                Peer: the same triple loop in C. Target: <= 3x.
+ *   reduction    sums of 4M f32 per block of 256 threads: a tree in workgroup memory with a
+ *                gpu.barrier after each step. Peer: the same kernel without the barriers (which in
+ *                lock step computes the same). Target: <= 1.5x. The C loop is printed for scale.
+ *
+ * A kernel's time is the time of a program that sets up its buffers and launches it, minus the
+ * time of the same program without the launch; both run in this process, on the sim backend with
+ * race detection on (as gpuinterp runs by default).
+ *
+ * Usage: bench/kernels [workers]   (default: all CPUs)
+ */
+#include "backends/backend.h"
+#include "interp/interp.h"
+#include "ir/ir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { RUNS = 5 };
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return v[n / 2];
+}
+
+/* ---- the kernels ------------------------------------------------------------------------------ */
+
+/* @base sets up and frees the buffers; @run does the same around one launch. %LAUNCH% marks where
+ * the launch goes. */
+static const char vadd_src[] =
+    "module attributes {gpu.container_module} {\n"
+    "  gpu.module @k {\n"
+    "    gpu.func @vadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %n: index) kernel {\n"
+    "      %bx = gpu.block_id x\n"
+    "      %bd = gpu.block_dim x\n"
+    "      %tx = gpu.thread_id x\n"
+    "      %i0 = arith.muli %bx, %bd : index\n"
+    "      %i = arith.addi %i0, %tx : index\n"
+    "      %ok = arith.cmpi slt, %i, %n : index\n"
+    "      scf.if %ok {\n"
+    "        %x = memref.load %a[%i] : memref<?xf32>\n"
+    "        %y = memref.load %b[%i] : memref<?xf32>\n"
+    "        %s = arith.addf %x, %y : f32\n"
+    "        memref.store %s, %c[%i] : memref<?xf32>\n"
+    "      }\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "  func.func @body(%launch: i1) {\n"
+    "    %c1 = arith.constant 1 : index\n"
+    "    %n = arith.constant 16777216 : index\n"
+    "    %c256 = arith.constant 256 : index\n"
+    "    %nb = arith.constant 65536 : index\n"
+    "    %a = gpu.alloc (%n) : memref<?xf32>\n"
+    "    %b = gpu.alloc (%n) : memref<?xf32>\n"
+    "    %c = gpu.alloc (%n) : memref<?xf32>\n"
+    "    %one = arith.constant 1.0 : f32\n"
+    "    gpu.memset %a, %one : memref<?xf32>, f32\n"
+    "    gpu.memset %b, %one : memref<?xf32>, f32\n"
+    "    gpu.memset %c, %one : memref<?xf32>, f32\n"
+    "    scf.if %launch {\n"
+    "      gpu.launch_func @k::@vadd blocks in (%nb, %c1, %c1) threads in (%c256, %c1, %c1)\n"
+    "          args(%a : memref<?xf32>, %b : memref<?xf32>, %c : memref<?xf32>, %n : index)\n"
+    "    }\n"
+    "    gpu.dealloc %a : memref<?xf32>\n"
+    "    gpu.dealloc %b : memref<?xf32>\n"
+    "    gpu.dealloc %c : memref<?xf32>\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @base() {\n"
+    "    %f = arith.constant false\n"
+    "    call @body(%f) : (i1) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @run() {\n"
+    "    %t = arith.constant true\n"
+    "    call @body(%t) : (i1) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+static const char matmul_src[] =
+    "module attributes {gpu.container_module} {\n"
+    "  gpu.module @k {\n"
+    "    gpu.func @mm(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) kernel {\n"
+    "      %bx = gpu.block_id x\n"
+    "      %by = gpu.block_id y\n"
+    "      %tx = gpu.thread_id x\n"
+    "      %ty = gpu.thread_id y\n"
+    "      %c0 = arith.constant 0 : index\n"
+    "      %c1 = arith.constant 1 : index\n"
+    "      %c16 = arith.constant 16 : index\n"
+    "      %c512 = arith.constant 512 : index\n"
+    "      %r0 = arith.muli %by, %c16 : index\n"
+    "      %row = arith.addi %r0, %ty : index\n"
+    "      %q0 = arith.muli %bx, %c16 : index\n"
+    "      %col = arith.addi %q0, %tx : index\n"
+    "      %z = arith.constant 0.0 : f32\n"
+    "      %sum = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %z) -> (f32) {\n"
+    "        %x = memref.load %a[%row, %k] : memref<512x512xf32>\n"
+    "        %y = memref.load %b[%k, %col] : memref<512x512xf32>\n"
+    "        %p = arith.mulf %x, %y : f32\n"
+    "        %s = arith.addf %acc, %p : f32\n"
+    "        scf.yield %s : f32\n"
+    "      }\n"
+    "      memref.store %sum, %c[%row, %col] : memref<512x512xf32>\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "  func.func @body(%launch: i1) {\n"
+    "    %c1 = arith.constant 1 : index\n"
+    "    %c16 = arith.constant 16 : index\n"
+    "    %c32 = arith.constant 32 : index\n"
+    "    %a = gpu.alloc () : memref<512x512xf32>\n"
+    "    %b = gpu.alloc () : memref<512x512xf32>\n"
+    "    %c = gpu.alloc () : memref<512x512xf32>\n"
+    "    %one = arith.constant 1.0 : f32\n"
+    "    gpu.memset %a, %one : memref<512x512xf32>, f32\n"
+    "    gpu.memset %b, %one : memref<512x512xf32>, f32\n"
+    "    scf.if %launch {\n"
+    "      gpu.launch_func @k::@mm blocks in (%c32, %c32, %c1) threads in (%c16, %c16, %c1)\n"
+    "          args(%a : memref<512x512xf32>, %b : memref<512x512xf32>, %c : memref<512x512xf32>)\n"
+    "    }\n"
+    "    gpu.dealloc %a : memref<512x512xf32>\n"
+    "    gpu.dealloc %b : memref<512x512xf32>\n"
+    "    gpu.dealloc %c : memref<512x512xf32>\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @base() {\n"
+    "    %f = arith.constant false\n"
+    "    call @body(%f) : (i1) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @run() {\n"
+    "    %t = arith.constant true\n"
+    "    call @body(%t) : (i1) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+/* %BARRIER% is replaced by gpu.barrier or by nothing */
+static const char reduce_src[] =
+    "module attributes {gpu.container_module} {\n"
+    "  gpu.module @k {\n"
+    "    gpu.func @reduce(%in: memref<?xf32>, %out: memref<?xf32>)\n"
+    "        workgroup(%sh: memref<256xf32, #gpu.address_space<workgroup>>) kernel {\n"
+    "      %bx = gpu.block_id x\n"
+    "      %tx = gpu.thread_id x\n"
+    "      %c0 = arith.constant 0 : index\n"
+    "      %c2 = arith.constant 2 : index\n"
+    "      %c128 = arith.constant 128 : index\n"
+    "      %c256 = arith.constant 256 : index\n"
+    "      %i0 = arith.muli %bx, %c256 : index\n"
+    "      %i = arith.addi %i0, %tx : index\n"
+    "      %v = memref.load %in[%i] : memref<?xf32>\n"
+    "      memref.store %v, %sh[%tx] : memref<256xf32, #gpu.address_space<workgroup>>\n"
+    "      %BARRIER%\n"
+    "      %r = scf.while (%s = %c128) : (index) -> index {\n"
+    "        %go = arith.cmpi ugt, %s, %c0 : index\n"
+    "        scf.condition(%go) %s : index\n"
+    "      } do {\n"
+    "      ^bb0(%s: index):\n"
+    "        %lo = arith.cmpi ult, %tx, %s : index\n"
+    "        scf.if %lo {\n"
+    "          %j = arith.addi %tx, %s : index\n"
+    "          %a = memref.load %sh[%tx] : memref<256xf32, #gpu.address_space<workgroup>>\n"
+    "          %b = memref.load %sh[%j] : memref<256xf32, #gpu.address_space<workgroup>>\n"
+    "          %t = arith.addf %a, %b : f32\n"
+    "          memref.store %t, %sh[%tx] : memref<256xf32, #gpu.address_space<workgroup>>\n"
+    "        }\n"
+    "        %BARRIER%\n"
+    "        %h = arith.divui %s, %c2 : index\n"
+    "        scf.yield %h : index\n"
+    "      }\n"
+    "      %first = arith.cmpi eq, %tx, %c0 : index\n"
+    "      scf.if %first {\n"
+    "        %t = memref.load %sh[%c0] : memref<256xf32, #gpu.address_space<workgroup>>\n"
+    "        memref.store %t, %out[%bx] : memref<?xf32>\n"
+    "      }\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "  func.func @body(%launch: i1) {\n"
+    "    %c1 = arith.constant 1 : index\n"
+    "    %c256 = arith.constant 256 : index\n"
+    "    %n = arith.constant 4194304 : index\n"
+    "    %nb = arith.constant 16384 : index\n"
+    "    %in = gpu.alloc (%n) : memref<?xf32>\n"
+    "    %out = gpu.alloc (%nb) : memref<?xf32>\n"
+    "    %one = arith.constant 1.0 : f32\n"
+    "    gpu.memset %in, %one : memref<?xf32>, f32\n"
+    "    scf.if %launch {\n"
+    "      gpu.launch_func @k::@reduce blocks in (%nb, %c1, %c1) threads in (%c256, %c1, %c1)\n"
+    "          args(%in : memref<?xf32>, %out : memref<?xf32>)\n"
+    "    }\n"
+    "    gpu.dealloc %in : memref<?xf32>\n"
+    "    gpu.dealloc %out : memref<?xf32>\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @base() {\n"
+    "    %f = arith.constant false\n"
+    "    call @body(%f) : (i1) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @run() {\n"
+    "    %t = arith.constant true\n"
+    "    call @body(%t) : (i1) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+/* src with every %BARRIER% replaced by with (malloc'ed) */
+static char *substitute(const char *src, const char *with) {
+  size_t n = strlen(src) + 16 * strlen(with) + 1;
+  char *out = malloc(n), *o = out;
+  const char *key = "%BARRIER%";
+  for (const char *s = src; *s;) {
+    if (!strncmp(s, key, strlen(key))) {
+      o += sprintf(o, "%s", with);
+      s += strlen(key);
+    } else {
+      *o++ = *s++;
+    }
+  }
+  *o = 0;
+  return out;
+}
+
+static int workers;
+
+/* Median seconds of one launch of src's kernel: @run minus @base. */
+static double kernel_time(const char *name, const char *src) {
+  IrCtx *ctx = ir_ctx_create();
+  Op *top = ir_parse(ctx, name, src, strlen(src));
+  if (!top || ir_verify(ctx, top)) {
+    fprintf(stderr, "bench: %s does not parse\n", name);
+    exit(1);
+  }
+  BeOptions bo = {0};
+  bo.workers = workers;
+  Backend *be = NULL;
+  char err[256];
+  if (be_open("sim", &bo, &be, err, sizeof err) != BE_OK) {
+    fprintf(stderr, "bench: %s\n", err);
+    exit(1);
+  }
+  InterpOptions io = {be, stdout};
+  Interp *in = interp_create(ctx, top, &io);
+  if (!in) {
+    fprintf(stderr, "bench: %s does not compile\n", name);
+    exit(1);
+  }
+  double base[RUNS], run[RUNS];
+  for (int i = 0; i < RUNS; i++) {
+    double t0 = now_s();
+    unsigned e1 = interp_run(in, "base");
+    double t1 = now_s();
+    unsigned e2 = interp_run(in, "run");
+    double t2 = now_s();
+    if (e1 || e2 || be_error_count(be)) {
+      fprintf(stderr, "bench: %s failed\n", name);
+      exit(1);
+    }
+    base[i] = t1 - t0;
+    run[i] = t2 - t1;
+  }
+  interp_destroy(in);
+  be_close(be, NULL);
+  ir_ctx_destroy(ctx);
+  double t = median(run, RUNS) - median(base, RUNS);
+  return t > 1e-9 ? t : 1e-9;
+}
+
+/* ---- the peers in C ----------------------------------------------------------------------------- */
+
+static const char native_src[] =
+    "#include <stdio.h>\n"
+    "#include <stdlib.h>\n"
+    "#include <time.h>\n"
+    "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);\n"
+    "  return t.tv_sec + t.tv_nsec * 1e-9; }\n"
+    "static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b;\n"
+    "  return x < y ? -1 : x > y; }\n"
+    "static void vadd(const float *a, const float *b, float *c, long n) {\n"
+    "  for (long i = 0; i < n; i++) c[i] = a[i] + b[i]; }\n"
+    "static void mm(const float *a, const float *b, float *c, int n) {\n"
+    "  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) { float s = 0;\n"
+    "    for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j]; c[i * n + j] = s; } }\n"
+    "static void reduce(const float *in, float *out, long blocks) {\n"
+    "  float sh[256];\n"
+    "  for (long b = 0; b < blocks; b++) { for (int t = 0; t < 256; t++) sh[t] = in[b * 256 + t];\n"
+    "    for (int s = 128; s > 0; s /= 2) for (int t = 0; t < s; t++) sh[t] += sh[t + s];\n"
+    "    out[b] = sh[0]; } }\n"
+    "int main(void) {\n"
+    "  long n = 16777216; int m = 512; long rn = 4194304;\n"
+    "  float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4), *o = malloc(rn / 256 * 4);\n"
+    "  for (long i = 0; i < n; i++) a[i] = b[i] = c[i] = 1;\n"
+    "  double t[3][5];\n"
+    "  for (int r = 0; r < 5; r++) {\n"
+    "    double t0 = now(); vadd(a, b, c, n); double t1 = now(); mm(a, b, c, m); double t2 = now();\n"
+    "    reduce(a, o, rn / 256); double t3 = now();\n"
+    "    t[0][r] = t1 - t0; t[1][r] = t2 - t1; t[2][r] = t3 - t2; }\n"
+    "  for (int k = 0; k < 3; k++) qsort(t[k], 5, sizeof(double), cmp);\n"
+    "  printf(\"%.9f %.9f %.9f %f\\n\", t[0][2], t[1][2], t[2][2], c[5] + o[3]);\n"
+    "  return 0; }\n";
+
+static const char native_flags[] = "gcc -O2";
+
+static bool native_times(double out[3]) {
+  char dir[] = "/tmp/gpuinterp-bench-XXXXXX";
+  if (!mkdtemp(dir))
+    return false;
+  char src[128], exe[128], cmd[512];
+  snprintf(src, sizeof src, "%s/peer.c", dir);
+  snprintf(exe, sizeof exe, "%s/peer", dir);
+  FILE *f = fopen(src, "w");
+  if (!f)
+    return false;
+  fputs(native_src, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s -o %s %s && %s", native_flags, exe, src, exe);
+  FILE *p = popen(cmd, "r");
+  bool ok = p && fscanf(p, "%lf %lf %lf", &out[0], &out[1], &out[2]) == 3;
+  if (p)
+    pclose(p);
+  remove(exe);
+  remove(src);
+  remove(dir);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  workers = argc > 1 ? atoi(argv[1]) : 0;
+  printf("bench/kernels: the peer is this C, compiled with `%s`:\n\n%s\n", native_flags, native_src);
+  double nat[3];
+  if (!native_times(nat)) {
+    fprintf(stderr, "bench: could not build or run the C peer\n");
+    return 1;
+  }
+  char *with = substitute(reduce_src, "gpu.barrier"), *without = substitute(reduce_src, "");
+  double vadd = kernel_time("vadd.mlir", vadd_src);
+  double mm = kernel_time("matmul.mlir", matmul_src);
+  double red_b = kernel_time("reduce.mlir", with);
+  double red_nb = kernel_time("reduce-nobarrier.mlir", without);
+  free(with);
+  free(without);
+  printf("%-34s %10s %10s %8s %8s\n", "kernel (median of 5)", "interp", "peer", "ratio", "target");
+  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "vector add, 16M f32", vadd * 1e3, nat[0] * 1e3, vadd / nat[0],
+         "<= 3x");
+  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "matmul 512x512 f32", mm * 1e3, nat[1] * 1e3, mm / nat[1], "<= 3x");
+  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "tree reduction: barriers vs none", red_b * 1e3, red_nb * 1e3,
+         red_b / red_nb, "<= 1.5x");
+  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "tree reduction vs C", red_b * 1e3, nat[2] * 1e3, red_b / nat[2],
+         "-");
+  return 0;
+}
