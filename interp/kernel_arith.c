@@ -32,7 +32,11 @@ static int host_failed(KFrame *f) {
 static int x_host(KFrame *f, const KIns *k) {
   const HostOp *h = k->aux;
   Slot s[HOST_WORDS];
-  Interp copy = *f->L_in;
+  Interp copy = {0}; /* what a host op may read; errors are counted apart */
+  copy.ctx = f->L_in->ctx;
+  copy.module = f->L_in->module;
+  copy.be = f->L_in->be;
+  copy.out = f->L_in->out;
   Frame hf = {0};
   hf.s = s;
   hf.in = &copy;
