@@ -736,3 +736,31 @@ bool c_index_sizeof(Comp *c, Op *op, Ins *ins) {
   ins->fn = x_constant;
   return true;
 }
+
+/* sincos: two results; clampf: the value clamped to [min, max] (NaN bounds propagate) */
+static int x_sincos(Frame *fr, const Ins *ins) {
+  double x = F(0);
+  FOUT(sin(x));
+  setf(&fr->s[ins->out[1]], cos(x), (FloatKind)ins->a);
+  return EX_NEXT;
+}
+
+bool c_sincos(Comp *c, Op *op, Ins *ins) {
+  if (!float_result(c, op, ins))
+    return false;
+  ins->fn = x_sincos;
+  return lanes(c, op, ins, true);
+}
+
+static int x_clampf(Frame *fr, const Ins *ins) {
+  double x = F(0), lo = F(1), hi = F(2);
+  FOUT(isnan(x) || isnan(lo) || isnan(hi) ? NAN : x < lo ? lo : x > hi ? hi : x);
+  return EX_NEXT;
+}
+
+bool c_clampf(Comp *c, Op *op, Ins *ins) {
+  if (!float_result(c, op, ins))
+    return false;
+  ins->fn = x_clampf;
+  return lanes(c, op, ins, true);
+}

@@ -10,7 +10,8 @@
  *     being earlier in program order, are complete): a token is then always ready and an
  *     !async.value holds its value's words. Awaiting is a no-op apart from unwrapping a value.
  *     The device work a body starts stays asynchronous on its stream, as on a real run.
- * Terminators write where their parent decided at compile time, like those in interp.c. */
+ * Terminators write where their parent decided at compile time, like those in interp.c.
+ * func.constant and func.call_indirect are here too: a function value is its Func pointer. */
 #include "interp/internal.h"
 
 #include <stdlib.h>
@@ -481,5 +482,76 @@ static int x_nothing(Frame *fr, const Ins *ins) {
 bool c_await_all(Comp *c, Op *op, Ins *ins) {
   (void)c, (void)op;
   ins->fn = x_nothing;
+  return true;
+}
+
+/* ---- func.constant, func.call_indirect ------------------------------------------------------ */
+
+static int x_func_constant(Frame *fr, const Ins *ins) {
+  fr->s[ins->out[0]].p = ins->aux;
+  return EX_NEXT;
+}
+
+bool c_func_constant(Comp *c, Op *op, Ins *ins) {
+  Attr *v = ir_op_attr(op, "value");
+  Func *fn = v && v->kind == ATTR_SYMREF && v->u.sym.n == 1 ? interp_func(c->in, v->u.sym.path[0]) : NULL;
+  if (!fn)
+    return interp_unsupported(c, op, "a constant naming no function of this module");
+  ins->aux = fn;
+  ins->fn = x_func_constant;
+  return true;
+}
+
+typedef struct Indirect {
+  uint32_t arg_words, res_words;
+  uint32_t *in_words, *out_words;
+} Indirect;
+
+static int x_call_indirect(Frame *fr, const Ins *ins) {
+  const Indirect *ci = ins->aux;
+  const Func *fn = fr->s[ins->in[0]].p;
+  if (!fn)
+    return interp_error(fr, ins, "calls a null function value");
+  if (fn->native == NULL && !fn->op->regions[0].first)
+    return interp_error(fr, ins, "calls a declaration the interpreter does not provide");
+  Slot abuf[64], rbuf[64];
+  Slot *args = ci->arg_words <= 64 ? abuf : malloc(ci->arg_words * sizeof(Slot));
+  Slot *res = ci->res_words <= 64 ? rbuf : malloc(ci->res_words * sizeof(Slot));
+  int r = EX_ERROR;
+  if (!args || !res) {
+    interp_error(fr, ins, "out of memory");
+    goto done;
+  }
+  uint32_t w = 0;
+  for (uint32_t i = 1; i < ins->nin; i++) {
+    interp_copy(&args[w], &fr->s[ins->in[i]], ci->in_words[i]);
+    w += ci->in_words[i];
+  }
+  r = interp_call(fr->in, fn, ins, args, res);
+  if (r != EX_ERROR) {
+    w = 0;
+    for (uint32_t i = 0; i < ins->nout; i++) {
+      interp_copy(&fr->s[ins->out[i]], &res[w], ci->out_words[i]);
+      w += ci->out_words[i];
+    }
+  }
+done:
+  if (args && args != abuf)
+    free(args);
+  if (res && res != rbuf)
+    free(res);
+  return r == EX_ERROR ? EX_ERROR : EX_NEXT;
+}
+
+bool c_call_indirect(Comp *c, Op *op, Ins *ins) {
+  Indirect *ci = ir_alloc(c->in->ctx, sizeof *ci);
+  ci->in_words = ir_alloc(c->in->ctx, (op->noperands + 1) * sizeof(uint32_t));
+  ci->out_words = ir_alloc(c->in->ctx, (op->nresults + 1) * sizeof(uint32_t));
+  for (uint32_t i = 1; i < op->noperands; i++)
+    ci->arg_words += ci->in_words[i] = interp_words(op->operands[i]->type);
+  for (uint32_t i = 0; i < op->nresults; i++)
+    ci->res_words += ci->out_words[i] = interp_words(op->results[i].type);
+  ins->aux = ci;
+  ins->fn = x_call_indirect;
   return true;
 }

@@ -156,6 +156,7 @@ void interp_store_elem(const Type *t, void *p, const Slot *in) {
 typedef struct Shape {
   Type *type;
   uint32_t rank, esize;
+  uint32_t align; /* alloc: bytes, at least 64 */
   const char *loc;
   bool stack;
 } Shape;
@@ -227,7 +228,7 @@ static int x_alloc(Frame *fr, const Ins *ins) {
     fr->allocas = blk;
     p = (char *)blk + 64;
   } else if (bytes) {
-    if (posix_memalign(&p, 64, bytes))
+    if (posix_memalign(&p, sh->align, bytes))
       return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
     memset(p, 0, bytes);
     heap_add(fr->in, p);
@@ -260,8 +261,64 @@ bool c_alloc(Comp *c, Op *op, Ins *ins) {
   if (!sh->esize)
     return interp_unsupported(c, op, "memory of this element type");
   sh->stack = ir_str_eq(op->name, "memref.alloca");
+  Attr *al = ir_op_attr(op, "alignment");
+  sh->align = 64;
+  if (al && al->kind == ATTR_INT && al->u.i.v > 64 && !(al->u.i.v & (al->u.i.v - 1))) {
+    if (sh->stack)
+      return interp_unsupported(c, op, "an alloca aligned to more than 64 bytes");
+    sh->align = (uint32_t)al->u.i.v;
+  }
   ins->aux = sh;
   ins->fn = x_alloc;
+  return true;
+}
+
+/* memref.realloc: a new buffer of the result's size holding the old contents (as far as they
+ * fit; the rest zero); the old buffer is freed */
+static int x_realloc(Frame *fr, const Ins *ins) {
+  const Shape *sh = ins->aux;
+  Slot *s = &fr->s[ins->in[0]], *d = &fr->s[ins->out[0]];
+  int64_t n = sh->type->u.sh.shape[0] == IR_DYNAMIC ? fr->s[ins->in[1]].i : sh->type->u.sh.shape[0];
+  if (n < 0)
+    return interp_error(fr, ins, "negative size %lld", (long long)n);
+  void *old = s[D_ALLOC].p;
+  if (old && !heap_remove(fr->in, old))
+    return interp_error(fr, ins, "reallocates memory that is not a live allocation");
+  uint64_t bytes = (uint64_t)n * sh->esize, keep = (uint64_t)s[D_SIZES].i * sh->esize;
+  void *p = NULL;
+  if (bytes && posix_memalign(&p, 64, bytes))
+    return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
+  if (p) {
+    memset(p, 0, bytes);
+    if (old)
+      memcpy(p, (char *)s[D_ALIGNED].p + s[D_OFFSET].i * (int64_t)sh->esize, keep < bytes ? keep : bytes);
+    heap_add(fr->in, p);
+  }
+  if (old) {
+    if (fr->in->be)
+      be_host_remove(fr->in->be, old, sh->loc);
+    free(old);
+  }
+  d[D_ALLOC].p = p;
+  d[D_ALIGNED].p = p;
+  d[D_OFFSET].i = 0;
+  d[D_SIZES].i = n;
+  d[D_SIZES + 1].i = 1;
+  if (p && fr->in->be && be_host_add(fr->in->be, p, bytes, sh->loc) != BE_OK)
+    return EX_ERROR;
+  return EX_NEXT;
+}
+
+bool c_realloc(Comp *c, Op *op, Ins *ins) {
+  Type *st = op->operands[0]->type, *t = op->results[0].type;
+  if (st->kind != TY_MEMREF || t->kind != TY_MEMREF || st->u.sh.rank != 1 || t->u.sh.rank != 1 ||
+      st->u.sh.layout || t->u.sh.layout)
+    return interp_unsupported(c, op, "this realloc (1-D memrefs without layout only)");
+  Shape *sh = shape_of(c, op, t);
+  if (!sh->esize)
+    return interp_unsupported(c, op, "memory of this element type");
+  ins->aux = sh;
+  ins->fn = x_realloc;
   return true;
 }
 
@@ -317,6 +374,8 @@ bool c_alloca_scope_return(Comp *c, Op *op, Ins *ins) {
 
 static int x_dealloc(Frame *fr, const Ins *ins) {
   Slot *d = &fr->s[ins->in[0]];
+  if (ins->a) /* unranked: [rank, descriptor pointer, ...] */
+    d = d[1].p;
   if (!d[D_ALLOC].p)
     return EX_NEXT;
   if (!heap_remove(fr->in, d[D_ALLOC].p))
@@ -328,8 +387,10 @@ static int x_dealloc(Frame *fr, const Ins *ins) {
 }
 
 bool c_dealloc(Comp *c, Op *op, Ins *ins) {
-  if (op->operands[0]->type->kind != TY_MEMREF)
-    return interp_unsupported(c, op, "dealloc of an unranked memref");
+  TypeKind k = op->operands[0]->type->kind;
+  if (k != TY_MEMREF && k != TY_UNRANKED_MEMREF)
+    return interp_unsupported(c, op, "dealloc of this type");
+  ins->a = k == TY_UNRANKED_MEMREF;
   ins->aux = (void *)interp_loc(c, op);
   ins->fn = x_dealloc;
   return true;
