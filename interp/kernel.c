@@ -511,6 +511,13 @@ static int x_if(KFrame *f, const KIns *k) {
   const Slot *C = KIN(f, k, 0);
   if (!k->vin[0])
     return kernel_run_body(f, (C[0].i & 1) ? &c->body : &c->body2);
+  if (f->nact == f->n) { /* the common case: every thread takes the same branch */
+    uint32_t taken = 0;
+    for (uint32_t l = 0; l < f->n; l++)
+      taken += (uint32_t)(C[l].i & 1);
+    if (taken == f->n || !taken)
+      return kernel_run_body(f, taken ? &c->body : &c->body2);
+  }
   uint32_t *act = f->act, nact = f->nact;
   size_t top = f->top;
   uint32_t *t = push(f), *e = push(f), nt = 0, ne = 0;

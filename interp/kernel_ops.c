@@ -649,6 +649,22 @@ static bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L
   return true;
 }
 
+/* With the mask full and the threads' element offsets consecutive (thread l at first + l), the
+ * first element of the run, after checking that the run is in bounds; -1 otherwise. */
+static int64_t consecutive(const KFrame *f, const Lin *L) {
+  if (f->nact != f->n || (L->si0 && L->si1) || (!L->si0 && !L->si1))
+    return -1;
+  const Slot *I = L->si0 ? L->i0 : L->i1;
+  int64_t n = L->si0 ? L->n0 : L->n1, st = L->si0 ? L->s0 : L->s1, other = L->si0 ? L->i1[0].i : L->i0[0].i;
+  int64_t other_n = L->si0 ? L->n1 : L->n0, other_st = L->si0 ? L->s1 : L->s0, x0 = I[0].i;
+  if (st != 1 || other < 0 || other >= other_n || x0 < 0 || x0 + (int64_t)f->n > n)
+    return -1;
+  uint32_t bad = 0;
+  for (uint32_t l = 0; l < f->n; l++)
+    bad |= (uint32_t)(I[l].i != x0 + (int64_t)l);
+  return bad ? -1 : L->off + x0 + other * other_st;
+}
+
 /* The loop over active threads of a rank-1/2 access; BODY uses p (the element) and l. On a bad
  * index, address() reports it. */
 #define LIN_LOOP(write, BODY)                                                                      \
@@ -683,6 +699,25 @@ static int x_load(KFrame *f, const KIns *k) {
   }
   if (lin_of(f, k, m, dop, &L)) {
     const size_t es = m->esize;
+    int64_t first = consecutive(f, &L);
+    if (first >= 0 && es == 4) {
+      const char *p = L.base + first * 4;
+      if (!L.local)
+        note(f, (uintptr_t)p, (uintptr_t)p + 4 * f->n, false, k->loc);
+      if (m->elem->kind == TY_FLOAT) {
+        const float *q = (const float *)(const void *)p;
+        for (uint32_t l = 0; l < f->n; l++) {
+          Slot v = {0};
+          v.f32 = q[l];
+          O[l] = v;
+        }
+      } else {
+        const int32_t *q = (const int32_t *)(const void *)p;
+        for (uint32_t l = 0; l < f->n; l++)
+          O[l].i = q[l];
+      }
+      return EX_NEXT;
+    }
     if (es == 4 && m->elem->kind == TY_FLOAT)
       LIN_LOOP(false, {
         Slot v = {0};
@@ -725,6 +760,22 @@ static int x_store(KFrame *f, const KIns *k) {
   Lin L;
   if (lin_of(f, k, m, dop, &L)) {
     const size_t es = m->esize;
+    int64_t first = consecutive(f, &L);
+    if (first >= 0 && es == 4 && sv) {
+      char *p = L.base + first * 4;
+      if (!L.local)
+        note(f, (uintptr_t)p, (uintptr_t)p + 4 * f->n, true, k->loc);
+      if (m->elem->kind == TY_FLOAT) {
+        float *q = (float *)(void *)p;
+        for (uint32_t l = 0; l < f->n; l++)
+          q[l] = V[l].f32;
+      } else {
+        int32_t *q = (int32_t *)(void *)p;
+        for (uint32_t l = 0; l < f->n; l++)
+          q[l] = (int32_t)V[l].i;
+      }
+      return EX_NEXT;
+    }
     if (es == 4 && m->elem->kind == TY_FLOAT)
       LIN_LOOP(true, { memcpy(p, &V[l * sv].f32, 4); });
     else if (es == 4 || es == 8)
