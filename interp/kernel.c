@@ -258,7 +258,7 @@ static bool name_in(Op *op, const char *const *names) {
 
 static const char *const varying_ops[] = {"gpu.thread_id", "gpu.lane_id", "gpu.subgroup_id", "gpu.global_id",
                                           "gpu.shuffle", "gpu.subgroup_reduce", "memref.atomic_rmw",
-                                          "memref.alloca", "scf.while", "scf.execute_region", NULL};
+                                          "memref.alloca", "scf.execute_region", NULL};
 static const char *const uniform_ops[] = {"gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.subgroup_size",
                                           "gpu.num_subgroups", "gpu.dynamic_shared_memory", "gpu.all_reduce", NULL};
 
@@ -288,6 +288,25 @@ static void mark_op(Op *op, bool multi, bool *changed) {
       }
     }
     any = false;
+  } else if (ir_str_eq(op->name, "scf.while") && op->nregions == 2 && op->regions[0].first &&
+             op->regions[1].first) {
+    /* before's arguments: from the inits and after's yield; after's arguments and the results:
+     * from scf.condition, all varying when its condition is (threads leave at different times) */
+    Block *before = op->regions[0].first, *after = op->regions[1].first;
+    Op *cond = before->last, *y = after->last;
+    bool cv = multi || !cond || !cond->noperands || varies(cond->operands[0]);
+    for (uint32_t i = 0; i < before->nargs; i++)
+      if (multi || (i < op->noperands && varies(op->operands[i])) || !y || (i < y->noperands && varies(y->operands[i])))
+        mark(&before->args[i], changed);
+    for (uint32_t i = 0; i < after->nargs; i++)
+      if (cv || (cond && i + 1 < cond->noperands && varies(cond->operands[i + 1]))) {
+        mark(&after->args[i], changed);
+        if (i < op->nresults)
+          mark(&op->results[i], changed);
+      }
+    for (uint32_t i = after->nargs; i < op->nresults; i++)
+      mark(&op->results[i], changed);
+    any = false;
   } else if (ir_str_eq(op->name, "scf.if")) {
     Op *t = terminator(&op->regions[0]), *e = op->nregions > 1 ? terminator(&op->regions[1]) : NULL;
     for (uint32_t i = 0; i < op->nresults; i++)
@@ -295,11 +314,6 @@ static void mark_op(Op *op, bool multi, bool *changed) {
         mark(&op->results[i], changed);
     any = false;
   }
-  if (ir_str_eq(op->name, "scf.while"))
-    for (uint32_t k = 0; k < op->nregions; k++)
-      for (Block *b = op->regions[k].first; b; b = b->next)
-        for (uint32_t i = 0; i < b->nargs; i++)
-          mark(&b->args[i], changed);
   if (any)
     for (uint32_t i = 0; i < op->nresults; i++)
       mark(&op->results[i], changed);

@@ -1,7 +1,8 @@
 // Kernel features in gpu.func kernels: workgroup attributions and a shared-memory tree reduction
 // with barriers inside scf.while and a divergent scf.if; scf.for with per-thread bounds,
 // private attributions, memref.atomic_rmw, lane and subgroup ids, gpu.subgroup_reduce, dynamic
-// shared memory viewed as i32 (memref.view); and a 2-D block with scf.if/else results.
+// shared memory viewed as i32 (memref.view); a 2-D block with scf.if/else results; and scf.while
+// with a per-thread trip count.
 // RUN: %gpuinterp %s | FileCheck %s
 // RUN: %gpuinterp --sched=serial %s | FileCheck %s
 // Row sums of 0..255 in rows of 64:
@@ -13,6 +14,8 @@
 // (x, y) in a 3x2 block: x + 10 * y on the diagonal-ish half, -(x + 10 * y) elsewhere
 // CHECK: {{\[\[}}0,   -1,   -2],
 // CHECK-NEXT: [10,   11,   -12]]
+// Collatz steps of 1..8, from an scf.while whose trip count differs per thread:
+// CHECK: [0,  1,  7,  2,  5,  8,  16,  3]
 module attributes {gpu.container_module} {
   gpu.module @k {
     // tree reduction in workgroup memory with barriers; one block per row
@@ -85,6 +88,32 @@ module attributes {gpu.container_module} {
       memref.store %t3, %o[%tx] : memref<64xi32>
       gpu.return
     }
+    // scf.while whose trip count differs per thread: Collatz steps of tx + 1
+    gpu.func @collatz(%o: memref<8xi32>) kernel {
+      %tx = gpu.thread_id x
+      %t = arith.index_cast %tx : index to i32
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %n0 = arith.addi %t, %c1 : i32
+      %r:2 = scf.while (%n = %n0, %s = %c0) : (i32, i32) -> (i32, i32) {
+        %gt = arith.cmpi sgt, %n, %c1 : i32
+        scf.condition(%gt) %n, %s : i32, i32
+      } do {
+      ^bb0(%n: i32, %s: i32):
+        %rem = arith.remui %n, %c2 : i32
+        %even = arith.cmpi eq, %rem, %c0 : i32
+        %half = arith.divui %n, %c2 : i32
+        %m3 = arith.muli %n, %c3 : i32
+        %odd = arith.addi %m3, %c1 : i32
+        %next = arith.select %even, %half, %odd : i32
+        %s1 = arith.addi %s, %c1 : i32
+        scf.yield %next, %s1 : i32, i32
+      }
+      memref.store %r#1, %o[%tx] : memref<8xi32>
+      gpu.return
+    }
     gpu.func @grid2d(%o: memref<2x3xi32>) kernel {
       %x = gpu.thread_id x
       %y = gpu.thread_id y
@@ -151,6 +180,12 @@ module attributes {gpu.container_module} {
     %ug = memref.cast %g : memref<2x3xi32> to memref<*xi32>
     call @printMemrefI32(%ug) : (memref<*xi32>) -> ()
     gpu.dealloc %g : memref<2x3xi32>
+    %c8 = arith.constant 8 : index
+    %col = gpu.alloc host_shared () : memref<8xi32>
+    gpu.launch_func @k::@collatz blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%col : memref<8xi32>)
+    %ucol = memref.cast %col : memref<8xi32> to memref<*xi32>
+    call @printMemrefI32(%ucol) : (memref<*xi32>) -> ()
+    gpu.dealloc %col : memref<8xi32>
     %t6 = gpu.dealloc async [%t5] %d : memref<4x64xf32>
     %t7 = gpu.dealloc async [%t5] %out : memref<4xf32>
     gpu.wait [%t6, %t7]
