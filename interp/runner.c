@@ -20,7 +20,8 @@
  *
  * Each memref function is known under its plain name (argument: the unranked memref's words,
  * or rank and descriptor pointer in lowered code) and its `_mlir_ciface_` name (argument: a
- * pointer to the {rank, descriptor pointer} pair in memory). */
+ * pointer to the {rank, descriptor pointer} pair in memory). The ranked printMemref<N>d<T> ones
+ * take a ranked descriptor and print "Memref " instead of "Unranked Memref ". */
 #include "interp/internal.h"
 
 #include <inttypes.h>
@@ -124,8 +125,8 @@ static void print_meta(FILE *out, UMem m) {
   fputc(']', out);
 }
 
-static void print_memref(FILE *out, ElemKind k, UMem m) {
-  fputs("Unranked Memref ", out);
+static void print_memref(FILE *out, ElemKind k, UMem m, const char *prefix) {
+  fputs(prefix, out);
   print_meta(out, m);
   fputs(" data = \n", out);
   const int64_t *sz = &m.d[3].i, *st = &m.d[3 + m.rank].i;
@@ -221,30 +222,38 @@ static bool rank_ok(Frame *fr, const Ins *call, UMem m) {
 
 /* One native per (function, element kind, calling convention): kind and convention come from the
  * table entry, found again by the callee's name. */
-typedef enum Util { U_PRINT, U_SHAPE, U_VERIFY } Util;
+typedef enum Util { U_PRINT, U_SHAPE, U_VERIFY, U_PRINT_RANKED } Util;
 
 typedef struct Entry {
   const char *name;
   Util util;
   ElemKind kind;
+  int rank; /* U_PRINT_RANKED: the rank of the ranked memref it takes */
 } Entry;
 
 static const Entry memref_utils[] = {
-  {"printMemrefF32", U_PRINT, E_F32},   {"printMemrefF64", U_PRINT, E_F64},
-  {"printMemrefF16", U_PRINT, E_F16},   {"printMemrefBF16", U_PRINT, E_BF16},
-  {"printMemrefI8", U_PRINT, E_I8},     {"printMemrefI16", U_PRINT, E_I16},
-  {"printMemrefI32", U_PRINT, E_I32},   {"printMemrefI64", U_PRINT, E_I64},
-  {"printMemrefInd", U_PRINT, E_IND},   {"printMemrefC32", U_PRINT, E_C32},
-  {"printMemrefC64", U_PRINT, E_C64},   {"printMemrefShapeI8", U_SHAPE, E_I8},
-  {"printMemrefShapeI32", U_SHAPE, E_I32}, {"printMemrefShapeI64", U_SHAPE, E_I64},
-  {"printMemrefShapeF32", U_SHAPE, E_F32}, {"printMemrefShapeF64", U_SHAPE, E_F64},
-  {"printMemrefShapeInd", U_SHAPE, E_IND}, {"printMemrefShapeC32", U_SHAPE, E_C32},
-  {"printMemrefShapeC64", U_SHAPE, E_C64}, {"verifyMemRefI8", U_VERIFY, E_I8},
-  {"verifyMemRefI16", U_VERIFY, E_I16}, {"verifyMemRefI32", U_VERIFY, E_I32},
-  {"verifyMemRefI64", U_VERIFY, E_I64}, {"verifyMemRefF16", U_VERIFY, E_F16},
-  {"verifyMemRefBF16", U_VERIFY, E_BF16}, {"verifyMemRefF32", U_VERIFY, E_F32},
-  {"verifyMemRefF64", U_VERIFY, E_F64}, {"verifyMemRefInd", U_VERIFY, E_IND},
-  {"verifyMemRefC32", U_VERIFY, E_C32}, {"verifyMemRefC64", U_VERIFY, E_C64},
+  {"printMemrefF32", U_PRINT, E_F32, 0},   {"printMemrefF64", U_PRINT, E_F64, 0},
+  {"printMemrefF16", U_PRINT, E_F16, 0},   {"printMemrefBF16", U_PRINT, E_BF16, 0},
+  {"printMemrefI8", U_PRINT, E_I8, 0},     {"printMemrefI16", U_PRINT, E_I16, 0},
+  {"printMemrefI32", U_PRINT, E_I32, 0},   {"printMemrefI64", U_PRINT, E_I64, 0},
+  {"printMemrefInd", U_PRINT, E_IND, 0},   {"printMemrefC32", U_PRINT, E_C32, 0},
+  {"printMemrefC64", U_PRINT, E_C64, 0},   {"printMemrefShapeI8", U_SHAPE, E_I8, 0},
+  {"printMemrefShapeI32", U_SHAPE, E_I32, 0}, {"printMemrefShapeI64", U_SHAPE, E_I64, 0},
+  {"printMemrefShapeF32", U_SHAPE, E_F32, 0}, {"printMemrefShapeF64", U_SHAPE, E_F64, 0},
+  {"printMemrefShapeInd", U_SHAPE, E_IND, 0}, {"printMemrefShapeC32", U_SHAPE, E_C32, 0},
+  {"printMemrefShapeC64", U_SHAPE, E_C64, 0}, {"verifyMemRefI8", U_VERIFY, E_I8, 0},
+  {"verifyMemRefI16", U_VERIFY, E_I16, 0}, {"verifyMemRefI32", U_VERIFY, E_I32, 0},
+  {"verifyMemRefI64", U_VERIFY, E_I64, 0}, {"verifyMemRefF16", U_VERIFY, E_F16, 0},
+  {"verifyMemRefBF16", U_VERIFY, E_BF16, 0}, {"verifyMemRefF32", U_VERIFY, E_F32, 0},
+  {"verifyMemRefF64", U_VERIFY, E_F64, 0}, {"verifyMemRefInd", U_VERIFY, E_IND, 0},
+  {"verifyMemRefC32", U_VERIFY, E_C32, 0}, {"verifyMemRefC64", U_VERIFY, E_C64, 0},
+  /* ranked, through the C interface only: print "Memref base@ = ..." */
+  {"printMemref0dF32", U_PRINT_RANKED, E_F32, 0}, {"printMemref1dF32", U_PRINT_RANKED, E_F32, 1},
+  {"printMemref2dF32", U_PRINT_RANKED, E_F32, 2}, {"printMemref3dF32", U_PRINT_RANKED, E_F32, 3},
+  {"printMemref4dF32", U_PRINT_RANKED, E_F32, 4}, {"printMemref1dI8", U_PRINT_RANKED, E_I8, 1},
+  {"printMemref1dI32", U_PRINT_RANKED, E_I32, 1}, {"printMemref1dI64", U_PRINT_RANKED, E_I64, 1},
+  {"printMemref1dF64", U_PRINT_RANKED, E_F64, 1}, {"printMemref1dInd", U_PRINT_RANKED, E_IND, 1},
+  {"printMemref1dC32", U_PRINT_RANKED, E_C32, 1}, {"printMemref1dC64", U_PRINT_RANKED, E_C64, 1},
 };
 
 #define CIFACE "_mlir_ciface_"
@@ -263,12 +272,25 @@ static int n_memref_util(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   bool ciface;
   const Entry *e = memref_util(fr->fn->name, &ciface);
   FILE *out = fr->in->out;
+  if (e->util == U_PRINT_RANKED) {
+    /* the descriptor's words in func form, a pointer to them through the C interface */
+    bool ptr = ciface || (fr->fn->arg_words && fr->fn->arg_words[0] == 1);
+    UMem r = {e->rank, ptr ? args[0].p : args};
+    if (!r.d)
+      return interp_error(fr, call, "passes a null memref descriptor to a runner util");
+    if (!ptr && fr->fn->arg_words && fr->fn->arg_words[0] != 3 + 2 * (uint32_t)e->rank)
+      return interp_error(fr, call, "passes a memref of another rank than %d to a runner util", e->rank);
+    print_memref(out, e->kind, r, "Memref ");
+    fflush(out);
+    return EX_NEXT;
+  }
   UMem a = unranked_arg(fr, args, 0, ciface);
   if (!rank_ok(fr, call, a))
     return EX_ERROR;
   switch (e->util) {
   case U_PRINT:
-    print_memref(out, e->kind, a);
+  case U_PRINT_RANKED:
+    print_memref(out, e->kind, a, "Unranked Memref ");
     break;
   case U_SHAPE:
     fputs("Unranked Memref ", out);
@@ -324,6 +346,25 @@ static int n_print_string(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   fputs(args[0].p, fr->in->out);
   return EX_NEXT;
 }
+/* printF16 and printBF16 take the value's bits, as lowered vector.print passes them */
+static int n_print_f16(Frame *fr, const Ins *call, Slot *args, Slot *res) {
+  (void)call, (void)res;
+  uint16_t h = (uint16_t)args[0].u;
+  fprintf(fr->in->out, "%g", narrow_float(E_F16, (const char *)&h));
+  return EX_NEXT;
+}
+static int n_print_bf16(Frame *fr, const Ins *call, Slot *args, Slot *res) {
+  (void)call, (void)res;
+  uint16_t h = (uint16_t)args[0].u;
+  fprintf(fr->in->out, "%g", narrow_float(E_BF16, (const char *)&h));
+  return EX_NEXT;
+}
+static int n_print_flops(Frame *fr, const Ins *call, Slot *args, Slot *res) {
+  (void)call, (void)res;
+  fflush(fr->in->out);
+  fprintf(stderr, "%lf GFLOPS\n", args[0].f / 1.0E9);
+  return EX_NEXT;
+}
 static int n_nano_time(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   (void)fr, (void)call, (void)args;
   struct timespec ts;
@@ -357,6 +398,7 @@ static const struct {
   {"printU64", n_print_u64},         {"printNewline", n_print_newline}, {"printComma", n_print_comma},
   {"printOpen", n_print_open},       {"printClose", n_print_close},    {"printString", n_print_string},
   {"printCString", n_print_string},  {"rtclock", n_rtclock},           {"_mlir_ciface_nanoTime", n_nano_time},
+  {"printF16", n_print_f16},         {"printBF16", n_print_bf16},      {"printFlops", n_print_flops},
 };
 
 NativeFn interp_native_fn(Str name) {

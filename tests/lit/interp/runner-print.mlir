@@ -23,6 +23,10 @@ func.func private @printMemrefI64(memref<*xi64>) attributes {llvm.emit_c_interfa
 func.func private @printMemrefInd(memref<*xindex>)
 func.func private @printMemrefShapeF32(memref<*xf32>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefShapeI32(memref<*xi32>) attributes {llvm.emit_c_interface}
+func.func private @printMemref1dF32(memref<?xf32>) attributes {llvm.emit_c_interface}
+func.func private @printMemref2dF32(memref<?x?xf32, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+func.func private @printMemref0dF32(memref<f32>) attributes {llvm.emit_c_interface}
+func.func private @printMemref1dI64(memref<?xi64>) attributes {llvm.emit_c_interface}
 func.func private @printF32(f32)
 func.func private @printF64(f64)
 func.func private @printI64(i64)
@@ -202,5 +206,32 @@ func.func @main() {
   memref.store %small, %an[%c3] : memref<4xf32>
   %uan = memref.cast %an : memref<4xf32> to memref<*xf32>
   call @printMemrefF32(%uan) : (memref<*xf32>) -> ()
+
+  // the ranked printers print "Memref " instead of "Unranked Memref "
+  // CHECK-NEXT: {{^}}Memref base@ = {{.*}} rank = 1 offset = 0 sizes = [4] strides = [1] data =
+  // CHECK-NEXT: [nan,  -nan,  inf,  1e-10]
+  // CHECK-NEXT: {{^}}Memref base@ = {{.*}} rank = 2 offset = 5 sizes = [2, 2] strides = [4, 2] data =
+  // CHECK: {{^}}Memref base@ = {{.*}} rank = 0 offset = 0 sizes = [] strides = [] data =
+  // CHECK-NEXT: [1.23457e+08]
+  // CHECK-NEXT: {{^}}Memref base@ = {{.*}} rank = 1
+  // CHECK-NEXT: [-9223372036854775807,  42]
+  %dan = memref.cast %an : memref<4xf32> to memref<?xf32>
+  call @printMemref1dF32(%dan) : (memref<?xf32>) -> ()
+  %a4f = memref.alloc() : memref<4x4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %j = %c0 to %c4 step %c1 {
+      %r = arith.muli %i, %c4 : index
+      %v = arith.addi %r, %j : index
+      %vi = arith.index_cast %v : index to i32
+      %vf = arith.sitofp %vi : i32 to f32
+      memref.store %vf, %a4f[%i, %j] : memref<4x4xf32>
+    }
+  }
+  %svf = memref.subview %a4f[1, 1] [2, 2] [1, 2] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 2], offset: 5>>
+  %dsvf = memref.cast %svf : memref<2x2xf32, strided<[4, 2], offset: 5>> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+  call @printMemref2dF32(%dsvf) : (memref<?x?xf32, strided<[?, ?], offset: ?>>) -> ()
+  call @printMemref0dF32(%a0) : (memref<f32>) -> ()
+  %d5 = memref.cast %a5 : memref<2xi64> to memref<?xi64>
+  call @printMemref1dI64(%d5) : (memref<?xi64>) -> ()
   return
 }
