@@ -93,6 +93,7 @@ typedef struct GOp {
   uint32_t *in_slots, *in_words, nin; /* gpu.launch: host values the body uses */
   uint32_t first_arg, nargs;          /* gpu.launch_func: kernel operands */
   int smem;                           /* operand of the dynamic shared memory size, or -1 */
+  int stream;                         /* gpu.launch_func <%stream>: its operand, or -1 */
 } GOp;
 
 static bool is_token(const Type *t) { return t->kind == TY_GPU_TOKEN; }
@@ -104,6 +105,7 @@ static GOp *gop(Comp *c, Op *op) {
     g->ndeps++;
   g->async = op->nresults && is_token(op->results[op->nresults - 1].type);
   g->smem = -1;
+  g->stream = -1;
   return g;
 }
 
@@ -418,9 +420,14 @@ static int launch(Frame *fr, const Ins *ins, const GOp *g, uint32_t first, const
   }
   if (g->smem >= 0)
     smem = (int32_t)fr->s[ins->in[g->smem]].i;
+  BeStream stream = g->stream >= 0 ? (BeStream)fr->s[ins->in[g->stream]].p : NULL;
   if (kernel_launch(fr, ins, g->k, grid, block, smem, inputs, deps_of(fr, ins, g->ndeps, deps), g->ndeps, &tok,
-                    g->loc) == EX_ERROR)
+                    g->stream >= 0 ? &stream : NULL, g->loc) == EX_ERROR)
     return EX_ERROR;
+  if (g->stream >= 0 && !g->async) { /* ordered on its stream, like the mgpu* calls around it */
+    gpu_keep_token(fr->in, tok);
+    return EX_NEXT;
+  }
   return finish(fr, ins, g, tok);
 }
 
@@ -462,8 +469,11 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
       kernel->u.sym.n != 2)
     return interp_unsupported(c, op, "this form of gpu.launch_func");
   const int64_t *s = seg->u.darr.ivals;
-  if (s[12])
-    return interp_unsupported(c, op, "gpu.launch_func on an explicit stream (`<%stream : !llvm.ptr>`)");
+  if (s[12]) {
+    if (op->operands[op->noperands - 1]->type->kind != TY_LLVM_PTR)
+      return interp_unsupported(c, op, "gpu.launch_func on an object that is not an !llvm.ptr stream");
+    g->stream = (int)op->noperands - 1;
+  }
   if (!sizes_of_launch(c, op, g, s))
     return false;
   Op *mod = ir_symbol_lookup(c->in->module, kernel->u.sym.path[0]);

@@ -1112,7 +1112,7 @@ static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {
 
 int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], const int64_t block[3],
                   int64_t smem, const Slot *inputs, const BeToken *deps, size_t ndeps, BeToken *tok,
-                  const char *loc) {
+                  const BeStream *stream, const char *loc) {
   Interp *in = fr->in;
   *tok = NULL;
   int64_t threads = 1, blocks = 1;
@@ -1155,7 +1155,15 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   L->next = gs->launches;
   gs->launches = L;
   BeLaunch bl = {{L->grid[0], L->grid[1], L->grid[2]}, {L->block[0], L->block[1], L->block[2]}, (uint32_t)smem, NULL, 0};
-  be_token_launch_host(in->be, kernel_run, L, &bl, deps, ndeps, &L->tok, loc);
+  if (stream) { /* stream-ordered, after the tokens too; the token stands for the stream's work */
+    for (size_t i = 0; i < ndeps; i++)
+      if (deps[i])
+        be_stream_wait_token(in->be, *stream, deps[i], loc);
+    if (be_launch_host(in->be, kernel_run, L, &bl, *stream, loc) == BE_OK)
+      be_token_from_stream(in->be, *stream, &L->tok, loc);
+  } else {
+    be_token_launch_host(in->be, kernel_run, L, &bl, deps, ndeps, &L->tok, loc);
+  }
   if (!L->tok) {
     atomic_store(&L->done, 1);
     return interp_error(fr, ins, "the device could not take the launch");

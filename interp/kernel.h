@@ -24,11 +24,13 @@ Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in
 uint32_t kernel_input_words(const Kernel *k);
 
 /* Submits one launch: grid and block sizes, dynamic shared memory bytes, the input words (copied).
- * With deps/ndeps/tok as be_token_launch_host. Returns EX_NEXT, or EX_ERROR after a diagnostic on
- * ins (bad sizes). The kernel's own errors are reported while it runs (located, with the thread). */
+ * With deps/ndeps/tok as be_token_launch_host; with a stream (not NULL), on that stream after the
+ * deps, tok then standing for the stream's work so far. Returns EX_NEXT, or EX_ERROR after a
+ * diagnostic on ins (bad sizes). The kernel's own errors are reported while it runs (located,
+ * with the thread). */
 int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], const int64_t block[3],
                   int64_t smem, const Slot *inputs, const BeToken *deps, size_t ndeps, BeToken *tok,
-                  const char *loc);
+                  const BeStream *stream, const char *loc);
 
 /* Waits for the launches still running; kernel_free_all also frees what launches hold. */
 void kernel_wait_all(Interp *in);
