@@ -622,60 +622,95 @@ static inline void store_elem(const KMem *m, char *p, const Slot *v) {
 
 /* The common case, a uniform descriptor of rank 1 or 2: its words read once per op. */
 typedef struct Lin {
-  char *base;
-  int64_t off, n0, n1, s0, s1;
-  const Slot *i0, *i1; /* index operands (a zero word for the second of rank 1) */
-  size_t si0, si1;
+  char *base;     /* the element where the varying index is 0 */
+  int64_t n, sb;  /* the varying index's size, and its stride in bytes */
+  const Slot *i;  /* the varying (or only) index operand */
+  size_t si;
   bool local;
 } Lin;
 
-static const Slot zero_word;
-
+/* The common case: a uniform descriptor of rank 1, or of rank 2 with one uniform index (checked
+ * here), read once per op so that each thread's address is one multiply. */
 static bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L) {
   if (k->vin[dop] || m->rank < 1 || m->rank > 2)
     return false;
   const Slot *d = f->u + k->in[dop];
-  L->base = d[D_ALIGNED].p;
-  L->off = d[D_OFFSET].i;
-  L->n0 = d[D_SIZES].i;
-  L->n1 = m->rank == 2 ? d[D_SIZES + 1].i : 1;
-  L->s0 = d[D_SIZES + m->rank].i;
-  L->s1 = m->rank == 2 ? d[D_SIZES + 3].i : 0;
-  L->i0 = KIN(f, k, m->first);
-  L->si0 = k->vin[m->first];
-  L->i1 = m->rank == 2 ? KIN(f, k, m->first + 1) : &zero_word;
-  L->si1 = m->rank == 2 ? k->vin[m->first + 1] : 0;
+  int64_t off = d[D_OFFSET].i;
+  uint32_t v = 0; /* the dimension of the varying index */
+  if (m->rank == 2) {
+    bool v0 = k->vin[m->first], v1 = k->vin[m->first + 1];
+    if (v0 && v1)
+      return false;
+    v = v1 ? 1 : 0;
+    uint32_t u = 1 - v;
+    int64_t x = KIN(f, k, m->first + u)[0].i;
+    if (x < 0 || x >= d[D_SIZES + u].i)
+      return false; /* address() reports it */
+    off += x * d[D_SIZES + 2 + u].i;
+  }
+  L->base = (char *)d[D_ALIGNED].p + off * (int64_t)m->esize;
+  L->n = d[D_SIZES + v].i;
+  L->sb = d[D_SIZES + m->rank + v].i * (int64_t)m->esize;
+  L->i = KIN(f, k, m->first + v);
+  L->si = k->vin[m->first + v];
   L->local = L->base >= f->lo && L->base < f->hi;
   return true;
 }
 
-/* With the mask full and the threads' element offsets consecutive (thread l at first + l), the
- * first element of the run, after checking that the run is in bounds; -1 otherwise. */
-static int64_t consecutive(const KFrame *f, const Lin *L) {
-  if (f->nact != f->n || (L->si0 && L->si1) || (!L->si0 && !L->si1))
+/* With the mask full and thread l indexing x0 + l of a unit-stride line, x0 after checking that
+ * the run is in bounds; -1 otherwise. */
+static int64_t consecutive(const KFrame *f, const Lin *L, size_t es) {
+  if (f->nact != f->n || !L->si || L->sb != (int64_t)es)
     return -1;
-  const Slot *I = L->si0 ? L->i0 : L->i1;
-  int64_t n = L->si0 ? L->n0 : L->n1, st = L->si0 ? L->s0 : L->s1, other = L->si0 ? L->i1[0].i : L->i0[0].i;
-  int64_t other_n = L->si0 ? L->n1 : L->n0, other_st = L->si0 ? L->s1 : L->s0, x0 = I[0].i;
-  if (st != 1 || other < 0 || other >= other_n || x0 < 0 || x0 + (int64_t)f->n > n)
+  int64_t x0 = L->i[0].i;
+  if (x0 < 0 || x0 + (int64_t)f->n > L->n)
     return -1;
   uint32_t bad = 0;
   for (uint32_t l = 0; l < f->n; l++)
-    bad |= (uint32_t)(I[l].i != x0 + (int64_t)l);
-  return bad ? -1 : L->off + x0 + other * other_st;
+    bad |= (uint32_t)(L->i[l].i != x0 + (int64_t)l);
+  return bad ? -1 : x0;
 }
 
-/* The loop over active threads of a rank-1/2 access; BODY uses p (the element) and l. On a bad
+/* Blocks with several rows of threads (bx = block x size < n) often index by the thread's x (the
+ * same bx elements in every row) or by its row (one element per row). With the mask full: 1 and
+ * x0 when thread l indexes x0 + l % bx, 2 and x0 when it indexes x0 + l / bx, after checking the
+ * bounds; 0 otherwise. */
+static int tiled(const KFrame *f, const Lin *L, size_t es, int64_t *x0) {
+  uint32_t bx = f->bdim[0], n = f->n, rows = n / bx;
+  if (f->nact != n || !L->si || bx == n || n % bx)
+    return 0;
+  int64_t a = L->i[0].i;
+  const Slot *I = L->i;
+  uint32_t bad = 0;
+  if (bx > 1 && I[1].i == a + 1) { /* x0 + l % bx, contiguous */
+    if (a < 0 || a + bx > L->n || L->sb != (int64_t)es)
+      return 0;
+    for (uint32_t g = 0; g < rows; g++, I += bx)
+      for (uint32_t t = 0; t < bx; t++)
+        bad |= (uint32_t)(I[t].i != a + (int64_t)t);
+    *x0 = a;
+    return bad ? 0 : 1;
+  }
+  if (a < 0 || a + (int64_t)rows > L->n) /* x0 + l / bx */
+    return 0;
+  for (uint32_t g = 0; g < rows; g++, I += bx)
+    for (uint32_t t = 0; t < bx; t++)
+      bad |= (uint32_t)(I[t].i != a + (int64_t)g);
+  *x0 = a;
+  return bad ? 0 : 2;
+}
+
+/* The loop over active threads of such an access; BODY uses p (the element) and l. On a bad
  * index, address() reports it. */
 #define LIN_LOOP(write, BODY)                                                                      \
   KLANES(f, l, {                                                                                   \
-    int64_t x = L.i0[l * L.si0].i, y = L.i1[l * L.si1].i;                                          \
-    if ((uint64_t)x >= (uint64_t)L.n0 || (uint64_t)y >= (uint64_t)L.n1) {                          \
+    int64_t x = L.i[l * L.si].i;                                                                   \
+    if ((uint64_t)x >= (uint64_t)L.n) {                                                            \
       address(f, k, m, dop, l);                                                                    \
       res = EX_ERROR;                                                                              \
       break;                                                                                       \
     }                                                                                              \
-    char *p = L.base + (L.off + x * L.s0 + y * L.s1) * es;                                         \
+    char *p = L.base + x * L.sb;                                                                   \
     if (!L.local)                                                                                  \
       run_add(f, &r, p, es, write, k->loc);                                                        \
     BODY                                                                                           \
@@ -699,7 +734,7 @@ static int x_load(KFrame *f, const KIns *k) {
   }
   if (lin_of(f, k, m, dop, &L)) {
     const size_t es = m->esize;
-    int64_t first = consecutive(f, &L);
+    int64_t first = consecutive(f, &L, es);
     if (first >= 0 && es == 4) {
       const char *p = L.base + first * 4;
       if (!L.local)
@@ -715,6 +750,31 @@ static int x_load(KFrame *f, const KIns *k) {
         const int32_t *q = (const int32_t *)(const void *)p;
         for (uint32_t l = 0; l < f->n; l++)
           O[l].i = q[l];
+      }
+      return EX_NEXT;
+    }
+    int64_t x0;
+    int tile = es == 4 ? tiled(f, &L, es, &x0) : 0;
+    if (tile) {
+      uint32_t bx = f->bdim[0], rows = f->n / bx;
+      bool fl = m->elem->kind == TY_FLOAT;
+      for (uint32_t g = 0; g < rows; g++) {
+        const char *p = L.base + (tile == 1 ? x0 : x0 + g) * L.sb;
+        if (!L.local && (tile == 2 || g == 0))
+          note(f, (uintptr_t)p, (uintptr_t)p + (tile == 1 ? 4 * (uintptr_t)bx : 4), false, k->loc);
+        Slot *o = O + (size_t)g * bx;
+        for (uint32_t t = 0; t < bx; t++) {
+          const char *q = tile == 1 ? p + t * L.sb : p;
+          Slot v = {0};
+          if (fl)
+            memcpy(&v.f32, q, 4);
+          else {
+            int32_t w;
+            memcpy(&w, q, 4);
+            v.i = w;
+          }
+          o[t] = v;
+        }
       }
       return EX_NEXT;
     }
@@ -760,7 +820,7 @@ static int x_store(KFrame *f, const KIns *k) {
   Lin L;
   if (lin_of(f, k, m, dop, &L)) {
     const size_t es = m->esize;
-    int64_t first = consecutive(f, &L);
+    int64_t first = consecutive(f, &L, es);
     if (first >= 0 && es == 4 && sv) {
       char *p = L.base + first * 4;
       if (!L.local)

@@ -2,7 +2,7 @@
 // with barriers inside scf.while and a divergent scf.if; scf.for with per-thread bounds,
 // private attributions, memref.atomic_rmw, lane and subgroup ids, gpu.subgroup_reduce, dynamic
 // shared memory viewed as i32 (memref.view); a 2-D block with scf.if/else results; and scf.while
-// with a per-thread trip count.
+// with a per-thread trip count; a small matmul in 2-D blocks.
 // RUN: %gpuinterp %s | FileCheck %s
 // RUN: %gpuinterp --sched=serial %s | FileCheck %s
 // Row sums of 0..255 in rows of 64:
@@ -16,6 +16,10 @@
 // CHECK-NEXT: [10,   11,   -12]]
 // Collatz steps of 1..8, from an scf.while whose trip count differs per thread:
 // CHECK: [0,  1,  7,  2,  5,  8,  16,  3]
+// C = A B for A[i][k] = i + k, B[k][j] = k - j:
+// CHECK: {{\[\[}}140,   112,   84,   56,   28,   0,   -28,   -56],
+// CHECK-NEXT: [168,   132,   96,   60,   24,   -12,   -48,   -84],
+// CHECK: [336,   252,   168,   84,   0,   -84,   -168,   -252]]
 module attributes {gpu.container_module} {
   gpu.module @k {
     // tree reduction in workgroup memory with barriers; one block per row
@@ -114,6 +118,31 @@ module attributes {gpu.container_module} {
       memref.store %r#1, %o[%tx] : memref<8xi32>
       gpu.return
     }
+    // C = A B with 2x2 blocks of 4x4 threads: loads by thread row and by thread column
+    gpu.func @matmul(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) kernel {
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %r0 = arith.muli %by, %c4 : index
+      %row = arith.addi %r0, %ty : index
+      %q0 = arith.muli %bx, %c4 : index
+      %col = arith.addi %q0, %tx : index
+      %z = arith.constant 0.0 : f32
+      %sum = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %z) -> (f32) {
+        %x = memref.load %a[%row, %k] : memref<8x8xf32>
+        %y = memref.load %b[%k, %col] : memref<8x8xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %c[%row, %col] : memref<8x8xf32>
+      gpu.return
+    }
     gpu.func @grid2d(%o: memref<2x3xi32>) kernel {
       %x = gpu.thread_id x
       %y = gpu.thread_id y
@@ -186,6 +215,27 @@ module attributes {gpu.container_module} {
     %ucol = memref.cast %col : memref<8xi32> to memref<*xi32>
     call @printMemrefI32(%ucol) : (memref<*xi32>) -> ()
     gpu.dealloc %col : memref<8xi32>
+    %ma = gpu.alloc host_shared () : memref<8x8xf32>
+    %mb = gpu.alloc host_shared () : memref<8x8xf32>
+    %mc = gpu.alloc host_shared () : memref<8x8xf32>
+    scf.for %i = %c0 to %c8 step %c1 {
+      scf.for %j = %c0 to %c8 step %c1 {
+        %ij = arith.addi %i, %j : index
+        %imj = arith.subi %i, %j : index
+        %ijn = arith.index_cast %ij : index to i32
+        %imjn = arith.index_cast %imj : index to i32
+        %fa = arith.sitofp %ijn : i32 to f32
+        %fb = arith.sitofp %imjn : i32 to f32
+        memref.store %fa, %ma[%i, %j] : memref<8x8xf32>
+        memref.store %fb, %mb[%i, %j] : memref<8x8xf32>
+      }
+    }
+    gpu.launch_func @k::@matmul blocks in (%c2, %c2, %c1) threads in (%c4, %c4, %c1) args(%ma : memref<8x8xf32>, %mb : memref<8x8xf32>, %mc : memref<8x8xf32>)
+    %umc = memref.cast %mc : memref<8x8xf32> to memref<*xf32>
+    call @printMemrefF32(%umc) : (memref<*xf32>) -> ()
+    gpu.dealloc %ma : memref<8x8xf32>
+    gpu.dealloc %mb : memref<8x8xf32>
+    gpu.dealloc %mc : memref<8x8xf32>
     %t6 = gpu.dealloc async [%t5] %d : memref<4x64xf32>
     %t7 = gpu.dealloc async [%t5] %out : memref<4xf32>
     gpu.wait [%t6, %t7]
