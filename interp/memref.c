@@ -7,7 +7,14 @@
  *
  * Every load and store is bounds-checked (a located error names the index and the dimension),
  * and reported to the backend as a host access, so host reads and writes take part in the race
- * detection against device copies and kernels. Allocations are made known to the backend too. */
+ * detection against device copies and kernels. Allocations are made known to the backend too.
+ *
+ * Memory has clear owners: memref.alloc goes on the interpreter's heap list until dealloc (a
+ * dealloc of anything else is a located error), memref.alloca on its call's list until the call
+ * or the enclosing alloca_scope ends, globals live as long as the interpreter. View ops
+ * (subview, reinterpret_cast, view, expand/collapse_shape, transpose) only compute a new
+ * descriptor over the same buffer. Host atomics are a load, the op and a store: the host runs one
+ * thread of the program. */
 #include "interp/internal.h"
 
 #include <math.h>
