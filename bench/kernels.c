@@ -11,9 +11,14 @@
  *
  * A kernel's time is the time of a program that sets up its buffers and launches it, minus the
  * time of the same program without the launch; both run in this process, on the sim backend with
- * race detection on (as gpuinterp runs by default).
+ * race detection on (as gpuinterp runs by default). Times are CPU time of the process (every
+ * thread), on both sides: wall time swings with whatever else the machine runs, and the sim's
+ * workers only add CPU time they spend. Each of the five rounds runs the peer once and
+ * then every program, so load from elsewhere on the machine weighs on both sides alike.
  *
- * Usage: bench/kernels [workers]   (default: all CPUs)
+ * Usage: bench/kernels [sched]   (the sim's scheduler; default serial: one thread runs the kernel,
+ *                                  as one thread runs the peer. With threads, a host that waits
+ *                                  for a kernel spins a while, which CPU time counts.)
  */
 #include "backends/backend.h"
 #include "interp/interp.h"
@@ -26,9 +31,10 @@
 
 enum { RUNS = 5 };
 
+/* CPU time of the process (all its threads): steadier than wall time on a shared machine */
 static double now_s(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -245,48 +251,53 @@ static char *substitute(const char *src, const char *with) {
   return out;
 }
 
-static int workers;
+static const char *sched = "serial";
 
-/* Median seconds of one launch of src's kernel: @run minus @base. */
-static double kernel_time(const char *name, const char *src) {
-  IrCtx *ctx = ir_ctx_create();
-  Op *top = ir_parse(ctx, name, src, strlen(src));
-  if (!top || ir_verify(ctx, top)) {
+/* One kernel's program, ready to run: @base and @run, timed per round. */
+typedef struct Prog {
+  const char *name;
+  IrCtx *ctx;
+  Backend *be; /* shared by all programs: one pool of workers */
+  Interp *in;
+  double base[RUNS], run[RUNS];
+} Prog;
+
+static void prog_open(Prog *p, Backend *be, const char *name, const char *src) {
+  p->name = name;
+  p->be = be;
+  p->ctx = ir_ctx_create();
+  Op *top = ir_parse(p->ctx, name, src, strlen(src));
+  if (!top || ir_verify(p->ctx, top)) {
     fprintf(stderr, "bench: %s does not parse\n", name);
     exit(1);
   }
-  BeOptions bo = {0};
-  bo.workers = workers;
-  Backend *be = NULL;
-  char err[256];
-  if (be_open("sim", &bo, &be, err, sizeof err) != BE_OK) {
-    fprintf(stderr, "bench: %s\n", err);
-    exit(1);
-  }
-  InterpOptions io = {be, stdout};
-  Interp *in = interp_create(ctx, top, &io);
-  if (!in) {
+  InterpOptions io = {p->be, stdout};
+  p->in = interp_create(p->ctx, top, &io);
+  if (!p->in) {
     fprintf(stderr, "bench: %s does not compile\n", name);
     exit(1);
   }
-  double base[RUNS], run[RUNS];
-  for (int i = 0; i < RUNS; i++) {
-    double t0 = now_s();
-    unsigned e1 = interp_run(in, "base");
-    double t1 = now_s();
-    unsigned e2 = interp_run(in, "run");
-    double t2 = now_s();
-    if (e1 || e2 || be_error_count(be)) {
-      fprintf(stderr, "bench: %s failed\n", name);
-      exit(1);
-    }
-    base[i] = t1 - t0;
-    run[i] = t2 - t1;
+}
+
+static void prog_round(Prog *p, int r) {
+  double t0 = now_s();
+  unsigned e1 = interp_run(p->in, "base");
+  double t1 = now_s();
+  unsigned e2 = interp_run(p->in, "run");
+  double t2 = now_s();
+  if (e1 || e2 || be_error_count(p->be)) {
+    fprintf(stderr, "bench: %s failed\n", p->name);
+    exit(1);
   }
-  interp_destroy(in);
-  be_close(be, NULL);
-  ir_ctx_destroy(ctx);
-  double t = median(run, RUNS) - median(base, RUNS);
+  p->base[r] = t1 - t0;
+  p->run[r] = t2 - t1;
+}
+
+/* Median seconds of one launch: @run minus @base. */
+static double prog_close(Prog *p) {
+  interp_destroy(p->in);
+  ir_ctx_destroy(p->ctx);
+  double t = median(p->run, RUNS) - median(p->base, RUNS);
   return t > 1e-9 ? t : 1e-9;
 }
 
@@ -296,10 +307,8 @@ static const char native_src[] =
     "#include <stdio.h>\n"
     "#include <stdlib.h>\n"
     "#include <time.h>\n"
-    "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);\n"
+    "static double now(void) { struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);\n"
     "  return t.tv_sec + t.tv_nsec * 1e-9; }\n"
-    "static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b;\n"
-    "  return x < y ? -1 : x > y; }\n"
     "static void vadd(const float *a, const float *b, float *c, long n) {\n"
     "  for (long i = 0; i < n; i++) c[i] = a[i] + b[i]; }\n"
     "static void mm(const float *a, const float *b, float *c, int n) {\n"
@@ -314,62 +323,95 @@ static const char native_src[] =
     "  long n = 16777216; int m = 512; long rn = 4194304;\n"
     "  float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4), *o = malloc(rn / 256 * 4);\n"
     "  for (long i = 0; i < n; i++) a[i] = b[i] = c[i] = 1;\n"
-    "  double t[3][5];\n"
-    "  for (int r = 0; r < 5; r++) {\n"
-    "    double t0 = now(); vadd(a, b, c, n); double t1 = now(); mm(a, b, c, m); double t2 = now();\n"
-    "    reduce(a, o, rn / 256); double t3 = now();\n"
-    "    t[0][r] = t1 - t0; t[1][r] = t2 - t1; t[2][r] = t3 - t2; }\n"
-    "  for (int k = 0; k < 3; k++) qsort(t[k], 5, sizeof(double), cmp);\n"
-    "  printf(\"%.9f %.9f %.9f %f\\n\", t[0][2], t[1][2], t[2][2], c[5] + o[3]);\n"
+    "  double t0 = now(); vadd(a, b, c, n); double t1 = now(); mm(a, b, c, m); double t2 = now();\n"
+    "  reduce(a, o, rn / 256); double t3 = now();\n"
+    "  printf(\"%.9f %.9f %.9f %f\\n\", t1 - t0, t2 - t1, t3 - t2, c[5] + o[3]);\n"
     "  return 0; }\n";
 
 static const char native_flags[] = "gcc -O2";
 
-static bool native_times(double out[3]) {
-  char dir[] = "/tmp/gpuinterp-bench-XXXXXX";
-  if (!mkdtemp(dir))
+/* Builds the peer in a temporary folder; runs it once per call. */
+static char peer_dir[] = "/tmp/gpuinterp-bench-XXXXXX";
+static char peer_exe[128];
+
+static bool peer_build(void) {
+  char src[128], cmd[512];
+  if (!mkdtemp(peer_dir))
     return false;
-  char src[128], exe[128], cmd[512];
-  snprintf(src, sizeof src, "%s/peer.c", dir);
-  snprintf(exe, sizeof exe, "%s/peer", dir);
+  snprintf(src, sizeof src, "%s/peer.c", peer_dir);
+  snprintf(peer_exe, sizeof peer_exe, "%s/peer", peer_dir);
   FILE *f = fopen(src, "w");
   if (!f)
     return false;
   fputs(native_src, f);
   fclose(f);
-  snprintf(cmd, sizeof cmd, "%s -o %s %s && %s", native_flags, exe, src, exe);
-  FILE *p = popen(cmd, "r");
-  bool ok = p && fscanf(p, "%lf %lf %lf", &out[0], &out[1], &out[2]) == 3;
-  if (p)
-    pclose(p);
-  remove(exe);
+  snprintf(cmd, sizeof cmd, "%s -o %s %s", native_flags, peer_exe, src);
+  bool ok = system(cmd) == 0;
   remove(src);
-  remove(dir);
   return ok;
 }
 
+static bool peer_run(double out[3]) {
+  FILE *p = popen(peer_exe, "r");
+  bool ok = p && fscanf(p, "%lf %lf %lf", &out[0], &out[1], &out[2]) == 3;
+  if (p)
+    pclose(p);
+  return ok;
+}
+
+static void peer_remove(void) {
+  remove(peer_exe);
+  remove(peer_dir);
+}
+
 int main(int argc, char **argv) {
-  workers = argc > 1 ? atoi(argv[1]) : 0;
-  printf("bench/kernels: the peer is this C, compiled with `%s`:\n\n%s\n", native_flags, native_src);
-  double nat[3];
-  if (!native_times(nat)) {
-    fprintf(stderr, "bench: could not build or run the C peer\n");
+  if (argc > 1)
+    sched = argv[1];
+  printf("bench/kernels (--sched=%s): the peer is this C, compiled with `%s`:\n\n%s\n", sched, native_flags,
+         native_src);
+  if (!peer_build()) {
+    fprintf(stderr, "bench: could not build the C peer\n");
     return 1;
   }
   char *with = substitute(reduce_src, "gpu.barrier"), *without = substitute(reduce_src, "");
-  double vadd = kernel_time("vadd.mlir", vadd_src);
-  double mm = kernel_time("matmul.mlir", matmul_src);
-  double red_b = kernel_time("reduce.mlir", with);
-  double red_nb = kernel_time("reduce-nobarrier.mlir", without);
+  BeOptions bo = {0};
+  bo.sched = sched;
+  Backend *be = NULL;
+  char err[256];
+  if (be_open("sim", &bo, &be, err, sizeof err) != BE_OK) {
+    fprintf(stderr, "bench: %s\n", err);
+    return 1;
+  }
+  Prog progs[4];
+  prog_open(&progs[0], be, "vadd.mlir", vadd_src);
+  prog_open(&progs[1], be, "matmul.mlir", matmul_src);
+  prog_open(&progs[2], be, "reduce.mlir", with);
+  prog_open(&progs[3], be, "reduce-nobarrier.mlir", without);
+  /* rounds interleave the peer and every program, so a busy machine slows both alike */
+  double nat[3][RUNS];
+  for (int r = 0; r < RUNS; r++) {
+    double t[3];
+    if (!peer_run(t)) {
+      fprintf(stderr, "bench: could not run the C peer\n");
+      return 1;
+    }
+    for (int k = 0; k < 3; k++)
+      nat[k][r] = t[k];
+    for (int k = 0; k < 4; k++)
+      prog_round(&progs[k], r);
+  }
+  peer_remove();
+  double vadd = prog_close(&progs[0]), mm = prog_close(&progs[1]);
+  double red_b = prog_close(&progs[2]), red_nb = prog_close(&progs[3]);
+  be_close(be, NULL);
+  double nv = median(nat[0], RUNS), nm = median(nat[1], RUNS), nr = median(nat[2], RUNS);
   free(with);
   free(without);
-  printf("%-34s %10s %10s %8s %8s\n", "kernel (median of 5)", "interp", "peer", "ratio", "target");
-  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "vector add, 16M f32", vadd * 1e3, nat[0] * 1e3, vadd / nat[0],
-         "<= 3x");
-  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "matmul 512x512 f32", mm * 1e3, nat[1] * 1e3, mm / nat[1], "<= 3x");
+  printf("%-34s %10s %10s %8s %8s\n", "kernel (median of 5, CPU time)", "interp", "peer", "ratio", "target");
+  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "vector add, 16M f32", vadd * 1e3, nv * 1e3, vadd / nv, "<= 3x");
+  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "matmul 512x512 f32", mm * 1e3, nm * 1e3, mm / nm, "<= 3x");
   printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "tree reduction: barriers vs none", red_b * 1e3, red_nb * 1e3,
          red_b / red_nb, "<= 1.5x");
-  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "tree reduction vs C", red_b * 1e3, nat[2] * 1e3, red_b / nat[2],
-         "-");
+  printf("%-34s %8.2fms %8.2fms %7.2fx %8s\n", "tree reduction vs C", red_b * 1e3, nr * 1e3, red_b / nr, "-");
   return 0;
 }

@@ -356,6 +356,36 @@ static void place_region(Kernel *k, Region *r) {
   }
 }
 
+/* Values that are a uniform value plus the thread's x id: gpu.thread_id x and gpu.global_id x, and
+ * index sums and differences of one such value and a uniform one. One pass in order suffices:
+ * block arguments are never marked. */
+static bool dim_x(Op *op) {
+  Attr *a = ir_op_attr(op, "dimension");
+  return a && a->kind == ATTR_OPAQUE && a->u.str.len >= 2 && a->u.str.s[a->u.str.len - 2] == 'x';
+}
+
+bool kernel_tidx(const Value *v) { return (v->id & (KV_MINE | KV_TIDX)) == (KV_MINE | KV_TIDX); }
+
+static void mark_tidx(Region *r) {
+  for (Block *b = r->first; b; b = b->next)
+    for (Op *o = b->first; o; o = o->next) {
+      bool t = false;
+      if ((ir_str_eq(o->name, "gpu.thread_id") || ir_str_eq(o->name, "gpu.global_id")) && dim_x(o))
+        t = true;
+      else if ((ir_str_eq(o->name, "arith.addi") || ir_str_eq(o->name, "index.add")) && o->noperands == 2 &&
+               o->results[0].type->kind == TY_INDEX)
+        t = (kernel_tidx(o->operands[0]) && !varies(o->operands[1])) ||
+            (kernel_tidx(o->operands[1]) && !varies(o->operands[0]));
+      else if ((ir_str_eq(o->name, "arith.subi") || ir_str_eq(o->name, "index.sub")) && o->noperands == 2 &&
+               o->results[0].type->kind == TY_INDEX)
+        t = kernel_tidx(o->operands[0]) && !varies(o->operands[1]);
+      if (t && o->nresults == 1 && (o->results[0].id & KV_MINE))
+        o->results[0].id |= KV_TIDX;
+      for (uint32_t i = 0; i < o->nregions; i++)
+        mark_tidx(&o->regions[i]);
+    }
+}
+
 /* The word and variance of v; a value from outside a gpu.launch body becomes an input. */
 void kernel_operand(KComp *kc, Value *v, uint32_t *word, uint8_t *vary) {
   if (v->id & KV_MINE) {
@@ -872,6 +902,10 @@ static bool compile_kernel(KComp *kc, Region *r, const bool *vary_args, uint32_t
     mark_region(r, &changed);
   }
   place_region(k, r);
+  /* the thread ids of a gpu.launch body are its arguments 3..5 */
+  if (kc->root && ir_str_eq(kc->root->name, "gpu.launch") && entry->nargs > 3)
+    entry->args[3].id |= KV_TIDX;
+  mark_tidx(r);
   return kernel_compile_body(kc, r, &k->body);
 }
 

@@ -123,7 +123,8 @@ struct KFrame {
 
 #define KV_MINE 0x40000000u
 #define KV_VARY 0x20000000u
-#define KV_INDEX 0x1fffffffu
+#define KV_TIDX 0x10000000u /* a uniform value plus the thread's x id (kernel_tidx) */
+#define KV_INDEX 0x0fffffffu
 
 /* A value word's storage: the word of a uniform value, or lane 0 of a varying one. */
 static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
@@ -188,6 +189,9 @@ typedef struct KAttr {
 } KAttr;
 
 void kernel_operand(KComp *kc, Value *v, uint32_t *word, uint8_t *vary);
+/* Whether v is known to be a uniform value plus gpu.thread_id x (then, in a block of one row,
+ * consecutive threads hold consecutive values). */
+bool kernel_tidx(const Value *v);
 bool kernel_compile_body(KComp *kc, Region *r, KBody *out);
 bool kernel_unsupported(KComp *kc, Op *op, const char *what);
 /* Private memory a kernel's memref.alloca needs per thread (kernel_ops.c reserves it). */

@@ -572,6 +572,7 @@ bool kernel_flush_accesses(KFrame *f) {
 typedef struct KMem {
   Type *elem;
   uint32_t rank, esize;
+  bool tidx[2];   /* index i is a uniform value plus the thread's x id (kernel_tidx) */
   uint32_t first; /* first index operand */
   int kind;       /* atomic_rmw: the kind */
 } KMem;
@@ -627,6 +628,7 @@ typedef struct Lin {
   const Slot *i;  /* the varying (or only) index operand */
   size_t si;
   bool local;
+  bool tidx;      /* the varying index is known to be uniform + thread x id */
 } Lin;
 
 /* The common case: a uniform descriptor of rank 1, or of rank 2 with one uniform index (checked
@@ -654,6 +656,7 @@ static bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L
   L->i = KIN(f, k, m->first + v);
   L->si = k->vin[m->first + v];
   L->local = L->base >= f->lo && L->base < f->hi;
+  L->tidx = v < 2 && m->tidx[v];
   return true;
 }
 
@@ -665,6 +668,8 @@ static int64_t consecutive(const KFrame *f, const Lin *L, size_t es) {
   int64_t x0 = L->i[0].i;
   if (x0 < 0 || x0 + (int64_t)f->n > L->n)
     return -1;
+  if (L->tidx && f->bdim[0] == f->n) /* known at compile time: no need to look */
+    return x0;
   uint32_t bad = 0;
   for (uint32_t l = 0; l < f->n; l++)
     bad |= (uint32_t)(L->i[l].i != x0 + (int64_t)l);
@@ -920,6 +925,8 @@ bool c_kmem(KComp *kc, Op *op, KIns *k) {
   m->rank = t->u.sh.rank;
   m->esize = interp_elem_bytes(m->elem);
   m->first = dop + 1;
+  for (uint32_t i = 0; i < m->rank && i < 2; i++)
+    m->tidx[i] = kernel_tidx(op->operands[m->first + i]);
   if (!m->esize || m->elem->kind == TY_VECTOR)
     return kernel_unsupported(kc, op, "memory of this element type");
   if (atomic) {
