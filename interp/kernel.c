@@ -1186,6 +1186,16 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   L->smem = (size_t)smem;
   L->nblocks = (size_t)blocks;
   GpuState *gs = interp_gpu(in);
+  for (Launch **pp = &gs->launches; *pp;) { /* forget launches that ended (their callback is done with them) */
+    Launch *old = *pp;
+    if (atomic_load(&old->done)) {
+      *pp = old->next;
+      free(old->inputs);
+      free(old);
+    } else {
+      pp = &old->next;
+    }
+  }
   L->next = gs->launches;
   gs->launches = L;
   BeLaunch bl = {{L->grid[0], L->grid[1], L->grid[2]}, {L->block[0], L->block[1], L->block[2]}, (uint32_t)smem, NULL, 0};
