@@ -806,21 +806,14 @@ static int x_collapse(Frame *fr, const Ins *ins) {
   Slot *s = &fr->s[ins->in[0]], *d = &fr->s[ins->out[0]];
   Slot tmp[3 + 2 * 16];
   interp_copy(tmp, s, 3);
-  for (uint32_t j = 0; j < r->dst_rank; j++) {
+  for (uint32_t j = 0; j < r->dst_rank; j++)
     sizes(tmp)[j] = 1;
-    strides(tmp, r->dst_rank)[j] = 1;
-  }
-  /* a group's size is the product; its stride that of its innermost dimension of size other
-   * than 1 (the innermost one if all are 1), as upstream's lowering computes it */
-  bool seen[16] = {false};
-  for (uint32_t i = r->src_rank; i-- > 0;) {
+  /* a group's size is the product of its sizes; its stride the result type's where static (what
+   * upstream's lowering materializes), else that of its innermost dimension */
+  for (uint32_t i = 0; i < r->src_rank; i++) {
     uint32_t j = r->group[i];
-    int64_t n = sizes(s)[i];
-    sizes(tmp)[j] *= n;
-    if (!seen[j] && (n != 1 || i == 0 || r->group[i - 1] != j)) {
-      strides(tmp, r->dst_rank)[j] = strides(s, r->src_rank)[i];
-      seen[j] = n != 1;
-    }
+    sizes(tmp)[j] *= sizes(s)[i];
+    strides(tmp, r->dst_rank)[j] = r->strs[j] != IR_DYNAMIC ? r->strs[j] : strides(s, r->src_rank)[i];
   }
   interp_copy(d, tmp, 3 + 2 * r->dst_rank);
   return EX_NEXT;
@@ -870,6 +863,22 @@ bool c_collapse_shape(Comp *c, Op *op, Ins *ins) {
   r->group = groups_of(c, op, r->src_rank, r->dst_rank);
   if (!r->group)
     return interp_unsupported(c, op, "this reassociation");
+  /* the result type's static strides: its strided layout, or the identity layout's */
+  Type *rt = op->results[0].type;
+  Attr *lay = rt->u.sh.layout;
+  r->strs = ir_alloc(c->in->ctx, (r->dst_rank + 1) * sizeof *r->strs);
+  if (lay && lay->kind == ATTR_STRIDED && lay->u.strided.n == r->dst_rank) {
+    for (uint32_t j = 0; j < r->dst_rank; j++)
+      r->strs[j] = lay->u.strided.strides[j];
+  } else if (!lay) {
+    int64_t st = 1;
+    for (uint32_t j = r->dst_rank; j-- > 0;) {
+      r->strs[j] = st;
+      st = st == IR_DYNAMIC || rt->u.sh.shape[j] == IR_DYNAMIC ? IR_DYNAMIC : st * rt->u.sh.shape[j];
+    }
+  } else {
+    return interp_unsupported(c, op, "a result with this layout");
+  }
   ins->aux = r;
   ins->fn = x_collapse;
   return true;
