@@ -268,6 +268,10 @@ const OpInfo *ir_op_info(Str name);
 /* The shortest %e spelling of v that reads back to v at the precision of fk. */
 void ir_format_float(char *buf, size_t n, double v, FloatKind fk);
 
+/* `affine_map<...>` / `affine_set<...>` text as mlir-opt prints it (simplified as MLIR builds it,
+ * dims d0.. and symbols s0..); text that does not parse as one comes back unchanged. */
+Str ir_affine_canonicalize(IrCtx *ctx, Str text);
+
 #define FORM(X) bool parse_##X(Parser *p, OpState *st); bool print_##X(Printer *pr, Op *op);
 #include "ir/forms.def"
 #undef FORM

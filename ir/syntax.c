@@ -1559,6 +1559,8 @@ static Str rename_affine(IrCtx *ctx, Str text) {
   return r;
 }
 
+static Str canonical_sparse(IrCtx *ctx, Str text, const Type *t);
+
 static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
   const char *start = p->tok.text;
   const char *body;
@@ -1575,10 +1577,12 @@ static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
   a->u.str = normalize_body(p->ctx, buf, p->tok.len + blen);
   free(buf);
   if (kind == ATTR_AFFINE_MAP || kind == ATTR_INTEGER_SET)
-    a->u.str = rename_affine(p->ctx, a->u.str);
+    a->u.str = ir_affine_canonicalize(p->ctx, rename_affine(p->ctx, a->u.str));
   p_next(p);
   if (typed && p_opt(p, TOK_COLON) && !p_type(p, &a->type))
     return false;
+  if (kind == ATTR_SPARSE)
+    a->u.str = canonical_sparse(p->ctx, a->u.str, a->type);
   *out = a;
   return true;
 }
@@ -1982,6 +1986,125 @@ static void tb_put(TextBuf *tb, const char *s, size_t n) {
   }
   memcpy(tb->s + tb->len, s, n);
   tb->len += n;
+}
+
+/* One element of a sparse literal as dense elements print it; et NULL: an index. */
+static bool sparse_elem(const char *s, size_t n, const Type *et, char *b, size_t bn) {
+  char tok[64];
+  if (n == 0 || n >= sizeof tok)
+    return false;
+  memcpy(tok, s, n);
+  tok[n] = 0;
+  char *end;
+  errno = 0;
+  if (et && et->kind == TY_FLOAT) {
+    if (strchr(tok, 'x') || strchr(tok, 'X'))
+      return false; /* bit patterns keep their text */
+    double v = ir_float_round(et->u.f, strtod(tok, &end));
+    if (*end || !isfinite(v))
+      return false;
+    ir_format_float(b, bn, v, et->u.f);
+    return true;
+  }
+  bool i1 = et && ir_type_is_integer(et, 1);
+  long long v;
+  if (i1 && (!strcmp(tok, "true") || !strcmp(tok, "false")))
+    v = tok[0] == 't';
+  else {
+    bool neg = tok[0] == '-';
+    unsigned long long u = strtoull(tok + neg, &end, 0);
+    if (*end || errno || !isdigit((unsigned char)tok[neg]))
+      return false;
+    v = (long long)(neg ? 0 - u : u);
+  }
+  uint32_t w = !et || et->kind == TY_INDEX ? 64 : et->u.i.width;
+  if (w < 64) { /* wrap to the width, as dense elements do */
+    uint64_t mask = (1ULL << w) - 1, u = (uint64_t)v & mask;
+    if (et->u.i.sign != UNSIGNED && w > 1 && ((u >> (w - 1)) & 1))
+      u |= ~mask;
+    v = (long long)u;
+  }
+  if (i1)
+    snprintf(b, bn, "%s", v ? "true" : "false");
+  else if (et && et->kind == TY_INT && et->u.i.sign == UNSIGNED)
+    snprintf(b, bn, "%llu", (unsigned long long)v);
+  else
+    snprintf(b, bn, "%lld", v);
+  return true;
+}
+
+/* A literal of sparse<...> between s and e: one value when all its elements are equal (a
+ * splat, as mlir-opt prints it), else the nested lists with every element respelled. */
+static bool sparse_list(TextBuf *tb, const char *s, const char *e, const Type *et) {
+  char first[64] = "", b[64];
+  bool splat = true;
+  size_t n = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1 && splat && n) {
+      tb_put(tb, first, strlen(first));
+      return true;
+    }
+    for (const char *c = s; c < e;) {
+      if (*c == ' ') {
+        c++;
+      } else if (*c == '[' || *c == ']') {
+        if (pass)
+          tb_put(tb, c, 1);
+        c++;
+      } else if (*c == ',') {
+        if (pass)
+          tb_put(tb, ", ", 2);
+        c++;
+      } else {
+        const char *t = c;
+        while (c < e && (isalnum((unsigned char)*c) || *c == '-' || *c == '+' || *c == '.'))
+          c++;
+        if (c == t || !sparse_elem(t, (size_t)(c - t), et, b, sizeof b))
+          return false;
+        if (pass)
+          tb_put(tb, b, strlen(b));
+        else if (n++ == 0)
+          snprintf(first, sizeof first, "%s", b);
+        else if (strcmp(first, b))
+          splat = false;
+      }
+    }
+  }
+  return n > 0;
+}
+
+/* sparse<indices, values> : T spelled as dense elements are: ir_format_float for floats,
+ * decimal integers, true/false, and a list of equal elements as one. Anything else (hex bit
+ * patterns, strings, complex or wide elements, no type) keeps its text. */
+static Str canonical_sparse(IrCtx *ctx, Str text, const Type *t) {
+  if (!t || (t->kind != TY_TENSOR && t->kind != TY_VECTOR) || text.len < 9 ||
+      memcmp(text.s, "sparse<", 7) || text.s[text.len - 1] != '>')
+    return text;
+  const Type *et = t->u.sh.elem;
+  if (et->kind != TY_FLOAT && et->kind != TY_INDEX && (et->kind != TY_INT || et->u.i.width > 64))
+    return text;
+  const char *s = text.s + 7, *e = text.s + text.len - 1, *comma = NULL;
+  int depth = 0;
+  for (const char *c = s; c < e && !comma; c++)
+    if (*c == '[')
+      depth++;
+    else if (*c == ']')
+      depth--;
+    else if (*c == ',' && depth == 0)
+      comma = c;
+  if (!comma)
+    return text;
+  TextBuf tb = {0};
+  tb_put(&tb, "sparse<", 7);
+  bool ok = sparse_list(&tb, s, comma, NULL);
+  if (ok) {
+    tb_put(&tb, ", ", 2);
+    ok = sparse_list(&tb, comma + 1, e, et);
+  }
+  tb_put(&tb, ">", 1);
+  Str r = ok ? ir_intern(ctx, tb.s, tb.len) : text;
+  free(tb.s);
+  return r;
 }
 
 /* The bit pattern of a non-finite value of an IEEE type (NaN payloads are not kept). */
