@@ -356,33 +356,40 @@ static void place_region(Kernel *k, Region *r) {
   }
 }
 
-/* Values that are a uniform value plus the thread's x id: gpu.thread_id x and gpu.global_id x, and
- * index sums and differences of one such value and a uniform one. One pass in order suffices:
- * block arguments are never marked. */
-static bool dim_x(Op *op) {
+/* Values that are a uniform value plus the thread's x (or y) id: gpu.thread_id and gpu.global_id
+ * x and y, and index sums and differences of one such value and a uniform one. One pass in order
+ * suffices: block arguments are never marked (but a gpu.launch body's thread ids). */
+static uint32_t dim_flag(Op *op) {
   Attr *a = ir_op_attr(op, "dimension");
-  return a && a->kind == ATTR_OPAQUE && a->u.str.len >= 2 && a->u.str.s[a->u.str.len - 2] == 'x';
+  if (!a || a->kind != ATTR_OPAQUE || a->u.str.len < 2)
+    return 0;
+  char c = a->u.str.s[a->u.str.len - 2];
+  return c == 'x' ? KV_TIDX : c == 'y' ? KV_TIDY : 0;
 }
 
-bool kernel_tidx(const Value *v) { return (v->id & (KV_MINE | KV_TIDX)) == (KV_MINE | KV_TIDX); }
+int kernel_tid(const Value *v) {
+  if (!(v->id & KV_MINE))
+    return 0;
+  return (v->id & KV_TIDX) ? 1 : (v->id & KV_TIDY) ? 2 : 0;
+}
 
-static void mark_tidx(Region *r) {
+static uint32_t tid_flags(const Value *v) { return (v->id & KV_MINE) ? v->id & (KV_TIDX | KV_TIDY) : 0; }
+
+static void mark_tids(Region *r) {
   for (Block *b = r->first; b; b = b->next)
     for (Op *o = b->first; o; o = o->next) {
-      bool t = false;
-      if ((ir_str_eq(o->name, "gpu.thread_id") || ir_str_eq(o->name, "gpu.global_id")) && dim_x(o))
-        t = true;
-      else if ((ir_str_eq(o->name, "arith.addi") || ir_str_eq(o->name, "index.add")) && o->noperands == 2 &&
-               o->results[0].type->kind == TY_INDEX)
-        t = (kernel_tidx(o->operands[0]) && !varies(o->operands[1])) ||
-            (kernel_tidx(o->operands[1]) && !varies(o->operands[0]));
-      else if ((ir_str_eq(o->name, "arith.subi") || ir_str_eq(o->name, "index.sub")) && o->noperands == 2 &&
-               o->results[0].type->kind == TY_INDEX)
-        t = kernel_tidx(o->operands[0]) && !varies(o->operands[1]);
+      uint32_t t = 0;
+      bool index = o->nresults == 1 && o->results[0].type->kind == TY_INDEX && o->noperands == 2;
+      if (ir_str_eq(o->name, "gpu.thread_id") || ir_str_eq(o->name, "gpu.global_id"))
+        t = dim_flag(o);
+      else if (index && (ir_str_eq(o->name, "arith.addi") || ir_str_eq(o->name, "index.add")))
+        t = !varies(o->operands[1]) ? tid_flags(o->operands[0]) : !varies(o->operands[0]) ? tid_flags(o->operands[1]) : 0;
+      else if (index && (ir_str_eq(o->name, "arith.subi") || ir_str_eq(o->name, "index.sub")))
+        t = !varies(o->operands[1]) ? tid_flags(o->operands[0]) : 0;
       if (t && o->nresults == 1 && (o->results[0].id & KV_MINE))
-        o->results[0].id |= KV_TIDX;
+        o->results[0].id |= t;
       for (uint32_t i = 0; i < o->nregions; i++)
-        mark_tidx(&o->regions[i]);
+        mark_tids(&o->regions[i]);
     }
 }
 
@@ -903,9 +910,11 @@ static bool compile_kernel(KComp *kc, Region *r, const bool *vary_args, uint32_t
   }
   place_region(k, r);
   /* the thread ids of a gpu.launch body are its arguments 3..5 */
-  if (kc->root && ir_str_eq(kc->root->name, "gpu.launch") && entry->nargs > 3)
+  if (kc->root && ir_str_eq(kc->root->name, "gpu.launch") && entry->nargs > 4) {
     entry->args[3].id |= KV_TIDX;
-  mark_tidx(r);
+    entry->args[4].id |= KV_TIDY;
+  }
+  mark_tids(r);
   return kernel_compile_body(kc, r, &k->body);
 }
 

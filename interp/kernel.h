@@ -123,8 +123,9 @@ struct KFrame {
 
 #define KV_MINE 0x40000000u
 #define KV_VARY 0x20000000u
-#define KV_TIDX 0x10000000u /* a uniform value plus the thread's x id (kernel_tidx) */
-#define KV_INDEX 0x0fffffffu
+#define KV_TIDX 0x10000000u /* a uniform value plus the thread's x id (kernel_tid) */
+#define KV_TIDY 0x08000000u /* a uniform value plus the thread's y id */
+#define KV_INDEX 0x07ffffffu
 
 /* A value word's storage: the word of a uniform value, or lane 0 of a varying one. */
 static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
@@ -189,9 +190,9 @@ typedef struct KAttr {
 } KAttr;
 
 void kernel_operand(KComp *kc, Value *v, uint32_t *word, uint8_t *vary);
-/* Whether v is known to be a uniform value plus gpu.thread_id x (then, in a block of one row,
- * consecutive threads hold consecutive values). */
-bool kernel_tidx(const Value *v);
+/* 1 when v is known to be a uniform value plus gpu.thread_id x (then, in a block of one row,
+ * consecutive threads hold consecutive values), 2 when plus gpu.thread_id y, else 0. */
+int kernel_tid(const Value *v);
 bool kernel_compile_body(KComp *kc, Region *r, KBody *out);
 bool kernel_unsupported(KComp *kc, Op *op, const char *what);
 /* Private memory a kernel's memref.alloca needs per thread (kernel_ops.c reserves it). */

@@ -572,7 +572,7 @@ bool kernel_flush_accesses(KFrame *f) {
 typedef struct KMem {
   Type *elem;
   uint32_t rank, esize;
-  bool tidx[2];   /* index i is a uniform value plus the thread's x id (kernel_tidx) */
+  uint8_t tid[2]; /* index i is a uniform value plus the thread's x (1) or y (2) id (kernel_tid) */
   uint32_t first; /* first index operand */
   int kind;       /* atomic_rmw: the kind */
 } KMem;
@@ -628,7 +628,7 @@ typedef struct Lin {
   const Slot *i;  /* the varying (or only) index operand */
   size_t si;
   bool local;
-  bool tidx;      /* the varying index is known to be uniform + thread x id */
+  uint8_t tid;    /* the varying index is known to be uniform + thread x (1) or y (2) id */
 } Lin;
 
 /* The common case: a uniform descriptor of rank 1, or of rank 2 with one uniform index (checked
@@ -656,7 +656,7 @@ static bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L
   L->i = KIN(f, k, m->first + v);
   L->si = k->vin[m->first + v];
   L->local = L->base >= f->lo && L->base < f->hi;
-  L->tidx = v < 2 && m->tidx[v];
+  L->tid = v < 2 ? m->tid[v] : 0;
   return true;
 }
 
@@ -668,7 +668,7 @@ static int64_t consecutive(const KFrame *f, const Lin *L, size_t es) {
   int64_t x0 = L->i[0].i;
   if (x0 < 0 || x0 + (int64_t)f->n > L->n)
     return -1;
-  if (L->tidx && f->bdim[0] == f->n) /* known at compile time: no need to look */
+  if (L->tid == 1 && f->bdim[0] == f->n) /* known at compile time: no need to look */
     return x0;
   uint32_t bad = 0;
   for (uint32_t l = 0; l < f->n; l++)
@@ -687,9 +687,13 @@ static int tiled(const KFrame *f, const Lin *L, size_t es, int64_t *x0) {
   int64_t a = L->i[0].i;
   const Slot *I = L->i;
   uint32_t bad = 0;
-  if (bx > 1 && I[1].i == a + 1) { /* x0 + l % bx, contiguous */
+  bool known_x = L->tid == 1, known_y = L->tid == 2 && f->bdim[2] == 1;
+  if (known_x || (!known_y && bx > 1 && I[1].i == a + 1)) { /* x0 + l % bx, contiguous */
     if (a < 0 || a + bx > L->n || L->sb != (int64_t)es)
       return 0;
+    *x0 = a;
+    if (known_x)
+      return 1;
     for (uint32_t g = 0; g < rows; g++, I += bx)
       for (uint32_t t = 0; t < bx; t++)
         bad |= (uint32_t)(I[t].i != a + (int64_t)t);
@@ -698,6 +702,9 @@ static int tiled(const KFrame *f, const Lin *L, size_t es, int64_t *x0) {
   }
   if (a < 0 || a + (int64_t)rows > L->n) /* x0 + l / bx */
     return 0;
+  *x0 = a;
+  if (known_y)
+    return 2;
   for (uint32_t g = 0; g < rows; g++, I += bx)
     for (uint32_t t = 0; t < bx; t++)
       bad |= (uint32_t)(I[t].i != a + (int64_t)g);
@@ -926,7 +933,7 @@ bool c_kmem(KComp *kc, Op *op, KIns *k) {
   m->esize = interp_elem_bytes(m->elem);
   m->first = dop + 1;
   for (uint32_t i = 0; i < m->rank && i < 2; i++)
-    m->tidx[i] = kernel_tidx(op->operands[m->first + i]);
+    m->tid[i] = (uint8_t)kernel_tid(op->operands[m->first + i]);
   if (!m->esize || m->elem->kind == TY_VECTOR)
     return kernel_unsupported(kc, op, "memory of this element type");
   if (atomic) {
