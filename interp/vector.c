@@ -3,8 +3,8 @@
  * A vector<AxBxT> value is A*B words in row-major order, one element per word held as arith.c
  * holds scalars (integers sign-extended from their width, f32 and narrower in Slot.f32). Ops here
  * move words: print, broadcast, from_elements, extract/insert (static or dynamic positions),
- * shape_cast, reduction, load/store of contiguous memory, fma. Elementwise arith and math on
- * vectors are in arith.c.
+ * shape_cast, reduction, load/store of contiguous memory, transfer_read/write, fma. Elementwise
+ * arith and math on vectors are in arith.c.
  *
  * vector.print writes what upstream's lowering (--convert-vector-to-llvm and the runner utils)
  * writes: "( 1, 2 )" with nested parentheses per dimension, floats as %g, index, i1 and unsigned
@@ -484,3 +484,139 @@ bool c_vector_load(Comp *c, Op *op, Ins *ins) {
 bool c_vector_store(Comp *c, Op *op, Ins *ins) {
   return vmem(c, op, ins, op->operands[0]->type, op->operands[1]->type, true);
 }
+
+/* ---- vector.transfer_read / transfer_write -------------------------------------------------- */
+
+/* Vector dimension k walks memref dimension dim[k] (or none: a broadcast, for reads) from the base
+ * indices, in the order the permutation map gives. Elements outside the memref read as the
+ * padding value and are not written, except in an in_bounds dimension, where that is an error;
+ * masked-off elements likewise. */
+typedef struct Transfer {
+  Type *mt, *vt;
+  uint32_t mrank, vrank, n, esize;
+  int32_t dim[16];     /* memref dimension of each vector dimension, -1 for a broadcast */
+  bool in_bounds[16];
+  bool write, mask;
+  const char *loc;
+} Transfer;
+
+static int x_transfer(Frame *fr, const Ins *ins) {
+  const Transfer *t = ins->aux;
+  /* operands: read (memref, indices, padding, mask?), write (vector, memref, indices, mask?) */
+  uint32_t mi = t->write ? 1 : 0;
+  Slot *d = &fr->s[ins->in[mi]];
+  const int64_t *sz = &d[3].i, *st = &d[3 + t->mrank].i;
+  int64_t base[16];
+  for (uint32_t i = 0; i < t->mrank; i++)
+    base[i] = fr->s[ins->in[mi + 1 + i]].i;
+  uint32_t after = mi + 1 + t->mrank;
+  const Slot *pad = t->write ? NULL : &fr->s[ins->in[after++]];
+  const Slot *mask = t->mask ? &fr->s[ins->in[after]] : NULL;
+  Slot *vec = t->write ? &fr->s[ins->in[0]] : &fr->s[ins->out[0]];
+  const Type *et = t->mt->u.sh.elem;
+  int64_t idx[16] = {0};
+  for (uint32_t e = 0; e < t->n; e++) {
+    /* idx: the vector index of element e, row-major */
+    uint32_t rem = e;
+    for (uint32_t k = t->vrank; k-- > 0;) {
+      idx[k] = rem % (uint32_t)t->vt->u.sh.shape[k];
+      rem /= (uint32_t)t->vt->u.sh.shape[k];
+    }
+    int64_t at[16];
+    memcpy(at, base, t->mrank * sizeof *at);
+    bool inside = true;
+    for (uint32_t k = 0; k < t->vrank; k++) {
+      if (t->dim[k] < 0)
+        continue;
+      int64_t x = at[t->dim[k]] += idx[k];
+      if (x < 0 || x >= sz[t->dim[k]]) {
+        if (t->in_bounds[k])
+          return interp_error(fr, ins, "index %lld is out of bounds [0, %lld) in dimension %d, which in_bounds says "
+                              "it is not", (long long)x, (long long)sz[t->dim[k]], t->dim[k]);
+        inside = false;
+      }
+    }
+    for (uint32_t i = 0; i < t->mrank && inside; i++)
+      if (at[i] < 0 || at[i] >= sz[i])
+        inside = false; /* a base index outside a dimension no vector dimension walks */
+    bool on = !mask || (mask[e].i & 1);
+    if (!inside || !on) {
+      if (!t->write)
+        vec[e] = *pad;
+      continue;
+    }
+    int64_t off = d[2].i;
+    for (uint32_t i = 0; i < t->mrank; i++)
+      off += at[i] * st[i];
+    char *p = (char *)d[1].p + off * (int64_t)t->esize;
+    if (fr->in->be && be_host_access(fr->in->be, p, t->esize, t->write, t->loc) != BE_OK)
+      return EX_ERROR;
+    if (t->write)
+      interp_store_elem(et, p, &vec[e]);
+    else
+      interp_load_elem(et, p, &vec[e]);
+  }
+  return EX_NEXT;
+}
+
+/* permutation_map = affine_map<(d0, d1) -> (d1)>: the results after the arrow, dN or 0 */
+static bool transfer_map(Op *op, Transfer *t) {
+  Attr *pm = ir_op_attr(op, "permutation_map");
+  if (!pm || pm->kind != ATTR_AFFINE_MAP)
+    return false;
+  const char *s = strstr(pm->u.str.s, "->"), *end = pm->u.str.s + pm->u.str.len;
+  uint32_t k = 0;
+  if (!s)
+    return false;
+  for (s += 2; s < end; s++) {
+    if (*s == 'd') {
+      char *e;
+      unsigned long v = strtoul(s + 1, &e, 10);
+      if (k >= t->vrank || v >= t->mrank)
+        return false;
+      t->dim[k++] = (int32_t)v;
+      s = e - 1;
+    } else if (*s == '0' && (s[-1] == '(' || s[-1] == ' ')) {
+      if (k >= t->vrank || t->write)
+        return false;
+      t->dim[k++] = -1;
+    } else if (*s != ' ' && *s != ',' && *s != '(' && *s != ')' && *s != '>') {
+      return false;
+    }
+  }
+  return k == t->vrank;
+}
+
+static bool transfer(Comp *c, Op *op, Ins *ins, bool write) {
+  Transfer *t = ir_alloc(c->in->ctx, sizeof *t);
+  t->write = write;
+  t->vt = write ? op->operands[0]->type : op->results[0].type;
+  t->mt = op->operands[write ? 1 : 0]->type;
+  if (!fixed_vector(t->vt) || t->mt->kind != TY_MEMREF || t->vt->u.sh.rank > 16 || t->mt->u.sh.rank > 16 ||
+      t->mt->u.sh.elem->kind == TY_VECTOR || !interp_elem_bytes(t->mt->u.sh.elem))
+    return interp_unsupported(c, op, "this transfer (fixed vectors of memref elements only)");
+  t->vrank = t->vt->u.sh.rank;
+  t->mrank = t->mt->u.sh.rank;
+  t->n = interp_words(t->vt);
+  t->esize = interp_elem_bytes(t->mt->u.sh.elem);
+  t->loc = interp_loc(c, op);
+  if (!transfer_map(op, t))
+    return interp_unsupported(c, op, "this permutation map");
+  Attr *ib = ir_op_attr(op, "in_bounds");
+  for (uint32_t k = 0; ib && ib->kind == ATTR_ARRAY && k < ib->u.arr.n && k < t->vrank; k++)
+    t->in_bounds[k] = ib->u.arr.elems[k]->kind == ATTR_BOOL && ib->u.arr.elems[k]->u.b;
+  Attr *seg = ir_op_attr(op, "operandSegmentSizes");
+  t->mask = seg && seg->kind == ATTR_DENSE_ARRAY && seg->u.darr.n == 4 && seg->u.darr.ivals[3];
+  if (t->mask) {
+    /* a mask has the vector's shape when the map is a minor identity without broadcasts */
+    for (uint32_t k = 0; k < t->vrank; k++)
+      if (t->dim[k] != (int32_t)(t->mrank - t->vrank + k))
+        return interp_unsupported(c, op, "a mask with this permutation map");
+  }
+  ins->aux = t;
+  ins->fn = x_transfer;
+  return true;
+}
+
+bool c_transfer_read(Comp *c, Op *op, Ins *ins) { return transfer(c, op, ins, false); }
+bool c_transfer_write(Comp *c, Op *op, Ins *ins) { return transfer(c, op, ins, true); }
