@@ -258,7 +258,7 @@ static bool name_in(Op *op, const char *const *names) {
 
 static const char *const varying_ops[] = {"gpu.thread_id", "gpu.lane_id", "gpu.subgroup_id", "gpu.global_id",
                                           "gpu.shuffle", "gpu.subgroup_reduce", "memref.atomic_rmw",
-                                          "memref.alloca", "scf.execute_region", NULL};
+                                          "memref.alloca", "scf.execute_region", "func.call", NULL};
 static const char *const uniform_ops[] = {"gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.subgroup_size",
                                           "gpu.num_subgroups", "gpu.dynamic_shared_memory", "gpu.all_reduce", NULL};
 
@@ -486,6 +486,9 @@ static bool c_kyield(KComp *kc, Op *op, KIns *k) {
   else if (ir_str_eq(parent->name, "scf.if") || ir_str_eq(parent->name, "scf.execute_region") ||
            ir_str_eq(parent->name, "gpu.all_reduce"))
     dst = arg_ptrs(kc, parent->results, op->noperands);
+  else if (kc->call && (ir_str_eq(parent->name, "func.func") || ir_str_eq(parent->name, "gpu.func")) &&
+           op->noperands == kc->call->nresults)
+    dst = op->noperands ? arg_ptrs(kc, kc->call->results, op->noperands) : NULL; /* a callee's return */
   else if (!op->noperands && (ir_str_eq(op->name, "gpu.return") || ir_str_eq(op->name, "gpu.terminator")))
     dst = NULL;
   else
@@ -788,6 +791,63 @@ static bool c_kexecute_region(KComp *kc, Op *op, KIns *k) {
   return kernel_compile_body(kc, &op->regions[0], b);
 }
 
+/* ---- calls -------------------------------------------------------------------------------------- */
+
+/* func.call in a kernel: the callee (a func.func or gpu.func of the kernel's gpu.module, or of the
+ * top module) is compiled in place for this call, its values placed anew and their variance
+ * decided from this call's arguments. The results are taken as varying. */
+static int x_call(KFrame *f, const KIns *k) {
+  const KCtl *c = k->aux;
+  run_moves(f, c->init);
+  return kernel_run_body(f, &c->body);
+}
+
+static void mark_tids(Region *r);
+
+static bool c_kcall(KComp *kc, Op *op, KIns *k) {
+  Attr *callee = ir_op_attr(op, "callee");
+  if (!callee || callee->kind != ATTR_SYMREF || callee->u.sym.n != 1)
+    return kernel_unsupported(kc, op, "a call without a flat callee symbol");
+  Op *scope = ir_op_parent_op(kc->root), *fn = NULL;
+  if (scope && ir_str_eq(scope->name, "gpu.module"))
+    fn = ir_symbol_lookup(scope, callee->u.sym.path[0]);
+  if (!fn)
+    fn = ir_symbol_lookup(kc->in->module, callee->u.sym.path[0]);
+  if (!fn || !fn->nregions || !fn->regions[0].first)
+    return kernel_unsupported(kc, op, "a call of a function without a body in this module");
+  for (uint32_t i = 0; i < kc->ninlined; i++)
+    if (kc->inlined[i] == fn)
+      return kernel_unsupported(kc, op, "a recursive call");
+  if (kc->ninlined == sizeof kc->inlined / sizeof kc->inlined[0])
+    return kernel_unsupported(kc, op, "calls nested this deep");
+  Region *r = &fn->regions[0];
+  Block *entry = r->first;
+  if (entry->nargs != op->noperands)
+    return kernel_unsupported(kc, op, "a call whose arguments do not match the callee");
+  claim_region(r);
+  for (uint32_t i = 0; i < entry->nargs; i++)
+    if (k->vin[i])
+      entry->args[i].id |= KV_VARY;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    mark_region(r, &changed);
+  }
+  place_region(kc->k, r);
+  mark_tids(r);
+  KCtl *c = ir_alloc(kc->in->ctx, sizeof *c);
+  c->init = moves(kc, op->operands, op->noperands, arg_ptrs(kc, entry->args, entry->nargs));
+  Op *saved = kc->call;
+  kc->call = op;
+  kc->inlined[kc->ninlined++] = fn;
+  bool ok = kernel_compile_body(kc, r, &c->body);
+  kc->ninlined--;
+  kc->call = saved;
+  k->aux = c;
+  k->fn = x_call;
+  return ok;
+}
+
 /* ---- compiling ops and bodies ---------------------------------------------------------------- */
 
 typedef bool (*KCompileFn)(KComp *kc, Op *op, KIns *k);
@@ -797,6 +857,8 @@ static const struct {
   KCompileFn fn;
 } kops[] = {
   {"scf.for", c_kfor},
+  {"func.call", c_kcall},
+  {"func.return", c_kyield},
   {"scf.if", c_kif},
   {"scf.while", c_kwhile},
   {"scf.condition", c_kcondition},
@@ -969,7 +1031,7 @@ Kernel *kernel_of_func(Comp *c, Op *site, Op *fn) {
     return NULL;
   }
   Kernel *k = new_kernel(c, fn);
-  KComp kc = {c->in, k, fn, NULL, NULL, 0, 0, 0};
+  KComp kc = {.in = c->in, .k = k, .root = fn};
   Attr *ft = ir_op_attr(fn, "function_type");
   Block *entry = fn->regions[0].first;
   if (!ft || ft->kind != ATTR_TYPE || ft->type->kind != TY_FUNC || !entry) {
@@ -1012,7 +1074,7 @@ Kernel *kernel_of_func(Comp *c, Op *site, Op *fn) {
 
 Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in_words, uint32_t *nin) {
   Kernel *k = new_kernel(c, launch);
-  KComp kc = {c->in, k, launch, NULL, NULL, 0, 0, 0};
+  KComp kc = {.in = c->in, .k = k, .root = launch};
   Region *r = &launch->regions[0];
   Block *entry = r->first;
   uint32_t nw = (uint32_t)attr_count(launch);

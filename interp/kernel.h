@@ -179,6 +179,9 @@ typedef struct KComp {
   uint32_t *cap_word;
   uint32_t ncap, capcap;
   uint32_t depth;
+  Op *call;        /* the func.call whose callee is being compiled in place, or NULL */
+  Op *inlined[16]; /* the callees being compiled, outermost first (no recursion) */
+  uint32_t ninlined;
 } KComp;
 
 /* Workgroup and private memory: attributions and memref.alloca. */
