@@ -891,9 +891,15 @@ static const struct {
   {"memref.view", c_kview},
 };
 
+/* Ops that only move words: their host implementations run per thread as they are. */
 static const char *const host_ops[] = {"memref.dim", "memref.cast", "memref.subview",
-                                       "memref.extract_aligned_pointer_as_index",
-                                       "builtin.unrealized_conversion_cast", NULL};
+                                       "memref.extract_aligned_pointer_as_index", "memref.memory_space_cast",
+                                       "builtin.unrealized_conversion_cast", "vector.extract", "vector.insert",
+                                       "vector.broadcast", "vector.from_elements", "vector.to_elements",
+                                       "vector.shape_cast", "vector.reduction", "vector.fma", "vector.shuffle",
+                                       "vector.transpose", "vector.extract_strided_slice",
+                                       "vector.insert_strided_slice", "vector.constant_mask",
+                                       "vector.create_mask", "vector.step", NULL};
 
 static bool compile_op(KComp *kc, Op *op, KIns *k) {
   IrCtx *ctx = kc->in->ctx;
