@@ -620,3 +620,332 @@ static bool transfer(Comp *c, Op *op, Ins *ins, bool write) {
 
 bool c_transfer_read(Comp *c, Op *op, Ins *ins) { return transfer(c, op, ins, false); }
 bool c_transfer_write(Comp *c, Op *op, Ins *ins) { return transfer(c, op, ins, true); }
+
+/* ---- static rearrangements: shuffle, transpose, strided slices ------------------------------ */
+
+/* Result word i is word from[i] of operand op_of[i]: a table made once per op. */
+typedef struct Perm {
+  uint32_t n;
+  uint32_t *from;
+  uint8_t *op_of;
+} Perm;
+
+static int x_permute(Frame *fr, const Ins *ins) {
+  const Perm *p = ins->aux;
+  for (uint32_t i = 0; i < p->n; i++)
+    fr->s[ins->out[0] + i] = fr->s[ins->in[p->op_of[i]] + p->from[i]];
+  return EX_NEXT;
+}
+
+static Perm *perm_new(Comp *c, uint32_t n) {
+  Perm *p = ir_alloc(c->in->ctx, sizeof *p);
+  p->n = n;
+  p->from = ir_alloc(c->in->ctx, (n + 1) * sizeof *p->from);
+  p->op_of = ir_alloc(c->in->ctx, n + 1);
+  return p;
+}
+
+/* row-major index of idx in shape */
+static uint32_t linear(const int64_t *shape, const int64_t *idx, uint32_t rank) {
+  uint64_t off = 0;
+  for (uint32_t d = 0; d < rank; d++)
+    off = off * (uint64_t)shape[d] + (uint64_t)idx[d];
+  return (uint32_t)off;
+}
+
+static void unlinear(const int64_t *shape, uint32_t rank, uint32_t i, int64_t *idx) {
+  for (uint32_t d = rank; d-- > 0;) {
+    idx[d] = i % (uint32_t)shape[d];
+    i /= (uint32_t)shape[d];
+  }
+}
+
+static bool all_fixed(Op *op) {
+  for (uint32_t i = 0; i < op->noperands; i++)
+    if (op->operands[i]->type->kind == TY_VECTOR && (!fixed_vector(op->operands[i]->type) ||
+                                                     op->operands[i]->type->u.sh.rank > 16))
+      return false;
+  for (uint32_t i = 0; i < op->nresults; i++)
+    if (op->results[i].type->kind == TY_VECTOR && (!fixed_vector(op->results[i].type) ||
+                                                   op->results[i].type->u.sh.rank > 16))
+      return false;
+  return true;
+}
+
+static int64_t *i64_list(Op *op, const char *name, uint32_t *n) {
+  Attr *a = ir_op_attr(op, name);
+  if (a && a->kind == ATTR_DENSE_ARRAY && (a->u.darr.ivals || !a->u.darr.n)) {
+    *n = a->u.darr.n;
+    return a->u.darr.ivals;
+  }
+  return NULL;
+}
+
+/* offsets = [0, 1] (an array of integer attributes) as numbers */
+static bool int_array(Comp *c, Op *op, const char *name, int64_t **out, uint32_t *n) {
+  Attr *a = ir_op_attr(op, name);
+  if (!a || a->kind != ATTR_ARRAY)
+    return false;
+  *n = a->u.arr.n;
+  *out = ir_alloc(c->in->ctx, (*n + 1) * sizeof **out);
+  for (uint32_t i = 0; i < *n; i++) {
+    if (a->u.arr.elems[i]->kind != ATTR_INT)
+      return false;
+    (*out)[i] = a->u.arr.elems[i]->u.i.v;
+  }
+  return true;
+}
+
+/* shuffle: the mask picks leading-dimension slices of the two operands, concatenated */
+bool c_vector_shuffle(Comp *c, Op *op, Ins *ins) {
+  Type *a = op->operands[0]->type, *b = op->operands[1]->type, *rt = op->results[0].type;
+  uint32_t nm;
+  int64_t *mask = i64_list(op, "mask", &nm);
+  if (!all_fixed(op) || !mask)
+    return interp_unsupported(c, op, "this shuffle");
+  uint32_t na = a->kind == TY_VECTOR ? (uint32_t)a->u.sh.shape[0] : 1;
+  uint32_t nb = b->kind == TY_VECTOR ? (uint32_t)b->u.sh.shape[0] : 1;
+  uint32_t inner = interp_words(rt) / (nm ? nm : 1);
+  Perm *p = perm_new(c, interp_words(rt));
+  for (uint32_t i = 0; i < nm; i++) {
+    if (mask[i] < 0 || mask[i] >= (int64_t)(na + nb))
+      return interp_unsupported(c, op, "a poison shuffle index");
+    for (uint32_t w = 0; w < inner; w++) {
+      bool first = mask[i] < (int64_t)na;
+      p->op_of[i * inner + w] = first ? 0 : 1;
+      p->from[i * inner + w] = (uint32_t)(first ? mask[i] : mask[i] - na) * inner + w;
+    }
+  }
+  ins->aux = p;
+  ins->fn = x_permute;
+  return true;
+}
+
+bool c_vector_transpose(Comp *c, Op *op, Ins *ins) {
+  Type *st = op->operands[0]->type, *rt = op->results[0].type;
+  uint32_t np;
+  int64_t *perm = i64_list(op, "permutation", &np);
+  if (!all_fixed(op) || !perm || np != rt->u.sh.rank || np != st->u.sh.rank)
+    return interp_unsupported(c, op, "this transpose");
+  Perm *p = perm_new(c, interp_words(rt));
+  int64_t ri[16], si[16];
+  for (uint32_t i = 0; i < p->n; i++) {
+    unlinear(rt->u.sh.shape, np, i, ri);
+    for (uint32_t d = 0; d < np; d++)
+      si[perm[d]] = ri[d];
+    p->from[i] = linear(st->u.sh.shape, si, np);
+  }
+  ins->aux = p;
+  ins->fn = x_permute;
+  return true;
+}
+
+bool c_extract_strided_slice(Comp *c, Op *op, Ins *ins) {
+  Type *st = op->operands[0]->type, *rt = op->results[0].type;
+  int64_t *offs, *szs, *strs;
+  uint32_t no, ns, nt;
+  if (!all_fixed(op) || !int_array(c, op, "offsets", &offs, &no) || !int_array(c, op, "sizes", &szs, &ns) ||
+      !int_array(c, op, "strides", &strs, &nt) || no != ns || ns != nt || no > st->u.sh.rank)
+    return interp_unsupported(c, op, "this extract_strided_slice");
+  uint32_t rank = st->u.sh.rank;
+  Perm *p = perm_new(c, interp_words(rt));
+  int64_t ri[16], si[16];
+  for (uint32_t i = 0; i < p->n; i++) {
+    unlinear(rt->u.sh.shape, rank, i, ri);
+    for (uint32_t d = 0; d < rank; d++)
+      si[d] = d < no ? offs[d] + ri[d] * strs[d] : ri[d];
+    p->from[i] = linear(st->u.sh.shape, si, rank);
+  }
+  ins->aux = p;
+  ins->fn = x_permute;
+  return true;
+}
+
+/* insert_strided_slice: the destination's words, with the source's at offsets (strides on the
+ * source's dimensions, which are the destination's trailing ones) */
+bool c_insert_strided_slice(Comp *c, Op *op, Ins *ins) {
+  Type *st = op->operands[0]->type, *dt = op->operands[1]->type;
+  int64_t *offs, *strs;
+  uint32_t no, nt;
+  if (!all_fixed(op) || !int_array(c, op, "offsets", &offs, &no) || !int_array(c, op, "strides", &strs, &nt) ||
+      no != dt->u.sh.rank || nt != st->u.sh.rank)
+    return interp_unsupported(c, op, "this insert_strided_slice");
+  uint32_t drank = dt->u.sh.rank, srank = st->u.sh.rank, lead = drank - srank;
+  Perm *p = perm_new(c, interp_words(dt));
+  for (uint32_t i = 0; i < p->n; i++) {
+    p->op_of[i] = 1;
+    p->from[i] = i;
+  }
+  int64_t si[16], di[16];
+  for (uint32_t j = 0; j < interp_words(st); j++) {
+    unlinear(st->u.sh.shape, srank, j, si);
+    for (uint32_t d = 0; d < drank; d++)
+      di[d] = d < lead ? offs[d] : offs[d] + si[d - lead] * strs[d - lead];
+    uint32_t k = linear(dt->u.sh.shape, di, drank);
+    p->op_of[k] = 0;
+    p->from[k] = j;
+  }
+  ins->aux = p;
+  ins->fn = x_permute;
+  return true;
+}
+
+/* to_elements: one scalar result per word */
+static int x_to_elements(Frame *fr, const Ins *ins) {
+  for (uint32_t i = 0; i < ins->nout; i++)
+    fr->s[ins->out[i]] = fr->s[ins->in[0] + i];
+  return EX_NEXT;
+}
+
+bool c_vector_to_elements(Comp *c, Op *op, Ins *ins) {
+  if (!all_fixed(op) || interp_words(op->operands[0]->type) != op->nresults)
+    return interp_unsupported(c, op, "this to_elements");
+  ins->fn = x_to_elements;
+  return true;
+}
+
+/* ---- masks, step, bitcast ------------------------------------------------------------------- */
+
+static int x_words(Frame *fr, const Ins *ins) {
+  memcpy(&fr->s[ins->out[0]], ins->aux, ins->a * sizeof(Slot));
+  return EX_NEXT;
+}
+
+/* constant_mask: lanes below mask_dim_sizes in every dimension; step: 0, 1, 2, ... */
+bool c_constant_mask(Comp *c, Op *op, Ins *ins) {
+  Type *rt = op->results[0].type;
+  uint32_t nd;
+  int64_t *lim = i64_list(op, "mask_dim_sizes", &nd);
+  if (!all_fixed(op) || !lim || nd != rt->u.sh.rank)
+    return interp_unsupported(c, op, "this constant_mask");
+  ins->a = interp_words(rt);
+  Slot *w = ir_alloc(c->in->ctx, (ins->a + 1) * sizeof *w);
+  int64_t idx[16];
+  for (uint32_t i = 0; i < ins->a; i++) {
+    unlinear(rt->u.sh.shape, nd, i, idx);
+    bool on = true;
+    for (uint32_t d = 0; d < nd; d++)
+      on = on && idx[d] < lim[d];
+    w[i].i = on ? -1 : 0;
+  }
+  ins->aux = w;
+  ins->fn = x_words;
+  return true;
+}
+
+bool c_vector_step(Comp *c, Op *op, Ins *ins) {
+  Type *rt = op->results[0].type;
+  if (!all_fixed(op) || rt->u.sh.rank != 1)
+    return interp_unsupported(c, op, "this step");
+  ins->a = interp_words(rt);
+  Slot *w = ir_alloc(c->in->ctx, (ins->a + 1) * sizeof *w);
+  for (uint32_t i = 0; i < ins->a; i++)
+    w[i].i = interp_sext(i, interp_int_width(rt->u.sh.elem));
+  ins->aux = w;
+  ins->fn = x_words;
+  return true;
+}
+
+static int x_create_mask(Frame *fr, const Ins *ins) {
+  const Type *rt = ins->aux;
+  int64_t idx[16];
+  for (uint32_t i = 0; i < ins->a; i++) {
+    unlinear(rt->u.sh.shape, rt->u.sh.rank, i, idx);
+    bool on = true;
+    for (uint32_t d = 0; d < rt->u.sh.rank; d++)
+      on = on && idx[d] < fr->s[ins->in[d]].i;
+    fr->s[ins->out[0] + i].i = on ? -1 : 0;
+  }
+  return EX_NEXT;
+}
+
+bool c_create_mask(Comp *c, Op *op, Ins *ins) {
+  Type *rt = op->results[0].type;
+  if (!all_fixed(op) || op->noperands != rt->u.sh.rank)
+    return interp_unsupported(c, op, "this create_mask");
+  ins->a = interp_words(rt);
+  ins->aux = rt;
+  ins->fn = x_create_mask;
+  return true;
+}
+
+/* bitcast: the source elements' bytes, read back as the result's elements */
+static int x_vbitcast(Frame *fr, const Ins *ins) {
+  Type *const *t = ins->aux; /* source element, result element */
+  unsigned char buf[8 * 256];
+  uint32_t sb = interp_elem_bytes(t[0]), rb = interp_elem_bytes(t[1]);
+  for (uint32_t i = 0; i < ins->a; i++)
+    interp_store_elem(t[0], buf + i * sb, &fr->s[ins->in[0] + i]);
+  for (uint32_t i = 0; i < ins->b; i++)
+    interp_load_elem(t[1], buf + i * rb, &fr->s[ins->out[0] + i]);
+  return EX_NEXT;
+}
+
+bool c_vector_bitcast(Comp *c, Op *op, Ins *ins) {
+  Type *st = op->operands[0]->type, *rt = op->results[0].type;
+  if (!all_fixed(op) || interp_words(st) * interp_elem_bytes(st->u.sh.elem) > sizeof(Slot) * 256 ||
+      interp_elem_bytes(st->u.sh.elem) * 8 != (st->u.sh.elem->kind == TY_FLOAT ? ir_float_width(st->u.sh.elem->u.f)
+                                                                              : interp_int_width(st->u.sh.elem)) ||
+      interp_elem_bytes(rt->u.sh.elem) * 8 != (rt->u.sh.elem->kind == TY_FLOAT ? ir_float_width(rt->u.sh.elem->u.f)
+                                                                              : interp_int_width(rt->u.sh.elem)))
+    return interp_unsupported(c, op, "this bitcast (whole-byte elements only)");
+  Type **t = ir_alloc(c->in->ctx, 2 * sizeof *t);
+  t[0] = st->u.sh.elem;
+  t[1] = rt->u.sh.elem;
+  ins->a = interp_words(st);
+  ins->b = interp_words(rt);
+  ins->aux = t;
+  ins->fn = x_vbitcast;
+  return true;
+}
+
+/* ---- maskedload / maskedstore --------------------------------------------------------------- */
+
+/* 1-D: lanes whose mask bit is set are loaded or stored and must be inside the memref; a masked
+ * load's other lanes take the pass-through value */
+static int x_masked(Frame *fr, const Ins *ins) {
+  const VMem *v = ins->aux;
+  /* load: memref, indices, mask, pass_thru; store: memref, indices, mask, value */
+  Slot *d = &fr->s[ins->in[0]];
+  const int64_t *sz = &d[3].i, *st = &d[3 + v->rank].i;
+  const Slot *mask = &fr->s[ins->in[1 + v->rank]], *val = &fr->s[ins->in[2 + v->rank]];
+  int64_t off = d[2].i, base[16];
+  for (uint32_t i = 0; i < v->rank; i++) {
+    base[i] = fr->s[ins->in[1 + i]].i;
+    off += base[i] * st[i];
+  }
+  const Type *et = v->mt->u.sh.elem;
+  for (uint32_t e = 0; e < v->n; e++) {
+    if (!(mask[e].i & 1)) {
+      if (!v->store)
+        fr->s[ins->out[0] + e] = val[e];
+      continue;
+    }
+    for (uint32_t i = 0; i < v->rank; i++) {
+      int64_t x = base[i] + (i + 1 == v->rank ? e : 0);
+      if (x < 0 || x >= sz[i])
+        return interp_error(fr, ins, "out-of-bounds access: lane %u at index %lld is not in [0, %lld) in dimension %u",
+                            e, (long long)x, (long long)sz[i], i);
+    }
+    char *p = (char *)d[1].p + (off + e * st[v->rank - 1]) * (int64_t)v->esize;
+    if (fr->in->be && be_host_access(fr->in->be, p, v->esize, v->store, v->loc) != BE_OK)
+      return EX_ERROR;
+    if (v->store)
+      interp_store_elem(et, p, &val[e]);
+    else
+      interp_load_elem(et, p, &fr->s[ins->out[0] + e]);
+  }
+  return EX_NEXT;
+}
+
+static bool masked(Comp *c, Op *op, Ins *ins, bool store) {
+  Type *mt = op->operands[0]->type;
+  Type *vt = store ? op->operands[op->noperands - 1]->type : op->results[0].type;
+  if (!vmem(c, op, ins, vt, mt, store))
+    return false;
+  ins->fn = x_masked;
+  return true;
+}
+
+bool c_maskedload(Comp *c, Op *op, Ins *ins) { return masked(c, op, ins, false); }
+bool c_maskedstore(Comp *c, Op *op, Ins *ins) { return masked(c, op, ins, true); }
