@@ -95,6 +95,7 @@ struct Interp {
   void **heap;             /* host memory the program allocated and has not freed */
   size_t nheap, capheap;
   struct GpuState *gpu;     /* gpu.c: tokens, kernels and launches of the gpu dialect */
+  bool no_race_check;       /* InterpOptions.no_race_check */
   struct Lowered *low;     /* llvm.c: the lowered form's memory (globals, malloc, alloca stack) */
   size_t sp;               /* alloca stack depth: interp_call restores it when a call returns */
 };

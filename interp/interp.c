@@ -643,6 +643,7 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   in->module = module;
   in->be = opts ? opts->be : NULL;
   in->out = opts && opts->out ? opts->out : stdout;
+  in->no_race_check = opts && opts->no_race_check;
   Block *top = module->nregions ? module->regions[0].first : NULL;
   uint32_t n = 0;
   for (Op *o = top ? top->first : NULL; o; o = o->next)

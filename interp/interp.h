@@ -20,6 +20,7 @@ typedef struct Interp Interp;
 typedef struct InterpOptions {
   Backend *be; /* the device for gpu ops (not owned) */
   FILE *out;   /* where the program's output (runner utils, gpu.printf) goes; NULL: stdout */
+  bool no_race_check; /* kernels: do not check their threads' shared-memory accesses for races */
 } InterpOptions;
 
 /* Prepares module (parsed and verified, owned by ctx) for running. NULL after a diagnostic when

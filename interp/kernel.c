@@ -1138,8 +1138,10 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   f.tmp = calloc((size_t)k->maxmove * n + 1, sizeof *f.tmp);
   f.lo = malloc(local + 16);
   f.hash = malloc(KHASH * sizeof *f.hash);
+  size_t shared = L->in->no_race_check ? 0 : kernel_align16(k->shared_bytes) + L->smem;
+  f.shadow = shared ? calloc(shared, sizeof *f.shadow) : NULL;
   uint32_t *ident = f.stack ? f.stack + f.cap : NULL;
-  if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash) {
+  if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash || (shared && !f.shadow)) {
     if (!atomic_exchange(&L->failed, 1)) {
       GpuState *gs = interp_gpu(L->in);
       pthread_mutex_lock(&gs->mu);
@@ -1197,6 +1199,7 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
     f.act = ident;
     f.nact = n;
     f.top = 0;
+    f.epoch++; /* a block starts a barrier interval of its own */
     f.pc = NULL;
     if (kernel_run_body(&f, &k->body) == EX_ERROR)
       break;
@@ -1211,6 +1214,7 @@ done:
   free(f.lo);
   free(f.acc);
   free(f.hash);
+  free(f.shadow);
 }
 
 static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {

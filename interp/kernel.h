@@ -66,6 +66,14 @@ void gpu_fold_errors(Interp *in);
  * analysis decides which (kernel.c). An operand is its first word and a varying flag. */
 typedef struct KFrame KFrame;
 typedef struct KIns KIns;
+
+/* One byte offset of a block's shared memory: its last writer and readers (kernel_ops.c). */
+typedef struct KShadow {
+  uint32_t we, re;        /* barrier interval (KFrame.epoch) of the last write and read; 0: none */
+  uint32_t w, r;          /* the thread that wrote, and that read */
+  const char *wloc, *rloc;
+  bool rmany;             /* several threads read in interval re */
+} KShadow;
 typedef int (*KFn)(KFrame *f, const KIns *k);
 
 struct KIns {
@@ -119,6 +127,8 @@ struct KFrame {
   KRange *acc;
   size_t nacc, capacc;
   uint32_t *hash;       /* kernel.c: ranges by their end address */
+  KShadow *shadow;      /* per byte of shared memory: who last wrote and read it, and when */
+  uint32_t epoch;       /* barrier intervals of the frame: each block and each barrier starts one */
 };
 
 #define KV_MINE 0x40000000u

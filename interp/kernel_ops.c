@@ -138,6 +138,7 @@ bool c_kid(KComp *kc, Op *op, KIns *k) {
 static int x_barrier(KFrame *f, const KIns *k) {
   if (f->nact != f->n)
     return divergent(f, k, "barrier");
+  f->epoch++;
   return EX_NEXT;
 }
 
@@ -712,6 +713,54 @@ static int tiled(const KFrame *f, const Lin *L, size_t es, int64_t *x0) {
   return bad ? 0 : 2;
 }
 
+/* Races between the threads of a block in shared memory: two threads touch the same element
+ * between two barriers and one of them writes. The shadow keeps, per byte offset where an access
+ * starts, the last writer and reader and the barrier interval (epoch) they were in; accesses of
+ * different sizes that overlap without starting at the same byte are not compared (KShadow is in
+ * kernel.h). */
+static inline bool in_shared(const KFrame *f, const char *p) {
+  return f->shadow && p >= f->lo && p < f->priv; /* no shadow: checks are off */
+}
+
+static bool shared_ok(KFrame *f, const KIns *k, uint32_t l, const char *p, size_t es, bool write) {
+  KShadow *s = &f->shadow[p - f->lo];
+  uint32_t e = f->epoch, other = UINT32_MAX;
+  const char *what = NULL, *at = NULL;
+  if (s->we == e && s->w != l) {
+    other = s->w;
+    what = "wrote";
+    at = s->wloc;
+  } else if (write && s->re == e && (s->rmany || s->r != l)) {
+    other = s->r != l ? s->r : UINT32_MAX;
+    what = "read";
+    at = s->rloc;
+  }
+  if (what) {
+    uint32_t bx = f->bdim[0], by = f->bdim[1];
+    size_t off = (size_t)(p - f->lo);
+    if (other == UINT32_MAX)
+      kernel_error(f, k, l, "data race in shared memory: %s bytes [%zu, %zu), which other threads %s at '%s' with no gpu.barrier in between",
+                   write ? "writes" : "reads", off, off + es, what, at);
+    else
+      kernel_error(f, k, l, "data race in shared memory: %s bytes [%zu, %zu), which thread (%u, %u, %u) %s at '%s' with no gpu.barrier in between",
+                   write ? "writes" : "reads", off, off + es, other % bx, other / bx % by, other / (bx * by), what, at);
+    return false;
+  }
+  if (write) {
+    s->we = e;
+    s->w = l;
+    s->wloc = k->loc;
+  } else if (s->re != e) {
+    s->re = e;
+    s->r = l;
+    s->rloc = k->loc;
+    s->rmany = false;
+  } else if (s->r != l) {
+    s->rmany = true;
+  }
+  return true;
+}
+
 /* The loop over active threads of such an access; BODY uses p (the element) and l. On a bad
  * index, address() reports it. */
 #define LIN_LOOP(write, BODY)                                                                      \
@@ -723,8 +772,12 @@ static int tiled(const KFrame *f, const Lin *L, size_t es, int64_t *x0) {
       break;                                                                                       \
     }                                                                                              \
     char *p = L.base + x * L.sb;                                                                   \
-    if (!L.local)                                                                                  \
+    if (!L.local) {                                                                                \
       run_add(f, &r, p, es, write, k->loc);                                                        \
+    } else if (shared && !shared_ok(f, k, l, p, es, write)) {                                      \
+      res = EX_ERROR;                                                                              \
+      break;                                                                                       \
+    }                                                                                              \
     BODY                                                                                           \
   })
 
@@ -737,7 +790,7 @@ static int x_load(KFrame *f, const KIns *k) {
   Lin L;
   if (!k->vout[0]) {
     char *p = address(f, k, m, 0, f->act[0]);
-    if (!p)
+    if (!p || (in_shared(f, p) && !shared_ok(f, k, f->act[0], p, m->esize, false)))
       return EX_ERROR;
     run_add(f, &r, p, m->esize, false, k->loc);
     run_end(f, &r, false, k->loc);
@@ -746,7 +799,8 @@ static int x_load(KFrame *f, const KIns *k) {
   }
   if (lin_of(f, k, m, dop, &L)) {
     const size_t es = m->esize;
-    int64_t first = consecutive(f, &L, es);
+    bool shared = in_shared(f, L.base);
+    int64_t first = shared ? -1 : consecutive(f, &L, es);
     if (first >= 0 && es == 4) {
       const char *p = L.base + first * 4;
       if (!L.local)
@@ -766,7 +820,7 @@ static int x_load(KFrame *f, const KIns *k) {
       return EX_NEXT;
     }
     int64_t x0;
-    int tile = es == 4 ? tiled(f, &L, es, &x0) : 0;
+    int tile = es == 4 && !shared ? tiled(f, &L, es, &x0) : 0;
     if (tile) {
       uint32_t bx = f->bdim[0], rows = f->n / bx;
       bool fl = m->elem->kind == TY_FLOAT;
@@ -811,7 +865,7 @@ static int x_load(KFrame *f, const KIns *k) {
   }
   KLANES(f, l, {
     char *p = address(f, k, m, 0, l);
-    if (!p) {
+    if (!p || (in_shared(f, p) && !shared_ok(f, k, l, p, m->esize, false))) {
       res = EX_ERROR;
       break;
     }
@@ -832,7 +886,8 @@ static int x_store(KFrame *f, const KIns *k) {
   Lin L;
   if (lin_of(f, k, m, dop, &L)) {
     const size_t es = m->esize;
-    int64_t first = consecutive(f, &L, es);
+    bool shared = in_shared(f, L.base);
+    int64_t first = shared ? -1 : consecutive(f, &L, es);
     if (first >= 0 && es == 4 && sv) {
       char *p = L.base + first * 4;
       if (!L.local)
@@ -859,7 +914,7 @@ static int x_store(KFrame *f, const KIns *k) {
   }
   KLANES(f, l, {
     char *p = address(f, k, m, 1, l);
-    if (!p) {
+    if (!p || (in_shared(f, p) && !shared_ok(f, k, l, p, m->esize, true))) {
       res = EX_ERROR;
       break;
     }
