@@ -25,8 +25,10 @@
  * thread and the block). The byte ranges they touch are merged (per op across threads, then per
  * run of blocks) and reported to the backend with be_kernel_access when the run of blocks ends, so
  * race detection sees every address the kernel touched at little cost. Shared and private memory
- * of a block is its own and is not reported. Atomics are not reported: they do not race with each
- * other, and the backend has no notion of an atomic access yet.
+ * of a block is its own and is not reported; instead, accesses of a block's threads to its shared
+ * memory are checked against each other between barriers (kernel_ops.c: two threads, one element,
+ * one write, no barrier in between is a race). Atomics are not reported: they do not race with
+ * each other, and the backend has no notion of an atomic access yet.
  *
  * The ops themselves (ids, barriers, shuffles, reductions, gpu.printf, memory) are in
  * kernel_ops.c, arith, index and math in kernel_arith.c.
