@@ -445,6 +445,11 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
   }
   int worker = me ? me->worker : -1;
   bool blocked = false;
+  /* The host is stuck from here on, even while it helps: a callback it runs for that reason and
+     that waits for the host to open a gate must see that nobody will. */
+  bool host_was_waiting = dev->host_waiting;
+  if (!me)
+    dev->host_waiting = true;
   for (;;) {
     if (op ? op_done(op) : dev->nincomplete == 0)
       break;
@@ -457,8 +462,6 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
       dev->nwaiters++;
       if (me)
         dev->nblocked++;
-      else
-        dev->host_waiting = true;
       if (dev->nwaiters > 1)
         pthread_cond_broadcast(&dev->done_cv);  /* let other waiters re-check for deadlock */
       continue;
@@ -486,9 +489,9 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
     dev->nwaiters--;
     if (me)
       dev->nblocked--;
-    else
-      dev->host_waiting = false;
   }
+  if (!me)
+    dev->host_waiting = host_was_waiting;
   return st;
 }
 

@@ -296,6 +296,41 @@ static void test_callback_and_host_both_stuck_report_callback_once(void **state)
   }
 }
 
+static void sleep_fn(SimCtx *ctx, void *user) {
+  (void)ctx;
+  (void)user;
+  nap(20000);
+}
+
+/* The only worker is busy, so the host, waiting, runs the callback itself: the callback's wait
+   must still be seen as stuck (the host is waiting), not sleep forever. */
+static void test_callback_run_by_waiting_host_reports_deadlock(void **state) {
+  (void)state;
+  Sink s = {0};
+  SimConfig cfg = {.workers = 1, .sink = sink_fn, .sink_user = &s};
+  SimDevice *dev = sim_create(&cfg);
+  SimOp *busy, *g, *after, *cb;
+  SimOpDesc bd = {.kind = SIM_OP_HOST, .fn = sleep_fn, .loc = "busy"};
+  SimOpDesc gd = {.kind = SIM_OP_GATE, .loc = "gate"};
+  SimOpDesc md = {.kind = SIM_OP_MARKER, .loc = "behind-gate"};
+  sim_submit(dev, &bd, NULL, 0, &busy);
+  nap(2000);  /* let the worker take it */
+  sim_submit(dev, &gd, NULL, 0, &g);
+  sim_submit(dev, &md, &g, 1, &after);
+  GateWait w = {after, SIM_OK};
+  SimOpDesc cd = {.kind = SIM_OP_HOST, .fn = gate_wait_fn, .user = &w, .loc = "callback"};
+  sim_submit(dev, &cd, NULL, 0, &cb);
+  assert_int_equal(sim_host_wait(dev, &cb, 1, "host-wait"), SIM_OK);
+  assert_int_equal(w.got, SIM_ERR_DEADLOCK);
+  sim_gate_open(dev, g, "open");
+  sim_op_release(dev, busy);
+  sim_op_release(dev, g);
+  sim_op_release(dev, after);
+  sim_op_release(dev, cb);
+  sim_destroy(dev);
+  assert_int_equal(count(&s, SIM_DIAG_DEADLOCK), 1);
+}
+
 /* ---- schedulers ---- */
 
 typedef struct Order { uint64_t v[64]; int n; } Order;
@@ -501,6 +536,7 @@ int main(void) {
     cmocka_unit_test(test_callback_waiting_for_its_dependent_reports_deadlock),
     cmocka_unit_test(test_callback_wait_with_one_worker_helps_instead_of_hanging),
     cmocka_unit_test(test_callback_and_host_both_stuck_report_callback_once),
+    cmocka_unit_test(test_callback_run_by_waiting_host_reports_deadlock),
     cmocka_unit_test(test_sched_random_same_seed_same_order),
     cmocka_unit_test(test_sched_serial_runs_in_submit_order),
     cmocka_unit_test(test_sched_parse_accepts_the_three_forms),
