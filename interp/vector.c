@@ -28,6 +28,57 @@ static bool fixed_vector(const Type *t) {
 
 static Type *elem_of(Type *t) { return t->kind == TY_VECTOR ? t->u.sh.elem : t; }
 
+/* row-major index of idx in shape */
+static uint32_t linear(const int64_t *shape, const int64_t *idx, uint32_t rank) {
+  uint64_t off = 0;
+  for (uint32_t d = 0; d < rank; d++)
+    off = off * (uint64_t)shape[d] + (uint64_t)idx[d];
+  return (uint32_t)off;
+}
+
+static void unlinear(const int64_t *shape, uint32_t rank, uint32_t i, int64_t *idx) {
+  for (uint32_t d = rank; d-- > 0;) {
+    idx[d] = i % (uint32_t)shape[d];
+    i /= (uint32_t)shape[d];
+  }
+}
+
+static bool all_fixed(Op *op) {
+  for (uint32_t i = 0; i < op->noperands; i++)
+    if (op->operands[i]->type->kind == TY_VECTOR && (!fixed_vector(op->operands[i]->type) ||
+                                                     op->operands[i]->type->u.sh.rank > 16))
+      return false;
+  for (uint32_t i = 0; i < op->nresults; i++)
+    if (op->results[i].type->kind == TY_VECTOR && (!fixed_vector(op->results[i].type) ||
+                                                   op->results[i].type->u.sh.rank > 16))
+      return false;
+  return true;
+}
+
+static int64_t *i64_list(Op *op, const char *name, uint32_t *n) {
+  Attr *a = ir_op_attr(op, name);
+  if (a && a->kind == ATTR_DENSE_ARRAY && (a->u.darr.ivals || !a->u.darr.n)) {
+    *n = a->u.darr.n;
+    return a->u.darr.ivals;
+  }
+  return NULL;
+}
+
+/* offsets = [0, 1] (an array of integer attributes) as numbers */
+static bool int_array(Comp *c, Op *op, const char *name, int64_t **out, uint32_t *n) {
+  Attr *a = ir_op_attr(op, name);
+  if (!a || a->kind != ATTR_ARRAY)
+    return false;
+  *n = a->u.arr.n;
+  *out = ir_alloc(c->in->ctx, (*n + 1) * sizeof **out);
+  for (uint32_t i = 0; i < *n; i++) {
+    if (a->u.arr.elems[i]->kind != ATTR_INT)
+      return false;
+    (*out)[i] = a->u.arr.elems[i]->u.i.v;
+  }
+  return true;
+}
+
 /* ---- vector.print --------------------------------------------------------------------------- */
 
 typedef struct Print {
@@ -348,23 +399,23 @@ static Slot combine(const Red *r, Slot a, Slot b) {
   return o;
 }
 
+/* in order from the accumulator, as LLVM's ordered reductions do (it matters for float sums) */
 static int x_reduction(Frame *fr, const Ins *ins) {
   const Red *r = ins->aux;
   const Slot *v = &fr->s[ins->in[0]];
-  Slot acc = v[0];
+  Slot acc = r->acc ? combine(r, fr->s[ins->in[1]], v[0]) : v[0];
   for (uint32_t i = 1; i < r->n; i++)
     acc = combine(r, acc, v[i]);
-  if (r->acc)
-    acc = combine(r, fr->s[ins->in[1]], acc);
   fr->s[ins->out[0]] = acc;
   return EX_NEXT;
 }
 
-bool c_vector_reduction(Comp *c, Op *op, Ins *ins) {
-  Type *vt = op->operands[0]->type;
+static Red *red_kind(Comp *c, Op *op, Type *vt) {
   Attr *k = ir_op_attr(op, "kind");
-  if (!fixed_vector(vt) || !interp_words(vt) || !k || k->kind != ATTR_OPAQUE)
-    return interp_unsupported(c, op, "this reduction");
+  if (!fixed_vector(vt) || !interp_words(vt) || !k || k->kind != ATTR_OPAQUE) {
+    interp_unsupported(c, op, "this reduction");
+    return NULL;
+  }
   Red *r = ir_alloc(c->in->ctx, sizeof *r);
   r->kind = R_NKINDS;
   for (uint32_t i = 0; i < R_NKINDS; i++) {
@@ -381,10 +432,119 @@ bool c_vector_reduction(Comp *c, Op *op, Ins *ins) {
   bool fits = r->et->kind == TY_FLOAT ? fk || r->kind == R_ADD || r->kind == R_MUL : !fk;
   if (r->kind == R_NKINDS || !fits ||
       (r->et->kind == TY_FLOAT && r->et->u.f != F_F64 && r->et->u.f != F_F32 && r->et->u.f != F_F16 &&
-       r->et->u.f != F_BF16) || (r->et->kind != TY_FLOAT && !r->width))
-    return interp_unsupported(c, op, "this reduction kind or element type");
+       r->et->u.f != F_BF16) || (r->et->kind != TY_FLOAT && !r->width)) {
+    interp_unsupported(c, op, "this reduction kind or element type");
+    return NULL;
+  }
+  return r;
+}
+
+bool c_vector_reduction(Comp *c, Op *op, Ins *ins) {
+  Red *r = red_kind(c, op, op->operands[0]->type);
+  if (!r)
+    return false;
   ins->aux = r;
   ins->fn = x_reduction;
+  return true;
+}
+
+/* multi_reduction: every source word folds, in order, into the accumulator word of its kept
+ * dimensions (a scalar when all are reduced) */
+typedef struct MultiRed {
+  Red *r;
+  uint32_t nacc;
+  uint32_t *to; /* accumulator word of each source word */
+} MultiRed;
+
+static int x_multi_reduction(Frame *fr, const Ins *ins) {
+  const MultiRed *m = ins->aux;
+  Slot acc[256];
+  interp_copy(acc, &fr->s[ins->in[1]], m->nacc);
+  const Slot *v = &fr->s[ins->in[0]];
+  for (uint32_t i = 0; i < m->r->n; i++)
+    acc[m->to[i]] = combine(m->r, acc[m->to[i]], v[i]);
+  interp_copy(&fr->s[ins->out[0]], acc, m->nacc);
+  return EX_NEXT;
+}
+
+bool c_multi_reduction(Comp *c, Op *op, Ins *ins) {
+  Type *vt = op->operands[0]->type;
+  uint32_t nd;
+  int64_t *dims = i64_list(op, "reduction_dims", &nd);
+  Red *r = red_kind(c, op, vt);
+  if (!r)
+    return false;
+  if (!dims || vt->u.sh.rank > 16 || interp_words(op->operands[1]->type) > 256)
+    return interp_unsupported(c, op, "this multi_reduction");
+  MultiRed *m = ir_alloc(c->in->ctx, sizeof *m);
+  m->r = r;
+  m->nacc = interp_words(op->operands[1]->type);
+  m->to = ir_alloc(c->in->ctx, (r->n + 1) * sizeof *m->to);
+  bool reduced[16] = {false};
+  for (uint32_t i = 0; i < nd; i++)
+    if (dims[i] >= 0 && dims[i] < (int64_t)vt->u.sh.rank)
+      reduced[dims[i]] = true;
+  int64_t idx[16];
+  for (uint32_t i = 0; i < r->n; i++) {
+    unlinear(vt->u.sh.shape, vt->u.sh.rank, i, idx);
+    uint64_t t = 0;
+    for (uint32_t d = 0; d < vt->u.sh.rank; d++)
+      if (!reduced[d])
+        t = t * (uint64_t)vt->u.sh.shape[d] + (uint64_t)idx[d];
+    m->to[i] = (uint32_t)t;
+  }
+  ins->aux = m;
+  ins->fn = x_multi_reduction;
+  return true;
+}
+
+/* outerproduct: lhs[i] * rhs[j] (or * a scalar rhs), folded into the accumulator with the kind;
+ * a float add with an accumulator is an fma, as upstream lowers it */
+typedef struct Outer {
+  Red *r;
+  uint32_t m, n; /* n == 0: scalar rhs */
+  bool acc;
+} Outer;
+
+static int x_outerproduct(Frame *fr, const Ins *ins) {
+  const Outer *o = ins->aux;
+  const Red *r = o->r;
+  const Slot *x = &fr->s[ins->in[0]], *y = &fr->s[ins->in[1]];
+  const Slot *acc = o->acc ? &fr->s[ins->in[2]] : NULL;
+  uint32_t n = o->n ? o->n : 1;
+  Slot *out = &fr->s[ins->out[0]];
+  for (uint32_t i = 0; i < o->m; i++)
+    for (uint32_t j = 0; j < n; j++) {
+      Slot p = {0}, a = o->acc ? acc[i * n + j] : (Slot){0};
+      if (r->et->kind == TY_FLOAT) {
+        double xv = getf(r->et, &x[i]), yv = getf(r->et, &y[o->n ? j : 0]);
+        if (o->acc && r->kind == R_ADD) {
+          setf(r->et, &out[i * n + j], fma(xv, yv, getf(r->et, &a)));
+          continue;
+        }
+        setf(r->et, &p, xv * yv);
+      } else {
+        p.i = interp_sext(interp_zext(x[i].i, r->width) * interp_zext(y[o->n ? j : 0].i, r->width), r->width);
+      }
+      out[i * n + j] = o->acc ? combine(r, a, p) : p;
+    }
+  return EX_NEXT;
+}
+
+bool c_outerproduct(Comp *c, Op *op, Ins *ins) {
+  Type *xt = op->operands[0]->type, *yt = op->operands[1]->type;
+  Red *r = red_kind(c, op, xt);
+  if (!r)
+    return false;
+  Outer *o = ir_alloc(c->in->ctx, sizeof *o);
+  o->r = r;
+  o->m = interp_words(xt);
+  o->n = yt->kind == TY_VECTOR ? interp_words(yt) : 0;
+  o->acc = op->noperands > 2;
+  if (xt->u.sh.rank != 1 || (yt->kind == TY_VECTOR && (!fixed_vector(yt) || yt->u.sh.rank != 1)))
+    return interp_unsupported(c, op, "this outerproduct");
+  ins->aux = o;
+  ins->fn = x_outerproduct;
   return true;
 }
 
@@ -645,57 +805,6 @@ static Perm *perm_new(Comp *c, uint32_t n) {
   return p;
 }
 
-/* row-major index of idx in shape */
-static uint32_t linear(const int64_t *shape, const int64_t *idx, uint32_t rank) {
-  uint64_t off = 0;
-  for (uint32_t d = 0; d < rank; d++)
-    off = off * (uint64_t)shape[d] + (uint64_t)idx[d];
-  return (uint32_t)off;
-}
-
-static void unlinear(const int64_t *shape, uint32_t rank, uint32_t i, int64_t *idx) {
-  for (uint32_t d = rank; d-- > 0;) {
-    idx[d] = i % (uint32_t)shape[d];
-    i /= (uint32_t)shape[d];
-  }
-}
-
-static bool all_fixed(Op *op) {
-  for (uint32_t i = 0; i < op->noperands; i++)
-    if (op->operands[i]->type->kind == TY_VECTOR && (!fixed_vector(op->operands[i]->type) ||
-                                                     op->operands[i]->type->u.sh.rank > 16))
-      return false;
-  for (uint32_t i = 0; i < op->nresults; i++)
-    if (op->results[i].type->kind == TY_VECTOR && (!fixed_vector(op->results[i].type) ||
-                                                   op->results[i].type->u.sh.rank > 16))
-      return false;
-  return true;
-}
-
-static int64_t *i64_list(Op *op, const char *name, uint32_t *n) {
-  Attr *a = ir_op_attr(op, name);
-  if (a && a->kind == ATTR_DENSE_ARRAY && (a->u.darr.ivals || !a->u.darr.n)) {
-    *n = a->u.darr.n;
-    return a->u.darr.ivals;
-  }
-  return NULL;
-}
-
-/* offsets = [0, 1] (an array of integer attributes) as numbers */
-static bool int_array(Comp *c, Op *op, const char *name, int64_t **out, uint32_t *n) {
-  Attr *a = ir_op_attr(op, name);
-  if (!a || a->kind != ATTR_ARRAY)
-    return false;
-  *n = a->u.arr.n;
-  *out = ir_alloc(c->in->ctx, (*n + 1) * sizeof **out);
-  for (uint32_t i = 0; i < *n; i++) {
-    if (a->u.arr.elems[i]->kind != ATTR_INT)
-      return false;
-    (*out)[i] = a->u.arr.elems[i]->u.i.v;
-  }
-  return true;
-}
-
 /* shuffle: the mask picks leading-dimension slices of the two operands, concatenated */
 bool c_vector_shuffle(Comp *c, Op *op, Ins *ins) {
   Type *a = op->operands[0]->type, *b = op->operands[1]->type, *rt = op->results[0].type;
@@ -949,3 +1058,40 @@ static bool masked(Comp *c, Op *op, Ins *ins, bool store) {
 
 bool c_maskedload(Comp *c, Op *op, Ins *ins) { return masked(c, op, ins, false); }
 bool c_maskedstore(Comp *c, Op *op, Ins *ins) { return masked(c, op, ins, true); }
+
+/* interleave: the trailing dimension alternates between the operands; deinterleave undoes it */
+bool c_vector_interleave(Comp *c, Op *op, Ins *ins) {
+  Type *rt = op->results[0].type;
+  if (!all_fixed(op) || rt->kind != TY_VECTOR || !rt->u.sh.rank)
+    return interp_unsupported(c, op, "this interleave");
+  uint32_t inner = (uint32_t)rt->u.sh.shape[rt->u.sh.rank - 1];
+  Perm *p = perm_new(c, interp_words(rt));
+  for (uint32_t i = 0; i < p->n; i++) {
+    uint32_t row = i / inner, col = i % inner;
+    p->op_of[i] = col & 1;
+    p->from[i] = row * (inner / 2) + col / 2;
+  }
+  ins->aux = p;
+  ins->fn = x_permute;
+  return true;
+}
+
+static int x_deinterleave(Frame *fr, const Ins *ins) {
+  uint32_t half = ins->a / 2, inner = ins->b;
+  for (uint32_t i = 0; i < ins->a; i++) {
+    uint32_t row = i / inner, col = i % inner;
+    fr->s[ins->out[col & 1] + row * (inner / 2) + col / 2] = fr->s[ins->in[0] + i];
+  }
+  (void)half;
+  return EX_NEXT;
+}
+
+bool c_vector_deinterleave(Comp *c, Op *op, Ins *ins) {
+  Type *st = op->operands[0]->type;
+  if (!all_fixed(op) || st->kind != TY_VECTOR || !st->u.sh.rank || op->nresults != 2)
+    return interp_unsupported(c, op, "this deinterleave");
+  ins->a = interp_words(st);
+  ins->b = (uint32_t)st->u.sh.shape[st->u.sh.rank - 1];
+  ins->fn = x_deinterleave;
+  return true;
+}
