@@ -230,6 +230,7 @@ void sim_destroy(SimDevice *dev) {
   race_free_all(dev);
   free(dev->rq);
   free(dev->late);
+  free(dev->oacc);
   free(dev->seen);
   free(dev->threads);
   pthread_mutex_unlock(&dev->mu);

@@ -149,10 +149,13 @@ static void make_ready(SimDevice *dev, Op *op) {
 }
 
 static void complete(SimDevice *dev, Op *op, int worker) {
+  bool late = op->late_access;
+  dev->noacc = 0;
   mem_op_done(dev, op);
   atomic_store_explicit(&op->state, OP_DONE, memory_order_release);
   SimObs ev = {.kind = SIM_OBS_END, .op = op->id, .stream = op->stream, .opkind = op->d.kind,
-               .loc = op->d.loc, .worker = worker};
+               .loc = op->d.loc, .worker = worker, .acc = late ? dev->oacc : NULL,
+               .nacc = late ? dev->noacc : 0};
   obs_emit(dev, &ev);
   for (size_t i = 0; i < op->nsucc; i++) {
     Op *s = op->succ[i];

@@ -447,6 +447,15 @@ void mem_op_done(SimDevice *dev, Op *op) {
         check_init(dev, c->a, c->lo, c->hi, op, op->d.loc);
       race_access(dev, c->a, c->lo, c->hi, c->write, false, op, op->d.loc);
     }
+    dev->noacc = 0;
+    void *p = dev->cfg.observer ? xrealloc_array(dev->oacc, &dev->capoacc, j, sizeof *dev->oacc) : NULL;
+    if (p) {
+      dev->oacc = p;
+      for (size_t i = 0; i < j; i++)
+        dev->oacc[i] = (SimObsAccess){ctx->acc[i].a->base + ctx->acc[i].lo,
+                                      ctx->acc[i].hi - ctx->acc[i].lo, ctx->acc[i].write};
+      dev->noacc = j;
+    }
     free(ctx->acc);
     free(ctx);
     op->ctx = NULL;

@@ -123,6 +123,12 @@ typedef enum SimObsKind {
   SIM_OBS_DIAG,     /* a diagnostic was reported (diag) */
 } SimObsKind;
 
+typedef struct SimObsAccess {
+  uintptr_t addr;
+  size_t bytes;
+  bool write;
+} SimObsAccess;
+
 typedef struct SimObs {
   SimObsKind kind;
   uint64_t op;          /* op id (1, 2, ...), 0 for none */
@@ -136,6 +142,8 @@ typedef struct SimObs {
   int worker;           /* start/end: worker index, -1 for the host thread */
   uint64_t time_ns;     /* CLOCK_MONOTONIC, since sim_create */
   const SimDiag *diag;  /* SIM_OBS_DIAG */
+  const SimObsAccess *acc; /* SIM_OBS_END of a kernel or host op: the byte ranges it touched */
+  size_t nacc;
 } SimObs;
 
 typedef void (*SimObserverFn)(const SimObs *ev, void *user);

@@ -224,6 +224,9 @@ struct SimDevice {
   Vc *free_vcs;
   uint32_t chain_cursor;
 
+  SimObsAccess *oacc;        /* the accesses of the op completing, for its SIM_OBS_END */
+  size_t noacc, capoacc;
+
   /* device.c */
   size_t nerrors, nwarnings;
   uint64_t *seen;            /* hashes of reported diagnostics (open addressing, 0 = empty) */

@@ -397,19 +397,29 @@ static void test_sched_parse_accepts_the_three_forms(void **state) {
 
 /* ---- observer, misuse of tokens, callbacks ---- */
 
-typedef struct Seen { int enq, start, end, dep, hostwait, api; } Seen;
+typedef struct Seen { int enq, start, end, dep, hostwait, api; size_t acc_bytes; } Seen;
 
 static void seen_obs(const SimObs *ev, void *user) {
   Seen *s = user;
   switch (ev->kind) {
   case SIM_OBS_ENQUEUE: s->enq++; break;
   case SIM_OBS_START: s->start++; break;
-  case SIM_OBS_END: s->end++; break;
+  case SIM_OBS_END:
+    s->end++;
+    for (size_t i = 0; i < ev->nacc; i++)
+      s->acc_bytes += ev->acc[i].write ? ev->acc[i].bytes : 0;
+    break;
   case SIM_OBS_DEP: s->dep++; break;
   case SIM_OBS_HOST_WAIT: s->hostwait++; break;
   case SIM_OBS_API: s->api++; break;
   default: break;
   }
+}
+
+static void touch_kernel(SimCtx *ctx, void *user) {
+  char *p = user;
+  for (int i = 0; i < 16; i++)
+    sim_access(ctx, p + i, 1, true, "store");
 }
 
 static void test_observer_sees_ops_edges_and_waits(void **state) {
@@ -425,17 +435,23 @@ static void test_observer_sees_ops_edges_and_waits(void **state) {
   SimOpDesc d = {.kind = SIM_OP_MEMSET, .dst = buf, .bytes = 64, .loc = "set"};
   sim_stream_submit(dev, a, &d, NULL);
   sim_stream_submit(dev, a, &d, NULL);
+  void *dbuf;
+  sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, &dbuf, "dbuf");
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = touch_kernel, .user = dbuf, .loc = "touch"};
+  sim_stream_submit(dev, a, &k, NULL);
   sim_event_record(dev, e, a, "rec");
   sim_event_sync(dev, e, "esync");
+  sim_mem_free(dev, dbuf, "free");
   sim_event_destroy(dev, e, "d");
   sim_stream_destroy(dev, a, "d");
   sim_destroy(dev);
-  assert_int_equal(seen.enq, 2);
-  assert_int_equal(seen.start, 2);
-  assert_int_equal(seen.end, 2);
-  assert_int_equal(seen.dep, 1);  /* the first op, on an empty stream, has no dep */
+  assert_int_equal(seen.enq, 3);
+  assert_int_equal(seen.start, 3);
+  assert_int_equal(seen.end, 3);
+  assert_int_equal(seen.dep, 2);  /* the first op, on an empty stream, has no dep */
+  assert_int_equal(seen.acc_bytes, 16);  /* the kernel's store, merged into one range */
   assert_int_equal(seen.hostwait, 1);
-  assert_int_equal(seen.api, 6);
+  assert_int_equal(seen.api, 8);  /* with mem_alloc and mem_free */
 }
 
 static void test_op_release_twice_reports(void **state) {
