@@ -1095,3 +1095,80 @@ bool c_vector_deinterleave(Comp *c, Op *op, Ins *ins) {
   ins->fn = x_deinterleave;
   return true;
 }
+
+/* ---- gather, scatter, expandload, compressstore --------------------------------------------- */
+
+/* 1-D: lane e's address is the base indices with idx[e] added to the innermost one (gather and
+ * scatter) or with the count of set lanes before e added (expandload and compressstore). Only
+ * lanes with their mask bit set touch memory, and they must be inside it. */
+typedef enum { G_GATHER, G_SCATTER, G_EXPAND, G_COMPRESS } GKind;
+
+typedef struct Gather {
+  VMem v;
+  GKind kind;
+} Gather;
+
+static int x_gather_mem(Frame *fr, const Ins *ins) {
+  const Gather *g = ins->aux;
+  const VMem *v = &g->v;
+  Slot *d = &fr->s[ins->in[0]];
+  const int64_t *sz = &d[3].i, *st = &d[3 + v->rank].i;
+  uint32_t k = 1 + v->rank;
+  const Slot *idx = g->kind <= G_SCATTER ? &fr->s[ins->in[k++]] : NULL;
+  const Slot *mask = &fr->s[ins->in[k++]], *val = &fr->s[ins->in[k]];
+  bool store = g->kind == G_SCATTER || g->kind == G_COMPRESS;
+  int64_t base[16], next = 0;
+  for (uint32_t i = 0; i < v->rank; i++)
+    base[i] = fr->s[ins->in[1 + i]].i;
+  const Type *et = v->mt->u.sh.elem;
+  for (uint32_t e = 0; e < v->n; e++) {
+    if (!(mask[e].i & 1)) {
+      if (!store)
+        fr->s[ins->out[0] + e] = val[e];
+      continue;
+    }
+    int64_t off = d[2].i;
+    for (uint32_t i = 0; i < v->rank; i++) {
+      int64_t x = base[i];
+      if (i + 1 == v->rank)
+        x += idx ? idx[e].i : next;
+      if (x < 0 || x >= sz[i])
+        return interp_error(fr, ins, "out-of-bounds access: lane %u at index %lld is not in [0, %lld) in dimension %u",
+                            e, (long long)x, (long long)sz[i], i);
+      off += x * st[i];
+    }
+    next++;
+    char *p = (char *)d[1].p + off * (int64_t)v->esize;
+    if (fr->in->be && be_host_access(fr->in->be, p, v->esize, store, v->loc) != BE_OK)
+      return EX_ERROR;
+    if (store)
+      interp_store_elem(et, p, &val[e]);
+    else
+      interp_load_elem(et, p, &fr->s[ins->out[0] + e]);
+  }
+  return EX_NEXT;
+}
+
+static bool gather(Comp *c, Op *op, Ins *ins, GKind kind) {
+  Type *mt = op->operands[0]->type;
+  Type *vt = op->nresults ? op->results[0].type : op->operands[op->noperands - 1]->type;
+  Ins tmp = *ins;
+  if (!vmem(c, op, &tmp, vt, mt, kind == G_SCATTER || kind == G_COMPRESS))
+    return false;
+  Gather *g = ir_alloc(c->in->ctx, sizeof *g);
+  g->v = *(VMem *)tmp.aux;
+  g->kind = kind;
+  if (kind <= G_SCATTER) {
+    Type *it = op->operands[1 + g->v.rank]->type;
+    if (!fixed_vector(it) || it->u.sh.rank != 1)
+      return interp_unsupported(c, op, "these indices");
+  }
+  ins->aux = g;
+  ins->fn = x_gather_mem;
+  return true;
+}
+
+bool c_gather(Comp *c, Op *op, Ins *ins) { return gather(c, op, ins, G_GATHER); }
+bool c_scatter(Comp *c, Op *op, Ins *ins) { return gather(c, op, ins, G_SCATTER); }
+bool c_expandload(Comp *c, Op *op, Ins *ins) { return gather(c, op, ins, G_EXPAND); }
+bool c_compressstore(Comp *c, Op *op, Ins *ins) { return gather(c, op, ins, G_COMPRESS); }
