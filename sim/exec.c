@@ -361,6 +361,8 @@ void ops_progress(SimDevice *dev) {
   }
 }
 
+static bool pjob_help(SimDevice *dev, int worker);
+
 /* ---- waits and deadlock ---- */
 
 /* Walk the not-done ancestors of op; returns an unopened gate among them (or op itself), or NULL.
@@ -460,6 +462,8 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
       run_op(dev, rq_pop(dev), worker);
       continue;
     }
+    if (dev->pjobs && pjob_help(dev, worker))
+      continue;
     if (!blocked) {  /* from here on this thread counts as blocked for the deadlock rule */
       blocked = true;
       dev->nwaiters++;
@@ -483,7 +487,7 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
           break;
       }
       pthread_mutex_lock(&dev->mu);
-      if (op_done(op) || dev->rq_n)
+      if (op_done(op) || dev->rq_n || atomic_load(&dev->npjobs))
         continue;
     }
     pthread_cond_wait(&dev->done_cv, &dev->mu);
@@ -621,9 +625,9 @@ bool exec_start_workers(SimDevice *dev) {
   if (lazy(dev))
     return true;
   int n = dev->cfg.workers;
-  if (n <= 0) {
+  if (n <= 0) {  /* one CPU is the host's: it submits, and it runs ops and blocks while it waits */
     long c = sysconf(_SC_NPROCESSORS_ONLN);
-    n = c > 0 ? (int)c : 2;
+    n = c > 1 ? (int)c - 1 : 1;
   }
   if (n > 256)
     n = 256;
@@ -834,6 +838,8 @@ SimStatus sim_ctx_parallel_for(SimCtx *ctx, size_t n, SimForFn fn, void *user) {
   atomic_fetch_add(&dev->npjobs, 1);
   if (dev->nsleeping)
     pthread_cond_broadcast(&dev->work_cv);
+  if (dev->nwaiters)
+    pthread_cond_broadcast(&dev->done_cv);  /* waiters help too */
   pthread_mutex_unlock(&dev->mu);
   pjob_run(dev, &job, ctx);
   pthread_mutex_lock(&dev->mu);

@@ -151,7 +151,8 @@ typedef void (*SimObserverFn)(const SimObs *ev, void *user);
 /* ---- device ---------------------------------------------------------------------------------- */
 
 typedef struct SimConfig {
-  int workers;             /* threads scheduler: worker threads; 0 = number of CPUs */
+  int workers;             /* threads scheduler: worker threads; 0 = number of CPUs - 1 (the host
+                              thread runs ops too while it waits), at least 1 */
   SimSched sched;
   uint64_t seed;           /* SIM_SCHED_RANDOM */
   bool no_race_check;      /* turn happens-before and race detection off */
