@@ -12,7 +12,7 @@
  *   race check     a copy-heavy workload (8 streams, 64 KiB copies, event joins, host syncs) with
  *                  race detection on vs off. Target: <= 1.5x.
  *
- * Usage: bench/sim [workers]   (default: all CPUs)
+ * Usage: bench/sim [workers]   (default: the CPUs but one, as sim_create picks)
  */
 #include "sim/sim.h"
 
@@ -257,7 +257,7 @@ int main(int argc, char **argv) {
     on[i] = copy_heavy_s(true);
   }
   double hm = median(h, RUNS);
-  printf("bench/sim: median of %d runs, workers %s\n", RUNS, workers ? argv[1] : "= CPUs");
+  printf("bench/sim: median of %d runs, workers %s\n", RUNS, workers ? argv[1] : "= CPUs - 1");
   printf("  atomic handoff (peer)             %8.1f ns\n", hm);
   double f = median(fast, RUNS), p = median(pool, RUNS);
   printf("  tiny ops, streams + event joins   %8.1f ns/op  %6.2fx handoff  %5.1f M ops/s  "

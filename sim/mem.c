@@ -581,9 +581,22 @@ static SimStatus host_add(SimDevice *dev, void *ptr, size_t bytes, SimMemKind ki
   uintptr_t p = (uintptr_t)ptr;
   Alloc *a = NULL;
   Where w = where(dev, p, bytes, &a);
+  if (w == W_IN && kind == SIM_MEM_HOST_REGISTERED && a->kind == SIM_MEM_HOST_PAGEABLE &&
+      !a->reg_loc) {
+    a->reg_loc = loc;  /* the interpreter's memory, now registered: kernels may touch it */
+    a->reg_base = p;
+    goto done;
+  }
   if (w != W_UNTRACKED) {
     SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = loc,
                  .alloc_loc = a ? a->loc : NULL};
+    if (a && a->reg_loc && kind == SIM_MEM_HOST_REGISTERED) {
+      d.loc2 = a->reg_loc;
+      diag_emit(dev, &d, "host register of %zu bytes: the host memory allocated at '%s' is "
+                "already registered at '%s'", bytes, LOC(a->loc), LOC(a->reg_loc));
+      st = SIM_ERR_MEMORY;
+      goto done;
+    }
     if (a && !a->dead)
       diag_emit(dev, &d, "%s of %zu bytes overlaps the %s allocated at '%s'",
                 kind == SIM_MEM_HOST_REGISTERED ? "host register" : "host memory", bytes,
@@ -619,7 +632,13 @@ static SimStatus host_remove(SimDevice *dev, void *ptr, SimMemKind kind, const c
     return SIM_OK;
   SimStatus st = SIM_OK;
   pthread_mutex_lock(&dev->mu);
-  Alloc *a = find_exact(dev, ptr, 1u << kind,
+  Alloc *a = NULL;
+  if (kind == SIM_MEM_HOST_REGISTERED && where(dev, (uintptr_t)ptr, 1, &a) == W_IN &&
+      a->kind == SIM_MEM_HOST_PAGEABLE && a->reg_loc && a->reg_base == (uintptr_t)ptr) {
+    a->reg_loc = NULL;
+    goto done;
+  }
+  a = find_exact(dev, ptr, 1u << kind,
                         kind == SIM_MEM_HOST_REGISTERED ? "host unregister" : "host memory removal",
                         loc);
   if (!a) {
@@ -628,6 +647,7 @@ static SimStatus host_remove(SimDevice *dev, void *ptr, SimMemKind kind, const c
     race_access(dev, a, 0, a->bytes, true, true, NULL, loc);
     bury(dev, a, loc);
   }
+done:
   pthread_mutex_unlock(&dev->mu);
   return st;
 }
@@ -692,7 +712,7 @@ done:
 static bool may_touch(const Op *op, const Alloc *a) {
   if (op->d.kind == SIM_OP_HOST)
     return a->kind != SIM_MEM_DEVICE;
-  return a->kind != SIM_MEM_HOST_PAGEABLE;
+  return a->kind != SIM_MEM_HOST_PAGEABLE || a->reg_loc;
 }
 
 SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc) {
@@ -757,8 +777,15 @@ SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write,
 void mem_leaks(SimDevice *dev) {
   for (size_t i = 0; i < dev->nallocs; i++) {
     Alloc *a = dev->allocs[i];
-    if (a->kind == SIM_MEM_HOST_PAGEABLE)
+    if (a->kind == SIM_MEM_HOST_PAGEABLE) {
+      if (a->reg_loc) {
+        SimDiag d = {.severity = SIM_SEV_WARNING, .kind = SIM_DIAG_LEAK, .loc = a->reg_loc,
+                     .alloc_loc = a->loc, .bytes = a->bytes};
+        diag_emit(dev, &d, "host memory allocated at '%s' and registered here was never "
+                  "unregistered", LOC(a->loc));
+      }
       continue;
+    }
     SimDiag d = {.severity = SIM_SEV_WARNING, .kind = SIM_DIAG_LEAK, .loc = a->loc,
                  .alloc_loc = a->loc, .bytes = a->bytes};
     if (a->kind == SIM_MEM_HOST_REGISTERED)

@@ -67,6 +67,8 @@ struct Alloc {
   size_t bytes;
   SimMemKind kind;
   const char *loc, *free_loc;
+  const char *reg_loc; /* host pageable memory registered (kernels may touch it): where */
+  uintptr_t reg_base;  /* the pointer it was registered with */
   bool dead;           /* freed / unregistered / removed */
   bool released;       /* dead and its memory given back */
   int pins;            /* submitted, not completed memcpy/memset ops that use it */

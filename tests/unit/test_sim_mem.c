@@ -415,6 +415,38 @@ static void test_mem_alloc_reuses_freed_ranges_when_full(void **state) {
   sim_destroy(dev);
 }
 
+static void touch4(SimCtx *ctx, void *user) {
+  int *ok = user;
+  *ok = sim_access(ctx, (char *)user + 8, 4, true, "k") == SIM_OK;
+}
+
+/* The interpreter's host memory, registered by the program (gpu.host_register), becomes
+   kernel-visible; unregistered, it is not any more. */
+static void test_mem_register_of_interpreter_memory_lets_kernels_touch_it(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  int h[16] = {0};
+  assert_int_equal(sim_mem_host_add(dev, h, sizeof h, "memref.alloc"), SIM_OK);
+  assert_int_equal(sim_mem_register(dev, h, sizeof h, "gpu.host_register"), SIM_OK);
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = touch4, .user = h, .loc = "launch"};
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "sync");
+  assert_int_equal(h[0], 1);
+  assert_int_equal(s.n, 0);
+  assert_int_equal(sim_mem_register(dev, h, sizeof h, "again"), SIM_ERR_MEMORY);
+  assert_true(has(&s, "already registered at 'gpu.host_register'"));
+  assert_int_equal(sim_mem_unregister(dev, h, "gpu.host_unregister"), SIM_OK);
+  h[0] = 0;
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "sync");
+  assert_int_equal(h[0], 0);
+  assert_int_equal(sim_mem_register(dev, h, sizeof h, "leaky-register"), SIM_OK);
+  sim_destroy(dev);
+  assert_true(has(&s, "leaky-register: host memory allocated at 'memref.alloc' and registered "
+                      "here was never unregistered"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mem_alloc_zero_bytes_returns_null),
@@ -437,6 +469,7 @@ int main(void) {
     cmocka_unit_test(test_sim_destroy_reports_leaked_memory),
     cmocka_unit_test(test_mem_alloc_many_small_stay_distinct),
     cmocka_unit_test(test_mem_alloc_reuses_freed_ranges_when_full),
+    cmocka_unit_test(test_mem_register_of_interpreter_memory_lets_kernels_touch_it),
   };
   return cmocka_run_group_tests_name("sim_mem", tests, NULL, NULL);
 }
