@@ -29,7 +29,8 @@
  *
  * Errors are values. Bad input returns a SimStatus other than SIM_OK and delivers a SimDiag to the
  * sink; the sim never aborts on it and goes on where it safely can (a copy outside any allocation
- * becomes a no-op that still orders like the copy would have). The sink and the observer are called
+ * becomes a no-op that still orders like the copy would have). A diagnostic repeated word for word
+ * (a race inside a loop) reaches the sink once. The sink and the observer are called
  * one at a time (never concurrently), from any thread, with the device's lock held: they must not
  * call back into the sim.
  *
