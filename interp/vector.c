@@ -1172,3 +1172,121 @@ bool c_gather(Comp *c, Op *op, Ins *ins) { return gather(c, op, ins, G_GATHER); 
 bool c_scatter(Comp *c, Op *op, Ins *ins) { return gather(c, op, ins, G_SCATTER); }
 bool c_expandload(Comp *c, Op *op, Ins *ins) { return gather(c, op, ins, G_EXPAND); }
 bool c_compressstore(Comp *c, Op *op, Ins *ins) { return gather(c, op, ins, G_COMPRESS); }
+
+/* ---- vector.contract ------------------------------------------------------------------------ */
+
+/* Every point of the iteration space (the dimensions of the indexing maps, sized from the
+ * operands) adds lhs[map0(p)] * rhs[map1(p)] into acc[map2(p)], in row-major order of the points;
+ * the word indices of each point are tabled once. Kinds other than add fold with the kind. */
+typedef struct Contract {
+  Red *r;
+  uint32_t npts, nacc;
+  uint32_t *li, *ri, *ai;
+} Contract;
+
+static int x_contract(Frame *fr, const Ins *ins) {
+  const Contract *k = ins->aux;
+  const Red *r = k->r;
+  const Slot *a = &fr->s[ins->in[0]], *b = &fr->s[ins->in[1]];
+  Slot acc[256];
+  interp_copy(acc, &fr->s[ins->in[2]], k->nacc);
+  for (uint32_t p = 0; p < k->npts; p++) {
+    Slot prod = {0}, *o = &acc[k->ai[p]];
+    if (r->et->kind == TY_FLOAT) {
+      double x = getf(r->et, &a[k->li[p]]), y = getf(r->et, &b[k->ri[p]]);
+      if (r->kind == R_ADD) {
+        setf(r->et, o, getf(r->et, o) + x * y);
+        continue;
+      }
+      setf(r->et, &prod, x * y);
+    } else {
+      prod.i = interp_sext(interp_zext(a[k->li[p]].i, r->width) * interp_zext(b[k->ri[p]].i, r->width), r->width);
+    }
+    *o = combine(r, *o, prod);
+  }
+  interp_copy(&fr->s[ins->out[0]], acc, k->nacc);
+  return EX_NEXT;
+}
+
+/* the dimension numbers of a plain map's results: affine_map<(d0, d1, d2) -> (d0, d2)> */
+static int map_dims(const Attr *m, uint32_t *ndims, uint32_t *res, uint32_t max) {
+  if (!m || m->kind != ATTR_AFFINE_MAP)
+    return -1;
+  const char *s = m->u.str.s, *end = s + m->u.str.len, *arrow = strstr(s, "->");
+  if (!arrow)
+    return -1;
+  *ndims = 0;
+  for (const char *p = s; p < arrow; p++)
+    if (*p == 'd')
+      ++*ndims;
+  int n = 0;
+  for (const char *p = arrow + 2; p < end; p++) {
+    if (*p == 'd') {
+      char *e;
+      unsigned long v = strtoul(p + 1, &e, 10);
+      if ((uint32_t)n >= max || v >= *ndims)
+        return -1;
+      res[n++] = (uint32_t)v;
+      p = e - 1;
+    } else if (*p != ' ' && *p != ',' && *p != '(' && *p != ')' && *p != '>') {
+      return -1;
+    }
+  }
+  return n;
+}
+
+bool c_contract(Comp *c, Op *op, Ins *ins) {
+  Attr *maps = ir_op_attr(op, "indexing_maps");
+  Type *t[3] = {op->operands[0]->type, op->operands[1]->type, op->operands[2]->type};
+  if (!all_fixed(op) || op->noperands != 3 || !maps || maps->kind != ATTR_ARRAY || maps->u.arr.n != 3 ||
+      t[0]->kind != TY_VECTOR || t[1]->kind != TY_VECTOR)
+    return interp_unsupported(c, op, "this contract (no masks, three plain indexing maps)");
+  Red *r = red_kind(c, op, t[0]);
+  if (!r)
+    return false;
+  uint32_t res[3][16], ndims = 0;
+  int nres[3];
+  int64_t size[16];
+  for (uint32_t d = 0; d < 16; d++)
+    size[d] = -1;
+  for (int m = 0; m < 3; m++) {
+    uint32_t nd;
+    nres[m] = map_dims(maps->u.arr.elems[m], &nd, res[m], 16);
+    uint32_t rank = t[m]->kind == TY_VECTOR ? t[m]->u.sh.rank : 0;
+    if (nres[m] < 0 || (uint32_t)nres[m] != rank || nd > 16 || (m && nd != ndims))
+      return interp_unsupported(c, op, "these indexing maps");
+    ndims = nd;
+    for (uint32_t i = 0; i < rank; i++)
+      size[res[m][i]] = t[m]->u.sh.shape[i];
+  }
+  uint64_t npts = 1;
+  for (uint32_t d = 0; d < ndims; d++) {
+    if (size[d] < 0)
+      return interp_unsupported(c, op, "a dimension no operand sizes");
+    npts *= (uint64_t)size[d];
+  }
+  if (npts > (1u << 20) || interp_words(t[2]) > 256)
+    return interp_unsupported(c, op, "a contraction this large");
+  Contract *k = ir_alloc(c->in->ctx, sizeof *k);
+  k->r = r;
+  k->npts = (uint32_t)npts;
+  k->nacc = interp_words(t[2]);
+  uint32_t *w[3];
+  for (int m = 0; m < 3; m++)
+    w[m] = ir_alloc(c->in->ctx, (npts + 1) * sizeof(uint32_t));
+  int64_t p[16], idx[16];
+  for (uint32_t i = 0; i < npts; i++) {
+    unlinear(size, ndims, i, p);
+    for (int m = 0; m < 3; m++) {
+      for (int j = 0; j < nres[m]; j++)
+        idx[j] = p[res[m][j]];
+      w[m][i] = nres[m] ? linear(t[m]->u.sh.shape, idx, (uint32_t)nres[m]) : 0;
+    }
+  }
+  k->li = w[0];
+  k->ri = w[1];
+  k->ai = w[2];
+  ins->aux = k;
+  ins->fn = x_contract;
+  return true;
+}
