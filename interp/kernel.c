@@ -36,6 +36,10 @@
  * Threads: a launch's blocks are cut into runs spread over the backend's workers
  * (be_kernel_parallel_for); each run has its own frame. Diagnostics and gpu.printf output take the
  * interpreter's gpu mutex; the first error of a launch stops its other blocks. */
+/* Lane loops are the interpreter's inner loops: let gcc vectorize them. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
 #include "interp/kernel.h"
 
 #include <math.h>

@@ -9,6 +9,10 @@
  * the frame's ranges (note(): a range that ends where a new access starts grows; kept in a small
  * map by end address); the ranges are sorted and merged when the list fills, and reported to the
  * backend with be_kernel_access when the frame's run of blocks ends. */
+/* Lane loops are the interpreter's inner loops: let gcc vectorize them. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
 #include "interp/kernel.h"
 
 #include <math.h>
@@ -661,6 +665,13 @@ static bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L
   return true;
 }
 
+/* The next block of the launch most likely touches the `bytes` after [p, p + bytes): ask for them
+ * early, so a streaming kernel waits less for memory. */
+static inline void prefetch_next(const char *p, size_t bytes) {
+  for (size_t i = 0; i < bytes; i += 64)
+    __builtin_prefetch(p + bytes + i);
+}
+
 /* With the mask full and thread l indexing x0 + l of a unit-stride line, x0 after checking that
  * the run is in bounds; -1 otherwise. */
 static int64_t consecutive(const KFrame *f, const Lin *L, size_t es) {
@@ -671,6 +682,8 @@ static int64_t consecutive(const KFrame *f, const Lin *L, size_t es) {
     return -1;
   if (L->tid == 1 && f->bdim[0] == f->n) /* known at compile time: no need to look */
     return x0;
+  if ((L->tid == 2 && f->bdim[0] > 1) || (f->n > 1 && L->i[1].i != x0 + 1)) /* not consecutive */
+    return -1;
   uint32_t bad = 0;
   for (uint32_t l = 0; l < f->n; l++)
     bad |= (uint32_t)(L->i[l].i != x0 + (int64_t)l);
@@ -805,13 +818,11 @@ static int x_load(KFrame *f, const KIns *k) {
       const char *p = L.base + first * 4;
       if (!L.local)
         note(f, (uintptr_t)p, (uintptr_t)p + 4 * f->n, false, k->loc);
-      if (m->elem->kind == TY_FLOAT) {
-        const float *q = (const float *)(const void *)p;
-        for (uint32_t l = 0; l < f->n; l++) {
-          Slot v = {0};
-          v.f32 = q[l];
-          O[l] = v;
-        }
+      prefetch_next(p, 4 * (size_t)f->n);
+      if (m->elem->kind == TY_FLOAT) { /* the f32's bits, zero-extended: a Slot with f32 set */
+        const uint32_t *q = (const uint32_t *)(const void *)p;
+        for (uint32_t l = 0; l < f->n; l++)
+          O[l].u = q[l];
       } else {
         const int32_t *q = (const int32_t *)(const void *)p;
         for (uint32_t l = 0; l < f->n; l++)
@@ -821,26 +832,35 @@ static int x_load(KFrame *f, const KIns *k) {
     }
     int64_t x0;
     int tile = es == 4 && !shared ? tiled(f, &L, es, &x0) : 0;
-    if (tile) {
+    if (tile) { /* one row of bx values (tile 1) or one value per row (tile 2), copied out */
       uint32_t bx = f->bdim[0], rows = f->n / bx;
       bool fl = m->elem->kind == TY_FLOAT;
+      if (tile == 1) {
+        const char *p = L.base + x0 * L.sb;
+        if (!L.local)
+          note(f, (uintptr_t)p, (uintptr_t)p + 4 * (uintptr_t)bx, false, k->loc);
+        const uint32_t *q = (const uint32_t *)(const void *)p;
+        if (fl)
+          for (uint32_t t = 0; t < bx; t++)
+            O[t].u = q[t];
+        else
+          for (uint32_t t = 0; t < bx; t++)
+            O[t].i = (int32_t)q[t];
+        for (uint32_t g = 1; g < rows; g++)
+          memcpy(O + (size_t)g * bx, O, bx * sizeof *O);
+        return EX_NEXT;
+      }
       for (uint32_t g = 0; g < rows; g++) {
-        const char *p = L.base + (tile == 1 ? x0 : x0 + g) * L.sb;
-        if (!L.local && (tile == 2 || g == 0))
-          note(f, (uintptr_t)p, (uintptr_t)p + (tile == 1 ? 4 * (uintptr_t)bx : 4), false, k->loc);
+        const char *p = L.base + (x0 + g) * L.sb;
+        if (!L.local)
+          note(f, (uintptr_t)p, (uintptr_t)p + 4, false, k->loc);
+        uint32_t w;
+        memcpy(&w, p, 4);
+        Slot v;
+        v.i = fl ? (int64_t)w : (int64_t)(int32_t)w;
         Slot *o = O + (size_t)g * bx;
-        for (uint32_t t = 0; t < bx; t++) {
-          const char *q = tile == 1 ? p + t * L.sb : p;
-          Slot v = {0};
-          if (fl)
-            memcpy(&v.f32, q, 4);
-          else {
-            int32_t w;
-            memcpy(&w, q, 4);
-            v.i = w;
-          }
+        for (uint32_t t = 0; t < bx; t++)
           o[t] = v;
-        }
       }
       return EX_NEXT;
     }
@@ -892,10 +912,11 @@ static int x_store(KFrame *f, const KIns *k) {
       char *p = L.base + first * 4;
       if (!L.local)
         note(f, (uintptr_t)p, (uintptr_t)p + 4 * f->n, true, k->loc);
+      prefetch_next(p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) {
-        float *q = (float *)(void *)p;
+        uint32_t *q = (uint32_t *)(void *)p;
         for (uint32_t l = 0; l < f->n; l++)
-          q[l] = V[l].f32;
+          q[l] = (uint32_t)V[l].u;
       } else {
         int32_t *q = (int32_t *)(void *)p;
         for (uint32_t l = 0; l < f->n; l++)
