@@ -520,12 +520,17 @@ static int x_cond_br(KFrame *f, const KIns *k) {
   uint32_t *t = push(f), *e = push(f), nt = 0, ne = 0;
   if (!t || !e)
     return kernel_error(f, k, act[0], "control flow nested too deeply");
-  for (uint32_t i = 0; i < nact; i++) {
-    uint32_t l = act[i];
-    if (C[k->vin[0] ? l : 0].i & 1)
-      t[nt++] = l;
-    else
-      e[ne++] = l;
+  if (!k->vin[0]) { /* uniform: every thread leaves or goes on */
+    run_moves(f, (C[0].i & 1) ? c->init : c->results);
+    f->top = top;
+    return EX_DONE;
+  }
+  for (uint32_t i = 0; i < nact; i++) { /* branch-free split */
+    uint32_t l = act[i], x = (uint32_t)(C[l].i & 1);
+    t[nt] = l;
+    e[ne] = l;
+    nt += x;
+    ne += 1 - x;
   }
   f->act = t;
   f->nact = nt;
@@ -583,12 +588,12 @@ static int x_if(KFrame *f, const KIns *k) {
   uint32_t *t = push(f), *e = push(f), nt = 0, ne = 0;
   if (!t || !e)
     return kernel_error(f, k, act[0], "control flow nested too deeply");
-  for (uint32_t i = 0; i < nact; i++) {
-    uint32_t l = act[i];
-    if (C[l].i & 1)
-      t[nt++] = l;
-    else
-      e[ne++] = l;
+  for (uint32_t i = 0; i < nact; i++) { /* branch-free split */
+    uint32_t l = act[i], x = (uint32_t)(C[l].i & 1);
+    t[nt] = l;
+    e[ne] = l;
+    nt += x;
+    ne += 1 - x;
   }
   int r = EX_NEXT;
   if (!ne) {
@@ -708,12 +713,17 @@ static int x_condition(KFrame *f, const KIns *k) {
   uint32_t *t = push(f), *e = push(f), nt = 0, ne = 0;
   if (!t || !e)
     return kernel_error(f, k, act[0], "control flow nested too deeply");
-  for (uint32_t i = 0; i < nact; i++) {
-    uint32_t l = act[i];
-    if (C[k->vin[0] ? l : 0].i & 1)
-      t[nt++] = l;
-    else
-      e[ne++] = l;
+  if (!k->vin[0]) { /* uniform: every thread leaves or goes on */
+    run_moves(f, (C[0].i & 1) ? c->init : c->results);
+    f->top = top;
+    return EX_DONE;
+  }
+  for (uint32_t i = 0; i < nact; i++) { /* branch-free split */
+    uint32_t l = act[i], x = (uint32_t)(C[l].i & 1);
+    t[nt] = l;
+    e[ne] = l;
+    nt += x;
+    ne += 1 - x;
   }
   f->act = t;
   f->nact = nt;
@@ -745,13 +755,20 @@ static bool c_kcondition(KComp *kc, Op *op, KIns *k) {
 static int x_while(KFrame *f, const KIns *k) {
   const KCtl *c = k->aux;
   run_moves(f, c->init);
+  int r = EX_NEXT;
+  if (!c->cond_vary) { /* a uniform condition: all threads iterate together, the mask unchanged */
+    const Slot *C = kw(f, c->cond, false);
+    while ((r = kernel_run_body(f, &c->body)) != EX_ERROR && (C[0].i & 1))
+      if ((r = kernel_run_body(f, &c->body2)) == EX_ERROR)
+        break;
+    return r;
+  }
   uint32_t *act = f->act, nact = f->nact;
   size_t top = f->top;
   uint32_t *cur = push(f), n = nact;
   if (!cur)
     return kernel_error(f, k, act[0], "control flow nested too deeply");
   memcpy(cur, act, nact * sizeof *cur);
-  int r = EX_NEXT;
   while (n) {
     f->act = cur;
     f->nact = n;

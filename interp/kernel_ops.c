@@ -735,31 +735,40 @@ static inline bool in_shared(const KFrame *f, const char *p) {
   return f->shadow && p >= f->lo && p < f->priv; /* no shadow: checks are off */
 }
 
-static bool shared_ok(KFrame *f, const KIns *k, uint32_t l, const char *p, size_t es, bool write) {
-  KShadow *s = &f->shadow[p - f->lo];
+/* Reports the race shared_ok found; false. */
+static __attribute__((noinline, cold)) bool shared_race(KFrame *f, const KIns *k, uint32_t l, const char *p,
+                                                       size_t es, bool write) {
+  const KShadow *s = &f->shadow[p - f->lo];
   uint32_t e = f->epoch, other = UINT32_MAX;
-  const char *what = NULL, *at = NULL;
+  const char *what, *at;
   if (s->we == e && s->w != l) {
     other = s->w;
     what = "wrote";
     at = s->wloc;
-  } else if (write && s->re == e && (s->rmany || s->r != l)) {
+  } else {
     other = s->r != l ? s->r : UINT32_MAX;
     what = "read";
     at = s->rloc;
   }
-  if (what) {
-    uint32_t bx = f->bdim[0], by = f->bdim[1];
-    size_t off = (size_t)(p - f->lo);
-    if (other == UINT32_MAX)
-      kernel_error(f, k, l, "data race in shared memory: %s bytes [%zu, %zu), which other threads %s at '%s' with no gpu.barrier in between",
-                   write ? "writes" : "reads", off, off + es, what, at);
-    else
-      kernel_error(f, k, l, "data race in shared memory: %s bytes [%zu, %zu), which thread (%u, %u, %u) %s at '%s' with no gpu.barrier in between",
-                   write ? "writes" : "reads", off, off + es, other % bx, other / bx % by, other / (bx * by), what, at);
-    return false;
-  }
+  uint32_t bx = f->bdim[0], by = f->bdim[1];
+  size_t off = (size_t)(p - f->lo);
+  if (other == UINT32_MAX)
+    kernel_error(f, k, l, "data race in shared memory: %s bytes [%zu, %zu), which other threads %s at '%s' with no gpu.barrier in between",
+                 write ? "writes" : "reads", off, off + es, what, at);
+  else
+    kernel_error(f, k, l, "data race in shared memory: %s bytes [%zu, %zu), which thread (%u, %u, %u) %s at '%s' with no gpu.barrier in between",
+                 write ? "writes" : "reads", off, off + es, other % bx, other / bx % by, other / (bx * by), what, at);
+  return false;
+}
+
+static inline bool shared_ok(KFrame *f, const KIns *k, uint32_t l, const char *p, size_t es, bool write) {
+  KShadow *s = &f->shadow[p - f->lo];
+  uint32_t e = f->epoch;
+  if (s->we == e && s->w != l)
+    return shared_race(f, k, l, p, es, write);
   if (write) {
+    if (s->re == e && (s->rmany || s->r != l))
+      return shared_race(f, k, l, p, es, write);
     s->we = e;
     s->w = l;
     s->wloc = k->loc;
