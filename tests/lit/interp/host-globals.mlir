@@ -1,4 +1,4 @@
-// memref.global initial values of every kind: dense f16, i1, a rank-0 splat, hex floats,
+// memref.global initial values of every kind: dense f16, i1, a rank-0 splat, hex floats, hex blobs,
 // uninitialized (then written and read back through a second get_global). Upstream's lowering and
 // mlir-runner print the same.
 // RUN: %gpuinterp %s > %t.ours
@@ -14,7 +14,11 @@
 // CHECK-NEXT: Unranked Memref {{.*}} rank = 0
 // CHECK-NEXT: [-5]
 // CHECK: [inf,  -1e+300]
+// CHECK: [1,  2]
+// CHECK: [1,  2]
 
+memref.global "private" constant @hexi : memref<2xi32> = dense<"0x0100000002000000">
+memref.global "private" constant @hexf : memref<2xf32> = dense<"0x0000803F00000040">
 memref.global "private" constant @gh : memref<3xf16> = dense<[1.5, -0.25, 65504.0]>
 memref.global "private" @gb : memref<2x2xi1> = dense<[[true, false], [false, true]]>
 memref.global "private" @gu : memref<2xi32> = uninitialized
@@ -23,6 +27,8 @@ memref.global "private" @gx : memref<2xf64> = dense<[0x7FF0000000000000, -1.0e30
 func.func private @printMemrefF16(memref<*xf16>) attributes {llvm.emit_c_interface}
 func.func private @printMemrefI64(memref<*xi64>)
 func.func private @printMemrefF64(memref<*xf64>)
+func.func private @printMemrefI32(memref<*xi32>)
+func.func private @printMemrefF32(memref<*xf32>)
 func.func private @printI64(i64)
 func.func private @printNewline()
 func.func @main() {
@@ -56,5 +62,12 @@ func.func @main() {
   %gx = memref.get_global @gx : memref<2xf64>
   %ugx = memref.cast %gx : memref<2xf64> to memref<*xf64>
   call @printMemrefF64(%ugx) : (memref<*xf64>) -> ()
+  // hex-encoded dense values
+  %hi = memref.get_global @hexi : memref<2xi32>
+  %uhi = memref.cast %hi : memref<2xi32> to memref<*xi32>
+  call @printMemrefI32(%uhi) : (memref<*xi32>) -> ()
+  %hf = memref.get_global @hexf : memref<2xf32>
+  %uhf = memref.cast %hf : memref<2xf32> to memref<*xf32>
+  call @printMemrefF32(%uhf) : (memref<*xf32>) -> ()
   return
 }
