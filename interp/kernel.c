@@ -349,6 +349,56 @@ static void place(Kernel *k, Value *v) {
   }
 }
 
+/* Whether an op of ops (from `from` on, and their regions) uses v. */
+static bool used_from(const Op *from, const Value *v) {
+  for (const Op *o = from; o; o = o->next) {
+    for (uint32_t i = 0; i < o->noperands; i++)
+      if (o->operands[i] == v)
+        return true;
+    for (uint32_t i = 0; i < o->nregions; i++)
+      for (Block *b = o->regions[i].first; b; b = b->next)
+        if (used_from(b->first, v))
+          return true;
+  }
+  return false;
+}
+
+/* Loop-carried values of scf.for that need no move: when the value a body yields for an
+ * iteration argument is computed in the body's block after the last use of that argument, both
+ * take the argument's slot, and the yield moves nothing. The op computing it may read the argument
+ * itself only when it is lane-wise (arith, math, index: each thread's result from its own
+ * operands). Varying values only (uniform moves are one word). */
+static void coalesce_loops(Region *r) {
+  for (Block *b = r->first; b; b = b->next)
+    for (Op *o = b->first; o; o = o->next) {
+      for (uint32_t i = 0; i < o->nregions; i++)
+        coalesce_loops(&o->regions[i]);
+      if (!ir_str_eq(o->name, "scf.for") || o->nregions != 1 || !o->regions[0].first ||
+          o->regions[0].first->next)
+        continue;
+      Block *body = o->regions[0].first;
+      Op *y = body->last;
+      if (!y || !ir_str_eq(y->name, "scf.yield"))
+        continue;
+      for (uint32_t i = 0; i < y->noperands && i + 1 < body->nargs; i++) {
+        Value *a = &body->args[i + 1], *v = y->operands[i];
+        Op *d = v->def;
+        bool once = true;
+        for (uint32_t j = 0; j < y->noperands; j++)
+          once = once && (j == i || y->operands[j] != v);
+        if (!once || !d || d->parent != body || d->nregions || !varies(a) || !varies(v) ||
+            interp_words(a->type) != interp_words(v->type) || used_from(d->next, a))
+          continue;
+        bool reads = false;
+        for (uint32_t j = 0; j < d->noperands; j++)
+          reads = reads || d->operands[j] == a;
+        if (reads && !kernel_is_arith(d))
+          continue;
+        v->id = a->id;
+      }
+    }
+}
+
 static void place_region(Kernel *k, Region *r) {
   for (Block *b = r->first; b; b = b->next) {
     for (uint32_t i = 0; i < b->nargs; i++)
@@ -437,12 +487,16 @@ static KMoves *moves(KComp *kc, Value **src, uint32_t n, Value *const *dst) {
   m->w = ir_alloc(ctx, (n + 1) * sizeof *m->w);
   m->vsrc = ir_alloc(ctx, n + 1);
   m->vdst = ir_alloc(ctx, n + 1);
+  uint32_t j = 0;
   for (uint32_t i = 0; i < n; i++) {
-    kernel_operand(kc, src[i], &m->src[i], &m->vsrc[i]);
-    kernel_operand(kc, dst[i], &m->dst[i], &m->vdst[i]);
-    m->w[i] = interp_words(src[i]->type);
-    m->total += m->w[i];
+    kernel_operand(kc, src[i], &m->src[j], &m->vsrc[j]);
+    kernel_operand(kc, dst[i], &m->dst[j], &m->vdst[j]);
+    if (m->src[j] == m->dst[j] && m->vsrc[j] == m->vdst[j])
+      continue; /* one slot (coalesce_loops): nothing to move */
+    m->w[j] = interp_words(src[i]->type);
+    m->total += m->w[j++];
   }
+  m->n = j;
   if (m->total > kc->k->maxmove)
     kc->k->maxmove = m->total;
   return m;
@@ -1000,6 +1054,7 @@ static bool compile_kernel(KComp *kc, Region *r, const bool *vary_args, uint32_t
     mark_region(r, &changed);
   }
   place_region(k, r);
+  coalesce_loops(r);
   /* the thread ids of a gpu.launch body are its arguments 3..5 */
   if (kc->root && ir_str_eq(kc->root->name, "gpu.launch") && entry->nargs > 4) {
     entry->args[3].id |= KV_TIDX;

@@ -682,7 +682,10 @@ static int64_t consecutive(const KFrame *f, const Lin *L, size_t es) {
     return -1;
   if (L->tid == 1 && f->bdim[0] == f->n) /* known at compile time: no need to look */
     return x0;
-  if ((L->tid == 2 && f->bdim[0] > 1) || (f->n > 1 && L->i[1].i != x0 + 1)) /* not consecutive */
+  /* thread x ids repeat in every row, thread y ids in every column: not consecutive */
+  if ((L->tid == 1 && f->bdim[0] < f->n) || (L->tid == 2 && f->bdim[0] > 1))
+    return -1;
+  if (f->n > 1 && (L->i[1].i != x0 + 1 || L->i[f->n - 1].i != x0 + (int64_t)f->n - 1))
     return -1;
   uint32_t bad = 0;
   for (uint32_t l = 0; l < f->n; l++)
