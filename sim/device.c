@@ -186,6 +186,8 @@ SimDevice *sim_create(const SimConfig *cfg) {
   dev->t0_ns = now_ns();
   dev->race = !dev->cfg.no_race_check;
   dev->rng = dev->cfg.seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+  if (!dev->rng)
+    dev->rng = 1;  /* xorshift's one fixed point */
   /* adaptive: a contended lock spins a little before it sleeps; the lock is held for short
      stretches, and sleeping costs microseconds */
   pthread_mutexattr_t ma;

@@ -16,13 +16,16 @@
  *   random   no workers: ready ops accumulate; when the host waits it runs them in an order drawn
  *            from a seeded generator (and at a submit it runs one with probability 1/2), so one
  *            seed gives one order.
- * A thread that waits (the host, or an op's callback) helps: it runs ready ops itself while its
- * target is not done. That keeps a callback that waits from starving the pool.
+ * A thread that waits (the host, or an op's callback) helps: it runs ready ops, and indices of a
+ * kernel's sim_ctx_parallel_for, while its target is not done. That keeps a callback that waits
+ * from starving the pool, and puts the host's CPU to work (the default pool leaves it one).
  *
  * Deadlock. Ops only depend on ops submitted before them, so the graph has no cycle; what can
  * block forever is a gate nobody will open, or a callback waiting for its own op. A waiter reports
  * a deadlock, instead of sleeping, when nothing can make progress: no ready op, no op running
  * whose callback is not itself waiting, and (if the waiter is a callback) the host waiting too.
+ * The host counts as waiting for its whole wait, also while it runs a callback by helping; and it
+ * lets blocked callbacks report first, since once their waits fail they (and it) may go on.
  *
  * Locking: everything here runs with dev->mu held except the bodies of ops (run_op drops the lock
  * around a kernel, a host callback and a large copy) and the spin loops, which read only atomics.
@@ -118,7 +121,7 @@ static Op *op_alloc(SimDevice *dev) {
   op->next = NULL;
   op->ndeps = op->nsucc = 0;
   op->npending = 0;
-  op->waiting = op->late_access = op->opened = false;
+  op->late_access = op->opened = false;
   op->a_dst = op->a_src = NULL;
   op->vc = NULL;
   op->ctx = NULL;
@@ -518,9 +521,11 @@ SimStatus ops_wait(SimDevice *dev, Op *const *ops, size_t n, const char *why, co
     Op *op = ops[i];
     if (!op)
       continue;
+    op->refs++;  /* while the lock is dropped, whoever else holds op may let it go */
     SimStatus s1 = wait_one(dev, op, why, loc);
     if (s1 != SIM_OK) {
       st = s1;
+      op_unref(dev, op);
       continue;
     }
     if (dev->race && !sim_tls_ctx)
@@ -528,6 +533,7 @@ SimStatus ops_wait(SimDevice *dev, Op *const *ops, size_t n, const char *why, co
     SimObs ev = {.kind = SIM_OBS_HOST_WAIT, .op = op->id, .stream = op->stream, .name = why,
                  .loc = loc, .worker = -1};
     obs_emit(dev, &ev);
+    op_unref(dev, op);
   }
   return st;
 }

@@ -121,7 +121,6 @@ struct SimOp {
   _Atomic int state;   /* atomic */
   int refs;
   int npending;        /* deps not yet done */
-  bool waiting;        /* its callback is blocked in a wait */
   bool late_access;    /* kernel/host op: records its accesses when it completes */
   bool opened;         /* gate: sim_gate_open was called */
   uint64_t mark;       /* graph walks (deadlock) */
