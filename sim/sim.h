@@ -143,7 +143,8 @@ typedef struct SimObs {
   int worker;           /* start/end: worker index, -1 for the host thread */
   uint64_t time_ns;     /* CLOCK_MONOTONIC, since sim_create */
   const SimDiag *diag;  /* SIM_OBS_DIAG */
-  const SimObsAccess *acc; /* SIM_OBS_END of a kernel or host op: the byte ranges it touched */
+  const SimObsAccess *acc; /* SIM_OBS_END of a kernel or host op: the byte ranges it touched
+                              (merged; valid during the call only) */
   size_t nacc;
 } SimObs;
 
