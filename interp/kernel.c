@@ -70,6 +70,7 @@ struct Kernel {
   size_t shared_bytes, private_bytes;
   uint32_t depth;   /* deepest nesting of regions */
   uint32_t maxmove; /* most words one move carries */
+  uint32_t nmemo;   /* memory ops (KFrame.memo) */
 };
 
 typedef struct Launch {
@@ -1084,6 +1085,8 @@ static bool attributions(KComp *kc, Op *op, Block *entry, uint32_t first, uint32
   return true;
 }
 
+uint32_t kernel_new_memo(KComp *kc) { return kc->k->nmemo++; }
+
 void kernel_reserve_private(KComp *kc, KAttr *a) {
   a->off = kc->k->private_bytes;
   kc->k->private_bytes += kernel_align16(kernel_static_bytes(a->type));
@@ -1216,10 +1219,12 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   f.tmp = calloc((size_t)k->maxmove * n + 1, sizeof *f.tmp);
   f.lo = malloc(local + 16);
   f.hash = malloc(KHASH * sizeof *f.hash);
+  f.memo = calloc(k->nmemo + 1, sizeof *f.memo);
+  f.nmemo = k->nmemo;
   size_t shared = L->in->no_race_check ? 0 : kernel_align16(k->shared_bytes) + L->smem;
   f.shadow = shared ? calloc(shared, sizeof *f.shadow) : NULL;
   uint32_t *ident = f.stack ? f.stack + f.cap : NULL;
-  if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash || (shared && !f.shadow)) {
+  if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash || !f.memo || (shared && !f.shadow)) {
     if (!atomic_exchange(&L->failed, 1)) {
       GpuState *gs = interp_gpu(L->in);
       pthread_mutex_lock(&gs->mu);
@@ -1292,6 +1297,7 @@ done:
   free(f.lo);
   free(f.acc);
   free(f.hash);
+  free(f.memo);
   free(f.shadow);
 }
 

@@ -99,6 +99,16 @@ typedef struct KBody {
   uint32_t nblocks;
 } KBody;
 
+/* One memory op's latest accesses, not recorded yet: rows ranges [lo, hi) + r * stride. The op's
+ * next accesses that continue each row (the rows moved on by a loop) only grow hi. */
+typedef struct KMemo {
+  uintptr_t lo, hi; /* hi 0: none */
+  int64_t stride;
+  uint32_t rows;
+  bool write;
+  const char *loc;
+} KMemo;
+
 /* Accesses of a run of blocks, merged, reported to the backend at the end of the run. */
 typedef struct KRange {
   uintptr_t lo, hi;
@@ -127,6 +137,8 @@ struct KFrame {
   KRange *acc;
   size_t nacc, capacc;
   uint32_t *hash;       /* kernel.c: ranges by their end address */
+  KMemo *memo;          /* per memory op (KMem.memo): its pending accesses */
+  uint32_t nmemo;
   KShadow *shadow;      /* per byte of shared memory: who last wrote and read it, and when */
   uint32_t epoch;       /* barrier intervals of the frame: each block and each barrier starts one */
 };
@@ -210,6 +222,8 @@ bool kernel_compile_body(KComp *kc, Region *r, KBody *out);
 bool kernel_unsupported(KComp *kc, Op *op, const char *what);
 /* Private memory a kernel's memref.alloca needs per thread (kernel_ops.c reserves it). */
 void kernel_reserve_private(KComp *kc, KAttr *a);
+/* A new memory op's index in KFrame.memo. */
+uint32_t kernel_new_memo(KComp *kc);
 int kernel_run_body(KFrame *f, const KBody *b);
 
 /* kernel_ops.c: compile functions of the ops it runs, and memory helpers */

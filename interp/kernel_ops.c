@@ -478,7 +478,7 @@ static int cmp_range(const void *a, const void *b) {
   return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-bool kernel_flush_accesses(KFrame *f);
+static bool report_accesses(KFrame *f);
 
 static void compact(KFrame *f) {
   if (f->nacc < 2)
@@ -523,7 +523,7 @@ static void note(KFrame *f, uintptr_t lo, uintptr_t hi, bool write, const char *
       size_t cap = f->capacc ? f->capacc * 2 : 1024;
       KRange *r = realloc(f->acc, cap * sizeof *r);
       if (!r) { /* no room: report what we have, then start over */
-        kernel_flush_accesses(f);
+        report_accesses(f);
         if (!f->capacc)
           return;
       } else {
@@ -562,8 +562,51 @@ static inline void run_end(KFrame *f, Run *r, bool write, const char *loc) {
     note(f, r->lo, r->hi, write, loc);
 }
 
+typedef struct KMem {
+  Type *elem;
+  uint32_t rank, esize;
+  uint8_t tid[2]; /* index i is a uniform value plus the thread's x (1) or y (2) id (kernel_tid) */
+  uint32_t first; /* first index operand */
+  int kind;       /* atomic_rmw: the kind */
+  uint32_t memo;  /* its KFrame.memo */
+} KMem;
+
+static void memo_flush(KFrame *f, KMemo *g) {
+  uintptr_t lo = g->lo, hi = g->hi;
+  if (!hi)
+    return;
+  g->hi = 0;
+  for (uint32_t r = 0; r < g->rows; r++)
+    note(f, lo + (uintptr_t)((int64_t)r * g->stride), hi + (uintptr_t)((int64_t)r * g->stride), g->write, g->loc);
+}
+
+/* Records rows ranges [lo, lo + len) + r * stride of memory op m, through its memo: a group that
+ * continues the pending one (or lies in it) costs no note. */
+static inline void note_rows(KFrame *f, const KIns *k, const KMem *m, uintptr_t lo, uintptr_t len, int64_t stride,
+                             uint32_t rows, bool write) {
+  KMemo *g = &f->memo[m->memo];
+  if (g->hi && g->rows == rows && g->write == write && (rows == 1 || g->stride == stride)) {
+    if (g->hi == lo) {
+      g->hi += len;
+      return;
+    }
+    if (lo >= g->lo && lo + len <= g->hi)
+      return;
+  }
+  memo_flush(f, g);
+  *g = (KMemo){lo, lo + len, stride, rows, write, k->loc};
+}
+
 /* Reports what the frame recorded; false when the backend refused an access (reported). */
+static bool report_accesses(KFrame *f);
+
 bool kernel_flush_accesses(KFrame *f) {
+  for (uint32_t i = 0; i < f->nmemo; i++)
+    memo_flush(f, &f->memo[i]);
+  return report_accesses(f);
+}
+
+static bool report_accesses(KFrame *f) {
   compact(f);
   bool ok = true;
   for (size_t i = 0; i < f->nacc && ok; i++)
@@ -574,13 +617,6 @@ bool kernel_flush_accesses(KFrame *f) {
   return ok;
 }
 
-typedef struct KMem {
-  Type *elem;
-  uint32_t rank, esize;
-  uint8_t tid[2]; /* index i is a uniform value plus the thread's x (1) or y (2) id (kernel_tid) */
-  uint32_t first; /* first index operand */
-  int kind;       /* atomic_rmw: the kind */
-} KMem;
 
 /* The address of the element thread l indexes, or NULL after an error. */
 static inline char *address(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, uint32_t l) {
@@ -829,7 +865,7 @@ static int x_load(KFrame *f, const KIns *k) {
     if (first >= 0 && es == 4) {
       const char *p = L.base + first * 4;
       if (!L.local)
-        note(f, (uintptr_t)p, (uintptr_t)p + 4 * f->n, false, k->loc);
+        note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)f->n, 0, 1, false);
       prefetch_next(p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) { /* the f32's bits, zero-extended: a Slot with f32 set */
         const uint32_t *q = (const uint32_t *)(const void *)p;
@@ -850,7 +886,7 @@ static int x_load(KFrame *f, const KIns *k) {
       if (tile == 1) {
         const char *p = L.base + x0 * L.sb;
         if (!L.local)
-          note(f, (uintptr_t)p, (uintptr_t)p + 4 * (uintptr_t)bx, false, k->loc);
+          note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)bx, 0, 1, false);
         const uint32_t *q = (const uint32_t *)(const void *)p;
         if (fl)
           for (uint32_t t = 0; t < bx; t++)
@@ -862,10 +898,10 @@ static int x_load(KFrame *f, const KIns *k) {
           memcpy(O + (size_t)g * bx, O, bx * sizeof *O);
         return EX_NEXT;
       }
+      if (!L.local)
+        note_rows(f, k, m, (uintptr_t)(L.base + x0 * L.sb), 4, L.sb, rows, false);
       for (uint32_t g = 0; g < rows; g++) {
         const char *p = L.base + (x0 + g) * L.sb;
-        if (!L.local)
-          note(f, (uintptr_t)p, (uintptr_t)p + 4, false, k->loc);
         uint32_t w;
         memcpy(&w, p, 4);
         Slot v;
@@ -923,7 +959,7 @@ static int x_store(KFrame *f, const KIns *k) {
     if (first >= 0 && es == 4 && sv) {
       char *p = L.base + first * 4;
       if (!L.local)
-        note(f, (uintptr_t)p, (uintptr_t)p + 4 * f->n, true, k->loc);
+        note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)f->n, 0, 1, true);
       prefetch_next(p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) {
         uint32_t *q = (uint32_t *)(void *)p;
@@ -1019,6 +1055,7 @@ bool c_kmem(KComp *kc, Op *op, KIns *k) {
   m->elem = t->u.sh.elem;
   m->rank = t->u.sh.rank;
   m->esize = interp_elem_bytes(m->elem);
+  m->memo = kernel_new_memo(kc);
   m->first = dop + 1;
   for (uint32_t i = 0; i < m->rank && i < 2; i++)
     m->tid[i] = (uint8_t)kernel_tid(op->operands[m->first + i]);
