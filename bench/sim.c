@@ -4,7 +4,8 @@
  *   tiny ops       memsets of 4 bytes on two streams joined by an event every 8 ops, per op;
  *                  once on the fast path (ready ops run on the submitting thread) and once forced
  *                  through the worker pool. Peer: one atomic handoff between two threads (the
- *                  floor for giving work to another core). Target: <= 250 ns/op.
+ *                  floor for giving work to another core; best of 5 tries in each run). Target:
+ *                  <= 250 ns/op.
  *   host calls     StreamSynchronize on an idle stream, EventRecord, StreamWaitEvent, per call.
  *                  Peer: the same atomic handoff. Target: <= 100 ns each.
  *   memcpy         256 MiB device-to-device copy through a stream vs host memcpy of the same size
@@ -62,7 +63,7 @@ static SimDevice *device(bool race, bool no_inline) {
 /* ---- peer: an atomic handoff between two threads, ns per one-way handoff ---- */
 
 static atomic_long ball;
-enum { PINGS = 200000 };
+enum { PINGS = 50000 };
 
 static void *pong(void *arg) {
   (void)arg;
@@ -74,7 +75,7 @@ static void *pong(void *arg) {
   return NULL;
 }
 
-static double handoff_ns(void) {
+static double handoff_once(void) {
   atomic_store(&ball, 0);
   pthread_t t;
   pthread_create(&t, NULL, pong, NULL);
@@ -87,6 +88,18 @@ static double handoff_ns(void) {
   double t1 = now_s();
   pthread_join(t, NULL);
   return (t1 - t0) * 1e9 / (2.0 * PINGS);
+}
+
+/* The floor is what the hardware can do: the best of a few tries, so a try that shared its core
+   with another process does not count. */
+static double handoff_ns(void) {
+  double best = handoff_once();
+  for (int i = 0; i < 4; i++) {
+    double t = handoff_once();
+    if (t < best)
+      best = t;
+  }
+  return best;
 }
 
 /* ---- tiny ops through streams with event joins ---- */
