@@ -1124,8 +1124,8 @@ static bool arm_init(Comp *c, Op *op, Arm *a, Block *b, uint32_t first, uint32_t
   return true;
 }
 
-/* The integers of a dense attribute. The custom form of llvm.switch keeps only the text of its
- * case values, so they are read from "dense<[1, 4]>" when the parsed values are missing. */
+/* The integers of a dense attribute: its parsed values, or (for an attribute that kept only its
+ * text) those read back from "dense<[1, 4]>". */
 static bool dense_ints(IrCtx *ctx, const Attr *a, uint32_t n, int64_t **out) {
   if (!a || a->kind != ATTR_DENSE)
     return false;

@@ -1321,24 +1321,12 @@ bool parse_llvm_switch(Parser *p, OpState *st) {
     segs[i] = nargs[i];
   st_add_prop(p, st, "case_operand_segments", ir_attr_dense_i32(ctx, segs, ncases));
   if (ncases) {
-    bool splat = true;
-    for (uint32_t i = 1; i < ncases; i++)
-      splat &= vals[i] == vals[0];
-    char *text = ir_alloc(ctx, 24 * (size_t)ncases + 16);
-    size_t o = (size_t)sprintf(text, splat ? "dense<" : "dense<[");
-    for (uint32_t i = 0; i < (splat ? 1 : ncases); i++)
-      o += (size_t)sprintf(text + o, i ? ", %lld" : "%lld", (long long)vals[i]);
-    sprintf(text + o, splat ? ">" : "]>");
-    Attr *a = ir_alloc(ctx, sizeof *a);
-    a->kind = ATTR_DENSE;
-    a->u.str = ir_intern_cstr(ctx, text);
     Type proto = {.kind = TY_VECTOR};
     int64_t shape = ncases;
     proto.u.sh.shape = &shape;
     proto.u.sh.rank = 1;
     proto.u.sh.elem = t;
-    a->type = ir_type_intern(ctx, &proto);
-    st_add_prop(p, st, "case_values", a);
+    st_add_prop(p, st, "case_values", ir_attr_dense_ints(ctx, ir_type_intern(ctx, &proto), vals, ncases));
   }
   uint32_t seg[3] = {1, ndef, total};
   st_set_segments(p, st, seg, 3);
@@ -1348,27 +1336,11 @@ bool parse_llvm_switch(Parser *p, OpState *st) {
 /* The n values of a case_values attribute (see parse_llvm_switch), or false. */
 static bool case_values(const Attr *a, uint32_t n, int64_t *out) {
   if (!a || a->kind != ATTR_DENSE || !a->type || a->type->kind != TY_VECTOR || a->type->u.sh.rank != 1 ||
-      a->type->u.sh.shape[0] != (int64_t)n || a->u.str.len < 7 || memcmp(a->u.str.s, "dense<", 6))
+      a->type->u.sh.shape[0] != (int64_t)n || !a->u.dense.ivals || (!a->u.dense.splat && a->u.dense.n != n))
     return false;
-  const char *s = a->u.str.s + 6, *end = a->u.str.s + a->u.str.len;
-  bool list = *s == '[';
-  s += list;
-  uint32_t k = 0;
-  while (s < end && k < n) {
-    char *e;
-    out[k++] = strtoll(s, &e, 10);
-    if (e == s)
-      return false;
-    s = e;
-    if (*s == ',')
-      s += 2;
-    else
-      break;
-  }
-  if (!list && k == 1)
-    for (; k < n; k++)
-      out[k] = out[0];
-  return k == n && s + (list ? 2 : 1) == end;
+  for (uint32_t i = 0; i < n; i++)
+    out[i] = a->u.dense.ivals[a->u.dense.splat ? 0 : i];
+  return true;
 }
 
 bool print_llvm_switch(Printer *pr, Op *op) {

@@ -1358,6 +1358,14 @@ bool print_atomic_rmw(Printer *pr, Op *op) {
 
 /* ---- cf.switch ------------------------------------------------------------------------------ */
 
+static Type *vector_of(IrCtx *ctx, Type *elem, int64_t n) {
+  Type vt = {.kind = TY_VECTOR};
+  vt.u.sh.shape = &n;
+  vt.u.sh.rank = 1;
+  vt.u.sh.elem = elem;
+  return ir_type_intern(ctx, &vt);
+}
+
 /* switch ::= %flag `:` type `,` `[` `default` `:` successor (`,` integer `:` successor)* `]`
  *            attr-dict
  * The case values become `dense<...> : vector<Nx type>` (a splat when all are equal, as MLIR
@@ -1393,65 +1401,21 @@ bool parse_switch(Parser *p, OpState *st) {
   if (!p_expect(p, TOK_RSQUARE, "']'"))
     return false;
   st_add_prop(p, st, "case_operand_segments", ir_attr_dense_i32(ctx, counts, n));
-  if (n) {
-    bool splat = true;
-    for (uint32_t i = 1; i < n; i++)
-      splat &= vals[i] == vals[0];
-    char buf[256 * 24 + 16];
-    int o = snprintf(buf, sizeof buf, splat ? "dense<%lld" : "dense<[%lld", (long long)vals[0]);
-    for (uint32_t i = 1; i < n && !splat; i++)
-      o += snprintf(buf + o, sizeof buf - (size_t)o, ", %lld", (long long)vals[i]);
-    o += snprintf(buf + o, sizeof buf - (size_t)o, splat ? ">" : "]>");
-    Type vt = {0};
-    int64_t *shape = ir_alloc(ctx, sizeof *shape);
-    shape[0] = n;
-    vt.kind = TY_VECTOR;
-    vt.u.sh.shape = shape;
-    vt.u.sh.scalable = ir_alloc(ctx, sizeof(bool));
-    vt.u.sh.rank = 1;
-    vt.u.sh.elem = t;
-    Attr *a = ir_alloc(ctx, sizeof *a);
-    a->kind = ATTR_DENSE;
-    a->type = ir_type_intern(ctx, &vt);
-    a->u.str = ir_intern(ctx, buf, (size_t)o);
-    st_add_prop(p, st, "case_values", a);
-  }
+  if (n)
+    st_add_prop(p, st, "case_values", ir_attr_dense_ints(ctx, vector_of(ctx, t, n), vals, n));
   st_set_segments(p, st, seg, 3);
   return p_opt_attr_dict(p, st);
 }
 
-/* The case values of a `dense<v>` or `dense<[v, ...]>` attribute, n of them. */
+/* The n case values of a dense integer attribute (one value for a splat). */
 static bool case_values(const Attr *a, int64_t *out, uint32_t n) {
   if (!a || a->kind != ATTR_DENSE || !a->type || a->type->kind != TY_VECTOR ||
-      a->type->u.sh.rank != 1 || a->type->u.sh.shape[0] != (int64_t)n)
+      a->type->u.sh.rank != 1 || a->type->u.sh.shape[0] != (int64_t)n || !a->u.dense.ivals ||
+      (!a->u.dense.splat && a->u.dense.n != n))
     return false;
-  const char *s = a->u.str.s, *end = s + a->u.str.len;
-  if (a->u.str.len < 7 || memcmp(s, "dense<", 6) != 0)
-    return false;
-  s += 6;
-  bool list = *s == '[';
-  s += list;
-  uint32_t k = 0;
-  while (s < end && k < n) {
-    char *e;
-    long long v = strtoll(s, &e, 10);
-    if (e == s)
-      return false;
-    out[k++] = v;
-    s = e;
-    if (s < end && *s == ',')
-      s += 2;
-    else
-      break;
-  }
-  if (!list) {
-    if (k != 1 || s + 1 != end || *s != '>')
-      return false;
-    for (uint32_t i = 1; i < n; i++)
-      out[i] = out[0];
-    return true;
-  }
-  return k == n && s + 2 == end && s[0] == ']' && s[1] == '>';
+  for (uint32_t i = 0; i < n; i++)
+    out[i] = a->u.dense.ivals[a->u.dense.splat ? 0 : i];
+  return true;
 }
 
 bool print_switch(Printer *pr, Op *op) {
@@ -1471,6 +1435,7 @@ bool print_switch(Printer *pr, Op *op) {
     sum += cs->u.darr.ivals[i] < 0 ? -(1ll << 40) : cs->u.darr.ivals[i];
   if (sum != seg[2])
     return false;
+  uint32_t w = op->operands[0]->type->kind == TY_INT ? op->operands[0]->type->u.i.width : 64;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
   pr_strn(pr, " : ", 3);
@@ -1479,7 +1444,10 @@ bool print_switch(Printer *pr, Op *op) {
   pr_successor(pr, op->succs[0], op->operands + 1, (uint32_t)seg[1]);
   Value *const *args = op->operands + 1 + seg[1];
   for (uint32_t i = 0; i + 1 < op->nsuccs; i++) {
-    pr_fmt(pr, ", %lld: ", (long long)vals[i]);
+    if (w > 0 && w < 64) /* zero-extended, as MLIR prints (which at 64 bits it cannot read back) */
+      pr_fmt(pr, ", %llu: ", (unsigned long long)vals[i] & ((1ull << w) - 1));
+    else
+      pr_fmt(pr, ", %lld: ", (long long)vals[i]);
     pr_successor(pr, op->succs[i + 1], args, (uint32_t)cs->u.darr.ivals[i]);
     args += cs->u.darr.ivals[i];
   }

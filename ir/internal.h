@@ -265,6 +265,11 @@ struct OpInfo {
 
 const OpInfo *ir_op_info(Str name);
 
+/* `dense<...> : t` of the integers vals (n of them: every element, or one for a splat), with
+ * values, splat and canonical text as parsing that literal gives; t is a vector or tensor of
+ * integers or index. */
+Attr *ir_attr_dense_ints(IrCtx *ctx, Type *t, const int64_t *vals, uint64_t n);
+
 /* The shortest %e spelling of v that reads back to v at the precision of fk. */
 void ir_format_float(char *buf, size_t n, double v, FloatKind fk);
 

@@ -2260,6 +2260,44 @@ static bool dense_hex(Parser *p, Attr *a, const DLit *lit, const char *pos) {
   return true;
 }
 
+/* The canonical `dense<...>` text of a, whose values are parsed. */
+static void dense_text(IrCtx *ctx, Attr *a) {
+  TextBuf tb = {0};
+  tb_put(&tb, "dense<", 6);
+  uint64_t i = 0;
+  if (a->u.dense.splat)
+    tb_elem(&tb, a, 0);
+  else
+    tb_nested(&tb, a, a->type->u.sh.shape, a->type->u.sh.rank, &i);
+  tb_put(&tb, ">", 1);
+  a->u.dense.text = ir_intern(ctx, tb.s, tb.len);
+  free(tb.s);
+}
+
+Attr *ir_attr_dense_ints(IrCtx *ctx, Type *t, const int64_t *vals, uint64_t n) {
+  const Type *et = t->u.sh.elem;
+  uint32_t w = et->kind == TY_INDEX ? 64 : et->u.i.width;
+  Attr *a = new_attr(ctx, ATTR_DENSE);
+  a->type = t;
+  a->u.dense.ivals = ir_alloc(ctx, n * sizeof(int64_t) + 1);
+  bool all = true;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t u = (uint64_t)vals[i];
+    if (w < 64) {
+      uint64_t mask = (1ULL << w) - 1;
+      u &= mask;
+      if (et->kind == TY_INT && et->u.i.sign != UNSIGNED && w > 1 && ((u >> (w - 1)) & 1))
+        u |= ~mask;
+    }
+    a->u.dense.ivals[i] = (int64_t)u;
+    all &= a->u.dense.ivals[i] == a->u.dense.ivals[0];
+  }
+  a->u.dense.splat = n > 0 && all;
+  a->u.dense.n = a->u.dense.splat ? 1 : n;
+  dense_text(ctx, a);
+  return a;
+}
+
 static bool parse_dense(Parser *p, Type *expected, Attr **out) {
   const char *pos = p->tok.text;
   p_next(p);
@@ -2344,16 +2382,7 @@ static bool parse_dense(Parser *p, Type *expected, Attr **out) {
   if (!ok)
     return false;
   if (a->u.dense.ivals || a->u.dense.fvals) {
-    TextBuf tb = {0};
-    tb_put(&tb, "dense<", 6);
-    uint64_t i = 0;
-    if (a->u.dense.splat)
-      tb_elem(&tb, a, 0);
-    else
-      tb_nested(&tb, a, t->u.sh.shape, t->u.sh.rank, &i);
-    tb_put(&tb, ">", 1);
-    a->u.dense.text = ir_intern(p->ctx, tb.s, tb.len);
-    free(tb.s);
+    dense_text(p->ctx, a);
   } else {
     TextBuf tb = {0};
     tb_put(&tb, "dense<", 6);
