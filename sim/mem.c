@@ -411,10 +411,30 @@ void mem_op_start(SimDevice *dev, Op *op) {
 static int acc_cmp(const void *x, const void *y) {
   const Acc *a = x, *b = y;
   if (a->a != b->a)
-    return (uintptr_t)a->a < (uintptr_t)b->a ? -1 : 1;
+    return a->a->id < b->a->id ? -1 : 1;
   if (a->write != b->write)
     return a->write ? 1 : -1;
   return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Sort a ctx's accesses (by allocation, kind, offset: a stable order, so reports come out the
+   same each run) and merge the overlapping or adjacent ones. */
+static void acc_merge(SimCtx *ctx) {
+  if (!ctx->nacc)
+    return;
+  qsort(ctx->acc, ctx->nacc, sizeof *ctx->acc, acc_cmp);
+  size_t j = 0;
+  for (size_t i = 0; i < ctx->nacc; i++) {
+    Acc *c = &ctx->acc[i];
+    if (j && ctx->acc[j - 1].a == c->a && ctx->acc[j - 1].write == c->write &&
+        c->lo <= ctx->acc[j - 1].hi) {
+      if (c->hi > ctx->acc[j - 1].hi)
+        ctx->acc[j - 1].hi = c->hi;
+    } else {
+      ctx->acc[j++] = *c;
+    }
+  }
+  ctx->nacc = j;
 }
 
 /* The op completed: mark what it wrote, check and record what a kernel touched, unpin. */
@@ -425,19 +445,8 @@ void mem_op_done(SimDevice *dev, Op *op) {
   }
   SimCtx *ctx = op->ctx;
   if (ctx) {
-    if (ctx->nacc)
-      qsort(ctx->acc, ctx->nacc, sizeof *ctx->acc, acc_cmp);
-    size_t j = 0;  /* merge overlapping/adjacent ranges of one allocation and kind */
-    for (size_t i = 0; i < ctx->nacc; i++) {
-      Acc *c = &ctx->acc[i];
-      if (j && ctx->acc[j - 1].a == c->a && ctx->acc[j - 1].write == c->write &&
-          c->lo <= ctx->acc[j - 1].hi) {
-        if (c->hi > ctx->acc[j - 1].hi)
-          ctx->acc[j - 1].hi = c->hi;
-      } else {
-        ctx->acc[j++] = *c;
-      }
-    }
+    acc_merge(ctx);
+    size_t j = ctx->nacc;
     for (size_t i = 0; i < j; i++)  /* writes first: a kernel may read what it wrote */
       if (ctx->acc[i].write)
         init_mark(ctx->acc[i].a, ctx->acc[i].lo, ctx->acc[i].hi);
@@ -498,6 +507,7 @@ SimStatus sim_mem_alloc(SimDevice *dev, size_t bytes, SimMemKind kind, void **ou
     st = SIM_ERR_MEMORY;
     goto done;
   }
+  a->id = ++dev->next_alloc_id;
   a->base = (uintptr_t)dev->arena + base;
   a->bytes = bytes;
   a->kind = kind;
@@ -612,6 +622,7 @@ static SimStatus host_add(SimDevice *dev, void *ptr, size_t bytes, SimMemKind ki
     st = SIM_ERR_MEMORY;
     goto done;
   }
+  a->id = ++dev->next_alloc_id;
   a->base = p;
   a->bytes = bytes;
   a->kind = kind;
@@ -764,6 +775,8 @@ SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write,
       return SIM_OK;
     }
   }
+  if (ctx->nacc == ctx->capacc && ctx->nacc >= 4096)
+    acc_merge(ctx);  /* scattered accesses: merge before growing (often it frees most) */
   void *q = xrealloc_array(ctx->acc, &ctx->capacc, ctx->nacc + 1, sizeof *ctx->acc);
   if (!q)
     return SIM_OK;  /* lose the record, not the access */

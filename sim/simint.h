@@ -63,6 +63,7 @@ typedef struct Rec {
 typedef struct Iv { size_t lo, hi; } Iv;
 
 struct Alloc {
+  uint64_t id;         /* 1, 2, ... in order of creation: a stable sort key */
   uintptr_t base;
   size_t bytes;
   SimMemKind kind;
@@ -209,6 +210,7 @@ struct SimDevice {
   size_t nallocs, capallocs;
   Alloc *dead;               /* dead allocations (kept until sim_destroy for messages) */
   size_t nunreleased;        /* dead ones whose memory is not given back yet */
+  uint64_t next_alloc_id;
   char *arena;
   size_t arena_bytes, arena_used;
   Iv *spans;                 /* given-back arena ranges (offsets), reused once the bump is at the end */

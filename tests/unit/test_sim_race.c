@@ -448,6 +448,27 @@ static void test_race_host_callback_store_counts_as_its_op(void **state) {
   assert_true(has(&f.s, "'launch-host-fn' writes") || has(&f.s, "'launch-host-fn' (host) writes"));
 }
 
+static void scatter_kernel(SimCtx *ctx, void *user) {
+  char *p = user;
+  for (int rep = 0; rep < 50; rep++)  /* 12800 one-byte accesses, no two in a row adjacent */
+    for (int i = 0; i < 256; i += 2)
+      sim_access(ctx, p + (i * 37) % 256, 1, (rep & 1) != 0, NULL);
+}
+
+/* Many scattered accesses are merged while the kernel runs and still report the race. */
+static void test_race_scattered_kernel_accesses_merge_and_report(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = scatter_kernel, .user = f.buf, .loc = "scatter"};
+  SimOpDesc w = memset_op(f.buf + 254, 1, "late-write");
+  sim_stream_submit(f.dev, f.a, &k, NULL);
+  sim_stream_submit(f.dev, f.b, &w, NULL);
+  fixture_close(&f);
+  assert_true(count(&f.s, SIM_DIAG_RACE) >= 1);
+  assert_true(has(&f.s, "'scatter'") && has(&f.s, "'late-write'"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_race_write_write_on_two_streams_reported),
@@ -470,6 +491,7 @@ int main(void) {
     cmocka_unit_test(test_race_many_short_lived_streams_stay_precise),
     cmocka_unit_test(test_race_parallel_kernel_accesses_count),
     cmocka_unit_test(test_race_host_callback_store_counts_as_its_op),
+    cmocka_unit_test(test_race_scattered_kernel_accesses_merge_and_report),
   };
   return cmocka_run_group_tests_name("sim_race", tests, NULL, NULL);
 }
