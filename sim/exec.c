@@ -754,6 +754,8 @@ SimStatus sim_op_query(SimDevice *dev, SimOp *op) {
     if (!op_done(op) && !sim_tls_ctx)
       ops_progress(dev);
     st = op_done(op) ? SIM_OK : SIM_NOT_READY;
+    if (st == SIM_OK && dev->race && !sim_tls_ctx)  /* observed complete: ordered like a wait */
+      race_host_join(dev, op);
   }
   pthread_mutex_unlock(&dev->mu);
   return st;

@@ -310,6 +310,12 @@ SimStatus sim_stream_query(SimDevice *dev, SimStream h, const char *loc) {
         done = done && op_done(s->waits[i]);
     }
     st = done ? SIM_OK : SIM_NOT_READY;
+    if (done && dev->race && !sim_tls_ctx) {  /* the host saw it finish: that orders like a sync */
+      if (s->last)
+        race_host_join(dev, s->last);
+      for (size_t i = 0; i < s->nwaits; i++)
+        race_host_join(dev, s->waits[i]);
+    }
   }
   pthread_mutex_unlock(&dev->mu);
   return st;
@@ -454,6 +460,8 @@ SimStatus sim_event_query(SimDevice *dev, SimEvent h, const char *loc) {
     if (!op_done(e->snap) && !sim_tls_ctx)
       ops_progress(dev);
     st = op_done(e->snap) ? SIM_OK : SIM_NOT_READY;
+    if (st == SIM_OK && dev->race && !sim_tls_ctx)  /* observed complete: ordered like a sync */
+      race_host_join(dev, e->snap);
   }
   pthread_mutex_unlock(&dev->mu);
   return st;

@@ -469,6 +469,24 @@ static void test_race_scattered_kernel_accesses_merge_and_report(void **state) {
   assert_true(has(&f.s, "'scatter'") && has(&f.s, "'late-write'"));
 }
 
+/* A host that polls an event until it completes is ordered after the work, as after a sync. */
+static void test_race_event_query_complete_orders_host(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimEvent e;
+  sim_event_create(f.dev, &e, "e");
+  SimOpDesc w = memset_op(f.buf, 64, "device-write");
+  sim_stream_submit(f.dev, f.a, &w, NULL);
+  sim_event_record(f.dev, e, f.a, "rec");
+  while (sim_event_query(f.dev, e, "poll") != SIM_OK)
+    ;
+  sim_host_access(f.dev, f.buf, 64, false, "host-read");
+  sim_event_destroy(f.dev, e, "d");
+  fixture_close(&f);
+  assert_int_equal(f.s.n, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_race_write_write_on_two_streams_reported),
@@ -492,6 +510,7 @@ int main(void) {
     cmocka_unit_test(test_race_parallel_kernel_accesses_count),
     cmocka_unit_test(test_race_host_callback_store_counts_as_its_op),
     cmocka_unit_test(test_race_scattered_kernel_accesses_merge_and_report),
+    cmocka_unit_test(test_race_event_query_complete_orders_host),
   };
   return cmocka_run_group_tests_name("sim_race", tests, NULL, NULL);
 }
