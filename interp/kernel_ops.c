@@ -864,16 +864,17 @@ static int x_load(KFrame *f, const KIns *k) {
     int64_t first = shared ? -1 : consecutive(f, &L, es);
     if (first >= 0 && es == 4) {
       const char *p = L.base + first * 4;
+      const uint32_t nl = f->n; /* a local: the stores below may not alias it */
       if (!L.local)
         note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)f->n, 0, 1, false);
       prefetch_next(p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) { /* the f32's bits, zero-extended: a Slot with f32 set */
         const uint32_t *q = (const uint32_t *)(const void *)p;
-        for (uint32_t l = 0; l < f->n; l++)
+        for (uint32_t l = 0; l < nl; l++)
           O[l].u = q[l];
       } else {
         const int32_t *q = (const int32_t *)(const void *)p;
-        for (uint32_t l = 0; l < f->n; l++)
+        for (uint32_t l = 0; l < nl; l++)
           O[l].i = q[l];
       }
       return EX_NEXT;
@@ -958,16 +959,17 @@ static int x_store(KFrame *f, const KIns *k) {
     int64_t first = shared ? -1 : consecutive(f, &L, es);
     if (first >= 0 && es == 4 && sv) {
       char *p = L.base + first * 4;
+      const uint32_t nl = f->n; /* a local: the stores below may not alias it */
       if (!L.local)
         note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)f->n, 0, 1, true);
       prefetch_next(p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) {
         uint32_t *q = (uint32_t *)(void *)p;
-        for (uint32_t l = 0; l < f->n; l++)
+        for (uint32_t l = 0; l < nl; l++)
           q[l] = (uint32_t)V[l].u;
       } else {
         int32_t *q = (int32_t *)(void *)p;
-        for (uint32_t l = 0; l < f->n; l++)
+        for (uint32_t l = 0; l < nl; l++)
           q[l] = (int32_t)V[l].i;
       }
       return EX_NEXT;
