@@ -698,7 +698,7 @@ SimStatus sim_submit(SimDevice *dev, const SimOpDesc *desc, SimOp *const *deps, 
                      SimOp **out) {
   if (out)
     *out = NULL;
-  if (!dev || !desc)
+  if (!dev || !desc || (ndeps && !deps))
     return SIM_ERR_ARG;
   SimStatus st = SIM_OK;
   Op *small[8], **ok = small;
