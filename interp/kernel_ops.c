@@ -705,7 +705,7 @@ static bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L
  * early, so a streaming kernel waits less for memory. */
 static inline void prefetch_next(const char *p, size_t bytes) {
   for (size_t i = 0; i < bytes; i += 64)
-    __builtin_prefetch(p + bytes + i);
+    __builtin_prefetch(p + 2 * bytes + i);
 }
 
 /* With the mask full and thread l indexing x0 + l of a unit-stride line, x0 after checking that
