@@ -265,6 +265,15 @@ struct OpInfo {
 
 const OpInfo *ir_op_info(Str name);
 
+/* dynamic-index-list ::= `[` (%v | integer) (`,` ...)* `]` (or in parentheses): the integers go
+ * into the i64 array property prop_name (IR_DYNAMIC where a value stands), the values, of type
+ * index, onto st; *ndyn counts them. pr_dynamic_index_list prints one from the array a and its
+ * ndyn values dyn, or only checks that they agree when check is true (pr may then be NULL). Used
+ * by memref's views and scf.forall; in custom_memref.c. */
+bool p_dynamic_index_list(Parser *p, OpState *st, const char *prop_name, uint32_t *ndyn, bool parens);
+bool pr_dynamic_index_list(Printer *pr, const Attr *a, Value *const *dyn, uint32_t ndyn, bool check,
+                           bool parens);
+
 /* `dense<...> : t` of the integers vals (n of them: every element, or one for a splat), with
  * values, splat and canonical text as parsing that literal gives; t is a vector or tensor of
  * integers or index. */
