@@ -900,3 +900,96 @@ bool print_transpose(Printer *pr, Op *op) {
   return true;
 }
 
+
+/* ---- memref.alloca_scope, realloc --------------------------------------------------------- */
+
+/* Whether r is one block ending in an operand-free, attribute-free `name` op, which a custom form
+ * may leave out because parsing puts it back. */
+static bool ends_in_bare(const Region *r, const char *name) {
+  if (!r->first || r->first != r->last || !r->last->last)
+    return false;
+  const Op *t = r->last->last;
+  return ir_str_eq(t->name, name) && !t->noperands && !t->nresults && !t->props && !t->attrs &&
+         !t->nregions && !t->nsuccs;
+}
+
+/* alloca_scope ::= (`->` `(` types `)`)? region attr-dict
+ * An empty memref.alloca_scope.return ends the body when the source leaves it out; the printer
+ * leaves it out when the scope has no results, as MLIR does. */
+bool parse_alloca_scope(Parser *p, OpState *st) {
+  if (p_opt(p, TOK_ARROW)) {
+    Type **types;
+    uint32_t n;
+    if (!p_result_types(p, &types, &n))
+      return false;
+    for (uint32_t i = 0; i < n; i++)
+      st_add_result_type(p, st, types[i]);
+  }
+  Region *r = st_add_region(p, st);
+  if (!p_region(p, r, NULL, 0, false))
+    return false;
+  p_ensure_terminator(p, r, "memref.alloca_scope.return", st->src);
+  return p_opt_attr_dict(p, st);
+}
+
+bool print_alloca_scope(Printer *pr, Op *op) {
+  Region *r = op->nregions == 1 ? &op->regions[0] : NULL;
+  if (op->noperands || op->props || op->nsuccs || !r || !r->first || r->first->nargs ||
+      (!op->nresults && !ends_in_bare(r, "memref.alloca_scope.return")))
+    return false;
+  if (op->nresults) {
+    pr_str(pr, " -> (");
+    for (uint32_t i = 0; i < op->nresults; i++) {
+      if (i)
+        pr_strn(pr, ", ", 2);
+      pr_type(pr, op->results[i].type);
+    }
+    pr_strn(pr, ") ", 2);
+    pr_region(pr, r, false, false);
+  } else {
+    pr_char(pr, ' ');
+    pr_region_no_terminators(pr, r, false);
+  }
+  pr_attr_dict(pr, op, NULL, false);
+  return true;
+}
+
+/* realloc ::= %src (`(` %size `)`)? attr-dict `:` memref-type `to` memref-type */
+bool parse_realloc(Parser *p, OpState *st) {
+  OperandRef src, size;
+  bool sized = false;
+  Type *from, *to, *index = ir_type_index(p_ctx(p));
+  if (!p_operand(p, &src))
+    return false;
+  if (p_opt(p, TOK_LPAREN)) {
+    if (!p_operand(p, &size) || !p_expect(p, TOK_RPAREN, "')'"))
+      return false;
+    sized = true;
+  }
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &from) ||
+      !p_kw(p, "to") || !p_type(p, &to))
+    return false;
+  st_add_result_type(p, st, to);
+  return p_resolve_onto(p, st, &src, 1, &from, 1) &&
+         (!sized || p_resolve_onto(p, st, &size, 1, &index, 1));
+}
+
+bool print_realloc(Printer *pr, Op *op) {
+  static const char *const allowed[] = {"alignment", NULL};
+  if (op->noperands < 1 || op->noperands > 2 || op->nresults != 1 || op->nregions || op->nsuccs ||
+      !only_props(op, allowed) || (op->noperands == 2 && !is_index(op->operands[1]->type)))
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  if (op->noperands == 2) {
+    pr_char(pr, '(');
+    pr_value(pr, op->operands[1]);
+    pr_char(pr, ')');
+  }
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  pr_str(pr, " to ");
+  pr_type(pr, op->results[0].type);
+  return true;
+}
