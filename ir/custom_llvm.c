@@ -799,6 +799,162 @@ bool print_llvm_insertvalue(Printer *pr, Op *op) { return print_aggregate(pr, op
 bool parse_llvm_extractvalue(Parser *p, OpState *st) { return parse_aggregate(p, st, false); }
 bool print_llvm_extractvalue(Printer *pr, Op *op) { return print_aggregate(pr, op, false); }
 
+/* ---- Vectors -------------------------------------------------------------------------------- */
+
+/* The element type of a vector type, or NULL. */
+static Type *vector_elem(const Type *t) { return t->kind == TY_VECTOR ? t->u.sh.elem : NULL; }
+
+/* `[` %position `:` type `]` */
+static bool parse_elem_position(Parser *p, OperandRef *pos, Type **t) {
+  return p_expect(p, TOK_LSQUARE, "'['") && p_operand(p, pos) && p_expect(p, TOK_COLON, "':'") &&
+         p_type(p, t) && p_expect(p, TOK_RSQUARE, "']'");
+}
+
+static void print_elem_position(Printer *pr, const Value *pos) {
+  pr_char(pr, '[');
+  pr_value(pr, pos);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, pos->type);
+  pr_char(pr, ']');
+}
+
+/* extractelement ::= %vector `[` %position `:` type `]` attr-dict `:` vector-type
+ * The result is the vector's element type. */
+bool parse_llvm_extractelement(Parser *p, OpState *st) {
+  OperandRef v, pos;
+  Type *pt, *vt;
+  if (!p_operand(p, &v) || !parse_elem_position(p, &pos, &pt) || !p_opt_attr_dict(p, st) ||
+      !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *at = p_tok(p)->text;
+  if (!p_type(p, &vt))
+    return false;
+  if (!vector_elem(vt))
+    return p_error_at(p, at, "expected LLVM dialect-compatible vector type");
+  st_add_result_type(p, st, vector_elem(vt));
+  return p_resolve_onto(p, st, &v, 1, &vt, 1) && p_resolve_onto(p, st, &pos, 1, &pt, 1);
+}
+
+bool print_llvm_extractelement(Printer *pr, Op *op) {
+  if (op->props || op->noperands != 2 || op->nresults != 1 || op->nregions || op->nsuccs ||
+      vector_elem(op->operands[0]->type) != op->results[0].type)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[0]);
+  print_elem_position(pr, op->operands[1]);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* insertelement ::= %value `,` %vector `[` %position `:` type `]` attr-dict `:` vector-type
+ * The operands are (vector, value, position); the result has the vector's type. */
+bool parse_llvm_insertelement(Parser *p, OpState *st) {
+  OperandRef x, v, pos;
+  Type *pt, *vt;
+  if (!p_operand(p, &x) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &v) ||
+      !parse_elem_position(p, &pos, &pt) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *at = p_tok(p)->text;
+  if (!p_type(p, &vt))
+    return false;
+  Type *et = vector_elem(vt);
+  if (!et)
+    return p_error_at(p, at, "expected LLVM dialect-compatible vector type");
+  st_add_result_type(p, st, vt);
+  return p_resolve_onto(p, st, &v, 1, &vt, 1) && p_resolve_onto(p, st, &x, 1, &et, 1) &&
+         p_resolve_onto(p, st, &pos, 1, &pt, 1);
+}
+
+bool print_llvm_insertelement(Printer *pr, Op *op) {
+  if (op->props || op->noperands != 3 || op->nresults != 1 || op->nregions || op->nsuccs ||
+      op->results[0].type != op->operands[0]->type ||
+      vector_elem(op->operands[0]->type) != op->operands[1]->type)
+    return false;
+  pr_char(pr, ' ');
+  pr_value(pr, op->operands[1]);
+  pr_strn(pr, ", ", 2);
+  pr_value(pr, op->operands[0]);
+  print_elem_position(pr, op->operands[2]);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->operands[0]->type);
+  return true;
+}
+
+/* The result type of a shufflevector of v1 by an n-element mask: a vector of n elements
+ * (scalable when v1 is). */
+static Type *shuffle_type(IrCtx *ctx, const Type *v1, uint32_t n) {
+  Type t = *v1;
+  int64_t shape = n;
+  t.u.sh.shape = &shape;
+  t.u.sh.rank = 1;
+  return ir_type_intern(ctx, &t);
+}
+
+static bool is_shuffle_type(const Type *r, const Type *v1, uint32_t n) {
+  bool s1 = v1->u.sh.scalable && v1->u.sh.scalable[0], sr;
+  if (r->kind != TY_VECTOR || r->u.sh.rank != 1 || r->u.sh.shape[0] != (int64_t)n ||
+      r->u.sh.elem != v1->u.sh.elem)
+    return false;
+  sr = r->u.sh.scalable && r->u.sh.scalable[0];
+  return sr == s1;
+}
+
+/* shufflevector ::= %v1 `,` %v2 `[` integer (`,` integer)* `]` attr-dict `:` vector-type
+ * The mask becomes the array<i32> property mask; the result has as many elements. */
+bool parse_llvm_shufflevector(Parser *p, OpState *st) {
+  OperandRef v[2];
+  Type *vt;
+  int64_t mask[1024];
+  uint32_t n = 0;
+  if (!p_operand(p, &v[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &v[1]) ||
+      !p_expect(p, TOK_LSQUARE, "'['"))
+    return false;
+  if (!p_opt(p, TOK_RSQUARE)) {
+    do {
+      if (n == 1024)
+        return p_error(p, "mask too long");
+      if (!p_int(p, &mask[n++]))
+        return false;
+    } while (p_opt(p, TOK_COMMA));
+    if (!p_expect(p, TOK_RSQUARE, "']'"))
+      return false;
+  }
+  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *at = p_tok(p)->text;
+  if (!p_type(p, &vt))
+    return false;
+  if (!vector_elem(vt) || vt->u.sh.rank != 1)
+    return p_error_at(p, at, "expected LLVM IR dialect vector type");
+  st_add_prop(p, st, "mask", ir_attr_dense_i32(p_ctx(p), mask, n));
+  st_add_result_type(p, st, shuffle_type(p_ctx(p), vt, n));
+  return p_resolve_onto(p, st, v, 2, &vt, 1);
+}
+
+bool print_llvm_shufflevector(Printer *pr, Op *op) {
+  static const char *const shown[] = {"mask", NULL};
+  const char *elide[32];
+  Attr *mask = prop(op, "mask");
+  const Type *t = op->noperands == 2 ? op->operands[0]->type : NULL;
+  if (!t || op->nresults != 1 || op->nregions || op->nsuccs || !is_dense_int(mask, 32) ||
+      !vector_elem(t) || t->u.sh.rank != 1 || op->operands[1]->type != t ||
+      !is_shuffle_type(op->results[0].type, t, mask->u.darr.n) ||
+      !elide_list(op, shown, NULL, elide))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_strn(pr, " [", 2);
+  print_int_list(pr, mask->u.darr.ivals, mask->u.darr.n);
+  pr_char(pr, ']');
+  pr_attr_dict(pr, op, elide, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, t);
+  return true;
+}
+
 /* ---- Calls and functions -------------------------------------------------------------------- */
 
 /* The keywords before a symbol's name: visibility (`hidden` 1, `protected` 2: visibility_),
