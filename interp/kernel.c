@@ -71,6 +71,7 @@ struct Kernel {
   uint32_t depth;   /* deepest nesting of regions */
   uint32_t maxmove; /* most words one move carries */
   uint32_t nmemo;   /* memory ops (KFrame.memo) */
+  uint32_t nonce;   /* ops with a KFrame.once flag */
 };
 
 typedef struct Launch {
@@ -368,7 +369,8 @@ static bool used_from(const Op *from, const Value *v) {
  * iteration argument is computed in the body's block after the last use of that argument, both
  * take the argument's slot, and the yield moves nothing. The op computing it may read the argument
  * itself only when it is lane-wise (arith, math, index: each thread's result from its own
- * operands). Varying values only (uniform moves are one word). */
+ * operands); otherwise it must be such an op or a memref.load. Varying values only (uniform
+ * moves are one word). */
 static void coalesce_loops(Region *r) {
   for (Block *b = r->first; b; b = b->next)
     for (Op *o = b->first; o; o = o->next) {
@@ -393,7 +395,9 @@ static void coalesce_loops(Region *r) {
         bool reads = false;
         for (uint32_t j = 0; j < d->noperands; j++)
           reads = reads || d->operands[j] == a;
-        if (reads && !kernel_is_arith(d))
+        /* (not an op that writes its column once per frame, as gpu.thread_id: a move into
+         * the argument's slot would overwrite it) */
+        if ((reads || !ir_str_eq(d->name, "memref.load")) && !kernel_is_arith(d))
           continue;
         v->id = a->id;
       }
@@ -1086,6 +1090,7 @@ static bool attributions(KComp *kc, Op *op, Block *entry, uint32_t first, uint32
 }
 
 uint32_t kernel_new_memo(KComp *kc) { return kc->k->nmemo++; }
+uint32_t kernel_new_once(KComp *kc) { return kc->k->nonce++; }
 
 void kernel_reserve_private(KComp *kc, KAttr *a) {
   a->off = kc->k->private_bytes;
@@ -1221,10 +1226,11 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   f.hash = malloc(KHASH * sizeof *f.hash);
   f.memo = calloc(k->nmemo + 1, sizeof *f.memo);
   f.nmemo = k->nmemo;
+  f.once = calloc(k->nonce + 1, 1);
   size_t shared = L->in->no_race_check ? 0 : kernel_align16(k->shared_bytes) + L->smem;
   f.shadow = shared ? calloc(shared, sizeof *f.shadow) : NULL;
   uint32_t *ident = f.stack ? f.stack + f.cap : NULL;
-  if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash || !f.memo || (shared && !f.shadow)) {
+  if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash || !f.memo || !f.once || (shared && !f.shadow)) {
     if (!atomic_exchange(&L->failed, 1)) {
       GpuState *gs = interp_gpu(L->in);
       pthread_mutex_lock(&gs->mu);
@@ -1298,6 +1304,7 @@ done:
   free(f.acc);
   free(f.hash);
   free(f.memo);
+  free(f.once);
   free(f.shadow);
 }
 

@@ -139,6 +139,7 @@ struct KFrame {
   uint32_t *hash;       /* kernel.c: ranges by their end address */
   KMemo *memo;          /* per memory op (KMem.memo): its pending accesses */
   uint32_t nmemo;
+  uint8_t *once;        /* per op that computes a column once per frame (kernel_new_once): done */
   KShadow *shadow;      /* per byte of shared memory: who last wrote and read it, and when */
   uint32_t epoch;       /* barrier intervals of the frame: each block and each barrier starts one */
 };
@@ -224,6 +225,9 @@ bool kernel_unsupported(KComp *kc, Op *op, const char *what);
 void kernel_reserve_private(KComp *kc, KAttr *a);
 /* A new memory op's index in KFrame.memo. */
 uint32_t kernel_new_memo(KComp *kc);
+/* A new index in KFrame.once, for an op whose varying result is the same in every block of the
+ * launch (gpu.thread_id): it fills the whole column once per frame. */
+uint32_t kernel_new_once(KComp *kc);
 int kernel_run_body(KFrame *f, const KBody *b);
 
 /* kernel_ops.c: compile functions of the ops it runs, and memory helpers */

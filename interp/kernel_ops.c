@@ -65,19 +65,17 @@ static uint32_t dim_of(Op *op) {
   return 0;
 }
 
+/* The same in every block of the launch: the whole column is filled once per frame (k->b: its
+ * KFrame.once flag). Every thread's row is written, also under a partial mask: the column holds
+ * only this value. */
 static int x_thread_id(KFrame *f, const KIns *k) {
+  if (f->once[k->b])
+    return EX_NEXT;
+  f->once[k->b] = 1;
   Slot *O = KOUT(f, k, 0);
-  uint32_t bx = f->bdim[0], by = f->bdim[1];
-  switch (k->a) {
-  case 0:
-    if (bx == f->n)
-      KLANES(f, l, { O[l].i = l; });
-    else
-      KLANES(f, l, { O[l].i = l % bx; });
-    break;
-  case 1: KLANES(f, l, { O[l].i = l / bx % by; }); break;
-  default: KLANES(f, l, { O[l].i = l / (bx * by); }); break;
-  }
+  uint32_t bx = f->bdim[0], by = f->bdim[1], n = f->n;
+  for (uint32_t l = 0; l < n; l++)
+    O[l].i = k->a == 0 ? l % bx : k->a == 1 ? l / bx % by : l / (bx * by);
   return EX_NEXT;
 }
 
@@ -117,10 +115,11 @@ static int x_lane_q(KFrame *f, const KIns *k) {
 }
 
 bool c_kid(KComp *kc, Op *op, KIns *k) {
-  (void)kc;
   k->a = dim_of(op);
-  if (ir_str_eq(op->name, "gpu.thread_id"))
+  if (ir_str_eq(op->name, "gpu.thread_id")) {
     k->fn = x_thread_id;
+    k->b = kernel_new_once(kc);
+  }
   else if (ir_str_eq(op->name, "gpu.global_id"))
     k->fn = x_global_id;
   else if (ir_str_eq(op->name, "gpu.lane_id") || ir_str_eq(op->name, "gpu.subgroup_id")) {
