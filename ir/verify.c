@@ -128,6 +128,66 @@ static Op *lookup_symref(Verifier *v, const Op *op, const Attr *ref) {
 
 /* Checks that need an op's meaning: signatures of returns and calls, branch operand counts,
  * region results, kernel references. */
+/* memref.expand_shape and collapse_shape: the reassociation groups of the expanded shape must
+ * match the collapsed one dimension by dimension, as MLIR's verifyCollapsedShape checks (several
+ * dynamic dimensions in a group are allowed, as for memref). */
+static void check_reshape(Verifier *v, Op *op, const Type *collapsed, const Type *expanded) {
+  Attr *ra = ir_op_attr(op, "reassociation");
+  if (collapsed->kind != TY_MEMREF || expanded->kind != TY_MEMREF || collapsed->u.sh.unranked ||
+      expanded->u.sh.unranked || !ra || ra->kind != ATTR_ARRAY)
+    return;
+  const int64_t *cs = collapsed->u.sh.shape, *es = expanded->u.sh.shape;
+  uint32_t crank = collapsed->u.sh.rank, erank = expanded->u.sh.rank;
+  if (ra->u.arr.n != crank) {
+    op_fail(v, op, "invalid number of reassociation groups: found %u, expected %u", ra->u.arr.n, crank);
+    return;
+  }
+  int64_t next = 0;
+  for (uint32_t g = 0; g < ra->u.arr.n; g++) {
+    const Attr *group = ra->u.arr.elems[g];
+    if (group->kind != ATTR_ARRAY)
+      return;
+    bool dynamic = false;
+    int64_t size = 1;
+    for (uint32_t k = 0; k < group->u.arr.n; k++) {
+      const Attr *d = group->u.arr.elems[k];
+      if (d->kind != ATTR_INT || d->u.i.big)
+        return;
+      if (d->u.i.v != next++) {
+        op_fail(v, op, "reassociation indices must be contiguous");
+        return;
+      }
+      if (d->u.i.v >= (int64_t)erank) {
+        op_fail(v, op, "reassociation index %lld is out of bounds", (long long)d->u.i.v);
+        return;
+      }
+      if (es[d->u.i.v] == IR_DYNAMIC)
+        dynamic = true;
+      else
+        size *= es[d->u.i.v];
+    }
+    if ((cs[g] == IR_DYNAMIC) != dynamic) {
+      op_fail(v, op, "collapsed dim (%u) must be dynamic if and only if reassociation group is dynamic", g);
+      return;
+    }
+    if (!dynamic && size != cs[g]) {
+      op_fail(v, op, "collapsed dim size (%lld) must equal reassociation group size (%lld)", (long long)cs[g],
+              (long long)size);
+      return;
+    }
+  }
+  if (!crank) {
+    for (uint32_t i = 0; i < erank; i++)
+      if (es[i] != 1) {
+        op_fail(v, op, "rank 0 memrefs can only be extended/collapsed with/from ones");
+        return;
+      }
+  } else if (next != (int64_t)erank) {
+    op_fail(v, op, "expanded rank (%u) inconsistent with number of reassociation indices (%lld)", erank,
+            (long long)next);
+  }
+}
+
 static void check_known(Verifier *v, Op *op) {
   const char *n = op->info->name;
   if (!strcmp(n, "func.func") || !strcmp(n, "llvm.func") || !strcmp(n, "gpu.func")) {
@@ -214,6 +274,22 @@ static void check_known(Verifier *v, Op *op) {
       op_fail(v, op, "along control flow edge from Operation scf.yield to parent: region branch point has %u operands, but region successor needs %u inputs",
               t->noperands, op->nresults);
     }
+  } else if (!strcmp(n, "memref.expand_shape") || !strcmp(n, "memref.collapse_shape")) {
+    if (op->noperands < 1 || op->nresults != 1)
+      return;
+    const Type *src = op->operands[0]->type, *res = op->results[0].type;
+    bool expand = n[7] == 'e';
+    if (src->kind == TY_MEMREF && res->kind == TY_MEMREF && !src->u.sh.unranked && !res->u.sh.unranked &&
+        (expand ? src->u.sh.rank > res->u.sh.rank : src->u.sh.rank < res->u.sh.rank)) {
+      op_fail(v, op, "has source rank %u and result rank %u. This is not %s (%u %c %u).", src->u.sh.rank,
+              res->u.sh.rank, expand ? "an expansion" : "a collapse", src->u.sh.rank, expand ? '>' : '<',
+              res->u.sh.rank);
+      return;
+    }
+    if (expand)
+      check_reshape(v, op, src, res);
+    else
+      check_reshape(v, op, res, src);
   } else if (!strcmp(n, "gpu.launch_func")) {
     Attr *kernel = ir_op_attr(op, "kernel");
     Op *mod = enclosing(op, "builtin.module");
