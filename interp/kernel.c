@@ -641,6 +641,30 @@ static int x_if(KFrame *f, const KIns *k) {
       taken += (uint32_t)(C[l].i & 1);
     if (taken == f->n || !taken)
       return kernel_run_body(f, taken ? &c->body : &c->body2);
+    /* threads below (or from) some thread take it, as `thread_id < bound` says: the full mask is
+     * 0..n-1, so each branch's mask is a piece of it */
+    uint32_t lo = 0, n = f->n;
+    for (uint32_t l = 0; l < taken; l++)
+      lo += (uint32_t)(C[l].i & 1);
+    uint32_t hi = 0;
+    if (lo != taken)
+      for (uint32_t l = n - taken; l < n; l++)
+        hi += (uint32_t)(C[l].i & 1);
+    if (lo == taken || hi == taken) {
+      uint32_t *act = f->act;
+      int r;
+      f->act = lo == taken ? act : act + n - taken;
+      f->nact = taken;
+      r = kernel_run_body(f, &c->body);
+      if (r != EX_ERROR) {
+        f->act = lo == taken ? act + taken : act;
+        f->nact = n - taken;
+        r = kernel_run_body(f, &c->body2);
+      }
+      f->act = act;
+      f->nact = n;
+      return r;
+    }
   }
   uint32_t *act = f->act, nact = f->nact;
   size_t top = f->top;

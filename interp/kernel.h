@@ -157,6 +157,15 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
 #define KIN(f, k, j) kw((f), (k)->in[j], (k)->vin[j])
 #define KOUT(f, k, j) kw((f), (k)->out[j], (k)->vout[j])
 
+/* Lane loops worth a second copy for AVX2 machines (chosen when the program loads; the plain x86-64
+ * build only has SSE2's two 64-bit lanes). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) &&            \
+    !defined(__SANITIZE_THREAD__)
+#define KLANEFN __attribute__((target_clones("avx2", "default")))
+#else
+#define KLANEFN
+#endif
+
 /* Runs body over the active threads (all n when the mask is full); l names the thread. */
 #define KLANES(f, l, ...)                                                                          \
   do {                                                                                             \

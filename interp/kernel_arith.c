@@ -123,7 +123,7 @@ static inline Slot mk_f32(float x) {
 }
 
 #define BIN(name, field, T, expr)                                                                  \
-  static int name(KFrame *f, const KIns *k) {                                                      \
+  KLANEFN static int name(KFrame *f, const KIns *k) {                                              \
     const Slot *A = KIN(f, k, 0), *B = KIN(f, k, 1);                                               \
     Slot *O = KOUT(f, k, 0);                                                                       \
     uint32_t w = k->a;                                                                             \
@@ -282,17 +282,23 @@ BIN(k_cmp_uge, i, int64_t, ((uint64_t)a & UM) >= ((uint64_t)b & UM) ? -1 : 0)
 static const KFn cmp_fns[10] = {k_cmp_eq,  k_cmp_ne,  k_cmp_slt, k_cmp_sle, k_cmp_sgt,
                                 k_cmp_sge, k_cmp_ult, k_cmp_ule, k_cmp_ugt, k_cmp_uge};
 
-/* Signed cmpi (slt, sle, sgt, sge) of an index that is a uniform value plus the thread's x id
+/* cmpi (but eq, ne) of an index that is a uniform value plus the thread's x id
  * against a uniform one: in a block of one full row the result is true on a prefix or a suffix of
  * the threads, found with one subtraction. */
 static int k_cmp_tidx(KFrame *f, const KIns *k) {
   const Slot *A = KIN(f, k, 0), *B = KIN(f, k, 1);
   Slot *O = KOUT(f, k, 0);
-  int64_t d, n = f->n;
-  if (f->nact != f->n || f->bdim[0] != f->n || __builtin_sub_overflow(B[0].i, A[0].i, &d) || d == INT64_MAX)
+  int64_t d, n = f->n, a0 = A[0].i, b = B[0].i;
+  uint32_t pred = k->b;
+  if (pred >= 6) { /* unsigned: as signed when both sides are non-negative as signed values */
+    if (a0 < 0 || b < 0 || a0 > INT64_MAX - n)
+      return cmp_fns[pred](f, k);
+    pred -= 4;
+  }
+  if (f->nact != f->n || f->bdim[0] != f->n || __builtin_sub_overflow(b, a0, &d) || d == INT64_MAX)
     return cmp_fns[k->b](f, k);
-  bool prefix = k->b == 2 || k->b == 3; /* slt, sle: true below the cut; sgt, sge: from it on */
-  int64_t cut = k->b == 3 || k->b == 4 ? d + 1 : d;
+  bool prefix = pred == 2 || pred == 3; /* slt, sle: true below the cut; sgt, sge: from it on */
+  int64_t cut = pred == 3 || pred == 4 ? d + 1 : d;
   cut = cut < 0 ? 0 : cut > n ? n : cut;
   for (int64_t l = 0; l < cut; l++)
     O[l].i = prefix ? -1 : 0;
@@ -455,7 +461,7 @@ bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
         k->a = interp_int_width(op->operands[0]->type);
         k->b = (uint32_t)pred->u.i.v;
         k->fn = k->a ? cmp_fns[k->b] : k_cmpi;
-        if (k->a == 64 && k->b >= 2 && k->b <= 5 && kernel_tid(op->operands[0]) == 1 && k->vin[0] && !k->vin[1])
+        if (k->a == 64 && k->b >= 2 && kernel_tid(op->operands[0]) == 1 && k->vin[0] && !k->vin[1])
           k->fn = k_cmp_tidx;
         return true;
       }
