@@ -71,6 +71,7 @@ struct Kernel {
   uint32_t depth;   /* deepest nesting of regions */
   uint32_t maxmove; /* most words one move carries */
   uint32_t nmemo;   /* memory ops (KFrame.memo) */
+  uint32_t minaccess; /* bytes of the smallest access of those, 0 if none */
   uint32_t nonce;   /* ops with a KFrame.once flag */
 };
 
@@ -1113,7 +1114,11 @@ static bool attributions(KComp *kc, Op *op, Block *entry, uint32_t first, uint32
   return true;
 }
 
-uint32_t kernel_new_memo(KComp *kc) { return kc->k->nmemo++; }
+uint32_t kernel_new_memo(KComp *kc, uint32_t esize) {
+  if (!kc->k->minaccess || esize < kc->k->minaccess)
+    kc->k->minaccess = esize;
+  return kc->k->nmemo++;
+}
 uint32_t kernel_new_once(KComp *kc) { return kc->k->nonce++; }
 
 void kernel_reserve_private(KComp *kc, KAttr *a) {
@@ -1252,7 +1257,11 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   f.nmemo = k->nmemo;
   f.once = calloc(k->nonce + 1, 1);
   size_t shared = L->in->no_race_check ? 0 : kernel_align16(k->shared_bytes) + L->smem;
-  f.shadow = shared ? calloc(shared, sizeof *f.shadow) : NULL;
+  /* two accesses that start in one granule of the smallest access's size overlap: comparing
+   * them is right, and the shadow shrinks by that size */
+  while (k->minaccess >> (f.gshift + 1) && f.gshift < 4)
+    f.gshift++;
+  f.shadow = shared ? calloc((shared >> f.gshift) + 1, sizeof *f.shadow) : NULL;
   uint32_t *ident = f.stack ? f.stack + f.cap : NULL;
   if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash || !f.memo || !f.once || (shared && !f.shadow)) {
     if (!atomic_exchange(&L->failed, 1)) {

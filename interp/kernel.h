@@ -67,12 +67,13 @@ void gpu_fold_errors(Interp *in);
 typedef struct KFrame KFrame;
 typedef struct KIns KIns;
 
-/* One byte offset of a block's shared memory: its last writer and readers (kernel_ops.c). */
+/* One granule of a block's shared memory (KFrame.gshift): its last writer and readers
+ * (kernel_ops.c). */
 typedef struct KShadow {
   uint32_t we, re;        /* barrier interval (KFrame.epoch) of the last write and read; 0: none */
-  uint32_t w, r;          /* the thread that wrote, and that read */
-  const char *wloc, *rloc;
+  uint16_t w, r;          /* the thread that wrote, and that read (a block has at most 1024) */
   bool rmany;             /* several threads read in interval re */
+  const char *wloc, *rloc;
 } KShadow;
 typedef int (*KFn)(KFrame *f, const KIns *k);
 
@@ -140,7 +141,8 @@ struct KFrame {
   KMemo *memo;          /* per memory op (KMem.memo): its pending accesses */
   uint32_t nmemo;
   uint8_t *once;        /* per op that computes a column once per frame (kernel_new_once): done */
-  KShadow *shadow;      /* per byte of shared memory: who last wrote and read it, and when */
+  KShadow *shadow;      /* per granule of shared memory: who last wrote and read it, and when */
+  uint32_t gshift;      /* a granule is 1 << gshift bytes: the smallest access of the kernel */
   uint32_t epoch;       /* barrier intervals of the frame: each block and each barrier starts one */
 };
 
@@ -232,8 +234,8 @@ bool kernel_compile_body(KComp *kc, Region *r, KBody *out);
 bool kernel_unsupported(KComp *kc, Op *op, const char *what);
 /* Private memory a kernel's memref.alloca needs per thread (kernel_ops.c reserves it). */
 void kernel_reserve_private(KComp *kc, KAttr *a);
-/* A new memory op's index in KFrame.memo. */
-uint32_t kernel_new_memo(KComp *kc);
+/* A new memory op's index in KFrame.memo; esize: the bytes of its accesses. */
+uint32_t kernel_new_memo(KComp *kc, uint32_t esize);
 /* A new index in KFrame.once, for an op whose varying result is the same in every block of the
  * launch (gpu.thread_id): it fills the whole column once per frame. */
 uint32_t kernel_new_once(KComp *kc);

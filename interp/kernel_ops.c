@@ -765,10 +765,10 @@ static int tiled(const KFrame *f, const Lin *L, size_t es, int64_t *x0) {
 }
 
 /* Races between the threads of a block in shared memory: two threads touch the same element
- * between two barriers and one of them writes. The shadow keeps, per byte offset where an access
- * starts, the last writer and reader and the barrier interval (epoch) they were in; accesses of
- * different sizes that overlap without starting at the same byte are not compared (KShadow is in
- * kernel.h). */
+ * between two barriers and one of them writes. The shadow keeps, per granule where an access
+ * starts (granules the size of the kernel's smallest access: two accesses that start in one
+ * overlap), the last writer and reader and the barrier interval (epoch) they were in; accesses
+ * that overlap without starting in the same granule are not compared (KShadow is in kernel.h). */
 static inline bool in_shared(const KFrame *f, const char *p) {
   return f->shadow && p >= f->lo && p < f->priv; /* no shadow: checks are off */
 }
@@ -776,7 +776,7 @@ static inline bool in_shared(const KFrame *f, const char *p) {
 /* Reports the race shared_ok found; false. */
 static __attribute__((noinline, cold)) bool shared_race(KFrame *f, const KIns *k, uint32_t l, const char *p,
                                                        size_t es, bool write) {
-  const KShadow *s = &f->shadow[p - f->lo];
+  const KShadow *s = &f->shadow[(size_t)(p - f->lo) >> f->gshift];
   uint32_t e = f->epoch, other = UINT32_MAX;
   const char *what, *at;
   if (s->we == e && s->w != l) {
@@ -800,7 +800,7 @@ static __attribute__((noinline, cold)) bool shared_race(KFrame *f, const KIns *k
 }
 
 static inline bool shared_ok(KFrame *f, const KIns *k, uint32_t l, const char *p, size_t es, bool write) {
-  KShadow *s = &f->shadow[p - f->lo];
+  KShadow *s = &f->shadow[(size_t)(p - f->lo) >> f->gshift];
   uint32_t e = f->epoch;
   if (s->we == e && s->w != l)
     return shared_race(f, k, l, p, es, write);
@@ -808,11 +808,11 @@ static inline bool shared_ok(KFrame *f, const KIns *k, uint32_t l, const char *p
     if (s->re == e && (s->rmany || s->r != l))
       return shared_race(f, k, l, p, es, write);
     s->we = e;
-    s->w = l;
+    s->w = (uint16_t)l;
     s->wloc = k->loc;
   } else if (s->re != e) {
     s->re = e;
-    s->r = l;
+    s->r = (uint16_t)l;
     s->rloc = k->loc;
     s->rmany = false;
   } else if (s->r != l) {
@@ -1056,7 +1056,7 @@ bool c_kmem(KComp *kc, Op *op, KIns *k) {
   m->elem = t->u.sh.elem;
   m->rank = t->u.sh.rank;
   m->esize = interp_elem_bytes(m->elem);
-  m->memo = kernel_new_memo(kc);
+  m->memo = kernel_new_memo(kc, m->esize);
   m->first = dop + 1;
   for (uint32_t i = 0; i < m->rank && i < 2; i++)
     m->tid[i] = (uint8_t)kernel_tid(op->operands[m->first + i]);
