@@ -60,7 +60,7 @@ static bool parse_enum_attr(Parser *p, const char *prefix, Attr **out) {
     if (buf[i] == ',')
       norm[o++] = ' ';
   }
-  a->u.str = ir_intern(p->ctx, norm, (size_t)o);
+  a->u.str = ir_canon_flags(p->ctx, ir_intern(p->ctx, norm, (size_t)o));
   p_next(p);
   *out = a;
   return true;

@@ -265,6 +265,9 @@ struct OpInfo {
 
 const OpInfo *ir_op_info(Str name);
 
+/* Flag sets (#arith.fastmath<...>, #llvm.overflow<...>, ...) in MLIR's order; other text as is. */
+Str ir_canon_flags(IrCtx *ctx, Str text);
+
 /* dynamic-index-list ::= `[` (%v | integer) (`,` ...)* `]` (or in parentheses): the integers go
  * into the i64 array property prop_name (IR_DYNAMIC where a value stands), the values, of type
  * index, onto st; *ndyn counts them. pr_dynamic_index_list prints one from the array a and its

@@ -1587,6 +1587,70 @@ static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
   return true;
 }
 
+/* Flag-set attributes print their flags in MLIR's bit order whatever order they were written in,
+ * and all of fastmath's flags as `fast`: #arith.fastmath<afn, reassoc> reads back as
+ * #arith.fastmath<reassoc, afn>. Other texts are returned as they are. */
+static const struct {
+  const char *prefix;
+  const char *flags[8];
+  const char *all;
+} flag_sets[] = {
+  {"#arith.fastmath<", {"reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn", NULL}, "fast"},
+  {"#llvm.fastmath<", {"nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc", NULL}, "fast"},
+  {"#arith.overflow<", {"nsw", "nuw", NULL}, NULL},
+  {"#llvm.overflow<", {"nsw", "nuw", NULL}, NULL},
+};
+
+Str ir_canon_flags(IrCtx *ctx, Str text) {
+  for (size_t k = 0; k < sizeof flag_sets / sizeof flag_sets[0]; k++) {
+    size_t pl = strlen(flag_sets[k].prefix);
+    if (text.len <= pl || memcmp(text.s, flag_sets[k].prefix, pl) || text.s[text.len - 1] != '>')
+      continue;
+    unsigned set = 0, nflags = 0;
+    while (flag_sets[k].flags[nflags])
+      nflags++;
+    const char *c = text.s + pl, *e = text.s + text.len - 1;
+    while (c < e) {
+      while (c < e && (*c == ' ' || *c == ','))
+        c++;
+      const char *w = c;
+      while (c < e && *c != ',' && *c != ' ')
+        c++;
+      size_t n = (size_t)(c - w);
+      if (!n)
+        break;
+      unsigned bit = 0;
+      for (unsigned i = 0; i < nflags && !bit; i++)
+        if (strlen(flag_sets[k].flags[i]) == n && !memcmp(flag_sets[k].flags[i], w, n))
+          bit = 1u << i;
+      if (!bit && flag_sets[k].all && n == strlen(flag_sets[k].all) && !memcmp(flag_sets[k].all, w, n))
+        bit = (1u << nflags) - 1;
+      if (!bit && n == 4 && !memcmp(w, "none", 4))
+        continue;
+      if (!bit)
+        return text; /* not a flag we know: keep the text */
+      set |= bit;
+    }
+    char buf[256];
+    size_t o = (size_t)snprintf(buf, sizeof buf, "%s", flag_sets[k].prefix);
+    if (!set) {
+      o += (size_t)snprintf(buf + o, sizeof buf - o, "none");
+    } else if (flag_sets[k].all && set == (1u << nflags) - 1) {
+      o += (size_t)snprintf(buf + o, sizeof buf - o, "%s", flag_sets[k].all);
+    } else {
+      bool first = true;
+      for (unsigned i = 0; i < nflags; i++)
+        if (set & (1u << i)) {
+          o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", first ? "" : ", ", flag_sets[k].flags[i]);
+          first = false;
+        }
+    }
+    o += (size_t)snprintf(buf + o, sizeof buf - o, ">");
+    return ir_intern(ctx, buf, o);
+  }
+  return text;
+}
+
 static bool parse_dialect_attr(Parser *p, Attr **out) {
   const char *s = p->tok.text;
   uint32_t len = p->tok.len;
@@ -1620,6 +1684,7 @@ static bool parse_dialect_attr(Parser *p, Attr **out) {
   Attr *a = new_attr(p->ctx, ATTR_OPAQUE);
   a->u.str = normalize_body(p->ctx, buf, 1 + len + blen);
   free(buf);
+  a->u.str = ir_canon_flags(p->ctx, a->u.str);
   /* #gpu.object<T, fatbin = "..."> : a fat binary is the default format, which MLIR leaves out */
   if (a->u.str.len > 12 && !memcmp(a->u.str.s, "#gpu.object<", 12)) {
     const char *f = strstr(a->u.str.s, ", fatbin = \"");
