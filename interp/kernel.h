@@ -67,13 +67,14 @@ void gpu_fold_errors(Interp *in);
 typedef struct KFrame KFrame;
 typedef struct KIns KIns;
 
-/* One granule of a block's shared memory (KFrame.gshift): its last writer and readers
- * (kernel_ops.c). */
+/* A block's shared memory, per granule (KFrame.gshift): its last writer and readers
+ * (kernel_ops.c), an array per field so that runs of granules are checked and updated in
+ * vector loops. */
 typedef struct KShadow {
-  uint32_t we, re;        /* barrier interval (KFrame.epoch) of the last write and read; 0: none */
-  uint16_t w, r;          /* the thread that wrote, and that read (a block has at most 1024) */
-  bool rmany;             /* several threads read in interval re */
-  const char *wloc, *rloc;
+  uint32_t *we, *re;      /* barrier interval (KFrame.epoch) of the last write and read; 0: none */
+  uint16_t *w, *r;        /* the thread that wrote, and that read (a block has at most 1024) */
+  uint8_t *rmany;         /* several threads read in interval re */
+  const char **wloc, **rloc;
 } KShadow;
 typedef int (*KFn)(KFrame *f, const KIns *k);
 
@@ -141,7 +142,8 @@ struct KFrame {
   KMemo *memo;          /* per memory op (KMem.memo): its pending accesses */
   uint32_t nmemo;
   uint8_t *once;        /* per op that computes a column once per frame (kernel_new_once): done */
-  KShadow *shadow;      /* per granule of shared memory: who last wrote and read it, and when */
+  KShadow sh;           /* per granule of shared memory: who last wrote and read it, and when */
+  void *shadow;         /* sh's storage; NULL: checks are off */
   uint32_t gshift;      /* a granule is 1 << gshift bytes: the smallest access of the kernel */
   uint32_t epoch;       /* barrier intervals of the frame: each block and each barrier starts one */
 };

@@ -776,17 +776,18 @@ static inline bool in_shared(const KFrame *f, const char *p) {
 /* Reports the race shared_ok found; false. */
 static __attribute__((noinline, cold)) bool shared_race(KFrame *f, const KIns *k, uint32_t l, const char *p,
                                                        size_t es, bool write) {
-  const KShadow *s = &f->shadow[(size_t)(p - f->lo) >> f->gshift];
+  const KShadow *s = &f->sh;
+  size_t j = (size_t)(p - f->lo) >> f->gshift;
   uint32_t e = f->epoch, other = UINT32_MAX;
   const char *what, *at;
-  if (s->we == e && s->w != l) {
-    other = s->w;
+  if (s->we[j] == e && s->w[j] != l) {
+    other = s->w[j];
     what = "wrote";
-    at = s->wloc;
+    at = s->wloc[j];
   } else {
-    other = s->r != l ? s->r : UINT32_MAX;
+    other = s->r[j] != l ? s->r[j] : UINT32_MAX;
     what = "read";
-    at = s->rloc;
+    at = s->rloc[j];
   }
   uint32_t bx = f->bdim[0], by = f->bdim[1];
   size_t off = (size_t)(p - f->lo);
@@ -800,25 +801,84 @@ static __attribute__((noinline, cold)) bool shared_race(KFrame *f, const KIns *k
 }
 
 static inline bool shared_ok(KFrame *f, const KIns *k, uint32_t l, const char *p, size_t es, bool write) {
-  KShadow *s = &f->shadow[(size_t)(p - f->lo) >> f->gshift];
+  const KShadow *s = &f->sh;
+  size_t j = (size_t)(p - f->lo) >> f->gshift;
   uint32_t e = f->epoch;
-  if (s->we == e && s->w != l)
+  if (s->we[j] == e && s->w[j] != l)
     return shared_race(f, k, l, p, es, write);
   if (write) {
-    if (s->re == e && (s->rmany || s->r != l))
+    if (s->re[j] == e && (s->rmany[j] || s->r[j] != l))
       return shared_race(f, k, l, p, es, write);
-    s->we = e;
-    s->w = (uint16_t)l;
-    s->wloc = k->loc;
-  } else if (s->re != e) {
-    s->re = e;
-    s->r = (uint16_t)l;
-    s->rloc = k->loc;
-    s->rmany = false;
-  } else if (s->r != l) {
-    s->rmany = true;
+    s->we[j] = e;
+    s->w[j] = (uint16_t)l;
+    s->wloc[j] = k->loc;
+  } else if (s->re[j] != e) {
+    s->re[j] = e;
+    s->r[j] = (uint16_t)l;
+    s->rloc[j] = k->loc;
+    s->rmany[j] = 0;
+  } else if (s->r[j] != l) {
+    s->rmany[j] = 1;
   }
   return true;
+}
+
+/* Threads l0 .. l0 + m - 1 access granules j0 .. j0 + m - 1, thread l0 + i the i-th: checked and
+ * recorded in vector loops. False, with nothing recorded, when any of them races (the caller
+ * then goes thread by thread, which reports the first). */
+KLANEFN static bool shared_run(KFrame *f, const KIns *k, size_t j0, uint32_t l0, uint32_t m, bool write) {
+  const KShadow *s = &f->sh;
+  uint32_t e = f->epoch, bad = 0;
+  uint32_t *we = s->we + j0, *re = s->re + j0;
+  uint16_t *w = s->w + j0, *r = s->r + j0;
+  uint8_t *rm = s->rmany + j0;
+  const char **wloc = s->wloc + j0, **rloc = s->rloc + j0, *loc = k->loc;
+  if (write) {
+    for (uint32_t i = 0; i < m; i++) {
+      uint16_t l = (uint16_t)(l0 + i);
+      bad |= (uint32_t)((we[i] == e) & (w[i] != l)) | (uint32_t)((re[i] == e) & ((rm[i] != 0) | (r[i] != l)));
+    }
+    if (bad)
+      return false;
+    for (uint32_t i = 0; i < m; i++) {
+      we[i] = e;
+      w[i] = (uint16_t)(l0 + i);
+      wloc[i] = loc;
+    }
+    return true;
+  }
+  for (uint32_t i = 0; i < m; i++)
+    bad |= (uint32_t)((we[i] == e) & (w[i] != (uint16_t)(l0 + i)));
+  if (bad)
+    return false;
+  for (uint32_t i = 0; i < m; i++) {
+    uint16_t l = (uint16_t)(l0 + i);
+    bool fresh = re[i] != e;
+    rm[i] = fresh ? 0 : (uint8_t)(rm[i] | (r[i] != l));
+    r[i] = fresh ? l : r[i];
+    rloc[i] = fresh ? loc : rloc[i];
+    re[i] = e;
+  }
+  return true;
+}
+
+/* The active threads are l0 .. l0 + m - 1 and thread l0 + i indexes x0 + i of a unit-stride line,
+ * in bounds: their first element's index, else -1. */
+static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t *l0) {
+  uint32_t m = f->nact, a = f->act[0];
+  if (!L->si || L->sb != (int64_t)es || f->act[m - 1] != a + m - 1)
+    return -1;
+  int64_t x0 = L->i[a].i;
+  if (x0 < 0 || x0 + (int64_t)m > L->n)
+    return -1;
+  *l0 = a;
+  if (L->tid == 1 && f->bdim[0] == f->n)
+    return x0;
+  const Slot *I = L->i + a;
+  uint32_t bad = 0;
+  for (uint32_t i = 0; i < m; i++)
+    bad |= (uint32_t)(I[i].i != x0 + (int64_t)i);
+  return bad ? -1 : x0;
 }
 
 /* The loop over active threads of such an access; BODY uses p (the element) and l. On a bad
@@ -860,6 +920,30 @@ static int x_load(KFrame *f, const KIns *k) {
   if (lin_of(f, k, m, dop, &L)) {
     const size_t es = m->esize;
     bool shared = in_shared(f, L.base);
+    uint32_t l0;
+    int64_t c0;
+    /* a run of threads reading a run of elements (a partial mask, as in `if thread_id < s`, or
+     * shared memory under any mask) */
+    if ((shared ? es == (size_t)1 << f->gshift : f->nact != f->n) && (c0 = contiguous_run(f, &L, es, &l0)) >= 0) {
+      const char *p = L.base + c0 * (int64_t)es;
+      if (shared ? shared_run(f, k, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, false) : true) {
+        uint32_t nl = f->nact;
+        if (!L.local)
+          note_rows(f, k, m, (uintptr_t)p, (uintptr_t)nl * es, 0, 1, false);
+        Slot *o = O + l0;
+        const uint32_t *q = (const uint32_t *)(const void *)p;
+        if (es == 4 && m->elem->kind == TY_FLOAT)
+          for (uint32_t i = 0; i < nl; i++)
+            o[i].u = q[i];
+        else if (es == 4 && m->elem->u.i.width == 32)
+          for (uint32_t i = 0; i < nl; i++)
+            o[i].i = (int32_t)q[i];
+        else
+          for (uint32_t i = 0; i < nl; i++)
+            load_elem(m, p + i * es, &o[i]);
+        return EX_NEXT;
+      }
+    }
     int64_t first = shared ? -1 : consecutive(f, &L, es);
     if (first >= 0 && es == 4) {
       const char *p = L.base + first * 4;
@@ -955,6 +1039,25 @@ static int x_store(KFrame *f, const KIns *k) {
   if (lin_of(f, k, m, dop, &L)) {
     const size_t es = m->esize;
     bool shared = in_shared(f, L.base);
+    uint32_t l0;
+    int64_t c0;
+    if ((shared ? es == (size_t)1 << f->gshift : f->nact != f->n) && (c0 = contiguous_run(f, &L, es, &l0)) >= 0) {
+      char *p = L.base + c0 * (int64_t)es;
+      if (shared ? shared_run(f, k, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, true) : true) {
+        uint32_t nl = f->nact;
+        if (!L.local)
+          note_rows(f, k, m, (uintptr_t)p, (uintptr_t)nl * es, 0, 1, true);
+        const Slot *v = V + (size_t)l0 * sv;
+        uint32_t *q = (uint32_t *)(void *)p;
+        if (es == 4 && sv)
+          for (uint32_t i = 0; i < nl; i++)
+            q[i] = (uint32_t)v[i].u;
+        else
+          for (uint32_t i = 0; i < nl; i++)
+            store_elem(m, p + i * es, &v[i * sv]);
+        return EX_NEXT;
+      }
+    }
     int64_t first = shared ? -1 : consecutive(f, &L, es);
     if (first >= 0 && es == 4 && sv) {
       char *p = L.base + first * 4;
