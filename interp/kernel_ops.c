@@ -847,10 +847,23 @@ KLANEFN static bool shared_run(KFrame *f, const KIns *k, size_t j0, uint32_t l0,
     }
     return true;
   }
-  for (uint32_t i = 0; i < m; i++)
+  uint32_t seen = 0; /* granules read already in this interval */
+  for (uint32_t i = 0; i < m; i++) {
     bad |= (uint32_t)((we[i] == e) & (w[i] != (uint16_t)(l0 + i)));
+    seen |= (uint32_t)(re[i] == e);
+  }
   if (bad)
     return false;
+  if (!seen) { /* the common case: first readers, one fill per field */
+    for (uint32_t i = 0; i < m; i++)
+      r[i] = (uint16_t)(l0 + i);
+    for (uint32_t i = 0; i < m; i++)
+      rloc[i] = loc;
+    for (uint32_t i = 0; i < m; i++)
+      re[i] = e;
+    memset(rm, 0, m);
+    return true;
+  }
   for (uint32_t i = 0; i < m; i++) {
     uint16_t l = (uint16_t)(l0 + i);
     bool fresh = re[i] != e;
