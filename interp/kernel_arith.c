@@ -150,7 +150,7 @@ static inline Slot mk_f32(float x) {
       } else {                                                                                     \
         T a = A[0].field;                                                                          \
         for (uint32_t l = 0; l < n; l++) {                                                         \
-          T b = B[l * sb].field;                                                                   \
+          T b = B[l].field; /* the result varies: B does */                                        \
           O[l] = mk_##field(expr);                                                                 \
         }                                                                                          \
       }                                                                                            \
