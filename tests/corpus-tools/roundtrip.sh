@@ -42,7 +42,10 @@
 #   loc-fixed      gpuinterp --print-locations on ourloc prints ourloc
 #   loc-back       gpuinterp --print-locations reads mlir-opt's debuginfo
 #                  output (custom and generic: #loc aliases defined after
-#                  their uses) and prints ourloc
+#                  their uses) and prints ourloc. Where mlir-opt's custom
+#                  print itself loses locations (the op nested in
+#                  vector.mask), it is enough that mlir-opt prints
+#                  gpuinterp's reading exactly as its own reading.
 #   loc-generic    our generic form with locations carries the same ones
 #   loc-strip      gpuinterp without --print-locations on ourloc prints ours
 #   loc-stdin      read from `-`, the synthesized locations name "<stdin>",
@@ -107,6 +110,19 @@ same() {
     return 0
 }
 
+# lossy_in_print OPTLOC BACK: true when mlir-opt cannot read back its own
+# debuginfo print OPTLOC unchanged (some custom forms print a nested op
+# without its loc, e.g. the op inside vector.mask: the alias is defined but
+# never used), and gpuinterp's reading BACK of OPTLOC looks to mlir-opt
+# exactly like mlir-opt's own reading of OPTLOC: gpuinterp lost no more
+# than mlir-opt itself does.
+lossy_in_print() {
+    timeout "$LIMIT" "$O" --mlir-print-debuginfo "$1" >"$1.self" 2>/dev/null || return 1
+    cmp -s "$1" "$1.self" && return 1
+    timeout "$LIMIT" "$O" --mlir-print-debuginfo "$2" >"$2.view" 2>/dev/null &&
+        cmp -s "$1.self" "$2.view"
+}
+
 # The oracle must accept the corpus file itself; otherwise the file is wrong.
 if ! run oracle-input "$T.ref.mlir" "$O" "$F"; then
     echo "roundtrip: the corpus file itself is rejected by mlir-opt; fix the file"
@@ -159,7 +175,11 @@ if run loc-parse "$LOC" "$G" --emit=mlir --print-locations "$F"; then
         same loc-oracle "$T.refloc.mlir" "$T.optloc.mlir" \
             "locations differ (expected: mlir-opt --mlir-print-debuginfo FILE, actual: the same on ours --print-locations)"
         if run loc-back "$T.locback.mlir" "$G" --emit=mlir --print-locations "$T.optloc.mlir"; then
-            same loc-back "$LOC" "$T.locback.mlir" "gpuinterp --print-locations on mlir-opt's debuginfo print"
+            if ! cmp -s "$LOC" "$T.locback.mlir" && lossy_in_print "$T.optloc.mlir" "$T.locback.mlir"; then
+                echo "roundtrip: note [loc-back]: mlir-opt loses locations in its own debuginfo print; gpuinterp reads it as mlir-opt does"
+            else
+                same loc-back "$LOC" "$T.locback.mlir" "gpuinterp --print-locations on mlir-opt's debuginfo print"
+            fi
         fi
     fi
     if run loc-fixed "$T.locfix.mlir" "$G" --emit=mlir --print-locations "$LOC"; then
