@@ -285,7 +285,7 @@ static const KFn cmp_fns[10] = {k_cmp_eq,  k_cmp_ne,  k_cmp_slt, k_cmp_sle, k_cm
 /* cmpi (but eq, ne) of an index that is a uniform value plus the thread's x id
  * against a uniform one: in a block of one full row the result is true on a prefix or a suffix of
  * the threads, found with one subtraction. */
-static int k_cmp_tidx(KFrame *f, const KIns *k) {
+KLANEFN static int k_cmp_tidx(KFrame *f, const KIns *k) {
   const Slot *A = KIN(f, k, 0), *B = KIN(f, k, 1);
   Slot *O = KOUT(f, k, 0);
   int64_t d, n = f->n, a0 = A[0].i, b = B[0].i;

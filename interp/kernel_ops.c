@@ -914,7 +914,7 @@ static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t
     BODY                                                                                           \
   })
 
-static int x_load(KFrame *f, const KIns *k) {
+KLANEFN static int x_load(KFrame *f, const KIns *k) {
   const KMem *m = k->aux;
   Slot *O = KOUT(f, k, 0);
   Run r = {0, 0};
@@ -1041,7 +1041,7 @@ static int x_load(KFrame *f, const KIns *k) {
   return res;
 }
 
-static int x_store(KFrame *f, const KIns *k) {
+KLANEFN static int x_store(KFrame *f, const KIns *k) {
   const KMem *m = k->aux;
   const Slot *V = KIN(f, k, 0);
   size_t sv = k->vin[0];
