@@ -31,6 +31,12 @@ struct IrCtx {
 };
 
 void *ir_dup(IrCtx *ctx, const void *src, size_t bytes);
+
+static inline uint32_t ir_hash_mix(uint32_t h, uint64_t v) {
+  h ^= (uint32_t)v + 0x9e3779b9u + (h << 6) + (h >> 2);
+  h ^= (uint32_t)(v >> 32) + 0x9e3779b9u + (h << 6) + (h >> 2);
+  return h;
+}
 uint32_t ir_hash_bytes(const char *s, size_t len);
 const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len);
 
@@ -205,6 +211,18 @@ void st_add_operand(Parser *p, OpState *st, Value *v);
 void st_add_result_type(Parser *p, OpState *st, Type *t);
 void st_set_segments(Parser *p, OpState *st, const uint32_t *sizes, uint32_t n);
 Loc *p_loc_here(Parser *p);
+Loc *p_loc_new(Parser *p, LocKind k);
+
+/* What the type, attribute and location parsers share (syntax.c, types.c, attrs.c). */
+typedef struct Vec {
+  void **v;
+  uint32_t n, cap;
+} Vec;
+void ir_vec_push(Vec *vec, void *x);
+void **ir_vec_finish(IrCtx *ctx, Vec *vec); /* an arena copy; frees the vector */
+void *ir_alias_find(Alias *tab, uint32_t n, const char *s, uint32_t len);
+Str ir_normalize_body(IrCtx *ctx, const char *s, uint32_t len);
+uint32_t ir_attr_hash(const Attr *a);
 bool p_loc(Parser *p, Loc **out);              /* loc(...) */
 bool p_expect_raw_less(Parser *p);
 bool p_alias_def(Parser *p);
