@@ -530,6 +530,8 @@ typedef struct KCtl {
   uint32_t iv, cond;
   uint8_t iv_vary, cond_vary;
   int32_t target[2];
+  int32_t tidx_pred; /* scf.if: its condition is a kernel_tidx_cmp compare of words tidx_a, tidx_b */
+  uint32_t tidx_a, tidx_b;
 } KCtl;
 
 static int x_yield(KFrame *f, const KIns *k) {
@@ -637,20 +639,33 @@ static int x_if(KFrame *f, const KIns *k) {
   if (!k->vin[0])
     return kernel_run_body(f, (C[0].i & 1) ? &c->body : &c->body2);
   if (f->nact == f->n) { /* the common case: every thread takes the same branch */
-    uint32_t taken = 0;
-    for (uint32_t l = 0; l < f->n; l++)
-      taken += (uint32_t)(C[l].i & 1);
+    uint32_t taken = 0, cut;
+    bool prefix, known = false;
+    if (c->tidx_pred >= 0 && kernel_tidx_cut(f, kw(f, c->tidx_a, true)[0].i, kw(f, c->tidx_b, false)[0].i,
+                                             (uint32_t)c->tidx_pred, &cut, &prefix)) {
+      taken = prefix ? cut : f->n - cut; /* known without looking at the condition */
+      known = true;
+      if (taken == f->n || !taken)
+        return kernel_run_body(f, taken ? &c->body : &c->body2);
+    } else {
+      for (uint32_t l = 0; l < f->n; l++)
+        taken += (uint32_t)(C[l].i & 1);
+    }
     if (taken == f->n || !taken)
       return kernel_run_body(f, taken ? &c->body : &c->body2);
     /* threads below (or from) some thread take it, as `thread_id < bound` says: the full mask is
      * 0..n-1, so each branch's mask is a piece of it */
-    uint32_t lo = 0, n = f->n;
-    for (uint32_t l = 0; l < taken; l++)
-      lo += (uint32_t)(C[l].i & 1);
-    uint32_t hi = 0;
-    if (lo != taken)
-      for (uint32_t l = n - taken; l < n; l++)
-        hi += (uint32_t)(C[l].i & 1);
+    uint32_t lo = 0, n = f->n, hi = 0;
+    if (known) {
+      lo = prefix ? taken : 0;
+      hi = prefix ? 0 : taken;
+    } else {
+      for (uint32_t l = 0; l < taken; l++)
+        lo += (uint32_t)(C[l].i & 1);
+      if (lo != taken)
+        for (uint32_t l = n - taken; l < n; l++)
+          hi += (uint32_t)(C[l].i & 1);
+    }
     if (lo == taken || hi == taken) {
       uint32_t *act = f->act;
       int r;
@@ -704,6 +719,16 @@ static int x_if(KFrame *f, const KIns *k) {
 
 static bool c_kif(KComp *kc, Op *op, KIns *k) {
   KCtl *c = ir_alloc(kc->in->ctx, sizeof *c);
+  Op *d = op->operands[0]->def;
+  /* a compare just before in the same block: its operands still hold what it compared */
+  c->tidx_pred = d && d->parent == op->parent ? kernel_tidx_cmp(d) : -1;
+  if (c->tidx_pred >= 0) {
+    uint8_t va, vb;
+    kernel_operand(kc, d->operands[0], &c->tidx_a, &va);
+    kernel_operand(kc, d->operands[1], &c->tidx_b, &vb);
+    if (!va || vb)
+      c->tidx_pred = -1;
+  }
   k->aux = c;
   k->fn = x_if;
   return kernel_compile_body(kc, &op->regions[0], &c->body) &&

@@ -194,6 +194,13 @@ int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...)
  * one of them or not supported. */
 bool kernel_compile_arith(Interp *in, Op *op, KIns *k);
 bool kernel_is_arith(Op *op);
+/* For cmpi predicate pred (arith.cmpi's order) of a0 + thread x id against b, in a block of one
+ * row under the full mask: the threads that hold are those below *cut (*prefix) or from it on.
+ * False when that does not apply (another shape, a partial mask, eq or ne, overflow). */
+bool kernel_tidx_cut(const KFrame *f, int64_t a0, int64_t b, uint32_t pred, uint32_t *cut, bool *prefix);
+/* The predicate of cmpi op when kernel_tidx_cut applies to it (an index compare of a uniform value
+ * plus the thread's x id against a uniform value), else -1. */
+int kernel_tidx_cmp(const Op *op);
 /* Any op through its host implementation, once per thread (pure ops on descriptors: memref.dim,
  * memref.cast, memref.subview, ...). */
 bool kernel_compile_host(Interp *in, Op *op, KIns *k);

@@ -282,27 +282,36 @@ BIN(k_cmp_uge, i, int64_t, ((uint64_t)a & UM) >= ((uint64_t)b & UM) ? -1 : 0)
 static const KFn cmp_fns[10] = {k_cmp_eq,  k_cmp_ne,  k_cmp_slt, k_cmp_sle, k_cmp_sgt,
                                 k_cmp_sge, k_cmp_ult, k_cmp_ule, k_cmp_ugt, k_cmp_uge};
 
-/* cmpi (but eq, ne) of an index that is a uniform value plus the thread's x id
- * against a uniform one: in a block of one full row the result is true on a prefix or a suffix of
- * the threads, found with one subtraction. */
+bool kernel_tidx_cut(const KFrame *f, int64_t a0, int64_t b, uint32_t pred, uint32_t *cut, bool *prefix) {
+  int64_t d, n = f->n;
+  if (pred < 2 || pred > 9 || f->nact != f->n || f->bdim[0] != f->n)
+    return false;
+  if (pred >= 6) { /* unsigned: as signed when both sides are non-negative as signed values */
+    if (a0 < 0 || b < 0 || a0 > INT64_MAX - n)
+      return false;
+    pred -= 4;
+  }
+  if (__builtin_sub_overflow(b, a0, &d) || d == INT64_MAX)
+    return false;
+  *prefix = pred == 2 || pred == 3; /* slt, sle: true below the cut; sgt, sge: from it on */
+  int64_t c = pred == 3 || pred == 4 ? d + 1 : d;
+  *cut = (uint32_t)(c < 0 ? 0 : c > n ? n : c);
+  return true;
+}
+
+/* cmpi (but eq, ne) of an index that is a uniform value plus the thread's x id against a uniform
+ * one: in a block of one full row the result is true on a prefix or a suffix of the threads, found
+ * with one subtraction (kernel_tidx_cut). */
 KLANEFN static int k_cmp_tidx(KFrame *f, const KIns *k) {
   const Slot *A = KIN(f, k, 0), *B = KIN(f, k, 1);
   Slot *O = KOUT(f, k, 0);
-  int64_t d, n = f->n, a0 = A[0].i, b = B[0].i;
-  uint32_t pred = k->b;
-  if (pred >= 6) { /* unsigned: as signed when both sides are non-negative as signed values */
-    if (a0 < 0 || b < 0 || a0 > INT64_MAX - n)
-      return cmp_fns[pred](f, k);
-    pred -= 4;
-  }
-  if (f->nact != f->n || f->bdim[0] != f->n || __builtin_sub_overflow(b, a0, &d) || d == INT64_MAX)
+  uint32_t cut, n = f->n;
+  bool prefix;
+  if (!kernel_tidx_cut(f, A[0].i, B[0].i, k->b, &cut, &prefix))
     return cmp_fns[k->b](f, k);
-  bool prefix = pred == 2 || pred == 3; /* slt, sle: true below the cut; sgt, sge: from it on */
-  int64_t cut = pred == 3 || pred == 4 ? d + 1 : d;
-  cut = cut < 0 ? 0 : cut > n ? n : cut;
-  for (int64_t l = 0; l < cut; l++)
+  for (uint32_t l = 0; l < cut; l++)
     O[l].i = prefix ? -1 : 0;
-  for (int64_t l = cut; l < n; l++)
+  for (uint32_t l = cut; l < n; l++)
     O[l].i = prefix ? 0 : -1;
   return EX_NEXT;
 }
@@ -423,6 +432,15 @@ bool kernel_is_arith(Op *op) {
          (n.len > 6 && !memcmp(n.s, "index.", 6));
 }
 
+int kernel_tidx_cmp(const Op *op) {
+  if (!(ir_str_eq(op->name, "arith.cmpi") || ir_str_eq(op->name, "index.cmp")) || op->noperands != 2 ||
+      op->operands[0]->type->kind != TY_INDEX || kernel_tid(op->operands[0]) != 1 || !(op->operands[0]->id & KV_VARY) ||
+      (op->operands[1]->id & KV_VARY))
+    return -1;
+  Attr *pred = ir_op_attr(op, "predicate");
+  return pred && pred->kind == ATTR_INT && pred->u.i.v >= 2 && pred->u.i.v <= 9 ? (int)pred->u.i.v : -1;
+}
+
 bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
   bool scalars = true;
   for (uint32_t j = 0; j < op->noperands; j++)
@@ -461,7 +479,7 @@ bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
         k->a = interp_int_width(op->operands[0]->type);
         k->b = (uint32_t)pred->u.i.v;
         k->fn = k->a ? cmp_fns[k->b] : k_cmpi;
-        if (k->a == 64 && k->b >= 2 && kernel_tid(op->operands[0]) == 1 && k->vin[0] && !k->vin[1])
+        if (kernel_tidx_cmp(op) >= 0 && k->vin[0] && !k->vin[1])
           k->fn = k_cmp_tidx;
         return true;
       }
