@@ -3,6 +3,12 @@
 # catches each kind of bug.  Uses fake-gpuinterp.sh (mlir-opt in disguise)
 # with each FAKE_BUG on selftest/sample.mlir and, for `none`, on every file
 # of the corpus.  Prints one line per case; exit 1 if any case went wrong.
+# A corpus file where mlir-opt-as-gpuinterp fails is either invalid (mlir-opt
+# rejects it: WRONG) or one where mlir-opt cannot read back its own print
+# (upstream printer bugs, e.g. `vector.print` with no operand swallowing the
+# next line, cf.switch printing an i64 case -1 as 18446744073709551615, no
+# locations on the op inside vector.mask): a note, since gpuinterp is
+# expected to do better there.
 #
 # usage: tests/corpus-tools/selftest.sh [--quick] [MLIR_OPT]
 #   --quick  only selftest/sample.mlir, not the corpus (what the lit test
@@ -21,8 +27,15 @@ bad=0
 for f in "$here"/selftest/sample.mlir $corpus; do
     if FAKE_BUG=none "$here/roundtrip.sh" "$fake" "$O" "$f" "$tmp/t" >"$tmp/log" 2>&1; then
         echo "ok    none passes: ${f#$root/}"
+    elif grep -q '^roundtrip: FAIL \[oracle-input\]' "$tmp/log"; then
+        echo "WRONG not a valid corpus file (mlir-opt rejects it): ${f#$root/}"
+        sed 's/^/      /' "$tmp/log" | head -n 30
+        bad=1
     else
-        echo "WRONG none fails: ${f#$root/}"; sed 's/^/      /' "$tmp/log" | head -n 30; bad=1
+        # mlir-opt accepts the file but cannot read back its own print of
+        # it: an upstream printer bug the corpus documents, not ours.
+        steps=$(sed -n 's/^roundtrip: FAIL \[\([a-z-]*\)\].*/\1/p' "$tmp/log" | sort -u | tr '\n' ' ')
+        echo "note  mlir-opt does not round-trip its own print of ${f#$root/}: $steps"
     fi
 done
 
