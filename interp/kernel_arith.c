@@ -185,10 +185,46 @@ BIN(k_minui, i, int64_t, ZX(a) < ZX(b) ? a : b)
 BIN(k_shli, i, int64_t, ZX(b) >= w ? 0 : SX((uint64_t)a << ZX(b)))
 BIN(k_shrui, i, int64_t, ZX(b) >= w ? 0 : SX(ZX(a) >> ZX(b)))
 BIN(k_shrsi, i, int64_t, ZX(b) >= w ? (a < 0 ? -1 : 0) : a >> ZX(b))
-BIN(k_addf32, f32, float, a + b)
-BIN(k_subf32, f32, float, a - b)
-BIN(k_mulf32, f32, float, a * b)
-BIN(k_divf32, f32, float, a / b)
+BIN(k_addf32_any, f32, float, a + b)
+BIN(k_subf32_any, f32, float, a - b)
+BIN(k_mulf32_any, f32, float, a * b)
+BIN(k_divf32_any, f32, float, a / b)
+
+/* f32 arithmetic of whole columns under the full mask: an f32 Slot is the float in the low half
+ * and zeros above, so four Slots are eight floats; the op runs on all eight and the high halves
+ * are cleared again after (0 op 0 may be NaN). No shuffles between Slots and floats. */
+typedef float KV8F __attribute__((vector_size(32)));
+typedef uint32_t KV8U __attribute__((vector_size(32)));
+
+#define F32COL(name, op)                                                                           \
+  KLANEFN static int name(KFrame *f, const KIns *k) {                                              \
+    if (!k->vout[0] || f->nact != f->n)                                                            \
+      return name##_any(f, k);                                                                     \
+    const Slot *A = KIN(f, k, 0), *B = KIN(f, k, 1);                                               \
+    Slot *O = KOUT(f, k, 0);                                                                       \
+    const KV8U low = {~0u, 0, ~0u, 0, ~0u, 0, ~0u, 0};                                             \
+    uint32_t n = f->n, l = 0;                                                                      \
+    bool va = k->vin[0], vb = k->vin[1];                                                           \
+    float ua = A[0].f32, ub = B[0].f32;                                                            \
+    KV8F sa = {ua, 0, ua, 0, ua, 0, ua, 0}, sb = {ub, 0, ub, 0, ub, 0, ub, 0};                     \
+    for (; l + 4 <= n; l += 4) {                                                                   \
+      KV8F a = sa, b = sb;                                                                         \
+      if (va)                                                                                      \
+        memcpy(&a, A + l, 32);                                                                     \
+      if (vb)                                                                                      \
+        memcpy(&b, B + l, 32);                                                                     \
+      KV8U r = (KV8U)(a op b) & low;                                                               \
+      memcpy(O + l, &r, 32);                                                                       \
+    }                                                                                              \
+    for (; l < n; l++)                                                                             \
+      O[l] = mk_f32(A[va ? l : 0].f32 op B[vb ? l : 0].f32);                                       \
+    return EX_NEXT;                                                                                \
+  }
+
+F32COL(k_addf32, +)
+F32COL(k_subf32, -)
+F32COL(k_mulf32, *)
+F32COL(k_divf32, /)
 BIN(k_maxnumf32, f32, float, fmaxf(a, b))
 BIN(k_minnumf32, f32, float, fminf(a, b))
 BIN(k_addf64, f, double, a + b)
