@@ -345,6 +345,8 @@ KLANEFN static int k_cmp_tidx(KFrame *f, const KIns *k) {
   bool prefix;
   if (!kernel_tidx_cut(f, A[0].i, B[0].i, k->b, &cut, &prefix))
     return cmp_fns[k->b](f, k);
+  if (k->imm) /* only the scf.if below reads it, and it finds the same cut itself */
+    return EX_NEXT;
   for (uint32_t l = 0; l < cut; l++)
     O[l].i = prefix ? -1 : 0;
   for (uint32_t l = cut; l < n; l++)
@@ -515,8 +517,12 @@ bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
         k->a = interp_int_width(op->operands[0]->type);
         k->b = (uint32_t)pred->u.i.v;
         k->fn = k->a ? cmp_fns[k->b] : k_cmpi;
-        if (kernel_tidx_cmp(op) >= 0 && k->vin[0] && !k->vin[1])
+        if (kernel_tidx_cmp(op) >= 0 && k->vin[0] && !k->vin[1]) {
+          Use *u = op->results[0].uses;
           k->fn = k_cmp_tidx;
+          /* the condition of an scf.if of the same block, and nothing else: see c_kif */
+          k->imm = u && !u->next && u->index == 0 && ir_str_eq(u->user->name, "scf.if") && u->user->parent == op->parent;
+        }
         return true;
       }
     }
