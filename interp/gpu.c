@@ -480,8 +480,8 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
   Op *fn = mod && ir_str_eq(mod->name, "gpu.module") ? ir_symbol_lookup(mod, kernel->u.sym.path[1]) : NULL;
   if (mod && ir_str_eq(mod->name, "gpu.binary"))
     return interp_unsupported(c, op, "a kernel in a gpu.binary (a compiled device binary)");
-  if (!fn || !ir_str_eq(fn->name, "gpu.func"))
-    return interp_unsupported(c, op, "a kernel that is not a gpu.func in a gpu.module of this module");
+  if (!fn || !(ir_str_eq(fn->name, "gpu.func") || ir_str_eq(fn->name, "llvm.func")))
+    return interp_unsupported(c, op, "a kernel that is not a gpu.func or llvm.func in a gpu.module of this module");
   g->k = kernel_of_func(c, op, fn);
   if (!g->k)
     return false;
@@ -497,6 +497,8 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
     c->in->errors++;
     return false;
   }
+  if (ir_str_eq(fn->name, "llvm.func") && !kernel_llvm_bind(c, op, fn, g->k, g->first_arg, g->nargs))
+    return false;
   ins->aux = g;
   ins->fn = x_launch_func;
   return true;

@@ -73,6 +73,7 @@ struct Kernel {
   uint32_t nmemo;   /* memory ops (KFrame.memo) */
   uint32_t minaccess; /* bytes of the smallest access of those, 0 if none */
   uint32_t nonce;   /* ops with a KFrame.once flag */
+  void *llvm;       /* kernel_llvm.c: what it knows of an llvm.func kernel's arguments */
 };
 
 typedef struct Launch {
@@ -279,7 +280,7 @@ static void mark_op(Op *op, bool multi, bool *changed) {
   bool any = multi;
   for (uint32_t i = 0; i < op->noperands; i++)
     any = any || varies(op->operands[i]);
-  if (name_in(op, varying_ops)) {
+  if (name_in(op, varying_ops) || kernel_llvm_varies(op)) {
     any = true;
   } else if (name_in(op, uniform_ops)) {
     any = multi;
@@ -557,7 +558,8 @@ static bool c_kyield(KComp *kc, Op *op, KIns *k) {
   else if (kc->call && (ir_str_eq(parent->name, "func.func") || ir_str_eq(parent->name, "gpu.func")) &&
            op->noperands == kc->call->nresults)
     dst = op->noperands ? arg_ptrs(kc, kc->call->results, op->noperands) : NULL; /* a callee's return */
-  else if (!op->noperands && (ir_str_eq(op->name, "gpu.return") || ir_str_eq(op->name, "gpu.terminator")))
+  else if (!op->noperands && (ir_str_eq(op->name, "gpu.return") || ir_str_eq(op->name, "gpu.terminator") ||
+                                   ir_str_eq(op->name, "llvm.return")))
     dst = NULL;
   else
     return kernel_unsupported(kc, op, "this terminator");
@@ -614,7 +616,7 @@ static int x_cond_br(KFrame *f, const KIns *k) {
 
 static bool c_kbr(KComp *kc, Op *op, KIns *k) {
   KCtl *c = ir_alloc(kc->in->ctx, sizeof *c);
-  if (ir_str_eq(op->name, "cf.br")) {
+  if (ir_str_eq(op->name, "cf.br") || ir_str_eq(op->name, "llvm.br")) {
     c->target[0] = (int32_t)op->succs[0]->id;
     c->init = moves(kc, op->operands, op->noperands, arg_ptrs(kc, op->succs[0]->args, op->noperands));
     k->fn = x_br;
@@ -998,6 +1000,9 @@ static const struct {
   {"scf.execute_region", c_kexecute_region},
   {"cf.br", c_kbr},
   {"cf.cond_br", c_kbr},
+  {"llvm.br", c_kbr},
+  {"llvm.cond_br", c_kbr},
+  {"llvm.return", c_kyield},
   {"gpu.return", c_kyield},
   {"gpu.terminator", c_kyield},
   {"gpu.yield", c_kyield},
@@ -1058,6 +1063,8 @@ static bool compile_op(KComp *kc, Op *op, KIns *k) {
       return kops[i].fn(kc, op, k);
   if (kernel_is_arith(op))
     return kernel_compile_arith(kc->in, op, k);
+  if (kernel_is_llvm(op))
+    return kernel_compile_llvm(kc, op, k);
   if (name_in(op, host_ops))
     return kernel_compile_host(kc->in, op, k);
   char what[160];
@@ -1146,6 +1153,12 @@ uint32_t kernel_new_memo(KComp *kc, uint32_t esize) {
 }
 uint32_t kernel_new_once(KComp *kc) { return kc->k->nonce++; }
 
+size_t kernel_reserve_shared(KComp *kc, size_t bytes) {
+  size_t off = kc->k->shared_bytes;
+  kc->k->shared_bytes += kernel_align16(bytes);
+  return off;
+}
+
 void kernel_reserve_private(KComp *kc, KAttr *a) {
   a->off = kc->k->private_bytes;
   kc->k->private_bytes += kernel_align16(kernel_static_bytes(a->type));
@@ -1178,14 +1191,15 @@ Kernel *kernel_of_func(Comp *c, Op *site, Op *fn) {
   }
   Kernel *k = new_kernel(c, fn);
   KComp kc = {.in = c->in, .k = k, .root = fn};
+  bool llf = ir_str_eq(fn->name, "llvm.func");
   Attr *ft = ir_op_attr(fn, "function_type");
   Block *entry = fn->regions[0].first;
-  if (!ft || ft->kind != ATTR_TYPE || ft->type->kind != TY_FUNC || !entry) {
+  if (!ft || ft->kind != ATTR_TYPE || ft->type->kind != (llf ? TY_LLVM_FUNC : TY_FUNC) || !entry) {
     ir_op_error(c->in->ctx, fn, "a kernel needs a function type and a body");
     c->in->errors++;
     return NULL;
   }
-  uint32_t nparams = ft->type->u.fn.nin, nw = (uint32_t)attr_count(fn);
+  uint32_t nparams = llf ? entry->nargs : ft->type->u.fn.nin, nw = (uint32_t)attr_count(fn);
   if (nparams + nw > entry->nargs) {
     ir_op_error(c->in->ctx, fn, "the kernel's attributions do not match its arguments");
     c->in->errors++;
@@ -1256,6 +1270,7 @@ Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in
 }
 
 uint32_t kernel_input_words(const Kernel *k) { return k->input_words; }
+void **kernel_llvm_ext(const Kernel *k) { return &((Kernel *)k)->llvm; }
 
 /* ---- running a launch -------------------------------------------------------------------------- */
 

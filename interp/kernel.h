@@ -243,6 +243,8 @@ bool kernel_compile_body(KComp *kc, Region *r, KBody *out);
 bool kernel_unsupported(KComp *kc, Op *op, const char *what);
 /* Private memory a kernel's memref.alloca needs per thread (kernel_ops.c reserves it). */
 void kernel_reserve_private(KComp *kc, KAttr *a);
+/* Static shared memory a kernel needs per block; its offset from KFrame.lo. */
+size_t kernel_reserve_shared(KComp *kc, size_t bytes);
 /* A new memory op's index in KFrame.memo; esize: the bytes of its accesses. */
 uint32_t kernel_new_memo(KComp *kc, uint32_t esize);
 /* A new index in KFrame.once, for an op whose varying result is the same in every block of the
@@ -269,5 +271,14 @@ void kernel_describe(Slot *d, size_t stride, const Type *t, char *base, const in
 size_t kernel_static_bytes(const Type *t);
 bool kernel_static_memref(const Type *t);
 size_t kernel_align16(size_t n);
+
+/* kernel_llvm.c: kernels already lowered to llvm + nvvm (an llvm.func with gpu.kernel) */
+bool kernel_is_llvm(const Op *op);
+bool kernel_llvm_varies(const Op *op);
+bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k);
+/* Records the memrefs launch_func op passes (operands first..first+n) to llvm.func kernel k, for
+ * bounds checks; false after a diagnostic. */
+bool kernel_llvm_bind(Comp *c, Op *site, Op *fn, Kernel *k, uint32_t first, uint32_t n);
+void **kernel_llvm_ext(const Kernel *k); /* kernel.c: kernel_llvm.c's data of k */
 
 #endif

@@ -485,7 +485,7 @@ bool c_gep(Comp *c, Op *op, Ins *ins) {
     if (!l.size && !(step->kind == TY_LLVM_STRUCT && !step->u.agg.n))
       return interp_unsupported(c, op, "a getelementptr over a type without a memory layout here");
     if (dyn) {
-      g->slot[g->n] = op->operands[next++]->id;
+      g->slot[g->n] = ins->in[next++];
       g->scale[g->n++] = (int64_t)l.size;
     } else {
       g->off += cidx * (int64_t)l.size;

@@ -1,0 +1,622 @@
+/* kernel_llvm.c - kernels already lowered to llvm + nvvm: what `convert-gpu-to-nvvm` emits, an
+ * llvm.func with the gpu.kernel attribute in a gpu.module, run by the kernel interpreter (kernel.c)
+ * one op for all threads of a block like a gpu.func.
+ *
+ * The ops of its own here: the nvvm special registers (thread, block and grid ids and sizes, lane
+ * id, warp size), nvvm.barrier0 (gpu.barrier's semantics), nvvm.shfl.sync (PTX shfl.sync with its
+ * clamp and segment mask, and the valid flag of return_value_and_is_valid), llvm.load and
+ * llvm.store, llvm.atomicrmw and llvm.cmpxchg through pointers, and llvm.mlir.addressof of a
+ * global of address space 3 in the kernel's gpu.module (a block's shared memory; an external
+ * zero-sized one is the dynamic shared memory). Control flow (llvm.br, llvm.cond_br, llvm.return)
+ * is kernel.c's cf.br and cf.cond_br. Every other llvm op computes only (arithmetic, casts,
+ * getelementptr, insertvalue, extractvalue, constants) and runs through its host implementation
+ * (llvm.c) once per thread.
+ *
+ * Memory. A lowered kernel receives each memref as its descriptor's words (convert-gpu-to-nvvm
+ * expands them into arguments), and its accesses are plain pointers. The launch site
+ * (kernel_llvm_bind) tells which arguments form each memref's descriptor; every access through
+ * a pointer of address space 0 or 1 must then lie in the elements one of them describes, or in
+ * the block's own memory: otherwise it is an out-of-bounds error naming the thread and the
+ * nearest memref. Accesses outside the block's memory are recorded for race detection like the
+ * gpu.func path's. Kernels that take an unranked memref are not checked here (the backend still
+ * refuses accesses outside device memory when the accesses are reported). */
+#include "interp/kernel.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WARP 32
+
+/* A memref passed to the kernel: the words of its descriptor among the uniform words. */
+typedef struct LRef {
+  uint32_t arg;     /* the launch operand it came from, among the kernel operands */
+  uint32_t aligned; /* word of the aligned pointer; offset, sizes, strides follow */
+  uint32_t rank, esize;
+  uint32_t words[2 * 8 + 1]; /* offset, sizes, strides */
+} LRef;
+
+#define MAX_SHARED_GLOBALS 64
+
+typedef struct LInfo {
+  LRef *refs;
+  uint32_t n;
+  bool bound;     /* refs are known (kernel_llvm_bind) */
+  bool unchecked; /* an unranked memref or a raw pointer was passed: no bounds known */
+  Op *shared[MAX_SHARED_GLOBALS]; /* shared memory globals and their offsets */
+  size_t shared_off[MAX_SHARED_GLOBALS];
+  uint32_t nshared;
+} LInfo;
+
+static LInfo *linfo(Interp *in, Kernel *k) {
+  LInfo **slot = (LInfo **)kernel_llvm_ext(k);
+  if (!*slot)
+    *slot = ir_alloc(in->ctx, sizeof **slot);
+  return *slot;
+}
+
+/* ---- which ops ------------------------------------------------------------------------------- */
+
+static bool prefix(Str s, const char *p) {
+  size_t n = strlen(p);
+  return s.len >= n && !memcmp(s.s, p, n);
+}
+
+bool kernel_is_llvm(const Op *op) { return prefix(op->name, "llvm.") || prefix(op->name, "nvvm."); }
+
+bool kernel_llvm_varies(const Op *op) {
+  return prefix(op->name, "nvvm.read.ptx.sreg.tid.") || ir_str_eq(op->name, "nvvm.read.ptx.sreg.laneid") ||
+         ir_str_eq(op->name, "nvvm.shfl.sync") || ir_str_eq(op->name, "llvm.atomicrmw") ||
+         ir_str_eq(op->name, "llvm.cmpxchg");
+}
+
+/* ---- special registers ----------------------------------------------------------------------- */
+
+/* k->a: 0 tid, 1 ntid, 2 ctaid, 3 nctaid, 4 laneid, 5 warpsize; k->b: the dimension */
+static int x_sreg(KFrame *f, const KIns *k) {
+  uint32_t d = k->b;
+  if (!k->vout[0]) {
+    int64_t v = k->a == 1 ? f->bdim[d] : k->a == 2 ? f->bid[d] : k->a == 3 ? f->gdim[d] : WARP;
+    if (k->a == 0 || k->a == 4) /* uniform only in a block of one thread */
+      v = 0;
+    KOUT(f, k, 0)[0].i = v;
+    return EX_NEXT;
+  }
+  Slot *o = KOUT(f, k, 0);
+  KLANES(f, l, {
+    int64_t v;
+    switch (k->a) {
+    case 0: v = d == 0 ? l % f->bdim[0] : d == 1 ? l / f->bdim[0] % f->bdim[1] : l / (f->bdim[0] * f->bdim[1]); break;
+    case 1: v = f->bdim[d]; break;
+    case 2: v = f->bid[d]; break;
+    case 3: v = f->gdim[d]; break;
+    case 4: v = l % WARP; break;
+    default: v = WARP; break;
+    }
+    o[l].i = v;
+  });
+  return EX_NEXT;
+}
+
+static bool l_sreg(KComp *kc, Op *op, KIns *k) {
+  static const char *const regs[] = {"tid", "ntid", "ctaid", "nctaid", "laneid", "warpsize", NULL};
+  Str s = op->name;
+  s.s += strlen("nvvm.read.ptx.sreg.");
+  s.len -= strlen("nvvm.read.ptx.sreg.");
+  for (uint32_t i = 0; regs[i]; i++) {
+    size_t n = strlen(regs[i]);
+    if (s.len < n || memcmp(s.s, regs[i], n))
+      continue;
+    if (i >= 4 && s.len == n) {
+      k->a = i;
+      k->fn = x_sreg;
+      return true;
+    }
+    if (i < 4 && s.len == n + 2 && s.s[n] == '.' && s.s[n + 1] >= 'x' && s.s[n + 1] <= 'z') {
+      k->a = i;
+      k->b = (uint32_t)(s.s[n + 1] - 'x');
+      k->fn = x_sreg;
+      return true;
+    }
+  }
+  return kernel_unsupported(kc, op, "this special register");
+}
+
+/* ---- shuffles ------------------------------------------------------------------------------ */
+
+/* PTX shfl.sync: k->a the mode (0 bfly, 1 up, 2 down, 3 idx), k->b 1 with the valid flag. */
+static int x_shfl(KFrame *f, const KIns *k) {
+  const Slot *M = KIN(f, k, 0), *V = KIN(f, k, 1), *B = KIN(f, k, 2), *C = KIN(f, k, 3);
+  size_t sm = k->vin[0], sv = k->vin[1], sb = k->vin[2], sc = k->vin[3];
+  Slot *O = KOUT(f, k, 0), *P = k->b ? kw(f, k->out[0] + 1, true) : NULL;
+  for (uint32_t i = 0; i < f->nact; i++) { /* PTX: a thread outside the member mask is undefined */
+    uint32_t l = f->act[i];
+    if (!((M[l * sm].u >> (l % WARP)) & 1))
+      return kernel_error(f, k, l, "a thread outside the shuffle's member mask 0x%08x executes it",
+                          (unsigned)M[l * sm].u);
+  }
+  KLANES(f, l, {
+    int64_t lane = l % WARP, base = (int64_t)l - lane, b = B[l * sb].i & 31, c = C[l * sc].i;
+    int64_t cval = c & 31, seg = (c >> 8) & 31;
+    int64_t maxl = (lane & seg) | (cval & ~seg), minl = lane & seg, j;
+    bool ok;
+    switch (k->a) {
+    case 0: j = lane ^ b; ok = j <= maxl; break;
+    case 1: j = lane - b; ok = j >= maxl; break;
+    case 2: j = lane + b; ok = j <= maxl; break;
+    default: j = minl | (b & ~seg); ok = j <= maxl; break;
+    }
+    ok = ok && j >= 0 && j < WARP && base + j < (int64_t)f->n;
+    O[l] = V[(ok ? (size_t)(base + j) : l) * sv];
+    if (P)
+      P[l].i = ok ? -1 : 0;
+  });
+  return EX_NEXT;
+}
+
+static bool l_shfl(KComp *kc, Op *op, KIns *k) {
+  static const char *const kinds[] = {"bfly", "up", "down", "idx"};
+  Attr *a = ir_op_attr(op, "kind");
+  int m = -1;
+  if (a && a->kind == ATTR_OPAQUE && a->u.str.len > 1) {
+    const char *end = a->u.str.s + a->u.str.len - 1, *p = end;
+    while (p > a->u.str.s && p[-1] != ' ' && p[-1] != '<')
+      p--;
+    for (int i = 0; i < 4; i++)
+      if ((size_t)(end - p) == strlen(kinds[i]) && !memcmp(p, kinds[i], (size_t)(end - p)))
+        m = i;
+  }
+  bool valid = ir_op_attr(op, "return_value_and_is_valid") != NULL;
+  if (m < 0 || op->noperands != 4 || interp_words(op->operands[1]->type) != 1 ||
+      k->wout[0] != (valid ? 2u : 1u))
+    return kernel_unsupported(kc, op, "this form of nvvm.shfl.sync");
+  if (!k->vout[0])
+    return kernel_unsupported(kc, op, "a shuffle with a uniform result");
+  k->a = (uint32_t)m;
+  k->b = valid;
+  k->fn = x_shfl;
+  return true;
+}
+
+/* ---- memory ---------------------------------------------------------------------------------- */
+
+typedef struct LMem {
+  Type *t;        /* the loaded or stored type */
+  uint32_t bytes;
+  int bin;        /* atomicrmw: bin_op */
+  bool local;     /* address space 3: the block's shared memory */
+  uint32_t ptr;   /* operand of the pointer */
+} LMem;
+
+static const LInfo *info(const KFrame *f) { return *kernel_llvm_ext(f->k); }
+
+static int64_t ref_extent(const KFrame *f, const LRef *r) { /* elements from the aligned pointer */
+  int64_t hi = f->u[r->words[0]].i + 1;
+  for (uint32_t i = 0; i < r->rank; i++) {
+    int64_t sz = f->u[r->words[1 + i]].i, st = f->u[r->words[1 + r->rank + i]].i;
+    if (sz <= 0)
+      return 0;
+    hi += (sz - 1) * (st < 0 ? 0 : st);
+  }
+  return hi;
+}
+
+/* Whether thread l may touch [p, p + bytes); reports why not. */
+static bool check(KFrame *f, const KIns *k, const LMem *m, uint32_t l, char *p) {
+  if (p >= f->lo && p + m->bytes <= f->hi)
+    return true;
+  if (m->local) {
+    kernel_error(f, k, l, "out-of-bounds access: %u bytes at offset %lld of the block's shared memory (%zu bytes)",
+                 m->bytes, (long long)(p - f->lo), (size_t)(f->hi - f->lo));
+    return false;
+  }
+  const LInfo *in = info(f);
+  if (!in || !in->bound || in->unchecked)
+    return true;
+  const LRef *near = NULL;
+  uintptr_t best = UINTPTR_MAX;
+  for (uint32_t i = 0; i < in->n; i++) {
+    const LRef *r = &in->refs[i];
+    char *base = f->u[r->aligned].p;
+    int64_t n = ref_extent(f, r);
+    char *lo = base + f->u[r->words[0]].i * (int64_t)r->esize, *hi = base + n * (int64_t)r->esize;
+    if (p >= lo && p + m->bytes <= hi)
+      return true;
+    uintptr_t d = p < lo ? (uintptr_t)(lo - p) : (uintptr_t)(p - hi);
+    if (d < best) {
+      best = d;
+      near = r;
+    }
+  }
+  if (!near)
+    return kernel_error(f, k, l, "out-of-bounds access: %u bytes at %p, in no memref passed to the kernel", m->bytes,
+                        (void *)p),
+           false;
+  char *lo = (char *)f->u[near->aligned].p + f->u[near->words[0]].i * (int64_t)near->esize;
+  int64_t n = ref_extent(f, near) - f->u[near->words[0]].i;
+  ptrdiff_t d = p - lo;
+  kernel_error(f, k, l,
+               "out-of-bounds access: element %lld (byte %lld) is not in [0, %lld) of the memref passed as kernel "
+               "operand %u",
+               (long long)(d >= 0 ? d / near->esize : -((-d + near->esize - 1) / near->esize)), (long long)d,
+               (long long)(n < 0 ? 0 : n), near->arg);
+  return false;
+}
+
+/* Records [p, p + bytes) for race detection: consecutive threads' accesses merge. */
+typedef struct LRun {
+  uintptr_t lo, hi;
+} LRun;
+
+static void flush_run(KFrame *f, LRun *r, bool write, const char *loc) {
+  if (!r->hi)
+    return;
+  if (f->nacc == f->capacc) {
+    if (f->capacc >= (1u << 16))
+      kernel_flush_accesses(f);
+    if (f->nacc == f->capacc) {
+      size_t cap = f->capacc ? f->capacc * 2 : 1024;
+      KRange *n = realloc(f->acc, cap * sizeof *n);
+      if (!n)
+        abort();
+      f->acc = n;
+      f->capacc = cap;
+    }
+  }
+  f->acc[f->nacc++] = (KRange){r->lo, r->hi, loc, write};
+  r->hi = 0;
+}
+
+static void record(KFrame *f, LRun *r, char *p, uint32_t bytes, bool write, const char *loc) {
+  uintptr_t a = (uintptr_t)p;
+  if (p >= f->lo && p < f->hi)
+    return;
+  if (r->hi && a >= r->lo && a + bytes <= r->hi)
+    return;
+  if (r->hi && a == r->hi) {
+    r->hi += bytes;
+    return;
+  }
+  flush_run(f, r, write, loc);
+  r->lo = a;
+  r->hi = a + bytes;
+}
+
+static inline char *ptr_of(const KFrame *f, const KIns *k, uint32_t op, uint32_t l) {
+  return KIN(f, k, op)[k->vin[op] ? l : 0].p;
+}
+
+static int x_load(KFrame *f, const KIns *k) {
+  const LMem *m = k->aux;
+  LRun run = {0, 0};
+  if (!k->vout[0]) { /* a uniform address: one read for the block */
+    uint32_t l = f->act[0];
+    char *p = ptr_of(f, k, 0, l);
+    if (!check(f, k, m, l, p))
+      return EX_ERROR;
+    interp_load_elem(m->t, p, KOUT(f, k, 0));
+    record(f, &run, p, m->bytes, false, k->loc);
+    flush_run(f, &run, false, k->loc);
+    return EX_NEXT;
+  }
+  Slot *o = KOUT(f, k, 0);
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    char *p = ptr_of(f, k, 0, l);
+    if (!check(f, k, m, l, p))
+      return EX_ERROR;
+    interp_load_elem(m->t, p, &o[l]);
+    record(f, &run, p, m->bytes, false, k->loc);
+  }
+  flush_run(f, &run, false, k->loc);
+  return EX_NEXT;
+}
+
+static int x_store(KFrame *f, const KIns *k) {
+  const LMem *m = k->aux;
+  LRun run = {0, 0};
+  const Slot *v = KIN(f, k, 0);
+  size_t sv = k->vin[0];
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    char *p = ptr_of(f, k, 1, l);
+    if (!check(f, k, m, l, p))
+      return EX_ERROR;
+    interp_store_elem(m->t, p, &v[l * sv]);
+    record(f, &run, p, m->bytes, true, k->loc);
+  }
+  flush_run(f, &run, true, k->loc);
+  return EX_NEXT;
+}
+
+static bool scalar(const Type *t) {
+  return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_INDEX || t->kind == TY_LLVM_PTR;
+}
+
+static uint32_t bytes_of(const Type *t) {
+  if (t->kind == TY_LLVM_PTR || t->kind == TY_INDEX)
+    return 8;
+  return interp_elem_bytes(t);
+}
+
+static bool l_mem(KComp *kc, Op *op, KIns *k, uint32_t ptr, Type *t) {
+  LMem *m = ir_alloc(kc->in->ctx, sizeof *m);
+  Type *pt = op->operands[ptr]->type;
+  if (!scalar(t) || !(m->bytes = bytes_of(t)) || pt->kind != TY_LLVM_PTR)
+    return kernel_unsupported(kc, op, "an access of this type");
+  if (pt->u.ptr.addrspace != 0 && pt->u.ptr.addrspace != 1 && pt->u.ptr.addrspace != 3)
+    return kernel_unsupported(kc, op, "an access in this address space");
+  if (t->kind == TY_INT && t->u.i.width % 8 && t->u.i.width != 1)
+    return kernel_unsupported(kc, op, "an access of an integer of this width");
+  m->t = t;
+  m->local = pt->u.ptr.addrspace == 3;
+  m->ptr = ptr;
+  k->aux = m;
+  return true;
+}
+
+/* ---- atomics ------------------------------------------------------------------------------- */
+
+static int64_t rmw_int(int bin, int64_t old, int64_t v, uint32_t w) {
+  uint64_t uo = interp_zext(old, w), uv = interp_zext(v, w);
+  switch (bin) {
+  case 0: return v;
+  case 1: return old + v;
+  case 2: return old - v;
+  case 3: return old & v;
+  case 4: return ~(old & v);
+  case 5: return old | v;
+  case 6: return old ^ v;
+  case 7: return old > v ? old : v;
+  case 8: return old < v ? old : v;
+  case 9: return (int64_t)(uo > uv ? uo : uv);
+  default: return (int64_t)(uo < uv ? uo : uv);
+  }
+}
+
+static double rmw_float(int bin, double old, double v) {
+  switch (bin) {
+  case 0: return v;
+  case 11: return old + v;
+  case 12: return old - v;
+  case 13: return old != old ? v : v != v ? old : old > v ? old : v;
+  default: return old != old ? v : v != v ? old : old < v ? old : v;
+  }
+}
+
+/* One atomic update of p (4 or 8 bytes) under a compare-and-swap loop; the old value in *old. */
+static void atomic_update(const LMem *m, char *p, const Slot *v, const Slot *cmp, Slot *old, bool *swapped) {
+  uint32_t w = m->t->kind == TY_INT ? m->t->u.i.width : 64;
+  for (;;) {
+    Slot o, n;
+    if (m->bytes == 4) {
+      uint32_t raw = __atomic_load_n((uint32_t *)(void *)p, __ATOMIC_SEQ_CST);
+      interp_load_elem(m->t, &raw, &o);
+    } else {
+      uint64_t raw = __atomic_load_n((uint64_t *)(void *)p, __ATOMIC_SEQ_CST);
+      interp_load_elem(m->t, &raw, &o);
+    }
+    bool is_float = m->t->kind == TY_FLOAT;
+    if (cmp) {
+      bool eq = is_float ? o.u == cmp->u : o.i == cmp->i;
+      n = eq ? *v : o;
+      *swapped = eq;
+    } else if (is_float) {
+      double x = m->bytes == 4 ? o.f32 : o.f, y = m->bytes == 4 ? v->f32 : v->f, z = rmw_float(m->bin, x, y);
+      n.u = 0;
+      if (m->bytes == 4)
+        n.f32 = (float)z;
+      else
+        n.f = z;
+    } else {
+      n.i = interp_sext((uint64_t)rmw_int(m->bin, o.i, v->i, w), w);
+    }
+    bool done;
+    if (m->bytes == 4) {
+      uint32_t eo, en;
+      interp_store_elem(m->t, &eo, &o);
+      interp_store_elem(m->t, &en, &n);
+      done = __atomic_compare_exchange_n((uint32_t *)(void *)p, &eo, en, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    } else {
+      uint64_t eo, en;
+      interp_store_elem(m->t, &eo, &o);
+      interp_store_elem(m->t, &en, &n);
+      done = __atomic_compare_exchange_n((uint64_t *)(void *)p, &eo, en, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    }
+    if (done) {
+      *old = o;
+      return;
+    }
+  }
+}
+
+static int x_atomic(KFrame *f, const KIns *k) {
+  const LMem *m = k->aux;
+  bool cx = k->nin == 3;
+  const Slot *v = KIN(f, k, cx ? 2 : 1), *c = cx ? KIN(f, k, 1) : NULL;
+  size_t sv = k->vin[cx ? 2 : 1], sc = cx ? k->vin[1] : 0;
+  Slot *o = KOUT(f, k, 0), *ok = cx ? kw(f, k->out[0] + 1, true) : NULL;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    char *p = ptr_of(f, k, 0, l);
+    if (!check(f, k, m, l, p))
+      return EX_ERROR;
+    if ((uintptr_t)p % m->bytes)
+      return kernel_error(f, k, l, "an atomic access at %p is not aligned to %u bytes", (void *)p, m->bytes);
+    bool sw = false;
+    atomic_update(m, p, &v[l * sv], c ? &c[l * sc] : NULL, &o[l], &sw);
+    if (ok)
+      ok[l].i = sw ? -1 : 0;
+  }
+  return EX_NEXT;
+}
+
+static bool l_atomic(KComp *kc, Op *op, KIns *k) {
+  bool cx = ir_str_eq(op->name, "llvm.cmpxchg");
+  Type *t = op->operands[cx ? 2 : 1]->type;
+  if (!l_mem(kc, op, k, 0, t))
+    return false;
+  LMem *m = k->aux;
+  if (m->bytes != 4 && m->bytes != 8)
+    return kernel_unsupported(kc, op, "an atomic access of other than 4 or 8 bytes");
+  if (!k->vout[0])
+    return kernel_unsupported(kc, op, "an atomic with a uniform result");
+  if (!cx) {
+    Attr *b = ir_op_attr(op, "bin_op");
+    m->bin = b && b->kind == ATTR_INT ? (int)b->u.i.v : -1;
+    bool fl = t->kind == TY_FLOAT;
+    if (m->bin < 0 || (fl ? !(m->bin == 0 || (m->bin >= 11 && m->bin <= 14)) : m->bin > 10))
+      return kernel_unsupported(kc, op, "this llvm.atomicrmw operation");
+  }
+  k->fn = x_atomic;
+  return true;
+}
+
+/* ---- shared memory globals ----------------------------------------------------------------- */
+
+static uint64_t size_of(const Type *t, uint64_t *align) {
+  uint64_t s, a;
+  switch (t->kind) {
+  case TY_LLVM_ARRAY:
+    s = t->u.arr.count * size_of(t->u.arr.elem, &a);
+    break;
+  case TY_LLVM_STRUCT: {
+    s = 0;
+    uint64_t ma = 1;
+    for (uint32_t i = 0; i < t->u.agg.n; i++) {
+      uint64_t ea, es = size_of(t->u.agg.elems[i], &ea);
+      if (!t->u.agg.packed)
+        s = (s + ea - 1) / ea * ea;
+      s += es;
+      ma = ea > ma ? ea : ma;
+    }
+    a = t->u.agg.packed ? 1 : ma;
+    s = (s + a - 1) / a * a;
+    break;
+  }
+  default:
+    s = bytes_of(t);
+    a = s ? s : 1;
+    break;
+  }
+  *align = a ? a : 1;
+  return s;
+}
+
+/* k->imm: the offset in the block's static shared memory; k->a 1: the dynamic shared memory */
+static int x_shared(KFrame *f, const KIns *k) {
+  char *p = k->a ? f->smem : f->lo + k->imm;
+  if (!k->vout[0]) {
+    KOUT(f, k, 0)[0].p = p;
+    return EX_NEXT;
+  }
+  Slot *o = KOUT(f, k, 0);
+  KLANES(f, l, { o[l].p = p; });
+  return EX_NEXT;
+}
+
+static bool l_addressof(KComp *kc, Op *op, KIns *k) {
+  Attr *name = ir_op_attr(op, "global_name");
+  Op *mod = ir_op_parent_op(kc->root);
+  Op *g = name && name->kind == ATTR_SYMREF && name->u.sym.n == 1 && mod ? ir_symbol_lookup(mod, name->u.sym.path[0])
+                                                                          : NULL;
+  Attr *as = g ? ir_op_attr(g, "addr_space") : NULL, *gt = g ? ir_op_attr(g, "global_type") : NULL;
+  if (!g || !ir_str_eq(g->name, "llvm.mlir.global") || !as || as->kind != ATTR_INT || as->u.i.v != 3 || !gt ||
+      gt->kind != ATTR_TYPE)
+    return kernel_unsupported(kc, op, "the address of a global that is not in shared memory (address space 3)");
+  if (g->nregions && g->regions[0].first)
+    return kernel_unsupported(kc, op, "a shared memory global with an initializer");
+  uint64_t align, bytes = size_of(gt->type, &align);
+  k->fn = x_shared;
+  if (!bytes) { /* `external @__dynamic_shmem__N : !llvm.array<0 x i8>` */
+    k->a = 1;
+    return true;
+  }
+  LInfo *li = linfo(kc->in, kc->k);
+  for (uint32_t i = 0; i < li->nshared; i++) /* one place per global, however many ops take its address */
+    if (li->shared[i] == g) {
+      k->imm = (int64_t)li->shared_off[i];
+      return true;
+    }
+  if (li->nshared == MAX_SHARED_GLOBALS)
+    return kernel_unsupported(kc, op, "more than 64 shared memory globals");
+  li->shared[li->nshared] = g;
+  li->shared_off[li->nshared++] = kernel_reserve_shared(kc, bytes);
+  k->imm = (int64_t)li->shared_off[li->nshared - 1];
+  return true;
+}
+
+/* ---- compiling ---------------------------------------------------------------------------- */
+
+/* llvm ops with effects or control the host implementations do not cover in kernels */
+static const char *const refused[] = {"llvm.call", "llvm.alloca", "llvm.switch", "llvm.unreachable",
+                                      "llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset",
+                                      "llvm.intr.stacksave", "llvm.intr.stackrestore", "llvm.invoke",
+                                      "llvm.indirectbr", "llvm.resume", "llvm.landingpad", NULL};
+
+bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k) {
+  char what[160];
+  if (prefix(op->name, "nvvm.read.ptx.sreg."))
+    return l_sreg(kc, op, k);
+  if (ir_str_eq(op->name, "nvvm.barrier0") || (ir_str_eq(op->name, "nvvm.barrier") && !op->noperands))
+    return c_kbarrier(kc, op, k);
+  if (ir_str_eq(op->name, "nvvm.shfl.sync"))
+    return l_shfl(kc, op, k);
+  if (ir_str_eq(op->name, "llvm.load")) {
+    if (!l_mem(kc, op, k, 0, op->results[0].type))
+      return false;
+    k->fn = x_load;
+    return true;
+  }
+  if (ir_str_eq(op->name, "llvm.store")) {
+    if (!l_mem(kc, op, k, 1, op->operands[0]->type))
+      return false;
+    k->fn = x_store;
+    return true;
+  }
+  if (ir_str_eq(op->name, "llvm.atomicrmw") || ir_str_eq(op->name, "llvm.cmpxchg"))
+    return l_atomic(kc, op, k);
+  if (ir_str_eq(op->name, "llvm.mlir.addressof"))
+    return l_addressof(kc, op, k);
+  bool ok = !prefix(op->name, "nvvm.") && interp_compile_fn(op->name);
+  for (uint32_t i = 0; ok && refused[i]; i++)
+    ok = !ir_str_eq(op->name, refused[i]);
+  if (ok)
+    return kernel_compile_host(kc->in, op, k);
+  snprintf(what, sizeof what, "'%.*s'", (int)op->name.len, op->name.s);
+  return kernel_unsupported(kc, op, what);
+}
+
+/* ---- binding a launch's memrefs --------------------------------------------------------------- */
+
+bool kernel_llvm_bind(Comp *c, Op *site, Op *fn, Kernel *k, uint32_t first, uint32_t n) {
+  LInfo *li = linfo(c->in, k);
+  if (li->bound)
+    return true; /* the first launch site's view (the kernel's argument words are the same) */
+  li->bound = true;
+  Block *entry = fn->regions[0].first;
+  li->refs = ir_alloc(c->in->ctx, (n + 1) * sizeof *li->refs);
+  uint32_t arg = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    Type *t = site->operands[first + i]->type;
+    uint32_t w = interp_words(t);
+    if (t->kind == TY_UNRANKED_MEMREF || t->kind == TY_LLVM_PTR) {
+      li->unchecked = true;
+    } else if (t->kind == TY_MEMREF) {
+      LRef *r = &li->refs[li->n];
+      r->arg = i;
+      r->rank = t->u.sh.rank;
+      r->esize = interp_elem_bytes(t->u.sh.elem);
+      if (r->rank > 8 || !r->esize || arg + w > entry->nargs) {
+        li->unchecked = true;
+      } else {
+        r->aligned = entry->args[arg + D_ALIGNED].id & KV_INDEX;
+        for (uint32_t j = 0; j < 1 + 2 * r->rank; j++)
+          r->words[j] = entry->args[arg + D_OFFSET + j].id & KV_INDEX;
+        li->n++;
+      }
+    }
+    arg += w;
+  }
+  return true;
+}
