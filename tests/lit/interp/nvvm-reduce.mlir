@@ -9,6 +9,11 @@
 // RUN: FileCheck --check-prefix=LOWERED %s < %t.mlir
 // RUN: %gpuinterp %t.mlir | FileCheck %s
 // RUN: %gpuinterp --sched=random:7 %t.mlir | FileCheck %s
+// with scf lowered to cf first, the kernels branch with llvm.br and llvm.cond_br:
+// RUN: %mlir_opt %s --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm))' -o %t.cf.mlir
+// RUN: FileCheck --check-prefix=CF %s < %t.cf.mlir
+// RUN: %gpuinterp %t.cf.mlir | FileCheck %s
+// CF: llvm.cond_br
 // LOWERED: llvm.mlir.global internal @__wg_red_0() {addr_space = 3 : i32}
 // LOWERED: nvvm.shfl.sync bfly
 // LOWERED: nvvm.barrier0
