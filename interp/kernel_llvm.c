@@ -66,7 +66,7 @@ bool kernel_is_llvm(const Op *op) { return prefix(op->name, "llvm.") || prefix(o
 
 bool kernel_llvm_varies(const Op *op) {
   return prefix(op->name, "nvvm.read.ptx.sreg.tid.") || ir_str_eq(op->name, "nvvm.read.ptx.sreg.laneid") ||
-         ir_str_eq(op->name, "nvvm.shfl.sync") || ir_str_eq(op->name, "llvm.atomicrmw") ||
+         ir_str_eq(op->name, "nvvm.shfl.sync") || ir_str_eq(op->name, "llvm.atomicrmw") || ir_str_eq(op->name, "llvm.alloca") ||
          ir_str_eq(op->name, "llvm.cmpxchg");
 }
 
@@ -546,10 +546,41 @@ static bool l_addressof(KComp *kc, Op *op, KIns *k) {
   return true;
 }
 
+/* ---- private memory: llvm.alloca of a constant count ----------------------------------------- */
+
+static int x_alloca(KFrame *f, const KIns *k) {
+  Slot *o = KOUT(f, k, 0);
+  KLANES(f, l, { o[l].p = f->priv + (size_t)l * f->priv_stride + (size_t)k->imm; });
+  return EX_NEXT;
+}
+
+static bool l_alloca(KComp *kc, Op *op, KIns *k) {
+  Attr *et = ir_op_attr(op, "elem_type");
+  Op *d = op->noperands == 1 ? op->operands[0]->def : NULL;
+  Attr *cv = d && ir_str_eq(d->name, "llvm.mlir.constant") ? ir_op_attr(d, "value") : NULL;
+  if (!et || et->kind != ATTR_TYPE || !cv || cv->kind != ATTR_INT || cv->u.i.v < 0 || !k->vout[0] ||
+      op->results[0].type->kind != TY_LLVM_PTR || op->results[0].type->u.ptr.addrspace != 0)
+    return kernel_unsupported(kc, op, "an llvm.alloca whose count is not a constant");
+  uint64_t align, bytes = size_of(et->type, &align) * (uint64_t)cv->u.i.v;
+  if (!bytes || bytes > (1u << 20))
+    return kernel_unsupported(kc, op, "an llvm.alloca of this size");
+  /* the private memory of kernel_reserve_private, as bytes */
+  int64_t shape[1] = {(int64_t)bytes};
+  Type proto = {.kind = TY_MEMREF};
+  proto.u.sh.shape = shape;
+  proto.u.sh.rank = 1;
+  proto.u.sh.elem = ir_type_int(kc->in->ctx, 8, SIGNLESS);
+  KAttr a = {.vary = true, .type = ir_type_intern(kc->in->ctx, &proto)};
+  kernel_reserve_private(kc, &a);
+  k->imm = (int64_t)a.off;
+  k->fn = x_alloca;
+  return true;
+}
+
 /* ---- compiling ---------------------------------------------------------------------------- */
 
 /* llvm ops with effects or control the host implementations do not cover in kernels */
-static const char *const refused[] = {"llvm.call", "llvm.alloca", "llvm.switch", "llvm.unreachable",
+static const char *const refused[] = {"llvm.call", "llvm.switch", "llvm.unreachable",
                                       "llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset",
                                       "llvm.intr.stacksave", "llvm.intr.stackrestore", "llvm.invoke",
                                       "llvm.indirectbr", "llvm.resume", "llvm.landingpad", NULL};
@@ -578,6 +609,8 @@ bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k) {
     return l_atomic(kc, op, k);
   if (ir_str_eq(op->name, "llvm.mlir.addressof"))
     return l_addressof(kc, op, k);
+  if (ir_str_eq(op->name, "llvm.alloca"))
+    return l_alloca(kc, op, k);
   bool ok = !prefix(op->name, "nvvm.") && interp_compile_fn(op->name);
   for (uint32_t i = 0; ok && refused[i]; i++)
     ok = !ir_str_eq(op->name, refused[i]);
