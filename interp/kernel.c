@@ -1302,16 +1302,12 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   while (k->minaccess >> (f.gshift + 1) && f.gshift < 4)
     f.gshift++;
   size_t ng = (shared >> f.gshift) + 1;
-  f.shadow = shared ? calloc(ng, 2 * sizeof(void *) + 2 * sizeof(uint32_t) + 2 * sizeof(uint16_t) + 1) : NULL;
-  if (f.shadow) { /* the arrays, widest first so each stays aligned */
-    char *q = f.shadow;
-    f.sh.wloc = (const char **)(void *)q;
-    f.sh.rloc = f.sh.wloc + ng;
-    f.sh.we = (uint32_t *)(void *)(f.sh.rloc + ng);
-    f.sh.re = f.sh.we + ng;
-    f.sh.w = (uint16_t *)(void *)(f.sh.re + ng);
+  size_t nops = (k->nmemo < KSH_OPS ? k->nmemo : KSH_OPS) + 1;
+  f.shadow = shared ? calloc(2 * ng + nops, sizeof(uint64_t)) : NULL;
+  if (f.shadow) {
+    f.sh.w = f.shadow;
     f.sh.r = f.sh.w + ng;
-    f.sh.rmany = (uint8_t *)(void *)(f.sh.r + ng);
+    f.sh.loc = (const char **)(void *)(f.sh.r + ng);
   }
   uint32_t *ident = f.stack ? f.stack + f.cap : NULL;
   if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash || !f.memo || !f.once || (shared && !f.shadow)) {

@@ -68,14 +68,14 @@ typedef struct KFrame KFrame;
 typedef struct KIns KIns;
 
 /* A block's shared memory, per granule (KFrame.gshift): its last writer and readers
- * (kernel_ops.c), an array per field so that runs of granules are checked and updated in
- * vector loops. */
+ * (kernel_ops.c), one word each, so that runs of granules are checked and updated in vector
+ * loops. The op is a memory op's KMem.memo (ops past KSH_OPS share the last one). */
 typedef struct KShadow {
-  uint32_t *we, *re;      /* barrier interval (KFrame.epoch) of the last write and read; 0: none */
-  uint16_t *w, *r;        /* the thread that wrote, and that read (a block has at most 1024) */
-  uint8_t *rmany;         /* several threads read in interval re */
-  const char **wloc, **rloc;
+  uint64_t *w;       /* last write: barrier interval (KFrame.epoch) << 32 | op << 16 | thread */
+  uint64_t *r;       /* last read: interval << 32 | op << 17 | several threads read << 16 | thread */
+  const char **loc;  /* per op: its location */
 } KShadow;
+#define KSH_OPS 0x7fffu
 typedef int (*KFn)(KFrame *f, const KIns *k);
 
 struct KIns {

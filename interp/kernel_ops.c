@@ -776,18 +776,18 @@ static inline bool in_shared(const KFrame *f, const char *p) {
 /* Reports the race shared_ok found; false. */
 static __attribute__((noinline, cold)) bool shared_race(KFrame *f, const KIns *k, uint32_t l, const char *p,
                                                        size_t es, bool write) {
-  const KShadow *s = &f->sh;
   size_t j = (size_t)(p - f->lo) >> f->gshift;
-  uint32_t e = f->epoch, other = UINT32_MAX;
+  uint64_t W = f->sh.w[j], R = f->sh.r[j];
+  uint32_t e = f->epoch, other;
   const char *what, *at;
-  if (s->we[j] == e && s->w[j] != l) {
-    other = s->w[j];
+  if ((uint32_t)(W >> 32) == e && (uint16_t)W != l) {
+    other = (uint16_t)W;
     what = "wrote";
-    at = s->wloc[j];
+    at = f->sh.loc[(W >> 16) & 0xffff];
   } else {
-    other = s->r[j] != l ? s->r[j] : UINT32_MAX;
+    other = (uint16_t)R != l ? (uint16_t)R : UINT32_MAX;
     what = "read";
-    at = s->rloc[j];
+    at = f->sh.loc[(R >> 17) & KSH_OPS];
   }
   uint32_t bx = f->bdim[0], by = f->bdim[1];
   size_t off = (size_t)(p - f->lo);
@@ -800,25 +800,27 @@ static __attribute__((noinline, cold)) bool shared_race(KFrame *f, const KIns *k
   return false;
 }
 
-static inline bool shared_ok(KFrame *f, const KIns *k, uint32_t l, const char *p, size_t es, bool write) {
-  const KShadow *s = &f->sh;
+/* The shadow's number for memory op m, its location noted. */
+static inline uint64_t shadow_op(KFrame *f, const KIns *k, const KMem *m) {
+  uint64_t op = m->memo < KSH_OPS ? m->memo : KSH_OPS;
+  f->sh.loc[op] = k->loc;
+  return op;
+}
+
+static inline bool shared_ok(KFrame *f, const KIns *k, const KMem *m, uint32_t l, const char *p, size_t es,
+                             bool write) {
   size_t j = (size_t)(p - f->lo) >> f->gshift;
-  uint32_t e = f->epoch;
-  if (s->we[j] == e && s->w[j] != l)
+  uint64_t W = f->sh.w[j], R = f->sh.r[j], E = (uint64_t)f->epoch << 32, op = shadow_op(f, k, m);
+  if ((W >> 32 << 32) == E && (uint16_t)W != l)
     return shared_race(f, k, l, p, es, write);
   if (write) {
-    if (s->re[j] == e && (s->rmany[j] || s->r[j] != l))
+    if ((R >> 32 << 32) == E && (((R >> 16) & 1) || (uint16_t)R != l))
       return shared_race(f, k, l, p, es, write);
-    s->we[j] = e;
-    s->w[j] = (uint16_t)l;
-    s->wloc[j] = k->loc;
-  } else if (s->re[j] != e) {
-    s->re[j] = e;
-    s->r[j] = (uint16_t)l;
-    s->rloc[j] = k->loc;
-    s->rmany[j] = 0;
-  } else if (s->r[j] != l) {
-    s->rmany[j] = 1;
+    f->sh.w[j] = E | op << 16 | l;
+  } else if ((R >> 32 << 32) != E) {
+    f->sh.r[j] = E | op << 17 | l;
+  } else if ((uint16_t)R != l) {
+    f->sh.r[j] = R | 1u << 16;
   }
   return true;
 }
@@ -826,51 +828,32 @@ static inline bool shared_ok(KFrame *f, const KIns *k, uint32_t l, const char *p
 /* Threads l0 .. l0 + m - 1 access granules j0 .. j0 + m - 1, thread l0 + i the i-th: checked and
  * recorded in vector loops. False, with nothing recorded, when any of them races (the caller
  * then goes thread by thread, which reports the first). */
-KLANEFN static bool shared_run(KFrame *f, const KIns *k, size_t j0, uint32_t l0, uint32_t m, bool write) {
-  const KShadow *s = &f->sh;
-  uint32_t e = f->epoch, bad = 0;
-  uint32_t *we = s->we + j0, *re = s->re + j0;
-  uint16_t *w = s->w + j0, *r = s->r + j0;
-  uint8_t *rm = s->rmany + j0;
-  const char **wloc = s->wloc + j0, **rloc = s->rloc + j0, *loc = k->loc;
+KLANEFN static bool shared_run(KFrame *f, const KIns *k, const KMem *mem, size_t j0, uint32_t l0, uint32_t m,
+                               bool write) {
+  uint64_t *w = f->sh.w + j0, *r = f->sh.r + j0, E = (uint64_t)f->epoch << 32, op = shadow_op(f, k, mem);
+  uint64_t bad = 0;
   if (write) {
     for (uint32_t i = 0; i < m; i++) {
-      uint16_t l = (uint16_t)(l0 + i);
-      bad |= (uint32_t)((we[i] == e) & (w[i] != l)) | (uint32_t)((re[i] == e) & ((rm[i] != 0) | (r[i] != l)));
+      uint64_t l = l0 + i, W = w[i], R = r[i];
+      bad |= (uint64_t)(((W >> 32 << 32) == E) & ((W & 0xffff) != l)) |
+             (uint64_t)(((R >> 32 << 32) == E) & ((R & 0x1ffff) != l)); /* another reader, or several */
     }
     if (bad)
       return false;
-    for (uint32_t i = 0; i < m; i++) {
-      we[i] = e;
-      w[i] = (uint16_t)(l0 + i);
-      wloc[i] = loc;
-    }
+    for (uint32_t i = 0; i < m; i++)
+      w[i] = E | op << 16 | (l0 + i);
     return true;
   }
-  uint32_t seen = 0; /* granules read already in this interval */
   for (uint32_t i = 0; i < m; i++) {
-    bad |= (uint32_t)((we[i] == e) & (w[i] != (uint16_t)(l0 + i)));
-    seen |= (uint32_t)(re[i] == e);
+    uint64_t W = w[i];
+    bad |= (uint64_t)(((W >> 32 << 32) == E) & ((W & 0xffff) != (uint64_t)(l0 + i)));
   }
   if (bad)
     return false;
-  if (!seen) { /* the common case: first readers, one fill per field */
-    for (uint32_t i = 0; i < m; i++)
-      r[i] = (uint16_t)(l0 + i);
-    for (uint32_t i = 0; i < m; i++)
-      rloc[i] = loc;
-    for (uint32_t i = 0; i < m; i++)
-      re[i] = e;
-    memset(rm, 0, m);
-    return true;
-  }
   for (uint32_t i = 0; i < m; i++) {
-    uint16_t l = (uint16_t)(l0 + i);
-    bool fresh = re[i] != e;
-    rm[i] = fresh ? 0 : (uint8_t)(rm[i] | (r[i] != l));
-    r[i] = fresh ? l : r[i];
-    rloc[i] = fresh ? loc : rloc[i];
-    re[i] = e;
+    uint64_t R = r[i], l = l0 + i;
+    bool fresh = (R >> 32 << 32) != E;
+    r[i] = fresh ? E | op << 17 | l : R | (uint64_t)((R & 0xffff) != l) << 16;
   }
   return true;
 }
@@ -907,7 +890,7 @@ static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t
     char *p = L.base + x * L.sb;                                                                   \
     if (!L.local) {                                                                                \
       run_add(f, &r, p, es, write, k->loc);                                                        \
-    } else if (shared && !shared_ok(f, k, l, p, es, write)) {                                      \
+    } else if (shared && !shared_ok(f, k, m, l, p, es, write)) {                                    \
       res = EX_ERROR;                                                                              \
       break;                                                                                       \
     }                                                                                              \
@@ -923,7 +906,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
   Lin L;
   if (!k->vout[0]) {
     char *p = address(f, k, m, 0, f->act[0]);
-    if (!p || (in_shared(f, p) && !shared_ok(f, k, f->act[0], p, m->esize, false)))
+    if (!p || (in_shared(f, p) && !shared_ok(f, k, m, f->act[0], p, m->esize, false)))
       return EX_ERROR;
     run_add(f, &r, p, m->esize, false, k->loc);
     run_end(f, &r, false, k->loc);
@@ -939,7 +922,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
      * shared memory under any mask) */
     if ((shared ? es == (size_t)1 << f->gshift : f->nact != f->n) && (c0 = contiguous_run(f, &L, es, &l0)) >= 0) {
       const char *p = L.base + c0 * (int64_t)es;
-      if (shared ? shared_run(f, k, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, false) : true) {
+      if (shared ? shared_run(f, k, m, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, false) : true) {
         uint32_t nl = f->nact;
         if (!L.local)
           note_rows(f, k, m, (uintptr_t)p, (uintptr_t)nl * es, 0, 1, false);
@@ -1030,7 +1013,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
   }
   KLANES(f, l, {
     char *p = address(f, k, m, 0, l);
-    if (!p || (in_shared(f, p) && !shared_ok(f, k, l, p, m->esize, false))) {
+    if (!p || (in_shared(f, p) && !shared_ok(f, k, m, l, p, m->esize, false))) {
       res = EX_ERROR;
       break;
     }
@@ -1056,7 +1039,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
     int64_t c0;
     if ((shared ? es == (size_t)1 << f->gshift : f->nact != f->n) && (c0 = contiguous_run(f, &L, es, &l0)) >= 0) {
       char *p = L.base + c0 * (int64_t)es;
-      if (shared ? shared_run(f, k, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, true) : true) {
+      if (shared ? shared_run(f, k, m, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, true) : true) {
         uint32_t nl = f->nact;
         if (!L.local)
           note_rows(f, k, m, (uintptr_t)p, (uintptr_t)nl * es, 0, 1, true);
@@ -1100,7 +1083,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
   }
   KLANES(f, l, {
     char *p = address(f, k, m, 1, l);
-    if (!p || (in_shared(f, p) && !shared_ok(f, k, l, p, m->esize, true))) {
+    if (!p || (in_shared(f, p) && !shared_ok(f, k, m, l, p, m->esize, true))) {
       res = EX_ERROR;
       break;
     }
