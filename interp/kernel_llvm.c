@@ -23,6 +23,7 @@
 #include "interp/kernel.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,8 @@ typedef struct LInfo {
   Op *shared[MAX_SHARED_GLOBALS]; /* shared memory globals and their offsets */
   size_t shared_off[MAX_SHARED_GLOBALS];
   uint32_t nshared;
+  struct LConst { Op *global; char *p; size_t bytes; } consts[MAX_SHARED_GLOBALS]; /* constant globals */
+  uint32_t nconsts;
 } LInfo;
 
 static LInfo *linfo(Interp *in, Kernel *k) {
@@ -185,6 +188,7 @@ typedef struct LMem {
   uint32_t bytes;
   int bin;        /* atomicrmw: bin_op */
   bool local;     /* address space 3: the block's shared memory */
+  bool write;
   uint32_t ptr;   /* operand of the pointer */
 } LMem;
 
@@ -211,6 +215,13 @@ static bool check(KFrame *f, const KIns *k, const LMem *m, uint32_t l, char *p) 
     return false;
   }
   const LInfo *in = info(f);
+  for (uint32_t i = 0; in && i < in->nconsts; i++)
+    if (p >= in->consts[i].p && p + m->bytes <= in->consts[i].p + in->consts[i].bytes) {
+      if (!m->write)
+        return true;
+      kernel_error(f, k, l, "writes a constant global");
+      return false;
+    }
   if (!in || !in->bound || in->unchecked)
     return true;
   const LRef *near = NULL;
@@ -457,6 +468,7 @@ static bool l_atomic(KComp *kc, Op *op, KIns *k) {
   if (!l_mem(kc, op, k, 0, t))
     return false;
   LMem *m = k->aux;
+  m->write = true;
   if (m->bytes != 4 && m->bytes != 8)
     return kernel_unsupported(kc, op, "an atomic access of other than 4 or 8 bytes");
   if (!k->vout[0])
@@ -515,15 +527,51 @@ static int x_shared(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+/* A constant string global (a printf format): its bytes, made once, read-only to kernels. */
+static int x_constant(KFrame *f, const KIns *k) {
+  if (!k->vout[0]) {
+    KOUT(f, k, 0)[0].p = k->aux;
+    return EX_NEXT;
+  }
+  Slot *o = KOUT(f, k, 0);
+  KLANES(f, l, { o[l].p = k->aux; });
+  return EX_NEXT;
+}
+
+static bool l_constant(KComp *kc, Op *op, KIns *k, Op *g) {
+  Attr *v = ir_op_attr(g, "value"), *gt = ir_op_attr(g, "global_type");
+  uint64_t align, bytes = gt && gt->kind == ATTR_TYPE ? size_of(gt->type, &align) : 0;
+  if (!v || v->kind != ATTR_STRING || !bytes)
+    return kernel_unsupported(kc, op, "the address of a constant global that does not hold a string");
+  LInfo *li = linfo(kc->in, kc->k);
+  char *p = NULL;
+  for (uint32_t i = 0; i < li->nconsts && !p; i++)
+    if (li->consts[i].global == g)
+      p = li->consts[i].p;
+  if (!p) {
+    if (li->nconsts == MAX_SHARED_GLOBALS)
+      return kernel_unsupported(kc, op, "more than 64 constant globals");
+    p = ir_alloc(kc->in->ctx, bytes + 1);
+    memcpy(p, v->u.str.s, v->u.str.len < bytes ? v->u.str.len : bytes);
+    li->consts[li->nconsts++] = (struct LConst){g, p, bytes};
+  }
+  k->aux = p;
+  k->fn = x_constant;
+  return true;
+}
+
 static bool l_addressof(KComp *kc, Op *op, KIns *k) {
   Attr *name = ir_op_attr(op, "global_name");
   Op *mod = ir_op_parent_op(kc->root);
   Op *g = name && name->kind == ATTR_SYMREF && name->u.sym.n == 1 && mod ? ir_symbol_lookup(mod, name->u.sym.path[0])
                                                                           : NULL;
   Attr *as = g ? ir_op_attr(g, "addr_space") : NULL, *gt = g ? ir_op_attr(g, "global_type") : NULL;
+  if (g && ir_str_eq(g->name, "llvm.mlir.global") && (!as || (as->kind == ATTR_INT && as->u.i.v == 0)) &&
+      ir_op_attr(g, "constant"))
+    return l_constant(kc, op, k, g);
   if (!g || !ir_str_eq(g->name, "llvm.mlir.global") || !as || as->kind != ATTR_INT || as->u.i.v != 3 || !gt ||
       gt->kind != ATTR_TYPE)
-    return kernel_unsupported(kc, op, "the address of a global that is not in shared memory (address space 3)");
+    return kernel_unsupported(kc, op, "the address of a global that is not a constant string or in shared memory");
   if (g->nregions && g->regions[0].first)
     return kernel_unsupported(kc, op, "a shared memory global with an initializer");
   uint64_t align, bytes = size_of(gt->type, &align);
@@ -577,6 +625,155 @@ static bool l_alloca(KComp *kc, Op *op, KIns *k) {
   return true;
 }
 
+/* ---- vprintf (gpu.printf lowered) -------------------------------------------------------------- */
+
+/* llvm.call @vprintf(format, args): args points to a struct of the values (an llvm.alloca). */
+typedef struct LPrintf {
+  uint32_t n;
+  Type **ft;
+  uint64_t *off;
+} LPrintf;
+
+static const struct LConst *const_at(const KFrame *f, const char *p) {
+  const LInfo *in = info(f);
+  for (uint32_t i = 0; in && i < in->nconsts; i++)
+    if (p >= in->consts[i].p && p < in->consts[i].p + in->consts[i].bytes)
+      return &in->consts[i];
+  return NULL;
+}
+
+/* One thread's line into out; false after an error. */
+static bool format_one(KFrame *f, const KIns *k, const LPrintf *pf, uint32_t l, FILE *out) {
+  const char *fmt = ptr_of(f, k, 0, l), *args = ptr_of(f, k, 1, l);
+  const struct LConst *fc = const_at(f, fmt);
+  if (!fc)
+    return kernel_error(f, k, l, "a vprintf format that is not a constant string"), false;
+  if (pf->n && !(args >= f->lo && args < f->hi))
+    return kernel_error(f, k, l, "vprintf arguments that are not in the thread's private memory"), false;
+  const char *end = fc->p + fc->bytes;
+  uint32_t next = 0;
+  for (const char *c = fmt; c < end && *c; c++) {
+    if (*c != '%') {
+      fputc(*c, out);
+      continue;
+    }
+    if (c[1] == '%') {
+      fputc('%', out);
+      c++;
+      continue;
+    }
+    char spec[64];
+    size_t n = 0;
+    spec[n++] = '%';
+    const char *q = c + 1;
+    while (q < end && *q && strchr("-+ #0123456789.", *q) && n < 40)
+      spec[n++] = *q++;
+    while (q < end && *q && strchr("hlLqjzt", *q))
+      q++;
+    char conv = q < end ? *q : 0;
+    if (!conv || !strchr("diouxXcsfFeEgGaAp", conv))
+      return kernel_error(f, k, l, "a vprintf conversion that is not supported"), false;
+    if (next >= pf->n)
+      return kernel_error(f, k, l, "vprintf has fewer arguments than its format asks for"), false;
+    const Type *t = pf->ft[next];
+    Slot v = {0};
+    interp_load_elem(t, args + pf->off[next++], &v);
+    if (strchr("fFeEgGaA", conv)) {
+      spec[n++] = conv;
+      spec[n] = 0;
+      double d = t->kind == TY_FLOAT ? (t->u.f == F_F32 ? v.f32 : v.f) : (double)v.i;
+      fprintf(out, spec, d);
+    } else if (conv == 's') {
+      const struct LConst *sc = const_at(f, v.p);
+      if (!sc)
+        return kernel_error(f, k, l, "a vprintf %%s argument that is not a constant string"), false;
+      spec[n++] = '.';
+      n += (size_t)snprintf(spec + n, 20, "%zu", (size_t)(sc->p + sc->bytes - (char *)v.p));
+      spec[n++] = 's';
+      spec[n] = 0;
+      fprintf(out, spec, (const char *)v.p);
+    } else if (conv == 'p') {
+      spec[n++] = 'p';
+      spec[n] = 0;
+      fprintf(out, spec, v.p);
+    } else {
+      uint32_t w = t->kind == TY_INT ? t->u.i.width : 64;
+      spec[n++] = 'l';
+      spec[n++] = 'l';
+      spec[n++] = conv;
+      spec[n] = 0;
+      if (conv == 'd' || conv == 'i' || conv == 'c')
+        fprintf(out, spec, (long long)v.i);
+      else
+        fprintf(out, spec, (unsigned long long)interp_zext(v.i, w));
+    }
+    c = q;
+  }
+  return true;
+}
+
+static int x_vprintf(KFrame *f, const KIns *k) {
+  const LPrintf *pf = k->aux;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  if (!out)
+    return kernel_error(f, k, UINT32_MAX, "out of memory");
+  bool ok = true;
+  for (uint32_t i = 0; i < f->nact && ok; i++)
+    ok = format_one(f, k, pf, f->act[i], out);
+  fclose(out);
+  if (ok && len) {
+    GpuState *gs = interp_gpu(f->L_in);
+    pthread_mutex_lock(&gs->mu);
+    fwrite(buf, 1, len, f->L_in->out);
+    pthread_mutex_unlock(&gs->mu);
+  }
+  free(buf);
+  if (!ok)
+    return EX_ERROR;
+  if (k->nout) {
+    Slot *o = KOUT(f, k, 0);
+    if (!k->vout[0])
+      o[0].i = 0;
+    else
+      KLANES(f, l, { o[l].i = 0; });
+  }
+  return EX_NEXT;
+}
+
+static bool l_call(KComp *kc, Op *op, KIns *k) {
+  Attr *callee = ir_op_attr(op, "callee");
+  if (!callee || callee->kind != ATTR_SYMREF || callee->u.sym.n != 1 || !ir_str_eq(callee->u.sym.path[0], "vprintf") ||
+      op->noperands != 2)
+    return kernel_unsupported(kc, op, "a call in a kernel (other than vprintf)");
+  LPrintf *pf = ir_alloc(kc->in->ctx, sizeof *pf);
+  Op *d = op->operands[1]->def;
+  Attr *et = d && ir_str_eq(d->name, "llvm.alloca") ? ir_op_attr(d, "elem_type") : NULL;
+  if (et && et->kind == ATTR_TYPE && et->type->kind == TY_LLVM_STRUCT && !et->type->u.agg.packed) {
+    const Type *st = et->type;
+    pf->n = st->u.agg.n;
+    pf->ft = ir_alloc(kc->in->ctx, (pf->n + 1) * sizeof *pf->ft);
+    pf->off = ir_alloc(kc->in->ctx, (pf->n + 1) * sizeof *pf->off);
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < pf->n; i++) {
+      uint64_t a, sz = size_of(st->u.agg.elems[i], &a);
+      Type *ft = st->u.agg.elems[i];
+      if (!scalar(ft) || !sz)
+        return kernel_unsupported(kc, op, "a vprintf argument of this type");
+      off = (off + a - 1) / a * a;
+      pf->ft[i] = ft;
+      pf->off[i] = off;
+      off += sz;
+    }
+  } else if (!d || !(ir_str_eq(d->name, "llvm.mlir.zero") || ir_str_eq(d->name, "llvm.mlir.null"))) {
+    return kernel_unsupported(kc, op, "vprintf arguments that are not an llvm.alloca of a struct");
+  }
+  k->aux = pf;
+  k->fn = x_vprintf;
+  return true;
+}
+
 /* ---- compiling ---------------------------------------------------------------------------- */
 
 /* llvm ops with effects or control the host implementations do not cover in kernels */
@@ -602,6 +799,7 @@ bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k) {
   if (ir_str_eq(op->name, "llvm.store")) {
     if (!l_mem(kc, op, k, 1, op->operands[0]->type))
       return false;
+    ((LMem *)k->aux)->write = true;
     k->fn = x_store;
     return true;
   }
@@ -611,6 +809,8 @@ bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k) {
     return l_addressof(kc, op, k);
   if (ir_str_eq(op->name, "llvm.alloca"))
     return l_alloca(kc, op, k);
+  if (ir_str_eq(op->name, "llvm.call"))
+    return l_call(kc, op, k);
   bool ok = !prefix(op->name, "nvvm.") && interp_compile_fn(op->name);
   for (uint32_t i = 0; ok && refused[i]; i++)
     ok = !ir_str_eq(op->name, refused[i]);
