@@ -262,6 +262,11 @@ bool c_kdynamic_shared(KComp *kc, Op *op, KIns *k);
 bool c_kmem(KComp *kc, Op *op, KIns *k);
 bool c_kalloca(KComp *kc, Op *op, KIns *k);
 bool c_kview(KComp *kc, Op *op, KIns *k);
+/* Checks and records thread l's access of [p, p + bytes) against the other threads' accesses of
+ * the block's shared memory since the last barrier (nothing when p is not in shared memory);
+ * memo: the op's kernel_new_memo. False after reporting a race. */
+bool kernel_shared_check(KFrame *f, const KIns *k, uint32_t memo, uint32_t l, const char *p, size_t bytes,
+                         bool write);
 /* Reports (be_kernel_access) and forgets the frame's recorded accesses; false when the backend
  * refused one (it reported why). */
 bool kernel_flush_accesses(KFrame *f);

@@ -189,6 +189,7 @@ typedef struct LMem {
   int bin;        /* atomicrmw: bin_op */
   bool local;     /* address space 3: the block's shared memory */
   bool write;
+  uint32_t memo;  /* its kernel_new_memo (shared memory race checks) */
   uint32_t ptr;   /* operand of the pointer */
 } LMem;
 
@@ -300,23 +301,15 @@ static inline char *ptr_of(const KFrame *f, const KIns *k, uint32_t op, uint32_t
 static int x_load(KFrame *f, const KIns *k) {
   const LMem *m = k->aux;
   LRun run = {0, 0};
-  if (!k->vout[0]) { /* a uniform address: one read for the block */
-    uint32_t l = f->act[0];
-    char *p = ptr_of(f, k, 0, l);
-    if (!check(f, k, m, l, p))
-      return EX_ERROR;
-    interp_load_elem(m->t, p, KOUT(f, k, 0));
-    record(f, &run, p, m->bytes, false, k->loc);
-    flush_run(f, &run, false, k->loc);
-    return EX_NEXT;
-  }
+  bool vary = k->vout[0];
   Slot *o = KOUT(f, k, 0);
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 0, l);
-    if (!check(f, k, m, l, p))
+    if (!check(f, k, m, l, p) || !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false))
       return EX_ERROR;
-    interp_load_elem(m->t, p, &o[l]);
+    if (vary || i == 0) /* a uniform result: one address for all threads */
+      interp_load_elem(m->t, p, &o[vary ? l : 0]);
     record(f, &run, p, m->bytes, false, k->loc);
   }
   flush_run(f, &run, false, k->loc);
@@ -331,7 +324,7 @@ static int x_store(KFrame *f, const KIns *k) {
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 1, l);
-    if (!check(f, k, m, l, p))
+    if (!check(f, k, m, l, p) || !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true))
       return EX_ERROR;
     interp_store_elem(m->t, p, &v[l * sv]);
     record(f, &run, p, m->bytes, true, k->loc);
@@ -361,6 +354,7 @@ static bool l_mem(KComp *kc, Op *op, KIns *k, uint32_t ptr, Type *t) {
     return kernel_unsupported(kc, op, "an access of an integer of this width");
   m->t = t;
   m->local = pt->u.ptr.addrspace == 3;
+  m->memo = kernel_new_memo(kc, m->bytes);
   m->ptr = ptr;
   k->aux = m;
   return true;

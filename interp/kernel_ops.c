@@ -1287,3 +1287,12 @@ bool c_kview(KComp *kc, Op *op, KIns *k) {
   return true;
 }
 
+
+bool kernel_shared_check(KFrame *f, const KIns *k, uint32_t memo, uint32_t l, const char *p, size_t bytes,
+                         bool write) {
+  if (!in_shared(f, p))
+    return true;
+  KMem m = {0};
+  m.memo = memo;
+  return shared_ok(f, k, &m, l, p, bytes, write);
+}
