@@ -22,6 +22,7 @@
  * refuses accesses outside device memory when the accesses are reported). */
 #include "interp/kernel.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -736,11 +737,86 @@ static int x_vprintf(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+/* ---- libdevice math (__nv_*): computed in double like the host's math ops ------------------------ */
+
+static double rsqrt_(double x) { return 1.0 / sqrt(x); }
+static double exp10_(double x) { return pow(10.0, x); }
+
+static const struct {
+  const char *name;
+  double (*f1)(double);
+  double (*f2)(double, double);
+} libdevice[] = {
+  {"exp", exp, NULL},       {"exp2", exp2, NULL},     {"exp10", exp10_, NULL},  {"expm1", expm1, NULL},
+  {"log", log, NULL},       {"log2", log2, NULL},     {"log10", log10, NULL},   {"log1p", log1p, NULL},
+  {"sqrt", sqrt, NULL},     {"rsqrt", rsqrt_, NULL},  {"cbrt", cbrt, NULL},     {"sin", sin, NULL},
+  {"cos", cos, NULL},       {"tan", tan, NULL},       {"asin", asin, NULL},     {"acos", acos, NULL},
+  {"atan", atan, NULL},     {"sinh", sinh, NULL},     {"cosh", cosh, NULL},     {"tanh", tanh, NULL},
+  {"asinh", asinh, NULL},   {"acosh", acosh, NULL},   {"atanh", atanh, NULL},   {"fabs", fabs, NULL},
+  {"floor", floor, NULL},   {"ceil", ceil, NULL},     {"trunc", trunc, NULL},   {"round", round, NULL},
+  {"rint", nearbyint, NULL}, {"erf", erf, NULL},      {"erfc", erfc, NULL},     {"pow", NULL, pow},
+  {"atan2", NULL, atan2},   {"fmod", NULL, fmod},     {"fmin", NULL, fmin},     {"fmax", NULL, fmax},
+  {"hypot", NULL, hypot},   {"copysign", NULL, copysign},
+};
+
+/* k->a: the libdevice entry; k->b: 1 for f32 */
+static int x_libdevice(KFrame *f, const KIns *k) {
+  bool f32 = k->b, two = libdevice[k->a].f2 != NULL;
+  const Slot *A = KIN(f, k, 0), *B = two ? KIN(f, k, 1) : A;
+  size_t sa = k->vin[0], sb = two ? k->vin[1] : sa;
+  Slot *o = KOUT(f, k, 0);
+  if (!k->vout[0]) {
+    double x = f32 ? A[0].f32 : A[0].f, y = f32 ? B[0].f32 : B[0].f;
+    double r = two ? libdevice[k->a].f2(x, y) : libdevice[k->a].f1(x);
+    o[0].u = 0;
+    if (f32)
+      o[0].f32 = (float)r;
+    else
+      o[0].f = r;
+    return EX_NEXT;
+  }
+  KLANES(f, l, {
+    double x = f32 ? A[l * sa].f32 : A[l * sa].f, y = f32 ? B[l * sb].f32 : B[l * sb].f;
+    double r = two ? libdevice[k->a].f2(x, y) : libdevice[k->a].f1(x);
+    o[l].u = 0;
+    if (f32)
+      o[l].f32 = (float)r;
+    else
+      o[l].f = r;
+  });
+  return EX_NEXT;
+}
+
+static bool l_libdevice(KComp *kc, Op *op, KIns *k, Str name) {
+  Type *t = op->nresults == 1 ? op->results[0].type : NULL;
+  bool f32 = t && t->kind == TY_FLOAT && t->u.f == F_F32, f64 = t && t->kind == TY_FLOAT && t->u.f == F_F64;
+  Str base = {name.s + 5, name.len - 5};
+  if (f32 && base.len && base.s[base.len - 1] == 'f')
+    base.len--;
+  for (uint32_t i = 0; (f32 || f64) && i < sizeof libdevice / sizeof libdevice[0]; i++) {
+    if (strlen(libdevice[i].name) != base.len || memcmp(libdevice[i].name, base.s, base.len) ||
+        op->noperands != (libdevice[i].f2 ? 2u : 1u))
+      continue;
+    for (uint32_t j = 0; j < op->noperands; j++)
+      if (op->operands[j]->type != t)
+        return kernel_unsupported(kc, op, "a libdevice call with these operand types");
+    k->a = i;
+    k->b = f32;
+    k->fn = x_libdevice;
+    return true;
+  }
+  char what[160];
+  snprintf(what, sizeof what, "a call of '%.*s' in a kernel", (int)name.len, name.s);
+  return kernel_unsupported(kc, op, what);
+}
+
 static bool l_call(KComp *kc, Op *op, KIns *k) {
   Attr *callee = ir_op_attr(op, "callee");
+  if (callee && callee->kind == ATTR_SYMREF && callee->u.sym.n == 1 && prefix(callee->u.sym.path[0], "__nv_"))
+    return l_libdevice(kc, op, k, callee->u.sym.path[0]);
   if (!callee || callee->kind != ATTR_SYMREF || callee->u.sym.n != 1 || !ir_str_eq(callee->u.sym.path[0], "vprintf") ||
       op->noperands != 2)
-    return kernel_unsupported(kc, op, "a call in a kernel (other than vprintf)");
+    return kernel_unsupported(kc, op, "a call in a kernel (other than vprintf and libdevice math)");
   LPrintf *pf = ir_alloc(kc->in->ctx, sizeof *pf);
   Op *d = op->operands[1]->def;
   Attr *et = d && ir_str_eq(d->name, "llvm.alloca") ? ir_op_attr(d, "elem_type") : NULL;
