@@ -816,7 +816,7 @@ static bool l_call(KComp *kc, Op *op, KIns *k) {
     return l_libdevice(kc, op, k, callee->u.sym.path[0]);
   if (!callee || callee->kind != ATTR_SYMREF || callee->u.sym.n != 1 || !ir_str_eq(callee->u.sym.path[0], "vprintf") ||
       op->noperands != 2)
-    return kernel_unsupported(kc, op, "a call in a kernel (other than vprintf and libdevice math)");
+    return kernel_unsupported(kc, op, "a call (other than vprintf and libdevice math)");
   LPrintf *pf = ir_alloc(kc->in->ctx, sizeof *pf);
   Op *d = op->operands[1]->def;
   Attr *et = d && ir_str_eq(d->name, "llvm.alloca") ? ir_op_attr(d, "elem_type") : NULL;
