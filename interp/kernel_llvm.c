@@ -386,7 +386,9 @@ static double rmw_float(int bin, double old, double v) {
   case 11: return old + v;
   case 12: return old - v;
   case 13: return old != old ? v : v != v ? old : old > v ? old : v;
-  default: return old != old ? v : v != v ? old : old < v ? old : v;
+  case 14: return old != old ? v : v != v ? old : old < v ? old : v;
+  case 19: return old != old || v != v ? old + v : old == v ? (signbit(old) ? v : old) : old > v ? old : v;
+  default: return old != old || v != v ? old + v : old == v ? (signbit(old) ? old : v) : old < v ? old : v;
   }
 }
 
@@ -472,7 +474,7 @@ static bool l_atomic(KComp *kc, Op *op, KIns *k) {
     Attr *b = ir_op_attr(op, "bin_op");
     m->bin = b && b->kind == ATTR_INT ? (int)b->u.i.v : -1;
     bool fl = t->kind == TY_FLOAT;
-    if (m->bin < 0 || (fl ? !(m->bin == 0 || (m->bin >= 11 && m->bin <= 14)) : m->bin > 10))
+    if (m->bin < 0 || (fl ? !(m->bin == 0 || (m->bin >= 11 && m->bin <= 14) || m->bin == 19 || m->bin == 20) : m->bin > 10))
       return kernel_unsupported(kc, op, "this llvm.atomicrmw operation");
   }
   k->fn = x_atomic;
