@@ -846,6 +846,72 @@ static bool l_call(KComp *kc, Op *op, KIns *k) {
   return true;
 }
 
+/* ---- fast paths: llvm ops with an arith twin, getelementptr ------------------------------------ */
+
+static const char *const twins[][2] = {
+  {"llvm.add", "arith.addi"},     {"llvm.sub", "arith.subi"},     {"llvm.mul", "arith.muli"},
+  {"llvm.and", "arith.andi"},     {"llvm.or", "arith.ori"},       {"llvm.xor", "arith.xori"},
+  {"llvm.shl", "arith.shli"},     {"llvm.lshr", "arith.shrui"},   {"llvm.ashr", "arith.shrsi"},
+  {"llvm.sdiv", "arith.divsi"},   {"llvm.udiv", "arith.divui"},   {"llvm.srem", "arith.remsi"},
+  {"llvm.urem", "arith.remui"},   {"llvm.fadd", "arith.addf"},    {"llvm.fsub", "arith.subf"},
+  {"llvm.fmul", "arith.mulf"},    {"llvm.fdiv", "arith.divf"},    {"llvm.icmp", "arith.cmpi"},
+  {"llvm.sext", "arith.extsi"},   {"llvm.zext", "arith.extui"},   {"llvm.trunc", "arith.trunci"},
+  {"llvm.sitofp", "arith.sitofp"}, {"llvm.select", "arith.select"},
+  {"llvm.intr.smax", "arith.maxsi"}, {"llvm.intr.smin", "arith.minsi"}, {"llvm.intr.umax", "arith.maxui"},
+  {"llvm.intr.umin", "arith.minui"},
+};
+
+/* The lane loop kernel_arith.c has for op's arith twin (the same semantics on the same words),
+ * compiled on a copy of op named as the twin; false when it would run the twin's host
+ * implementation instead (then op runs through its own). */
+static bool twin_lanes(KComp *kc, Op *op, KIns *k) {
+  for (uint32_t i = 0; i < sizeof twins / sizeof twins[0]; i++) {
+    if (!ir_str_eq(op->name, twins[i][0]))
+      continue;
+    for (uint32_t j = 0; j < op->noperands; j++)
+      if (op->operands[j]->type->kind != TY_INT && op->operands[j]->type->kind != TY_FLOAT)
+        return false;
+    Op *twin = ir_alloc(kc->in->ctx, sizeof *twin);
+    *twin = *op;
+    twin->name = ir_intern_cstr(kc->in->ctx, twins[i][1]);
+    KIns t = *k;
+    t.aux = NULL;
+    if (!kernel_compile_arith(kc->in, twin, &t) || t.aux) /* aux: its host implementation */
+      return false;
+    *k = t;
+    k->op = op;
+    return true;
+  }
+  return false;
+}
+
+/* llvm.getelementptr %p[%i] over a scalar element: p + i * k->imm. */
+static int x_gep1(KFrame *f, const KIns *k) {
+  const Slot *P = KIN(f, k, 0), *I = KIN(f, k, 1);
+  size_t sp = k->vin[0], si = k->vin[1];
+  Slot *o = KOUT(f, k, 0);
+  if (!k->vout[0]) {
+    o[0].u = P[0].u + (uint64_t)I[0].i * (uint64_t)k->imm;
+    return EX_NEXT;
+  }
+  KLANES(f, l, { o[l].u = P[l * sp].u + (uint64_t)I[l * si].i * (uint64_t)k->imm; });
+  return EX_NEXT;
+}
+
+static bool gep_lanes(KComp *kc, Op *op, KIns *k) {
+  (void)kc;
+  Attr *raw = ir_op_attr(op, "rawConstantIndices"), *et = ir_op_attr(op, "elem_type");
+  if (!raw || raw->kind != ATTR_DENSE_ARRAY || raw->u.darr.n != 1 || raw->u.darr.ivals[0] != INT32_MIN ||
+      op->noperands != 2 || op->operands[1]->type->kind != TY_INT || !et || et->kind != ATTR_TYPE ||
+      !scalar(et->type) || op->operands[0]->type->kind != TY_LLVM_PTR)
+    return false;
+  k->imm = bytes_of(et->type);
+  if (!k->imm)
+    return false;
+  k->fn = x_gep1;
+  return true;
+}
+
 /* ---- compiling ---------------------------------------------------------------------------- */
 
 /* llvm ops with effects or control the host implementations do not cover in kernels */
@@ -886,6 +952,8 @@ bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k) {
   bool ok = !prefix(op->name, "nvvm.") && interp_compile_fn(op->name);
   for (uint32_t i = 0; ok && refused[i]; i++)
     ok = !ir_str_eq(op->name, refused[i]);
+  if (ok && (twin_lanes(kc, op, k) || (ir_str_eq(op->name, "llvm.getelementptr") && gep_lanes(kc, op, k))))
+    return true;
   if (ok)
     return kernel_compile_host(kc->in, op, k);
   snprintf(what, sizeof what, "'%.*s'", (int)op->name.len, op->name.s);
