@@ -256,6 +256,38 @@ static bool check(KFrame *f, const KIns *k, const LMem *m, uint32_t l, char *p) 
   return false;
 }
 
+/* The byte ranges of the memrefs passed to the kernel, computed once per op run: most accesses
+ * lie in the range the previous one did. */
+#define LB_MAX 16
+typedef struct LBounds {
+  char *lo[LB_MAX], *hi[LB_MAX];
+  uint32_t n, last;
+} LBounds;
+
+static void bounds_of(const KFrame *f, LBounds *b) {
+  const LInfo *in = info(f);
+  b->n = 0;
+  b->last = 0;
+  for (uint32_t i = 0; in && in->bound && i < in->n && i < LB_MAX; i++) {
+    const LRef *r = &in->refs[i];
+    char *base = f->u[r->aligned].p;
+    b->lo[b->n] = base + f->u[r->words[0]].i * (int64_t)r->esize;
+    b->hi[b->n++] = base + ref_extent(f, r) * (int64_t)r->esize;
+  }
+}
+
+/* check(), answering at once for an access in one of b's ranges */
+static inline bool check_fast(KFrame *f, const KIns *k, const LMem *m, uint32_t l, char *p, LBounds *b) {
+  if (b->n && p >= b->lo[b->last] && p + m->bytes <= b->hi[b->last])
+    return true;
+  for (uint32_t i = 0; i < b->n; i++)
+    if (p >= b->lo[i] && p + m->bytes <= b->hi[i]) {
+      b->last = i;
+      return true;
+    }
+  return check(f, k, m, l, p);
+}
+
 /* Records [p, p + bytes) for race detection: consecutive threads' accesses merge. */
 typedef struct LRun {
   uintptr_t lo, hi;
@@ -304,10 +336,12 @@ static int x_load(KFrame *f, const KIns *k) {
   LRun run = {0, 0};
   bool vary = k->vout[0];
   Slot *o = KOUT(f, k, 0);
+  LBounds b;
+  bounds_of(f, &b);
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 0, l);
-    if (!check(f, k, m, l, p) || !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false))
+    if (!check_fast(f, k, m, l, p, &b) || !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false))
       return EX_ERROR;
     if (vary || i == 0) /* a uniform result: one address for all threads */
       interp_load_elem(m->t, p, &o[vary ? l : 0]);
@@ -322,10 +356,12 @@ static int x_store(KFrame *f, const KIns *k) {
   LRun run = {0, 0};
   const Slot *v = KIN(f, k, 0);
   size_t sv = k->vin[0];
+  LBounds b;
+  bounds_of(f, &b);
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 1, l);
-    if (!check(f, k, m, l, p) || !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true))
+    if (!check_fast(f, k, m, l, p, &b) || !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true))
       return EX_ERROR;
     interp_store_elem(m->t, p, &v[l * sv]);
     record(f, &run, p, m->bytes, true, k->loc);
