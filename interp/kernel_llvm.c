@@ -70,7 +70,8 @@ bool kernel_is_llvm(const Op *op) { return prefix(op->name, "llvm.") || prefix(o
 
 bool kernel_llvm_varies(const Op *op) {
   return prefix(op->name, "nvvm.read.ptx.sreg.tid.") || ir_str_eq(op->name, "nvvm.read.ptx.sreg.laneid") ||
-         ir_str_eq(op->name, "nvvm.shfl.sync") || ir_str_eq(op->name, "llvm.atomicrmw") || ir_str_eq(op->name, "llvm.alloca") ||
+         ir_str_eq(op->name, "nvvm.shfl.sync") || ir_str_eq(op->name, "llvm.atomicrmw") ||
+         ir_str_eq(op->name, "llvm.alloca") ||
          ir_str_eq(op->name, "llvm.cmpxchg");
 }
 
@@ -341,7 +342,8 @@ static int x_load(KFrame *f, const KIns *k) {
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 0, l);
-    if (!check_fast(f, k, m, l, p, &b) || !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false))
+    if (!check_fast(f, k, m, l, p, &b) ||
+        (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false)))
       return EX_ERROR;
     if (vary || i == 0) /* a uniform result: one address for all threads */
       interp_load_elem(m->t, p, &o[vary ? l : 0]);
@@ -361,7 +363,8 @@ static int x_store(KFrame *f, const KIns *k) {
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 1, l);
-    if (!check_fast(f, k, m, l, p, &b) || !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true))
+    if (!check_fast(f, k, m, l, p, &b) ||
+        (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true)))
       return EX_ERROR;
     interp_store_elem(m->t, p, &v[l * sv]);
     record(f, &run, p, m->bytes, true, k->loc);
@@ -510,7 +513,8 @@ static bool l_atomic(KComp *kc, Op *op, KIns *k) {
     Attr *b = ir_op_attr(op, "bin_op");
     m->bin = b && b->kind == ATTR_INT ? (int)b->u.i.v : -1;
     bool fl = t->kind == TY_FLOAT;
-    if (m->bin < 0 || (fl ? !(m->bin == 0 || (m->bin >= 11 && m->bin <= 14) || m->bin == 19 || m->bin == 20) : m->bin > 10))
+    bool fok = m->bin == 0 || (m->bin >= 11 && m->bin <= 14) || m->bin == 19 || m->bin == 20;
+    if (m->bin < 0 || (fl ? !fok : m->bin > 10))
       return kernel_unsupported(kc, op, "this llvm.atomicrmw operation");
   }
   k->fn = x_atomic;
