@@ -555,7 +555,9 @@ static bool c_kyield(KComp *kc, Op *op, KIns *k) {
   else if (ir_str_eq(parent->name, "scf.if") || ir_str_eq(parent->name, "scf.execute_region") ||
            ir_str_eq(parent->name, "gpu.all_reduce"))
     dst = arg_ptrs(kc, parent->results, op->noperands);
-  else if (kc->call && (ir_str_eq(parent->name, "func.func") || ir_str_eq(parent->name, "gpu.func")) &&
+  else if (kc->call &&
+           (ir_str_eq(parent->name, "func.func") || ir_str_eq(parent->name, "gpu.func") ||
+            ir_str_eq(parent->name, "llvm.func")) &&
            op->noperands == kc->call->nresults)
     dst = op->noperands ? arg_ptrs(kc, kc->call->results, op->noperands) : NULL; /* a callee's return */
   else if (!op->noperands && (ir_str_eq(op->name, "gpu.return") || ir_str_eq(op->name, "gpu.terminator") ||
@@ -981,6 +983,8 @@ static bool c_kcall(KComp *kc, Op *op, KIns *k) {
   k->fn = x_call;
   return ok;
 }
+
+bool kernel_compile_call(KComp *kc, Op *op, KIns *k) { return c_kcall(kc, op, k); }
 
 /* ---- compiling ops and bodies ---------------------------------------------------------------- */
 

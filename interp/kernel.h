@@ -285,5 +285,7 @@ bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k);
  * bounds checks; false after a diagnostic. */
 bool kernel_llvm_bind(Comp *c, Op *site, Op *fn, Kernel *k, uint32_t first, uint32_t n);
 void **kernel_llvm_ext(const Kernel *k); /* kernel.c: kernel_llvm.c's data of k */
+/* kernel.c: a call compiled in place (func.call's way) */
+bool kernel_compile_call(KComp *kc, Op *op, KIns *k);
 
 #endif

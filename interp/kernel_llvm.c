@@ -71,8 +71,7 @@ bool kernel_is_llvm(const Op *op) { return prefix(op->name, "llvm.") || prefix(o
 bool kernel_llvm_varies(const Op *op) {
   return prefix(op->name, "nvvm.read.ptx.sreg.tid.") || ir_str_eq(op->name, "nvvm.read.ptx.sreg.laneid") ||
          ir_str_eq(op->name, "nvvm.shfl.sync") || ir_str_eq(op->name, "llvm.atomicrmw") ||
-         ir_str_eq(op->name, "llvm.alloca") ||
-         ir_str_eq(op->name, "llvm.cmpxchg");
+         ir_str_eq(op->name, "llvm.alloca") || ir_str_eq(op->name, "llvm.cmpxchg") || ir_str_eq(op->name, "llvm.call");
 }
 
 /* ---- special registers ----------------------------------------------------------------------- */
@@ -856,9 +855,15 @@ static bool l_call(KComp *kc, Op *op, KIns *k) {
   Attr *callee = ir_op_attr(op, "callee");
   if (callee && callee->kind == ATTR_SYMREF && callee->u.sym.n == 1 && prefix(callee->u.sym.path[0], "__nv_"))
     return l_libdevice(kc, op, k, callee->u.sym.path[0]);
+  Op *mod = ir_op_parent_op(kc->root);
+  Op *fn = callee && callee->kind == ATTR_SYMREF && callee->u.sym.n == 1 && mod
+               ? ir_symbol_lookup(mod, callee->u.sym.path[0])
+               : NULL;
+  if (fn && ir_str_eq(fn->name, "llvm.func") && fn->nregions && fn->regions[0].first)
+    return kernel_compile_call(kc, op, k); /* a device function of the kernel's module */
   if (!callee || callee->kind != ATTR_SYMREF || callee->u.sym.n != 1 || !ir_str_eq(callee->u.sym.path[0], "vprintf") ||
       op->noperands != 2)
-    return kernel_unsupported(kc, op, "a call (other than vprintf and libdevice math)");
+    return kernel_unsupported(kc, op, "a call of a function without a body (other than vprintf and libdevice math)");
   LPrintf *pf = ir_alloc(kc->in->ctx, sizeof *pf);
   Op *d = op->operands[1]->def;
   Attr *et = d && ir_str_eq(d->name, "llvm.alloca") ? ir_op_attr(d, "elem_type") : NULL;

@@ -1,9 +1,9 @@
 // What the interpreter cannot run in a kernel lowered to llvm + nvvm is reported before anything
-// runs, at the op: a call of a function other than vprintf and libdevice math, the address of a
-// device global (not a constant string, not shared memory), an llvm.alloca of a count that is
-// not a constant, an nvvm op it does not know.
+// runs, at the op: a call of an external function other than vprintf and libdevice math, the
+// address of a device global (not a constant string, not shared memory), an llvm.alloca of a
+// count that is not a constant, an nvvm op it does not know.
 // RUN: not %gpuinterp %s 2>&1 | FileCheck %s
-// CHECK: nvvm-unsupported.mlir:[[@LINE+10]]:7: error: 'llvm.call' op a call (other than vprintf and libdevice math) is not supported in kernels yet
+// CHECK: nvvm-unsupported.mlir:[[@LINE+10]]:7: error: 'llvm.call' op a call of a function without a body (other than vprintf and libdevice math) is not supported in kernels yet
 // CHECK: nvvm-unsupported.mlir:[[@LINE+10]]:12: error: 'llvm.mlir.addressof' op the address of a global that is not a constant string or in shared memory is not supported in kernels yet
 // CHECK: nvvm-unsupported.mlir:[[@LINE+10]]:12: error: 'llvm.alloca' op an llvm.alloca whose count is not a constant is not supported in kernels yet
 // CHECK: nvvm-unsupported.mlir:[[@LINE+11]]:7: error: 'nvvm.bar.warp.sync' op 'nvvm.bar.warp.sync' is not supported in kernels yet
