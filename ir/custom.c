@@ -38,7 +38,7 @@ static bool all_types_equal(const Op *op) {
 }
 
 /* `kw<...>` read raw and kept as the dialect attribute `#dialect.kw<...>` */
-static bool parse_enum_attr(Parser *p, const char *prefix, Attr **out) {
+bool p_flags_attr(Parser *p, const char *prefix, Attr **out) {
   const char *body;
   uint32_t blen;
   p->lx.cur = p->tok.text + p->tok.len;
@@ -67,10 +67,9 @@ static bool parse_enum_attr(Parser *p, const char *prefix, Attr **out) {
 }
 
 /* prints ` kw<...>` from a `#prefix<...>` attribute; false if it has another shape */
-static bool print_enum_attr(Printer *pr, const Attr *a, const char *prefix, const char *kw) {
+bool pr_flags(Printer *pr, const Attr *a, const char *prefix, const char *kw) {
   size_t n = strlen(prefix);
-  if (!a || a->kind != ATTR_OPAQUE || a->u.str.len <= n + 1 || a->u.str.s[0] != '#' ||
-      memcmp(a->u.str.s + 1, prefix, n) != 0)
+  if (!a || !pr_flags_fit(a, prefix))
     return false;
   pr_char(pr, ' ');
   pr_str(pr, kw);
@@ -78,9 +77,10 @@ static bool print_enum_attr(Printer *pr, const Attr *a, const char *prefix, cons
   return true;
 }
 
-static bool enum_attr_fits(const Attr *a, const char *prefix) {
+bool pr_flags_fit(const Attr *a, const char *prefix) {
   size_t n = strlen(prefix);
-  return !a || (a->kind == ATTR_OPAQUE && a->u.str.len > n + 1 && memcmp(a->u.str.s + 1, prefix, n) == 0);
+  return !a || (a->kind == ATTR_OPAQUE && a->u.str.len > n + 2 && a->u.str.s[0] == '#' &&
+                memcmp(a->u.str.s + 1, prefix, n) == 0 && a->u.str.s[n + 1] == '<');
 }
 
 /* ---- builtin.module ------------------------------------------------------------------------- */
@@ -369,7 +369,7 @@ static bool parse_binary_with(Parser *p, OpState *st, const char *kw, const char
     return false;
   if (kw && p_is_kw(p, kw)) {
     Attr *a;
-    if (!parse_enum_attr(p, prefix, &a))
+    if (!p_flags_attr(p, prefix, &a))
       return false;
     st_add_prop(p, st, prop_name, a);
   }
@@ -385,12 +385,12 @@ static bool print_binary_with(Printer *pr, Op *op, const char *prop_name, const 
   const char *const allowed[] = {prop_name, NULL};
   Attr *flags = prop_name ? prop(op, prop_name) : NULL;
   if (op->noperands != 2 || op->nresults != 1 || !all_types_equal(op) || !only_props(op, allowed) ||
-      op->nregions || (flags && !enum_attr_fits(flags, prefix)))
+      op->nregions || (flags && !pr_flags_fit(flags, prefix)))
     return false;
   pr_char(pr, ' ');
   pr_values(pr, op->operands, 2);
   if (flags)
-    print_enum_attr(pr, flags, prefix, kw);
+    pr_flags(pr, flags, prefix, kw);
   pr_attr_dict(pr, op, allowed, false);
   pr_strn(pr, " : ", 3);
   pr_type(pr, op->results[0].type);
@@ -440,7 +440,7 @@ bool parse_unary_fm(Parser *p, OpState *st) {
     return false;
   if (p_is_kw(p, "fastmath")) {
     Attr *a;
-    if (!parse_enum_attr(p, "arith.fastmath", &a))
+    if (!p_flags_attr(p, "arith.fastmath", &a))
       return false;
     st_add_prop(p, st, "fastmath", a);
   }
@@ -455,12 +455,12 @@ bool print_unary_fm(Printer *pr, Op *op) {
   static const char *const allowed[] = {"fastmath", NULL};
   Attr *flags = prop(op, "fastmath");
   if (op->noperands != 1 || op->nresults != 1 || !all_types_equal(op) || !only_props(op, allowed) ||
-      op->nregions || !enum_attr_fits(flags, "arith.fastmath"))
+      op->nregions || !pr_flags_fit(flags, "arith.fastmath"))
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
   if (flags)
-    print_enum_attr(pr, flags, "arith.fastmath", "fastmath");
+    pr_flags(pr, flags, "arith.fastmath", "fastmath");
   pr_attr_dict(pr, op, allowed, false);
   pr_strn(pr, " : ", 3);
   pr_type(pr, op->results[0].type);
@@ -569,7 +569,7 @@ static bool parse_cmp(Parser *p, OpState *st, const char *const *preds, bool fm)
     return false;
   if (fm && p_is_kw(p, "fastmath")) {
     Attr *a;
-    if (!parse_enum_attr(p, "arith.fastmath", &a))
+    if (!p_flags_attr(p, "arith.fastmath", &a))
       return false;
     st_add_prop(p, st, "fastmath", a);
   }
@@ -587,14 +587,14 @@ static bool print_cmp(Printer *pr, Op *op, const char *const *preds, int npreds)
   if (!pred || pred->kind != ATTR_INT || pred->u.i.big || pred->u.i.v < 0 || pred->u.i.v >= npreds ||
       !ir_type_is_integer(pred->type, 64) || !only_props(op, allowed) || op->noperands != 2 ||
       op->nresults != 1 || op->operands[0]->type != op->operands[1]->type ||
-      !enum_attr_fits(fm, "arith.fastmath"))
+      !pr_flags_fit(fm, "arith.fastmath"))
     return false;
   pr_char(pr, ' ');
   pr_str(pr, preds[pred->u.i.v]);
   pr_strn(pr, ", ", 2);
   pr_values(pr, op->operands, 2);
   if (fm)
-    print_enum_attr(pr, fm, "arith.fastmath", "fastmath");
+    pr_flags(pr, fm, "arith.fastmath", "fastmath");
   pr_attr_dict(pr, op, allowed, false);
   pr_strn(pr, " : ", 3);
   pr_type(pr, op->operands[0]->type);

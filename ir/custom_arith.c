@@ -61,42 +61,13 @@ static Type *i1_like(IrCtx *ctx, Type *t) {
   return i1;
 }
 
-static Attr *opaque(IrCtx *ctx, const char *text, size_t len) {
-  Attr *a = ir_alloc(ctx, sizeof *a);
-  a->kind = ATTR_OPAQUE;
-  a->u.str = ir_intern(ctx, text, len);
-  return a;
-}
-
-/* `<...>` after the current keyword, kept as `#prefix<...>` with blanks normalized the way
- * syntax.c normalizes dialect attributes (", " after each comma, no other blanks) */
-static bool parse_angle_attr(Parser *p, const char *prefix, Attr **out) {
-  const char *body;
-  uint32_t blen;
-  p->lx.cur = p->tok.text + p->tok.len;
-  if (!lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "expected '<'");
-  char buf[512];
-  int o = snprintf(buf, sizeof buf, "#%s", prefix);
-  for (uint32_t i = 0; i < blen && o < (int)sizeof buf - 2; i++) {
-    if (body[i] == ' ' || body[i] == '\n' || body[i] == '\t' || body[i] == '\r')
-      continue;
-    buf[o++] = body[i];
-    if (body[i] == ',')
-      buf[o++] = ' ';
-  }
-  *out = opaque(p_ctx(p), buf, (size_t)o);
-  p_next(p);
-  return true;
-}
-
 /* (`kw` `<` ... `>`)? into the property prop_name as `#prefix<...>` */
 static bool parse_opt_flags(Parser *p, OpState *st, const char *kw, const char *prop_name,
                             const char *prefix) {
   if (!p_is_kw(p, kw))
     return true;
   Attr *a;
-  if (!parse_angle_attr(p, prefix, &a))
+  if (!p_flags_attr(p, prefix, &a))
     return false;
   st_add_prop(p, st, prop_name, a);
   return true;
@@ -104,23 +75,6 @@ static bool parse_opt_flags(Parser *p, OpState *st, const char *kw, const char *
 
 static bool parse_opt_fastmath(Parser *p, OpState *st) {
   return parse_opt_flags(p, st, "fastmath", "fastmath", "arith.fastmath");
-}
-
-/* Whether a is absent or `#prefix<...>`, which a flags clause can carry. */
-static bool flags_fit(const Attr *a, const char *prefix) {
-  size_t n = strlen(prefix);
-  return !a || (a->kind == ATTR_OPAQUE && a->u.str.len > n + 2 && a->u.str.s[0] == '#' &&
-                memcmp(a->u.str.s + 1, prefix, n) == 0 && a->u.str.s[n + 1] == '<');
-}
-
-/* ` kw<...>` of a property that flags_fit accepted, if present */
-static void print_flags(Printer *pr, const Attr *a, const char *prefix, const char *kw) {
-  if (!a)
-    return;
-  size_t n = strlen(prefix) + 1;
-  pr_char(pr, ' ');
-  pr_str(pr, kw);
-  pr_strn(pr, a->u.str.s + n, a->u.str.len - n);
 }
 
 /* ---- arith ---------------------------------------------------------------------------------- */
@@ -218,7 +172,7 @@ bool print_arith_cast(Printer *pr, Op *op) {
   static const char *const elide[] = {"roundingmode", "overflowFlags", "fastmath", NULL};
   Attr *rm = prop(op, "roundingmode"), *ovf = prop(op, "overflowFlags"), *fm = prop(op, "fastmath");
   if (op->noperands < 1 || op->noperands > 2 || op->nresults != 1 || !plain(op) ||
-      !flags_fit(ovf, "arith.overflow") || !flags_fit(fm, "arith.fastmath") ||
+      !pr_flags_fit(ovf, "arith.overflow") || !pr_flags_fit(fm, "arith.fastmath") ||
       (rm && (rm->kind != ATTR_INT || rm->u.i.big || !ir_type_is_integer(rm->type, 32) ||
               rm->u.i.v < 0 || rm->u.i.v >= (int64_t)NROUNDING)))
     return false;
@@ -228,8 +182,8 @@ bool print_arith_cast(Printer *pr, Op *op) {
     pr_char(pr, ' ');
     pr_str(pr, rounding_modes[rm->u.i.v]);
   }
-  print_flags(pr, ovf, "arith.overflow", "overflow");
-  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_flags(pr, ovf, "arith.overflow", "overflow");
+  pr_flags(pr, fm, "arith.fastmath", "fastmath");
   pr_attr_dict(pr, op, elide, false);
   pr_strn(pr, " : ", 3);
   pr_value_types(pr, op->operands, op->noperands);
@@ -255,12 +209,12 @@ bool parse_fpowi(Parser *p, OpState *st) {
 bool print_fpowi(Printer *pr, Op *op) {
   static const char *const elide[] = {"fastmath", NULL};
   Attr *fm = prop(op, "fastmath");
-  if (op->noperands != 2 || op->nresults != 1 || !plain(op) || !flags_fit(fm, "arith.fastmath") ||
+  if (op->noperands != 2 || op->nresults != 1 || !plain(op) || !pr_flags_fit(fm, "arith.fastmath") ||
       op->operands[0]->type != op->results[0].type)
     return false;
   pr_char(pr, ' ');
   pr_values(pr, op->operands, 2);
-  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_flags(pr, fm, "arith.fastmath", "fastmath");
   pr_attr_dict(pr, op, elide, false);
   pr_strn(pr, " : ", 3);
   pr_value_types(pr, op->operands, 2);
@@ -321,12 +275,12 @@ bool parse_sincos(Parser *p, OpState *st) {
 bool print_sincos(Printer *pr, Op *op) {
   static const char *const elide[] = {"fastmath", NULL};
   Attr *fm = prop(op, "fastmath");
-  if (op->noperands != 1 || op->nresults != 2 || !plain(op) || !flags_fit(fm, "arith.fastmath") ||
+  if (op->noperands != 1 || op->nresults != 2 || !plain(op) || !pr_flags_fit(fm, "arith.fastmath") ||
       op->results[0].type != op->operands[0]->type || op->results[1].type != op->operands[0]->type)
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
-  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_flags(pr, fm, "arith.fastmath", "fastmath");
   pr_attr_dict(pr, op, elide, false);
   pr_strn(pr, " : ", 3);
   pr_type(pr, op->operands[0]->type);
@@ -349,7 +303,7 @@ bool parse_clampf(Parser *p, OpState *st) {
 bool print_clampf(Printer *pr, Op *op) {
   static const char *const elide[] = {"fastmath", NULL};
   Attr *fm = prop(op, "fastmath");
-  if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !flags_fit(fm, "arith.fastmath") ||
+  if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !pr_flags_fit(fm, "arith.fastmath") ||
       !types_are(op->operands, 3, op->results[0].type))
     return false;
   pr_char(pr, ' ');
@@ -357,7 +311,7 @@ bool print_clampf(Printer *pr, Op *op) {
   pr_strn(pr, " to [", 5);
   pr_values(pr, op->operands + 1, 2);
   pr_char(pr, ']');
-  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_flags(pr, fm, "arith.fastmath", "fastmath");
   pr_attr_dict(pr, op, elide, false);
   pr_strn(pr, " : ", 3);
   pr_type(pr, op->results[0].type);
@@ -380,12 +334,12 @@ bool parse_ternary(Parser *p, OpState *st) {
 bool print_ternary(Printer *pr, Op *op) {
   static const char *const elide[] = {"fastmath", NULL};
   Attr *fm = prop(op, "fastmath");
-  if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !flags_fit(fm, "arith.fastmath") ||
+  if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !pr_flags_fit(fm, "arith.fastmath") ||
       !types_are(op->operands, 3, op->results[0].type))
     return false;
   pr_char(pr, ' ');
   pr_values(pr, op->operands, 3);
-  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_flags(pr, fm, "arith.fastmath", "fastmath");
   pr_attr_dict(pr, op, elide, false);
   pr_strn(pr, " : ", 3);
   pr_type(pr, op->results[0].type);

@@ -59,35 +59,13 @@ static Attr *opaque(IrCtx *ctx, const char *text, size_t len) {
   return a;
 }
 
-/* `<...>` after the current keyword, kept as `#prefix<...>` with blanks normalized the way
- * syntax.c normalizes dialect attributes (", " after each comma, no other blanks) */
-static bool parse_angle_attr(Parser *p, const char *prefix, Attr **out) {
-  const char *body;
-  uint32_t blen;
-  p->lx.cur = p->tok.text + p->tok.len;
-  if (!lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "expected '<'");
-  char buf[512];
-  int o = snprintf(buf, sizeof buf, "#%s", prefix);
-  for (uint32_t i = 0; i < blen && o < (int)sizeof buf - 2; i++) {
-    if (body[i] == ' ' || body[i] == '\n' || body[i] == '\t' || body[i] == '\r')
-      continue;
-    buf[o++] = body[i];
-    if (body[i] == ',')
-      buf[o++] = ' ';
-  }
-  *out = opaque(p_ctx(p), buf, (size_t)o);
-  p_next(p);
-  return true;
-}
-
 /* (`kw` `<` ... `>`)? into the property prop_name as `#prefix<...>` */
 static bool parse_opt_flags(Parser *p, OpState *st, const char *kw, const char *prop_name,
                             const char *prefix) {
   if (!p_is_kw(p, kw))
     return true;
   Attr *a;
-  if (!parse_angle_attr(p, prefix, &a))
+  if (!p_flags_attr(p, prefix, &a))
     return false;
   st_add_prop(p, st, prop_name, a);
   return true;
@@ -95,23 +73,6 @@ static bool parse_opt_flags(Parser *p, OpState *st, const char *kw, const char *
 
 static bool parse_opt_fastmath(Parser *p, OpState *st) {
   return parse_opt_flags(p, st, "fastmath", "fastmath", "arith.fastmath");
-}
-
-/* Whether a is absent or `#prefix<...>`, which a flags clause can carry. */
-static bool flags_fit(const Attr *a, const char *prefix) {
-  size_t n = strlen(prefix);
-  return !a || (a->kind == ATTR_OPAQUE && a->u.str.len > n + 2 && a->u.str.s[0] == '#' &&
-                memcmp(a->u.str.s + 1, prefix, n) == 0 && a->u.str.s[n + 1] == '<');
-}
-
-/* ` kw<...>` of a property that flags_fit accepted, if present */
-static void print_flags(Printer *pr, const Attr *a, const char *prefix, const char *kw) {
-  if (!a)
-    return;
-  size_t n = strlen(prefix) + 1;
-  pr_char(pr, ' ');
-  pr_str(pr, kw);
-  pr_strn(pr, a->u.str.s + n, a->u.str.len - n);
 }
 
 static Attr *dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n) {
@@ -163,7 +124,7 @@ bool parse_vector_print(Parser *p, OpState *st) {
       have_str = true;
     } else if (!have_punct && p_is_kw(p, "punctuation")) {
       Attr *a;
-      if (!parse_angle_attr(p, "vector.punctuation", &a))
+      if (!p_flags_attr(p, "vector.punctuation", &a))
         return false;
       st_add_prop(p, st, "punctuation", a);
       have_punct = true;
@@ -180,7 +141,7 @@ bool print_vector_print(Printer *pr, Op *op) {
   static const char *const elide[] = {"stringLiteral", "punctuation", NULL};
   Attr *s = prop(op, "stringLiteral"), *punct = prop(op, "punctuation");
   if (op->noperands > 1 || op->nresults || !plain(op) || (s && s->kind != ATTR_STRING) ||
-      !flags_fit(punct, "vector.punctuation"))
+      !pr_flags_fit(punct, "vector.punctuation"))
     return false;
   bool wrote = false;
   if (op->noperands) {
@@ -201,7 +162,7 @@ bool print_vector_print(Printer *pr, Op *op) {
   const Op *next = op->next;
   bool ambiguous = !wrote && next && next->nresults && !op->attrs && !pr_locations(pr);
   if (punct && (!newline || ambiguous))
-    print_flags(pr, punct, "vector.punctuation", "punctuation ");
+    pr_flags(pr, punct, "vector.punctuation", "punctuation ");
   else if (ambiguous)
     pr_str(pr, " punctuation <newline>");
   pr_attr_dict(pr, op, elide, false);
@@ -428,7 +389,7 @@ static bool parse_kind(Parser *p, OpState *st) {
   return true;
 }
 
-/* ` <kind>` of a `#vector.kind<...>` property that flags_fit accepted */
+/* ` <kind>` of a `#vector.kind<...>` property that pr_flags_fit accepted */
 static void print_kind(Printer *pr, const Attr *kind) {
   size_t n = sizeof "#vector.kind" - 1;
   pr_char(pr, ' ');
@@ -461,13 +422,13 @@ bool print_vector_reduction(Printer *pr, Op *op) {
   static const char *const elide[] = {"kind", "fastmath", NULL};
   Attr *kind = prop(op, "kind"), *fm = prop(op, "fastmath");
   if (op->noperands < 1 || op->noperands > 2 || op->nresults != 1 || !plain(op) || !kind ||
-      !flags_fit(kind, "vector.kind") || !flags_fit(fm, "arith.fastmath") ||
+      !pr_flags_fit(kind, "vector.kind") || !pr_flags_fit(fm, "arith.fastmath") ||
       (op->noperands == 2 && op->operands[1]->type != op->results[0].type))
     return false;
   print_kind(pr, kind);
   pr_strn(pr, ", ", 2);
   pr_values(pr, op->operands, op->noperands);
-  print_flags(pr, fm, "arith.fastmath", "fastmath");
+  pr_flags(pr, fm, "arith.fastmath", "fastmath");
   pr_attr_dict(pr, op, elide, false);
   pr_strn(pr, " : ", 3);
   pr_type(pr, op->operands[0]->type);
@@ -1151,7 +1112,7 @@ bool print_multi_reduction(Printer *pr, Op *op) {
   static const char *const elide[] = {"kind", "reduction_dims", NULL};
   Attr *kind = prop(op, "kind"), *dims = prop(op, "reduction_dims");
   if (op->noperands != 2 || op->nresults != 1 || !plain(op) || !kind ||
-      !flags_fit(kind, "vector.kind") || !is_dense_i64(dims) ||
+      !pr_flags_fit(kind, "vector.kind") || !is_dense_i64(dims) ||
       op->operands[1]->type != op->results[0].type)
     return false;
   print_kind(pr, kind);
@@ -1186,7 +1147,7 @@ bool print_vector_scan(Printer *pr, Op *op) {
   static const char *const elide[] = {"kind", NULL};
   Attr *kind = prop(op, "kind");
   if (op->noperands != 2 || op->nresults != 2 || !plain(op) || !kind ||
-      !flags_fit(kind, "vector.kind") || op->results[0].type != op->operands[0]->type ||
+      !pr_flags_fit(kind, "vector.kind") || op->results[0].type != op->operands[0]->type ||
       op->results[1].type != op->operands[1]->type)
     return false;
   print_kind(pr, kind);
@@ -1249,7 +1210,7 @@ bool print_outerproduct(Printer *pr, Op *op) {
   static const char *const elide[] = {"kind", NULL};
   Attr *kind = prop(op, "kind");
   if (op->noperands < 2 || op->noperands > 3 || op->nresults != 1 || !plain(op) ||
-      !flags_fit(kind, "vector.kind") ||
+      !pr_flags_fit(kind, "vector.kind") ||
       (op->noperands == 3 && op->operands[2]->type != op->results[0].type))
     return false;
   const Type *lhs = op->operands[0]->type, *rhs = op->operands[1]->type, *res = op->results[0].type;
@@ -1471,7 +1432,7 @@ bool print_contract(Printer *pr, Op *op) {
   Attr *maps = prop(op, "indexing_maps"), *its = prop(op, "iterator_types"),
        *kind = prop(op, "kind");
   if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !maps || maps->kind != ATTR_ARRAY ||
-      !its || its->kind != ATTR_ARRAY || !kind || !flags_fit(kind, "vector.kind") ||
+      !its || its->kind != ATTR_ARRAY || !kind || !pr_flags_fit(kind, "vector.kind") ||
       op->operands[2]->type != op->results[0].type)
     return false;
   for (uint32_t i = 0; i < its->u.arr.n; i++) {

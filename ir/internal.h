@@ -286,6 +286,12 @@ const OpInfo *ir_op_info(Str name);
 /* Flag sets (#arith.fastmath<...>, #llvm.overflow<...>, ...) in MLIR's order; other text as is. */
 Str ir_canon_flags(IrCtx *ctx, Str text);
 
+/* Flag clauses of custom forms (custom.c): `kw<a, b>` after the current keyword read as the
+ * property value `#prefix<a, b>` (canonical order), and printed back as ` kw<a, b>`. */
+bool p_flags_attr(Parser *p, const char *prefix, Attr **out);
+bool pr_flags_fit(const Attr *a, const char *prefix); /* absent, or a `#prefix<...>` */
+bool pr_flags(Printer *pr, const Attr *a, const char *prefix, const char *kw);
+
 /* dynamic-index-list ::= `[` (%v | integer) (`,` ...)* `]` (or in parentheses): the integers go
  * into the i64 array property prop_name (IR_DYNAMIC where a value stands), the values, of type
  * index, onto st; *ndyn counts them. pr_dynamic_index_list prints one from the array a and its
