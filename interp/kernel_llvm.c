@@ -1,25 +1,31 @@
 /* kernel_llvm.c - kernels already lowered to llvm + nvvm: what `convert-gpu-to-nvvm` emits, an
  * llvm.func with the gpu.kernel attribute in a gpu.module, run by the kernel interpreter (kernel.c)
- * one op for all threads of a block like a gpu.func.
+ * one op for all threads of a block like a gpu.func (kernel.c decides which values vary, and runs
+ * llvm.br, llvm.cond_br and llvm.return as cf.br, cf.cond_br and gpu.return).
  *
  * The ops of its own here: the nvvm special registers (thread, block and grid ids and sizes, lane
- * id, warp size), nvvm.barrier0 (gpu.barrier's semantics), nvvm.shfl.sync (PTX shfl.sync with its
- * clamp and segment mask, and the valid flag of return_value_and_is_valid), llvm.load and
- * llvm.store, llvm.atomicrmw and llvm.cmpxchg through pointers, and llvm.mlir.addressof of a
- * global of address space 3 in the kernel's gpu.module (a block's shared memory; an external
- * zero-sized one is the dynamic shared memory). Control flow (llvm.br, llvm.cond_br, llvm.return)
- * is kernel.c's cf.br and cf.cond_br. Every other llvm op computes only (arithmetic, casts,
- * getelementptr, insertvalue, extractvalue, constants) and runs through its host implementation
- * (llvm.c) once per thread.
+ * id, warp size); nvvm.barrier0 (gpu.barrier's semantics: a divergent one is an error);
+ * nvvm.shfl.sync (PTX shfl.sync with its clamp and segment mask, the valid flag of
+ * return_value_and_is_valid; a thread outside the member mask is an error); llvm.load, llvm.store,
+ * llvm.atomicrmw and llvm.cmpxchg through pointers; llvm.mlir.addressof of a global of address
+ * space 3 in the kernel's gpu.module (a block's shared memory; a zero-sized one is the dynamic
+ * shared memory) or of a constant string (a printf format); llvm.alloca of a constant count
+ * (private memory); llvm.call of a device function of the gpu.module (compiled in place like
+ * func.call), of vprintf (gpu.printf lowered) and of libdevice math (__nv_expf, ...: computed in
+ * double like the host's math ops). llvm ops with an arith twin run the twin's lane loops
+ * (kernel_arith.c); every other llvm op only computes (casts, insertvalue, extractvalue, constants,
+ * getelementptr) and runs through its host implementation (llvm.c) once per thread.
  *
  * Memory. A lowered kernel receives each memref as its descriptor's words (convert-gpu-to-nvvm
  * expands them into arguments), and its accesses are plain pointers. The launch site
- * (kernel_llvm_bind) tells which arguments form each memref's descriptor; every access through
- * a pointer of address space 0 or 1 must then lie in the elements one of them describes, or in
- * the block's own memory: otherwise it is an out-of-bounds error naming the thread and the
- * nearest memref. Accesses outside the block's memory are recorded for race detection like the
- * gpu.func path's. Kernels that take an unranked memref are not checked here (the backend still
- * refuses accesses outside device memory when the accesses are reported). */
+ * (kernel_llvm_bind) tells which arguments form each memref's descriptor; every access through a
+ * pointer must then lie in the elements one of them describes, in the block's own memory (shared
+ * and private), or (reads) in a constant global: otherwise it is an out-of-bounds error naming
+ * the thread and the nearest memref. Accesses outside the block's memory are recorded for race
+ * detection like the gpu.func path's, and accesses of shared memory are checked for races between
+ * the block's threads (kernel_shared_check). Kernels passed an unranked memref are not
+ * bounds-checked here (the backend still refuses accesses outside device memory when the
+ * accesses are reported). */
 #include "interp/kernel.h"
 
 #include <math.h>
