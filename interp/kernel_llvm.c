@@ -215,11 +215,11 @@ static int64_t ref_extent(const KFrame *f, const LRef *r) { /* elements from the
 
 /* Whether thread l may touch [p, p + bytes); reports why not. */
 static bool check(KFrame *f, const KIns *k, const LMem *m, uint32_t l, char *p) {
-  if (p >= f->lo && p + m->bytes <= f->hi)
+  if (p >= f->lo && p + m->bytes <= (m->local ? f->priv : f->hi))
     return true;
   if (m->local) {
     kernel_error(f, k, l, "out-of-bounds access: %u bytes at offset %lld of the block's shared memory (%zu bytes)",
-                 m->bytes, (long long)(p - f->lo), (size_t)(f->hi - f->lo));
+                 m->bytes, (long long)(p - f->lo), (size_t)(f->priv - f->lo));
     return false;
   }
   const LInfo *in = info(f);
