@@ -333,6 +333,31 @@ static void record(KFrame *f, LRun *r, char *p, uint32_t bytes, bool write, cons
   r->hi = a + bytes;
 }
 
+static inline void load_one(const LMem *m, const char *p, Slot *o) {
+  if (m->bytes == 4 && m->t->kind == TY_FLOAT) {
+    Slot r = {0};
+    memcpy(&r.f32, p, 4);
+    *o = r;
+  } else if (m->bytes == 4 && m->t->kind == TY_INT && m->t->u.i.width == 32) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    o->i = v;
+  } else if (m->bytes == 8) {
+    memcpy(o, p, 8);
+  } else {
+    interp_load_elem(m->t, p, o);
+  }
+}
+
+static inline void store_one(const LMem *m, char *p, const Slot *v) {
+  if (m->bytes == 4 && m->t->kind == TY_FLOAT)
+    memcpy(p, &v->f32, 4);
+  else if ((m->bytes == 4 && m->t->kind == TY_INT && m->t->u.i.width == 32) || m->bytes == 8)
+    memcpy(p, v, m->bytes);
+  else
+    interp_store_elem(m->t, p, v);
+}
+
 static inline char *ptr_of(const KFrame *f, const KIns *k, uint32_t op, uint32_t l) {
   return KIN(f, k, op)[k->vin[op] ? l : 0].p;
 }
@@ -351,7 +376,7 @@ static int x_load(KFrame *f, const KIns *k) {
         (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false)))
       return EX_ERROR;
     if (vary || i == 0) /* a uniform result: one address for all threads */
-      interp_load_elem(m->t, p, &o[vary ? l : 0]);
+      load_one(m, p, &o[vary ? l : 0]);
     record(f, &run, p, m->bytes, false, k->loc);
   }
   flush_run(f, &run, false, k->loc);
@@ -371,7 +396,7 @@ static int x_store(KFrame *f, const KIns *k) {
     if (!check_fast(f, k, m, l, p, &b) ||
         (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true)))
       return EX_ERROR;
-    interp_store_elem(m->t, p, &v[l * sv]);
+    store_one(m, p, &v[l * sv]);
     record(f, &run, p, m->bytes, true, k->loc);
   }
   flush_run(f, &run, true, k->loc);
