@@ -362,6 +362,29 @@ static inline char *ptr_of(const KFrame *f, const KIns *k, uint32_t op, uint32_t
   return KIN(f, k, op)[k->vin[op] ? l : 0].p;
 }
 
+/* The common case, every active thread's address (a varying pointer, operand pop) in one memref's
+ * range: checked at once from the lowest and highest address. *run is then the range they cover
+ * when the threads' addresses are consecutive, else empty (each is to be recorded). */
+static bool bulk_ok(const KFrame *f, const KIns *k, const LMem *m, uint32_t pop, const LBounds *b, LRun *run) {
+  if (!k->vin[pop] || !b->n || !f->nact)
+    return false;
+  const Slot *P = KIN(f, k, pop);
+  uintptr_t first = P[f->act[0]].u, lo = first, hi = first, bad = 0;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uintptr_t a = P[f->act[i]].u;
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+    bad |= a ^ (first + (uintptr_t)i * m->bytes);
+  }
+  hi += m->bytes;
+  for (uint32_t i = 0; i < b->n; i++)
+    if (lo >= (uintptr_t)b->lo[i] && hi <= (uintptr_t)b->hi[i] && hi > lo) {
+      *run = bad ? (LRun){0, 0} : (LRun){lo, hi};
+      return true;
+    }
+  return false;
+}
+
 static int x_load(KFrame *f, const KIns *k) {
   const LMem *m = k->aux;
   LRun run = {0, 0};
@@ -369,6 +392,14 @@ static int x_load(KFrame *f, const KIns *k) {
   Slot *o = KOUT(f, k, 0);
   LBounds b;
   bounds_of(f, &b);
+  if (vary && bulk_ok(f, k, m, 0, &b, &run)) {
+    const Slot *P = KIN(f, k, 0);
+    KLANES(f, l, { load_one(m, P[l].p, &o[l]); });
+    if (!run.hi)
+      KLANES(f, l, { record(f, &run, P[l].p, m->bytes, false, k->loc); });
+    flush_run(f, &run, false, k->loc);
+    return EX_NEXT;
+  }
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 0, l);
@@ -390,6 +421,14 @@ static int x_store(KFrame *f, const KIns *k) {
   size_t sv = k->vin[0];
   LBounds b;
   bounds_of(f, &b);
+  if (bulk_ok(f, k, m, 1, &b, &run)) {
+    const Slot *P = KIN(f, k, 1);
+    KLANES(f, l, { store_one(m, P[l].p, &v[l * sv]); });
+    if (!run.hi)
+      KLANES(f, l, { record(f, &run, P[l].p, m->bytes, true, k->loc); });
+    flush_run(f, &run, true, k->loc);
+    return EX_NEXT;
+  }
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 1, l);
