@@ -108,6 +108,18 @@ Attr *ir_attr_dense_i32(IrCtx *ctx, const int64_t *vals, uint32_t n) {
   return a;
 }
 
+Attr *ir_attr_dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n) {
+  Attr *a = new_attr(ctx, ATTR_DENSE_ARRAY);
+  a->type = ir_type_int(ctx, 64, SIGNLESS);
+  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals + 1);
+  a->u.darr.n = n;
+  return a;
+}
+
+bool ir_attr_is_dense_i64(const Attr *a) {
+  return a && a->kind == ATTR_DENSE_ARRAY && ir_type_is_integer(a->type, 64) && !a->u.darr.fvals;
+}
+
 Attr *ir_dict_get(const Attr *dict, const char *name) {
   if (!dict || dict->kind != ATTR_DICT)
     return NULL;

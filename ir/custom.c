@@ -83,6 +83,38 @@ bool pr_flags_fit(const Attr *a, const char *prefix) {
                 memcmp(a->u.str.s + 1, prefix, n) == 0 && a->u.str.s[n + 1] == '<');
 }
 
+/* ---- Checks several forms share ------------------------------------------------------------ */
+
+bool ir_op_segments(const Op *op, int64_t *out, uint32_t n) {
+  Attr *s = prop(op, "operandSegmentSizes");
+  if (!s || s->kind != ATTR_DENSE_ARRAY || !ir_type_is_integer(s->type, 32) || s->u.darr.n != n ||
+      s->u.darr.fvals)
+    return false;
+  int64_t sum = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    out[i] = s->u.darr.ivals[i];
+    if (out[i] < 0)
+      return false;
+    sum += out[i];
+  }
+  return sum == op->noperands;
+}
+
+bool ir_region_ends_in_bare(const Region *r, const char *name) {
+  if (!r->first || r->first != r->last || !r->last->last)
+    return false;
+  const Op *t = r->last->last;
+  return ir_str_eq(t->name, name) && !t->noperands && !t->nresults && !t->props && !t->attrs &&
+         !t->nregions && !t->nsuccs;
+}
+
+bool ir_all_index(Value *const *vs, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (vs[i]->type->kind != TY_INDEX)
+      return false;
+  return true;
+}
+
 /* ---- builtin.module ------------------------------------------------------------------------- */
 
 /* module ::= `module` @name? (`attributes` dict)? region */

@@ -108,15 +108,6 @@ static bool elide_list(const Op *op, const char *const *shown, const Default *de
   return true;
 }
 
-static Attr *dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n) {
-  Attr *a = ir_alloc(ctx, sizeof *a);
-  a->kind = ATTR_DENSE_ARRAY;
-  a->type = ir_type_int(ctx, 64, SIGNLESS);
-  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals + 1);
-  a->u.darr.n = n;
-  return a;
-}
-
 static bool is_dense_int(const Attr *a, uint32_t width) {
   return a && a->kind == ATTR_DENSE_ARRAY && !a->u.darr.fvals && ir_type_is_integer(a->type, width);
 }
@@ -758,7 +749,7 @@ static bool parse_aggregate(Parser *p, OpState *st, bool insert) {
   Type *elem = aggregate_elem(t, pos, n);
   if (!elem)
     return p_error_at(p, tpos, "invalid position for this aggregate type");
-  st_add_prop(p, st, "position", dense_i64(p_ctx(p), pos, n));
+  st_add_prop(p, st, "position", ir_attr_dense_i64(p_ctx(p), pos, n));
   if (!p_resolve_onto(p, st, &agg, 1, &t, 1))
     return false;
   if (insert) {

@@ -34,22 +34,6 @@ static bool only_props(const Op *op, const char *const *allowed) {
 
 static bool is_index(const Type *t) { return t->kind == TY_INDEX; }
 
-/* The operandSegmentSizes prop as n counts, when it has exactly that shape. */
-static bool segments(const Op *op, int64_t *out, uint32_t n) {
-  Attr *s = prop(op, "operandSegmentSizes");
-  if (!s || s->kind != ATTR_DENSE_ARRAY || !ir_type_is_integer(s->type, 32) || s->u.darr.n != n ||
-      s->u.darr.fvals)
-    return false;
-  int64_t sum = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    out[i] = s->u.darr.ivals[i];
-    if (out[i] < 0)
-      return false;
-    sum += out[i];
-  }
-  return sum == op->noperands;
-}
-
 /* ---- memref --------------------------------------------------------------------------------- */
 
 /* alloc ::= `(` dynamic-sizes `)` (`[` symbols `]`)? attr-dict `:` memref-type */
@@ -77,19 +61,12 @@ bool parse_alloc(Parser *p, OpState *st) {
          p_resolve_onto(p, st, sym, seg[1], &index, 1);
 }
 
-static bool all_index(Value *const *vs, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++)
-    if (!is_index(vs[i]->type))
-      return false;
-  return true;
-}
-
 bool print_alloc(Printer *pr, Op *op) {
   static const char *const allowed[] = {"operandSegmentSizes", "alignment", NULL};
   int64_t seg[2];
-  if (!segments(op, seg, 2) || !only_props(op, allowed) || op->nresults != 1 ||
+  if (!ir_op_segments(op, seg, 2) || !only_props(op, allowed) || op->nresults != 1 ||
       op->results[0].type->kind != TY_MEMREF || op->nregions || op->nsuccs ||
-      !all_index(op->operands, op->noperands))
+      !ir_all_index(op->operands, op->noperands))
     return false;
   pr_char(pr, '(');
   pr_values(pr, op->operands, (uint32_t)seg[0]);
@@ -315,19 +292,6 @@ bool print_memref_global(Printer *pr, Op *op) {
 
 /* ---- memref views: subview, reinterpret_cast, view, expand/collapse_shape ------------------- */
 
-static Attr *dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n) {
-  Attr *a = ir_alloc(ctx, sizeof *a);
-  a->kind = ATTR_DENSE_ARRAY;
-  a->type = ir_type_int(ctx, 64, SIGNLESS);
-  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals + 1);
-  a->u.darr.n = n;
-  return a;
-}
-
-static bool is_dense_i64(const Attr *a) {
-  return a && a->kind == ATTR_DENSE_ARRAY && ir_type_is_integer(a->type, 64) && !a->u.darr.fvals;
-}
-
 /* dynamic-index-list ::= `[` (%v | integer) (`,` ...)* `]`: static values into the named prop
  * (IR_DYNAMIC where a value stands), values resolved onto st; *ndyn counts them */
 bool p_dynamic_index_list(Parser *p, OpState *st, const char *prop_name, uint32_t *ndyn,
@@ -356,7 +320,7 @@ bool p_dynamic_index_list(Parser *p, OpState *st, const char *prop_name, uint32_
     if (!p_expect(p, close, parens ? "')'" : "']'"))
       return false;
   }
-  st_add_prop(p, st, prop_name, dense_i64(p_ctx(p), vals, n));
+  st_add_prop(p, st, prop_name, ir_attr_dense_i64(p_ctx(p), vals, n));
   return true;
 }
 
@@ -368,12 +332,12 @@ static bool parse_index_list(Parser *p, OpState *st, const char *prop_name, uint
  * disagree. Checks only (prints nothing) when check is true. */
 bool pr_dynamic_index_list(Printer *pr, const Attr *a, Value *const *dyn, uint32_t ndyn, bool check,
                           bool parens) {
-  if (!is_dense_i64(a))
+  if (!ir_attr_is_dense_i64(a))
     return false;
   uint32_t k = 0;
   for (uint32_t i = 0; i < a->u.darr.n; i++)
     k += a->u.darr.ivals[i] == IR_DYNAMIC;
-  if (k != ndyn || !all_index(dyn, ndyn))
+  if (k != ndyn || !ir_all_index(dyn, ndyn))
     return false;
   if (check)
     return true;
@@ -425,7 +389,7 @@ bool parse_subview(Parser *p, OpState *st) {
 static bool offsets_sizes_strides_fit(const Op *op, int64_t *seg) {
   static const char *const allowed[] = {"operandSegmentSizes", "static_offsets", "static_sizes",
                                         "static_strides", NULL};
-  if (!segments(op, seg, 4) || seg[0] != 1 || !only_props(op, allowed) || op->nresults != 1 ||
+  if (!ir_op_segments(op, seg, 4) || seg[0] != 1 || !only_props(op, allowed) || op->nresults != 1 ||
       op->nregions || op->nsuccs)
     return false;
   Value *const *d = op->operands + 1;
@@ -523,7 +487,7 @@ bool parse_view(Parser *p, OpState *st) {
 
 bool print_view(Printer *pr, Op *op) {
   if (op->noperands < 2 || op->nresults != 1 || op->props || op->nregions || op->nsuccs ||
-      !all_index(op->operands + 1, op->noperands - 1))
+      !ir_all_index(op->operands + 1, op->noperands - 1))
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
@@ -664,7 +628,7 @@ bool print_atomic_rmw(Printer *pr, Op *op) {
   if (!k || k->kind != ATTR_INT || k->u.i.big || k->u.i.v < 0 || k->u.i.v > 15 ||
       !ir_type_is_integer(k->type, 64) || !only_props(op, allowed) || op->noperands < 2 ||
       op->nresults != 1 || op->nregions || op->nsuccs ||
-      !all_index(op->operands + 2, op->noperands - 2))
+      !ir_all_index(op->operands + 2, op->noperands - 2))
     return false;
   pr_char(pr, ' ');
   pr_str(pr, rmw_kinds[k->u.i.v]);
@@ -794,7 +758,7 @@ bool parse_generic_atomic_rmw(Parser *p, OpState *st) {
 bool print_generic_atomic_rmw(Printer *pr, Op *op) {
   if (!op->noperands || op->operands[0]->type->kind != TY_MEMREF || op->nresults != 1 ||
       op->results[0].type != op->operands[0]->type->u.sh.elem || op->props || op->nregions != 1 ||
-      op->nsuccs || !op->regions[0].first || !all_index(op->operands + 1, op->noperands - 1))
+      op->nsuccs || !op->regions[0].first || !ir_all_index(op->operands + 1, op->noperands - 1))
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
@@ -903,16 +867,6 @@ bool print_transpose(Printer *pr, Op *op) {
 
 /* ---- memref.alloca_scope, realloc --------------------------------------------------------- */
 
-/* Whether r is one block ending in an operand-free, attribute-free `name` op, which a custom form
- * may leave out because parsing puts it back. */
-static bool ends_in_bare(const Region *r, const char *name) {
-  if (!r->first || r->first != r->last || !r->last->last)
-    return false;
-  const Op *t = r->last->last;
-  return ir_str_eq(t->name, name) && !t->noperands && !t->nresults && !t->props && !t->attrs &&
-         !t->nregions && !t->nsuccs;
-}
-
 /* alloca_scope ::= (`->` `(` types `)`)? region attr-dict
  * An empty memref.alloca_scope.return ends the body when the source leaves it out; the printer
  * leaves it out when the scope has no results, as MLIR does. */
@@ -935,7 +889,7 @@ bool parse_alloca_scope(Parser *p, OpState *st) {
 bool print_alloca_scope(Printer *pr, Op *op) {
   Region *r = op->nregions == 1 ? &op->regions[0] : NULL;
   if (op->noperands || op->props || op->nsuccs || !r || !r->first || r->first->nargs ||
-      (!op->nresults && !ends_in_bare(r, "memref.alloca_scope.return")))
+      (!op->nresults && !ir_region_ends_in_bare(r, "memref.alloca_scope.return")))
     return false;
   if (op->nresults) {
     pr_str(pr, " -> (");

@@ -36,16 +36,6 @@ static bool only_props(const Op *op, const char *const *allowed) {
 static bool is_index(const Type *t) { return t->kind == TY_INDEX; }
 static bool is_i1(const Type *t) { return ir_type_is_integer(t, 1); }
 
-/* Whether the last block of r ends in an operand-free, attribute-free `name` op, which a custom
- * form may leave out because parsing puts it back. */
-static bool ends_in_bare(const Region *r, const char *name) {
-  if (!r->first || r->first != r->last || !r->last->last)
-    return false;
-  const Op *t = r->last->last;
-  return ir_str_eq(t->name, name) && !t->noperands && !t->nresults && !t->props && !t->attrs &&
-         !t->nregions && !t->nsuccs;
-}
-
 /* `(` %a `=` %init (`,` ...)* `)`: region arguments and the operands that initialize them */
 static bool parse_assignments(Parser *p, RegionArg **args, OperandRef **inits, uint32_t *n) {
   RegionArg as[64];
@@ -91,26 +81,6 @@ static void print_type_list_paren(Printer *pr, Value *vs, uint32_t n) {
     pr_type(pr, vs[i].type);
   }
   pr_char(pr, ')');
-}
-
-static bool all_index(Value *const *vs, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++)
-    if (!is_index(vs[i]->type))
-      return false;
-  return true;
-}
-
-static Attr *dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n) {
-  Attr *a = ir_alloc(ctx, sizeof *a);
-  a->kind = ATTR_DENSE_ARRAY;
-  a->type = ir_type_int(ctx, 64, SIGNLESS);
-  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals + 1);
-  a->u.darr.n = n;
-  return a;
-}
-
-static bool is_dense_i64(const Attr *a) {
-  return a && a->kind == ATTR_DENSE_ARRAY && ir_type_is_integer(a->type, 64) && !a->u.darr.fvals;
 }
 
 /* ---- scf ------------------------------------------------------------------------------------ */
@@ -173,7 +143,7 @@ bool print_scf_for(Printer *pr, Op *op) {
     if (op->operands[3 + i]->type != op->results[i].type ||
         r->first->args[1 + i].type != op->results[i].type)
       return false;
-  if (!n && !ends_in_bare(r, "scf.yield"))
+  if (!n && !ir_region_ends_in_bare(r, "scf.yield"))
     return false;
   if (u)
     pr_str(pr, " unsigned");
@@ -237,7 +207,8 @@ bool parse_scf_if(Parser *p, OpState *st) {
 static bool if_region_fits(const Region *r, bool results, bool may_be_empty) {
   if (!r->first)
     return may_be_empty;
-  return r->first == r->last && !r->first->nargs && (results || ends_in_bare(r, "scf.yield"));
+  return r->first == r->last && !r->first->nargs &&
+         (results || ir_region_ends_in_bare(r, "scf.yield"));
 }
 
 bool print_scf_if(Printer *pr, Op *op) {
@@ -449,27 +420,11 @@ bool parse_cond_br(Parser *p, OpState *st) {
   return p_opt_attr_dict(p, st);
 }
 
-/* The operandSegmentSizes prop as n counts, when it has exactly that shape. */
-static bool segments(const Op *op, int64_t *out, uint32_t n) {
-  Attr *s = prop(op, "operandSegmentSizes");
-  if (!s || s->kind != ATTR_DENSE_ARRAY || !ir_type_is_integer(s->type, 32) || s->u.darr.n != n ||
-      s->u.darr.fvals)
-    return false;
-  int64_t sum = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    out[i] = s->u.darr.ivals[i];
-    if (out[i] < 0)
-      return false;
-    sum += out[i];
-  }
-  return sum == op->noperands;
-}
-
 bool print_cond_br(Printer *pr, Op *op) {
   static const char *const allowed[] = {"operandSegmentSizes", "branch_weights", NULL};
   int64_t seg[3];
   Attr *w = prop(op, "branch_weights");
-  if (!segments(op, seg, 3) || seg[0] != 1 || !only_props(op, allowed) || op->nsuccs != 2 ||
+  if (!ir_op_segments(op, seg, 3) || seg[0] != 1 || !only_props(op, allowed) || op->nsuccs != 2 ||
       op->nresults || op->nregions || !is_i1(op->operands[0]->type) ||
       (w && (w->kind != ATTR_DENSE_ARRAY || !ir_type_is_integer(w->type, 32) || w->u.darr.fvals ||
              w->u.darr.n != 2)))
@@ -608,12 +563,12 @@ bool parse_scf_parallel(Parser *p, OpState *st) {
 bool print_scf_parallel(Printer *pr, Op *op) {
   static const char *const seg_only[] = {"operandSegmentSizes", NULL};
   int64_t seg[4];
-  if (!segments(op, seg, 4) || seg[0] != seg[1] || seg[0] != seg[2] || seg[3] != op->nresults ||
+  if (!ir_op_segments(op, seg, 4) || seg[0] != seg[1] || seg[0] != seg[2] || seg[3] != op->nresults ||
       !only_props(op, seg_only) || op->nregions != 1 || op->nsuccs)
     return false;
   uint32_t n = (uint32_t)seg[0];
   Region *r = &op->regions[0];
-  if (!r->first || r->first != r->last || r->first->nargs != n || !all_index(op->operands, 3 * n))
+  if (!r->first || r->first != r->last || r->first->nargs != n || !ir_all_index(op->operands, 3 * n))
     return false;
   for (uint32_t i = 0; i < n; i++)
     if (!is_index(r->first->args[i].type))
@@ -804,7 +759,7 @@ bool print_switch(Printer *pr, Op *op) {
                                         "case_values", NULL};
   int64_t seg[3], vals[256];
   Attr *cs = prop(op, "case_operand_segments"), *cv = prop(op, "case_values");
-  if (!segments(op, seg, 3) || seg[0] != 1 || !only_props(op, allowed) || op->nresults ||
+  if (!ir_op_segments(op, seg, 3) || seg[0] != 1 || !only_props(op, allowed) || op->nresults ||
       op->nregions || !op->nsuccs || op->nsuccs > 257 || !cs || cs->kind != ATTR_DENSE_ARRAY ||
       !ir_type_is_integer(cs->type, 32) || cs->u.darr.fvals || cs->u.darr.n != op->nsuccs - 1 ||
       (op->nsuccs > 1
@@ -896,7 +851,7 @@ bool print_index_cmp(Printer *pr, Op *op) {
   Attr *a = prop(op, "pred");
   if (!a || a->kind != ATTR_OPAQUE || a->u.str.len <= sizeof pre ||
       memcmp(a->u.str.s, pre, sizeof pre - 1) != 0 || a->u.str.s[a->u.str.len - 1] != '>' ||
-      !only_props(op, allowed) || op->noperands != 2 || !all_index(op->operands, 2) ||
+      !only_props(op, allowed) || op->noperands != 2 || !ir_all_index(op->operands, 2) ||
       op->nresults != 1 || !is_i1(op->results[0].type) || op->nregions || op->nsuccs)
     return false;
   Str p = {a->u.str.s + sizeof pre - 1, a->u.str.len - (uint32_t)sizeof pre};
@@ -957,14 +912,14 @@ bool parse_index_switch(Parser *p, OpState *st) {
   if (!p_kw(p, "default") || !p_region(p, def, NULL, 0, false))
     return false;
   p_ensure_terminator(p, def, "scf.yield", st->src);
-  st_add_prop(p, st, "cases", dense_i64(p_ctx(p), cases, n));
+  st_add_prop(p, st, "cases", ir_attr_dense_i64(p_ctx(p), cases, n));
   return true;
 }
 
 bool print_index_switch(Printer *pr, Op *op) {
   static const char *const allowed[] = {"cases", NULL};
   Attr *c = prop(op, "cases");
-  if (!is_dense_i64(c) || c->u.darr.n + 1 != op->nregions || !only_props(op, allowed) ||
+  if (!ir_attr_is_dense_i64(c) || c->u.darr.n + 1 != op->nregions || !only_props(op, allowed) ||
       op->noperands != 1 || !is_index(op->operands[0]->type) || op->nsuccs)
     return false;
   Region *def = &op->regions[0];
@@ -991,7 +946,7 @@ bool print_index_switch(Printer *pr, Op *op) {
       pr_str(pr, " default ");
     else
       pr_fmt(pr, " case %lld ", (long long)c->u.darr.ivals[i]);
-    if (r == def && ends_in_bare(r, "scf.yield"))
+    if (r == def && ir_region_ends_in_bare(r, "scf.yield"))
       pr_region_no_terminators(pr, r, false);
     else
       pr_region(pr, r, false, false);
@@ -1020,8 +975,8 @@ bool parse_scf_forall(Parser *p, OpState *st) {
             *ones = ir_alloc(ctx, n * sizeof *ones + 1);
     for (uint32_t i = 0; i < n; i++)
       ones[i] = 1;
-    st_add_prop(p, st, "staticLowerBound", dense_i64(ctx, zeros, n));
-    st_add_prop(p, st, "staticStep", dense_i64(ctx, ones, n));
+    st_add_prop(p, st, "staticLowerBound", ir_attr_dense_i64(ctx, zeros, n));
+    st_add_prop(p, st, "staticStep", ir_attr_dense_i64(ctx, ones, n));
   } else {
     /* operands must come lower bounds, upper bounds, steps: read each list into its own state */
     OpState lb = {0}, ub = {0}, step = {0};
@@ -1106,8 +1061,8 @@ bool print_scf_forall(Printer *pr, Op *op) {
   int64_t seg[4];
   Attr *lb = prop(op, "staticLowerBound"), *ub = prop(op, "staticUpperBound"),
        *st = prop(op, "staticStep");
-  if (!segments(op, seg, 4) || !only_props(op, allowed) || !is_dense_i64(lb) || !is_dense_i64(ub) ||
-      !is_dense_i64(st) || op->nregions != 1 || op->nsuccs || seg[3] != op->nresults)
+  if (!ir_op_segments(op, seg, 4) || !only_props(op, allowed) || !ir_attr_is_dense_i64(lb) || !ir_attr_is_dense_i64(ub) ||
+      !ir_attr_is_dense_i64(st) || op->nregions != 1 || op->nsuccs || seg[3] != op->nresults)
     return false;
   uint32_t n = ub->u.darr.n;
   Region *r = &op->regions[0];

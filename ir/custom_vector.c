@@ -75,15 +75,6 @@ static bool parse_opt_fastmath(Parser *p, OpState *st) {
   return parse_opt_flags(p, st, "fastmath", "fastmath", "arith.fastmath");
 }
 
-static Attr *dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n) {
-  Attr *a = ir_alloc(ctx, sizeof *a);
-  a->kind = ATTR_DENSE_ARRAY;
-  a->type = ir_type_int(ctx, 64, SIGNLESS);
-  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals + 1);
-  a->u.darr.n = n;
-  return a;
-}
-
 /* ---- vector.print -------------------------------------------------------------------------- */
 
 static const char newline_punct[] = "#vector.punctuation<newline>";
@@ -193,7 +184,7 @@ static bool parse_position(Parser *p, OpState *st, OperandRef *dyn, uint32_t *nd
     if (!p_expect(p, TOK_RSQUARE, "']'"))
       return false;
   }
-  st_add_prop(p, st, "static_position", dense_i64(p_ctx(p), vals, n));
+  st_add_prop(p, st, "static_position", ir_attr_dense_i64(p_ctx(p), vals, n));
   return true;
 }
 
@@ -471,12 +462,8 @@ static bool parse_int_list(Parser *p, OpState *st, const char *prop_name) {
     if (!p_expect(p, TOK_RSQUARE, "']'"))
       return false;
   }
-  st_add_prop(p, st, prop_name, dense_i64(p_ctx(p), vals, n));
+  st_add_prop(p, st, prop_name, ir_attr_dense_i64(p_ctx(p), vals, n));
   return true;
-}
-
-static bool is_dense_i64(const Attr *a) {
-  return a && a->kind == ATTR_DENSE_ARRAY && ir_type_is_integer(a->type, 64) && !a->u.darr.fvals;
 }
 
 static void print_int_list(Printer *pr, const Attr *a) {
@@ -527,7 +514,7 @@ bool parse_vector_shuffle(Parser *p, OpState *st) {
 bool print_vector_shuffle(Printer *pr, Op *op) {
   static const char *const elide[] = {"mask", NULL};
   Attr *mask = prop(op, "mask");
-  if (op->noperands != 2 || op->nresults != 1 || !plain(op) || !is_dense_i64(mask) ||
+  if (op->noperands != 2 || op->nresults != 1 || !plain(op) || !ir_attr_is_dense_i64(mask) ||
       op->operands[0]->type->kind != TY_VECTOR || op->operands[0]->type->u.sh.scalable ||
       op->results[0].type->kind != TY_VECTOR || op->results[0].type->u.sh.scalable)
     return false;
@@ -563,7 +550,7 @@ bool parse_constant_mask(Parser *p, OpState *st) {
 bool print_constant_mask(Printer *pr, Op *op) {
   static const char *const elide[] = {"mask_dim_sizes", NULL};
   Attr *m = prop(op, "mask_dim_sizes");
-  if (op->noperands || op->nresults != 1 || !plain(op) || !is_dense_i64(m))
+  if (op->noperands || op->nresults != 1 || !plain(op) || !ir_attr_is_dense_i64(m))
     return false;
   pr_char(pr, ' ');
   print_int_list(pr, m);
@@ -706,7 +693,7 @@ bool parse_vector_transpose(Parser *p, OpState *st) {
 bool print_vector_transpose(Printer *pr, Op *op) {
   static const char *const elide[] = {"permutation", NULL};
   Attr *perm = prop(op, "permutation");
-  if (op->noperands != 1 || op->nresults != 1 || !plain(op) || !is_dense_i64(perm))
+  if (op->noperands != 1 || op->nresults != 1 || !plain(op) || !ir_attr_is_dense_i64(perm))
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
@@ -1112,7 +1099,7 @@ bool print_multi_reduction(Printer *pr, Op *op) {
   static const char *const elide[] = {"kind", "reduction_dims", NULL};
   Attr *kind = prop(op, "kind"), *dims = prop(op, "reduction_dims");
   if (op->noperands != 2 || op->nresults != 1 || !plain(op) || !kind ||
-      !pr_flags_fit(kind, "vector.kind") || !is_dense_i64(dims) ||
+      !pr_flags_fit(kind, "vector.kind") || !ir_attr_is_dense_i64(dims) ||
       op->operands[1]->type != op->results[0].type)
     return false;
   print_kind(pr, kind);

@@ -292,6 +292,11 @@ bool p_flags_attr(Parser *p, const char *prefix, Attr **out);
 bool pr_flags_fit(const Attr *a, const char *prefix); /* absent, or a `#prefix<...>` */
 bool pr_flags(Printer *pr, const Attr *a, const char *prefix, const char *kw);
 
+/* What several custom forms check (custom.c). */
+bool ir_op_segments(const Op *op, int64_t *out, uint32_t n); /* operandSegmentSizes, summing right */
+bool ir_region_ends_in_bare(const Region *r, const char *name); /* one block ending in a bare `name` */
+bool ir_all_index(Value *const *vs, uint32_t n);
+
 /* dynamic-index-list ::= `[` (%v | integer) (`,` ...)* `]` (or in parentheses): the integers go
  * into the i64 array property prop_name (IR_DYNAMIC where a value stands), the values, of type
  * index, onto st; *ndyn counts them. pr_dynamic_index_list prints one from the array a and its

@@ -174,6 +174,8 @@ Attr *ir_attr_symref(IrCtx *ctx, Str *path, uint32_t n);
 Attr *ir_attr_array(IrCtx *ctx, Attr **elems, uint32_t n);
 Attr *ir_attr_dict(IrCtx *ctx, NamedAttr *entries, uint32_t n); /* sorts; duplicate names: last wins */
 Attr *ir_attr_dense_i32(IrCtx *ctx, const int64_t *vals, uint32_t n); /* array<i32: ...> */
+Attr *ir_attr_dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n); /* array<i64: ...> */
+bool ir_attr_is_dense_i64(const Attr *a);
 Attr *ir_dict_get(const Attr *dict, const char *name);
 Attr *ir_dict_set(IrCtx *ctx, Attr *dict, Str name, Attr *value); /* new dict; value NULL removes */
 bool ir_attr_equal(const Attr *a, const Attr *b);
