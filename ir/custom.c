@@ -115,6 +115,35 @@ bool ir_all_index(Value *const *vs, uint32_t n) {
   return true;
 }
 
+bool ir_values_typed(Value *const *vs, uint32_t n, const Type *t) {
+  for (uint32_t i = 0; i < n; i++)
+    if (vs[i]->type != t)
+      return false;
+  return true;
+}
+
+bool ir_op_info_inherent(const OpInfo *info, Str name) {
+  for (const char *s = info && info->inherent ? info->inherent : ""; *s;) {
+    const char *e = strchr(s, ' ');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    if (n == name.len && memcmp(s, name.s, n) == 0)
+      return true;
+    s += n + (e != NULL);
+  }
+  return false;
+}
+
+bool ir_op_props_inherent(const Op *op) {
+  if (!op->props)
+    return true;
+  if (op->props->kind != ATTR_DICT)
+    return false;
+  for (uint32_t i = 0; i < op->props->u.dict.n; i++)
+    if (!ir_op_info_inherent(op->info, op->props->u.dict.entries[i].name))
+      return false;
+  return true;
+}
+
 /* ---- builtin.module ------------------------------------------------------------------------- */
 
 /* module ::= `module` @name? (`attributes` dict)? region */

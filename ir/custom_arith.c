@@ -20,36 +20,7 @@
 
 static Attr *prop(const Op *op, const char *name) { return ir_dict_get(op->props, name); }
 
-/* Whether every property is an inherent attribute of the op: those print in the attribute
- * dictionary and parse back into the properties. */
-static bool props_inherent(const Op *op) {
-  if (!op->props)
-    return true;
-  if (op->props->kind != ATTR_DICT || !op->info || !op->info->inherent)
-    return false;
-  for (uint32_t i = 0; i < op->props->u.dict.n; i++) {
-    Str name = op->props->u.dict.entries[i].name;
-    bool found = false;
-    for (const char *s = op->info->inherent; *s && !found;) {
-      const char *e = strchr(s, ' ');
-      size_t n = e ? (size_t)(e - s) : strlen(s);
-      found = n == name.len && memcmp(s, name.s, n) == 0;
-      s += n + (e != NULL);
-    }
-    if (!found)
-      return false;
-  }
-  return true;
-}
-
-static bool plain(const Op *op) { return !op->nregions && !op->nsuccs && props_inherent(op); }
-
-static bool types_are(Value *const *vs, uint32_t n, const Type *t) {
-  for (uint32_t i = 0; i < n; i++)
-    if (vs[i]->type != t)
-      return false;
-  return true;
-}
+static bool plain(const Op *op) { return !op->nregions && !op->nsuccs && ir_op_props_inherent(op); }
 
 static Type *i1_like(IrCtx *ctx, Type *t) {
   Type *i1 = ir_type_int(ctx, 1, SIGNLESS);
@@ -94,7 +65,7 @@ bool parse_addui_extended(Parser *p, OpState *st) {
 
 bool print_addui_extended(Printer *pr, Op *op) {
   if (op->noperands != 2 || op->nresults != 2 || !plain(op) ||
-      !types_are(op->operands, 2, op->results[0].type))
+      !ir_values_typed(op->operands, 2, op->results[0].type))
     return false;
   pr_char(pr, ' ');
   pr_values(pr, op->operands, 2);
@@ -121,7 +92,7 @@ bool parse_mul_extended(Parser *p, OpState *st) {
 bool print_mul_extended(Printer *pr, Op *op) {
   if (op->noperands != 2 || op->nresults != 2 || !plain(op) ||
       op->results[1].type != op->results[0].type ||
-      !types_are(op->operands, 2, op->results[0].type))
+      !ir_values_typed(op->operands, 2, op->results[0].type))
     return false;
   pr_char(pr, ' ');
   pr_values(pr, op->operands, 2);
@@ -304,7 +275,7 @@ bool print_clampf(Printer *pr, Op *op) {
   static const char *const elide[] = {"fastmath", NULL};
   Attr *fm = prop(op, "fastmath");
   if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !pr_flags_fit(fm, "arith.fastmath") ||
-      !types_are(op->operands, 3, op->results[0].type))
+      !ir_values_typed(op->operands, 3, op->results[0].type))
     return false;
   pr_char(pr, ' ');
   pr_value(pr, op->operands[0]);
@@ -335,7 +306,7 @@ bool print_ternary(Printer *pr, Op *op) {
   static const char *const elide[] = {"fastmath", NULL};
   Attr *fm = prop(op, "fastmath");
   if (op->noperands != 3 || op->nresults != 1 || !plain(op) || !pr_flags_fit(fm, "arith.fastmath") ||
-      !types_are(op->operands, 3, op->results[0].type))
+      !ir_values_typed(op->operands, 3, op->results[0].type))
     return false;
   pr_char(pr, ' ');
   pr_values(pr, op->operands, 3);

@@ -21,36 +21,7 @@
 
 static Attr *prop(const Op *op, const char *name) { return ir_dict_get(op->props, name); }
 
-/* Whether every property is an inherent attribute of the op: those print in the attribute
- * dictionary and parse back into the properties. */
-static bool props_inherent(const Op *op) {
-  if (!op->props)
-    return true;
-  if (op->props->kind != ATTR_DICT || !op->info || !op->info->inherent)
-    return false;
-  for (uint32_t i = 0; i < op->props->u.dict.n; i++) {
-    Str name = op->props->u.dict.entries[i].name;
-    bool found = false;
-    for (const char *s = op->info->inherent; *s && !found;) {
-      const char *e = strchr(s, ' ');
-      size_t n = e ? (size_t)(e - s) : strlen(s);
-      found = n == name.len && memcmp(s, name.s, n) == 0;
-      s += n + (e != NULL);
-    }
-    if (!found)
-      return false;
-  }
-  return true;
-}
-
-static bool plain(const Op *op) { return !op->nregions && !op->nsuccs && props_inherent(op); }
-
-static bool types_are(Value *const *vs, uint32_t n, const Type *t) {
-  for (uint32_t i = 0; i < n; i++)
-    if (vs[i]->type != t)
-      return false;
-  return true;
-}
+static bool plain(const Op *op) { return !op->nregions && !op->nsuccs && ir_op_props_inherent(op); }
 
 static Attr *opaque(IrCtx *ctx, const char *text, size_t len) {
   Attr *a = ir_alloc(ctx, sizeof *a);
@@ -350,7 +321,7 @@ bool parse_from_elements(Parser *p, OpState *st) {
 
 bool print_from_elements(Printer *pr, Op *op) {
   if (op->nresults != 1 || !plain(op) || op->results[0].type->kind != TY_VECTOR ||
-      !types_are(op->operands, op->noperands, op->results[0].type->u.sh.elem))
+      !ir_values_typed(op->operands, op->noperands, op->results[0].type->u.sh.elem))
     return false;
   if (op->noperands) {
     pr_char(pr, ' ');
@@ -660,7 +631,7 @@ static bool parse_leave(Parser *p, OpState *st, uint32_t nin, uint32_t nout) {
 
 static bool print_leave(Printer *pr, Op *op, uint32_t nin, uint32_t nout) {
   if (op->noperands != nin || op->nresults != nout || !plain(op) ||
-      !types_are(op->operands, nin, op->operands[0]->type) ||
+      !ir_values_typed(op->operands, nin, op->operands[0]->type) ||
       (nout == 2 && op->results[1].type != op->results[0].type))
     return false;
   pr_char(pr, ' ');
@@ -1325,7 +1296,7 @@ bool parse_vector_mask(Parser *p, OpState *st) {
 
 bool print_vector_mask(Printer *pr, Op *op) {
   if (op->noperands < 1 || op->noperands > 2 || op->nregions != 1 || op->nsuccs ||
-      !props_inherent(op) ||
+      !ir_op_props_inherent(op) ||
       (op->noperands == 2 && (!op->nresults || op->operands[1]->type != op->results[0].type)))
     return false;
   Region *r = &op->regions[0];

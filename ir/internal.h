@@ -296,6 +296,11 @@ bool pr_flags(Printer *pr, const Attr *a, const char *prefix, const char *kw);
 bool ir_op_segments(const Op *op, int64_t *out, uint32_t n); /* operandSegmentSizes, summing right */
 bool ir_region_ends_in_bare(const Region *r, const char *name); /* one block ending in a bare `name` */
 bool ir_all_index(Value *const *vs, uint32_t n);
+bool ir_values_typed(Value *const *vs, uint32_t n, const Type *t); /* all of type t */
+/* Every property is an inherent attribute of the op (ops.def): those print in the attribute
+ * dictionary and parse back into the properties. */
+bool ir_op_props_inherent(const Op *op);
+bool ir_op_info_inherent(const OpInfo *info, Str name); /* name is listed in ops.def */
 
 /* dynamic-index-list ::= `[` (%v | integer) (`,` ...)* `]` (or in parentheses): the integers go
  * into the i64 array property prop_name (IR_DYNAMIC where a value stands), the values, of type

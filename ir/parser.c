@@ -564,17 +564,7 @@ static Op *build_op(Parser *p, OpState *st) {
   uint32_t na = 0;
   for (uint32_t i = 0; i < st->nattrs; i++) {
     NamedAttr a = st->attrs[i];
-    bool inherent = false;
-    if (st->info && st->info->inherent && !st->props_attr) {
-      const char *s = st->info->inherent;
-      while (*s && !inherent) {
-        const char *e = strchr(s, ' ');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        inherent = a.name.len == n && memcmp(a.name.s, s, n) == 0;
-        s += n + (e != NULL);
-      }
-    }
-    if (inherent) {
+    if (!st->props_attr && ir_op_info_inherent(st->info, a.name)) {
       GROW(st->props, st->nprops, st->capprops);
       st->props[st->nprops++] = a;
     } else {
