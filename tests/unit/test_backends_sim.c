@@ -13,52 +13,7 @@
 
 #include "backends/backend.h"
 
-enum { MAX_DIAGS = 32 };
-
-typedef struct Seen {
-    bool error;
-    char kind[32], loc[64], loc2[64], message[512];
-} Seen;
-
-typedef struct Fixture {
-    Backend *be;
-    TraceRecorder *trace;
-    pthread_mutex_t lock;
-    Seen diags[MAX_DIAGS];
-    size_t n;
-} Fixture;
-
-static void capture(const BeDiag *d, void *user)
-{
-    Fixture *fx = user;
-    pthread_mutex_lock(&fx->lock);
-    if (fx->n < MAX_DIAGS) {
-        Seen *s = &fx->diags[fx->n];
-        s->error = d->error;
-        snprintf(s->kind, sizeof s->kind, "%s", d->kind ? d->kind : "");
-        snprintf(s->loc, sizeof s->loc, "%s", d->loc ? d->loc : "");
-        snprintf(s->loc2, sizeof s->loc2, "%s", d->loc2 ? d->loc2 : "");
-        snprintf(s->message, sizeof s->message, "%s", d->message ? d->message : "");
-    }
-    fx->n++;
-    pthread_mutex_unlock(&fx->lock);
-}
-
-static size_t n_diags(Fixture *fx)
-{
-    pthread_mutex_lock(&fx->lock);
-    size_t n = fx->n;
-    pthread_mutex_unlock(&fx->lock);
-    return n;
-}
-
-static Seen diag(Fixture *fx, size_t i)
-{
-    pthread_mutex_lock(&fx->lock);
-    Seen s = fx->diags[i];
-    pthread_mutex_unlock(&fx->lock);
-    return s;
-}
+#include "tests/unit/be_capture.h"
 
 static int open_with(void **state, const char *sched, bool trace)
 {
