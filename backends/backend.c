@@ -410,10 +410,16 @@ BeStatus be_memset(Backend *be, void *dst, uint32_t value, unsigned width, size_
     return done(be, "memset", loc, t0, &d, st);
 }
 
-BeStatus be_mem_register(Backend *be, void *ptr, size_t bytes, const char *loc)
+/* Memory made known to the device (registration, interpreter host memory) and taken back: the
+ * same call shapes, traced the same way. */
+typedef BeStatus (*AddFn)(void *self, void *ptr, size_t bytes, const char *loc);
+typedef BeStatus (*RemoveFn)(void *self, void *ptr, const char *loc);
+
+static BeStatus traced_add(Backend *be, AddFn fn, const char *name, void *ptr, size_t bytes,
+                           const char *loc)
 {
     T0();
-    BeStatus st = be->ops->mem_register(be->self, ptr, bytes, loc);
+    BeStatus st = fn(be->self, ptr, bytes, loc);
     if (!be->trace)
         return st;
     Detail d = {0};
@@ -422,42 +428,37 @@ BeStatus be_mem_register(Backend *be, void *ptr, size_t bytes, const char *loc)
         add(&d, " ->");
         add_buffer(be, &d, ptr);
     }
-    return done(be, "mem_register", loc, t0, &d, st);
+    return done(be, name, loc, t0, &d, st);
+}
+
+static BeStatus traced_remove(Backend *be, RemoveFn fn, const char *name, void *ptr, const char *loc)
+{
+    Detail d = {0};
+    T0();
+    if (be->trace)
+        add_buffer(be, &d, ptr); /* before the buffer is gone */
+    BeStatus st = fn(be->self, ptr, loc);
+    return be->trace ? done(be, name, loc, t0, &d, st) : st;
+}
+
+BeStatus be_mem_register(Backend *be, void *ptr, size_t bytes, const char *loc)
+{
+    return traced_add(be, be->ops->mem_register, "mem_register", ptr, bytes, loc);
 }
 
 BeStatus be_mem_unregister(Backend *be, void *ptr, const char *loc)
 {
-    Detail d = {0};
-    T0();
-    if (be->trace)
-        add_buffer(be, &d, ptr);
-    BeStatus st = be->ops->mem_unregister(be->self, ptr, loc);
-    return be->trace ? done(be, "mem_unregister", loc, t0, &d, st) : st;
+    return traced_remove(be, be->ops->mem_unregister, "mem_unregister", ptr, loc);
 }
 
 BeStatus be_host_add(Backend *be, void *ptr, size_t bytes, const char *loc)
 {
-    T0();
-    BeStatus st = be->ops->host_add(be->self, ptr, bytes, loc);
-    if (!be->trace)
-        return st;
-    Detail d = {0};
-    add(&d, "%zu bytes", bytes);
-    if (st == BE_OK) {
-        add(&d, " ->");
-        add_buffer(be, &d, ptr);
-    }
-    return done(be, "host_add", loc, t0, &d, st);
+    return traced_add(be, be->ops->host_add, "host_add", ptr, bytes, loc);
 }
 
 BeStatus be_host_remove(Backend *be, void *ptr, const char *loc)
 {
-    Detail d = {0};
-    T0();
-    if (be->trace)
-        add_buffer(be, &d, ptr);
-    BeStatus st = be->ops->host_remove(be->self, ptr, loc);
-    return be->trace ? done(be, "host_remove", loc, t0, &d, st) : st;
+    return traced_remove(be, be->ops->host_remove, "host_remove", ptr, loc);
 }
 
 /* Not traced as a call: host loads and stores are far too many; violations still are. */
