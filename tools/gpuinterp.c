@@ -6,6 +6,7 @@
  * usage, parse or verification error. */
 #include "backends/backend.h"
 #include "interp/interp.h"
+#include "lower/lower.h"
 #include "ir/ir.h"
 #include "traces/traces.h"
 
@@ -30,6 +31,10 @@ static const char usage_text[] =
     "  --trace-format=text|chrome trace format (default: text)\n"
     "  --no-race-check            do not check for data races\n"
     "  --emit=mlir                parse, verify and print the program instead of running it\n"
+    "  --lower                    lower the gpu host ops to mgpu* runtime calls and print the\n"
+    "                             result, with every op's location, instead of running it\n"
+    "  -o FILE                    with --emit=mlir or --lower: write to FILE instead of stdout\n"
+    "  --lower-mutate=KIND[:SITE] testing only: inject a lowering bug (see docs/design.md)\n"
     "  --print-generic            with --emit=mlir: print every op in the generic form\n"
     "  --print-locations          with --emit=mlir: print loc(...) for every op\n"
     "  --no-verify                with --emit=mlir: skip the verifier\n"
@@ -87,7 +92,9 @@ done:
 
 int main(int argc, char **argv) {
   const char *input = NULL, *emit = NULL, *backend = "sim", *entry = "main";
-  const char *sched = "threads", *trace_path = NULL;
+  const char *sched = "threads", *trace_path = NULL, *out_path = NULL;
+  bool lower = false;
+  LowerOptions lopts = {0};
   TraceFormat trace_format = TRACE_FORMAT_TEXT;
   bool no_race_check = false;
   PrintOptions popts = {0};
@@ -104,6 +111,14 @@ int main(int argc, char **argv) {
       emit = a + 7;
       if (strcmp(emit, "mlir"))
         return usage_error("unknown --emit kind '%s' (expected: mlir)", emit);
+    } else if (!strcmp(a, "--lower")) {
+      lower = true;
+    } else if (!strncmp(a, "--lower-mutate=", 15)) {
+      lopts.mutate = a + 15;
+    } else if (!strcmp(a, "-o")) {
+      if (++i == argc)
+        return usage_error("%s needs a file name", a);
+      out_path = argv[i];
     } else if (!strcmp(a, "--print-generic")) {
       popts.generic = true;
     } else if (!strcmp(a, "--print-locations")) {
@@ -143,6 +158,12 @@ int main(int argc, char **argv) {
   }
   if (!input)
     return usage_error("%s", "no input file (use - for standard input)");
+  if (lower && emit)
+    return usage_error("%s", "--lower and --emit=mlir cannot be used together");
+  if (out_path && !lower && !emit)
+    return usage_error("%s", "-o needs --emit=mlir or --lower");
+  if (lopts.mutate && !lower)
+    return usage_error("%s", "--lower-mutate needs --lower");
 
   IrCtx *ctx = ir_ctx_create();
   if (!ctx)
@@ -153,8 +174,25 @@ int main(int argc, char **argv) {
     status = 2;
     goto done;
   }
-  if (emit) {
-    ir_print(ctx, stdout, top, &popts);
+  if (lower) {
+    if (lower_module(ctx, top, &lopts) || ir_verify(ctx, top)) {
+      status = 1;
+      goto done;
+    }
+    popts.locations = true;
+  }
+  if (emit || lower) {
+    FILE *out = stdout;
+    if (out_path && strcmp(out_path, "-") && !(out = fopen(out_path, "w"))) {
+      fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+      status = 1;
+      goto done;
+    }
+    ir_print(ctx, out, top, &popts);
+    if (out != stdout && fclose(out) != 0 && status == 0) {
+      fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+      status = 1;
+    }
     goto done;
   }
   status = run(ctx, top, backend, entry, sched, no_race_check, trace_path, trace_format);

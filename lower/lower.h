@@ -1,0 +1,33 @@
+/* lower.h - the project's own lowering of gpu host ops to `mgpu*` runtime calls.
+ *
+ * lower_module rewrites a parsed and verified module in place: every gpu host op (gpu.wait,
+ * gpu.alloc, gpu.dealloc, gpu.memcpy, gpu.memset, gpu.host_register/unregister,
+ * gpu.set_default_device, gpu.launch_func, gpu.launch after outlining) becomes a sequence of
+ * `llvm.call @mgpu*` with MLIR 22's ABI (backends/mgpu.c), and every !gpu.async.token becomes an
+ * !llvm.ptr stream. Every op it makes carries the location of the op it came from, so a lowered
+ * call can be matched to its high-level op. Host memrefs stay memrefs. The design is in
+ * docs/design.md ("Lowering").
+ *
+ * Errors (an op it cannot lower) are reported as located diagnostics through ctx; the return
+ * value is their number. The module must not be run or printed after a failed lowering. */
+#ifndef LOWER_LOWER_H
+#define LOWER_LOWER_H
+
+#include "ir/ir.h"
+
+typedef struct LowerOptions {
+  /* Testing only: inject one classic lowering bug, "KIND" or "KIND:SITE" (SITE counts the places
+   * where KIND applies, from 0, in program order; without it every place). NULL: none. The kinds
+   * are listed by lower_mutation_kinds. */
+  const char *mutate;
+} LowerOptions;
+
+unsigned lower_module(IrCtx *ctx, Op *module, const LowerOptions *opts);
+
+/* The names of the mutation kinds, NULL-terminated. */
+const char *const *lower_mutation_kinds(void);
+
+/* How many sites of mutation `kind` the last lower_module on this module had (for sweeps). */
+unsigned lower_mutation_sites(void);
+
+#endif
