@@ -88,6 +88,15 @@ void interp_low_block_add(Interp *in, void *p, uint64_t bytes, int kind, const c
   L->nb++;
 }
 
+void interp_low_block_remove(Interp *in, void *p) {
+  Lowered *L = lowered(in);
+  ptrdiff_t i = block_find(L, (uintptr_t)p);
+  if (i >= 0 && L->b[i].lo == (uintptr_t)p) {
+    memmove(&L->b[i], &L->b[i + 1], (L->nb - (size_t)i - 1) * sizeof *L->b);
+    L->nb--;
+  }
+}
+
 static bool block_remove(Interp *in, void *p, int kind) {
   Lowered *L = lowered(in);
   ptrdiff_t i = block_find(L, (uintptr_t)p);

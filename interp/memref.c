@@ -16,6 +16,7 @@
  * descriptor over the same buffer. Host atomics are a load, the op and a store: the host runs one
  * thread of the program. */
 #include "interp/internal.h"
+#include "interp/llvm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -170,7 +171,10 @@ typedef struct Shape {
 
 /* The program's host memory: what it does not free is freed when the interpreter is destroyed
  * (MLIR programs often leave that to the process's end). Frees search from the newest. */
-static void heap_add(Interp *in, void *p) {
+/* memref.alloc's blocks: owned here, and known to the lowered form's memory table too, so that
+ * pointers taken from memrefs (a lowering's mgpuMemcpy arguments) are memory the program owns. */
+static void heap_add(Interp *in, void *p, uint64_t bytes, const char *loc) {
+  interp_low_block_add(in, p, bytes, R_HEAP, loc);
   if (in->nheap == in->capheap) {
     in->capheap = in->capheap ? in->capheap * 2 : 64;
     void **h = realloc(in->heap, in->capheap * sizeof *h);
@@ -185,6 +189,7 @@ static bool heap_remove(Interp *in, void *p) {
   for (size_t i = in->nheap; i-- > 0;) {
     if (in->heap[i] == p) {
       in->heap[i] = in->heap[--in->nheap];
+      interp_low_block_remove(in, p);
       return true;
     }
   }
@@ -234,11 +239,12 @@ static int x_alloc(Frame *fr, const Ins *ins) {
     *(void **)blk = fr->allocas;
     fr->allocas = blk;
     p = (char *)blk + 64;
+    interp_low_block_add(fr->in, p, bytes, R_HEAP, sh->loc);
   } else if (bytes) {
     if (posix_memalign(&p, sh->align, bytes))
       return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
     memset(p, 0, bytes);
-    heap_add(fr->in, p);
+    heap_add(fr->in, p, bytes, sh->loc);
   }
   d[D_ALLOC].p = p;
   d[D_ALIGNED].p = p;
@@ -299,7 +305,7 @@ static int x_realloc(Frame *fr, const Ins *ins) {
     memset(p, 0, bytes);
     if (old)
       memcpy(p, (char *)s[D_ALIGNED].p + s[D_OFFSET].i * (int64_t)sh->esize, keep < bytes ? keep : bytes);
-    heap_add(fr->in, p);
+    heap_add(fr->in, p, bytes, sh->loc);
   }
   if (old) {
     if (fr->in->be)
@@ -333,6 +339,7 @@ void interp_free_allocas(Frame *fr, void *until) {
   while (fr->allocas && fr->allocas != until) {
     void *blk = fr->allocas;
     fr->allocas = *(void **)blk;
+    interp_low_block_remove(fr->in, (char *)blk + 64);
     if (fr->in->be)
       be_host_remove(fr->in->be, (char *)blk + 64, "alloca");
     free(blk);
@@ -710,6 +717,7 @@ static int x_get_global(Frame *fr, const Ins *ins) {
     memset(g->mem, 0, g->bytes);
     if (!fill_global(g))
       return interp_error(fr, ins, "the global's initial value is not supported by the interpreter yet");
+    interp_low_block_add(fr->in, g->mem, g->bytes, R_GLOBAL, g->sh.loc);
     if (fr->in->be && be_host_add(fr->in->be, g->mem, g->bytes, g->sh.loc) != BE_OK)
       return EX_ERROR;
   }

@@ -254,6 +254,28 @@ Op *ir_op_parent_op(const Op *op);
 /* Symbol lookup: the op with sym_name == name directly inside table's first region. */
 Op *ir_symbol_lookup(const Op *table, Str name);
 
+/* ---- Building and rewriting (ir/build.c) ----------------------------------------------------
+ *
+ * An op made by ir_op_new is like a parsed one: operands threaded into use lists, props a
+ * dictionary (or NULL) exactly as the generic form would give it, nregions empty regions. It is
+ * in no block until inserted. Erasing unlinks an op and drops the uses its operands (and those of
+ * the ops nested in it) hold; its results must have no uses left. */
+Op *ir_op_new(IrCtx *ctx, const char *name, Loc *loc, Value *const *operands, uint32_t noperands,
+              Type *const *result_types, uint32_t nresults, Attr *props, uint32_t nregions);
+void ir_op_insert_before(Op *at, Op *op);
+void ir_op_insert_after(Op *at, Op *op);
+void ir_block_push_front(Block *b, Op *op);
+void ir_block_push_back(Block *b, Op *op);
+void ir_op_unlink(Op *op);
+void ir_op_erase(Op *op);
+void ir_op_set_operand(Op *op, uint32_t i, Value *v);
+void ir_op_set_operands(IrCtx *ctx, Op *op, Value *const *vs, uint32_t n);
+void ir_value_replace_uses(Value *from, Value *to);
+Attr *ir_attr_opaque(IrCtx *ctx, const char *text); /* #dialect.name<...> kept as text */
+Type *ir_type_llvm_struct(IrCtx *ctx, Type **elems, uint32_t n); /* literal, not packed */
+Type *ir_type_llvm_array(IrCtx *ctx, Type *elem, uint64_t count);
+Type *ir_type_llvm_func(IrCtx *ctx, Type *ret, Type **params, uint32_t n);
+
 /* ---- Diagnostics ---------------------------------------------------------------------------- */
 
 typedef enum DiagSeverity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_REMARK } DiagSeverity;

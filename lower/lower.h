@@ -20,14 +20,12 @@ typedef struct LowerOptions {
    * where KIND applies, from 0, in program order; without it every place). NULL: none. The kinds
    * are listed by lower_mutation_kinds. */
   const char *mutate;
+  unsigned sites; /* out: how many sites of the mutation kind the lowering met */
 } LowerOptions;
 
-unsigned lower_module(IrCtx *ctx, Op *module, const LowerOptions *opts);
+unsigned lower_module(IrCtx *ctx, Op *module, LowerOptions *opts);
 
 /* The names of the mutation kinds, NULL-terminated. */
 const char *const *lower_mutation_kinds(void);
-
-/* How many sites of mutation `kind` the last lower_module on this module had (for sweeps). */
-unsigned lower_mutation_sites(void);
 
 #endif
