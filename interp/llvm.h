@@ -5,7 +5,7 @@
 #include "interp/internal.h"
 
 /* Kinds of the blocks llvm_extern.c knows. */
-enum { R_HEAP, R_GLOBAL, R_CONST, R_DEVICE };
+enum { R_HEAP, R_GLOBAL, R_CONST, R_DEVICE, R_MEMREF /* memref.alloc, alloca, global: memref.c owns it */ };
 
 /* Makes [p, p+bytes) known as a block of that kind, allocated at loc. */
 void interp_low_block_add(Interp *in, void *p, uint64_t bytes, int kind, const char *loc);

@@ -111,6 +111,7 @@ static const char *kind_name(int kind) {
   switch (kind) {
   case R_HEAP: return "heap block";
   case R_DEVICE: return "device allocation";
+  case R_MEMREF: return "memref allocation";
   default: return "global";
   }
 }
@@ -233,8 +234,8 @@ void interp_llvm_free(Interp *in) {
   if (!L)
     return;
   for (size_t i = 0; i < L->nb; i++) {
-    if (L->b[i].kind == R_DEVICE)
-      continue; /* the device's: reported as leaks when it closes */
+    if (L->b[i].kind == R_DEVICE || L->b[i].kind == R_MEMREF)
+      continue; /* the device's (reported as leaks when it closes), or memref.c's */
     if (in->be && L->b[i].reg)
       be_mem_unregister(in->be, L->b[i].reg, "exit");
     else if (in->be)

@@ -174,7 +174,7 @@ typedef struct Shape {
 /* memref.alloc's blocks: owned here, and known to the lowered form's memory table too, so that
  * pointers taken from memrefs (a lowering's mgpuMemcpy arguments) are memory the program owns. */
 static void heap_add(Interp *in, void *p, uint64_t bytes, const char *loc) {
-  interp_low_block_add(in, p, bytes, R_HEAP, loc);
+  interp_low_block_add(in, p, bytes, R_MEMREF, loc);
   if (in->nheap == in->capheap) {
     in->capheap = in->capheap ? in->capheap * 2 : 64;
     void **h = realloc(in->heap, in->capheap * sizeof *h);
@@ -239,7 +239,7 @@ static int x_alloc(Frame *fr, const Ins *ins) {
     *(void **)blk = fr->allocas;
     fr->allocas = blk;
     p = (char *)blk + 64;
-    interp_low_block_add(fr->in, p, bytes, R_HEAP, sh->loc);
+    interp_low_block_add(fr->in, p, bytes, R_MEMREF, sh->loc);
   } else if (bytes) {
     if (posix_memalign(&p, sh->align, bytes))
       return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
@@ -717,7 +717,7 @@ static int x_get_global(Frame *fr, const Ins *ins) {
     memset(g->mem, 0, g->bytes);
     if (!fill_global(g))
       return interp_error(fr, ins, "the global's initial value is not supported by the interpreter yet");
-    interp_low_block_add(fr->in, g->mem, g->bytes, R_GLOBAL, g->sh.loc);
+    interp_low_block_add(fr->in, g->mem, g->bytes, R_MEMREF, g->sh.loc);
     if (fr->in->be && be_host_add(fr->in->be, g->mem, g->bytes, g->sh.loc) != BE_OK)
       return EX_ERROR;
   }

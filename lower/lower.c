@@ -406,10 +406,11 @@ static bool memref_info(Lower *l, Op *op, Value *m, MemrefInfo *mi, bool dim0) {
   return true;
 }
 
+/* A memref of rank 2 or more with a dynamic size: where size[0] alone is the wrong count. */
 static bool dynamic_multi_dim(const Type *t) {
   if (t->kind != TY_MEMREF || t->u.sh.rank < 2)
     return false;
-  for (uint32_t i = 1; i < t->u.sh.rank; i++)
+  for (uint32_t i = 0; i < t->u.sh.rank; i++)
     if (t->u.sh.shape[i] == IR_DYNAMIC)
       return true;
   return false;
