@@ -353,7 +353,7 @@ typedef struct MemrefInfo {
   uint64_t esize;
 } MemrefInfo;
 
-static bool memref_info(Lower *l, Op *op, Value *m, MemrefInfo *mi, bool dim0) {
+static bool memref_info(Lower *l, Op *op, Value *m, MemrefInfo *mi, bool count, bool dim0) {
   const Type *t = m->type;
   if (t->kind != TY_MEMREF) {
     error(l, op, "cannot lower '%s' of a memref that is not ranked", op->name.s);
@@ -386,10 +386,13 @@ static bool memref_info(Lower *l, Op *op, Value *m, MemrefInfo *mi, bool dim0) {
   if (p->type != l->ptr)
     p = emit1(l, "llvm.addrspacecast", &p, 1, l->ptr, NULL);
   mi->ptr = p;
+  mi->count = NULL;
+  if (!count)
+    return true;
   /* the number of elements: the static shape, or the product of the descriptor's sizes (for an
    * identity layout that is also stride[0] * size[0], MLIR's first formula) */
   int64_t fixed = 1;
-  Value *count = NULL;
+  Value *n = NULL;
   uint32_t rank = dim0 && t->u.sh.rank ? 1 : t->u.sh.rank;
   for (uint32_t i = 0; i < rank; i++) {
     if (t->u.sh.shape[i] != IR_DYNAMIC) {
@@ -397,12 +400,9 @@ static bool memref_info(Lower *l, Op *op, Value *m, MemrefInfo *mi, bool dim0) {
       continue;
     }
     Value *sz = extract(l, mi->desc, l->i64, 3, i);
-    count = count ? mul(l, count, sz) : sz;
+    n = n ? mul(l, n, sz) : sz;
   }
-  if (!count)
-    mi->count = const_int(l, l->i64, fixed);
-  else
-    mi->count = fixed == 1 ? count : mul(l, count, const_int(l, l->i64, fixed));
+  mi->count = n ? mul(l, n, const_int(l, l->i64, fixed)) : const_int(l, l->i64, fixed);
   return true;
 }
 
@@ -656,7 +656,7 @@ static void lower_memcpy(Lower *l, Op *g) {
   Value *dst = g->operands[n], *src = g->operands[n + 1];
   MemrefInfo d, s;
   bool dim0 = dynamic_multi_dim(src->type) && mutant(l, M_MEMCPY_DIM0);
-  if (!memref_info(l, g, dst, &d, false) || !memref_info(l, g, src, &s, dim0))
+  if (!memref_info(l, g, dst, &d, false, false) || !memref_info(l, g, src, &s, true, dim0))
     return;
   Value *bytes = mutant(l, M_MEMCPY_ELEMS) ? s.count
                                            : mul(l, s.count, const_int(l, l->i64, (int64_t)s.esize));
@@ -676,7 +676,7 @@ static void lower_memset(Lower *l, Op *g) {
                 "mgpuMemset16 and mgpuMemset32 only)", g->name.s);
     return;
   }
-  if (!memref_info(l, g, dst, &d, false))
+  if (!memref_info(l, g, dst, &d, true, false))
     return;
   Type *it = w == 4 ? l->i32 : l->i16;
   Value *bits = value->type == it ? value : emit1(l, "llvm.bitcast", &value, 1, it, NULL);

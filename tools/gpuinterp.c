@@ -164,6 +164,20 @@ int main(int argc, char **argv) {
     return usage_error("%s", "-o needs --emit=mlir or --lower");
   if (lopts.mutate && !lower)
     return usage_error("%s", "--lower-mutate needs --lower");
+  if (lopts.mutate) {
+    const char *const *k = lower_mutation_kinds();
+    size_t len = strcspn(lopts.mutate, ":");
+    while (*k && (strlen(*k) != len || strncmp(*k, lopts.mutate, len)))
+      k++;
+    if (!*k) {
+      char list[512] = "";
+      for (k = lower_mutation_kinds(); *k; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == lower_mutation_kinds() ? "" : ", ", *k);
+      fprintf(stderr, "gpuinterp: error: unknown lowering mutation '%.*s' (expected one of: %s)\n",
+              (int)len, lopts.mutate, list);
+      return 2;
+    }
+  }
 
   IrCtx *ctx = ir_ctx_create();
   if (!ctx)
