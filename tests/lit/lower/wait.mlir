@@ -1,0 +1,52 @@
+// REQUIRES: lowering
+// gpu.wait async makes a stream that waits for an event recorded on each dependency's stream;
+// gpu.wait (no async) synchronizes the host with every dependency and destroys its stream.
+
+// RUN: %mlir_opt %s --gpu-to-llvm | FileCheck %s
+// RUN: %gpuinterp --lower %s | FileCheck %s
+// RUN: %gpuinterp --lower %s | %mlir_opt > /dev/null
+
+module attributes {gpu.container_module} {
+  // CHECK-LABEL: @chain
+  func.func @chain() {
+    // CHECK: %[[A:.*]] = llvm.call @mgpuStreamCreate()
+    // CHECK: %[[E:.*]] = llvm.call @mgpuEventCreate()
+    // CHECK: llvm.call @mgpuEventRecord(%[[E]], %[[A]])
+    // CHECK: %[[B:.*]] = llvm.call @mgpuStreamCreate()
+    // CHECK: llvm.call @mgpuStreamWaitEvent(%[[B]], %[[E]])
+    // CHECK: llvm.call @mgpuEventDestroy(%[[E]])
+    // CHECK: llvm.call @mgpuStreamSynchronize(%[[A]])
+    // CHECK: llvm.call @mgpuStreamDestroy(%[[A]])
+    // CHECK: llvm.call @mgpuStreamSynchronize(%[[B]])
+    // CHECK: llvm.call @mgpuStreamDestroy(%[[B]])
+    // CHECK-NOT: llvm.call @mgpu
+    // CHECK: return
+    %first = gpu.wait async
+    %second = gpu.wait async [%first]
+    gpu.wait [%first, %second]
+    return
+  }
+
+  // A join of two independent streams: one event per dependency, both waited by the new stream.
+  // CHECK-LABEL: @join
+  func.func @join() {
+    // CHECK: %[[P:.*]] = llvm.call @mgpuStreamCreate()
+    // CHECK: %[[EP:.*]] = llvm.call @mgpuEventCreate()
+    // CHECK: llvm.call @mgpuEventRecord(%[[EP]], %[[P]])
+    // CHECK: %[[Q:.*]] = llvm.call @mgpuStreamCreate()
+    // CHECK: %[[EQ:.*]] = llvm.call @mgpuEventCreate()
+    // CHECK: llvm.call @mgpuEventRecord(%[[EQ]], %[[Q]])
+    // CHECK: %[[R:.*]] = llvm.call @mgpuStreamCreate()
+    // CHECK: llvm.call @mgpuStreamWaitEvent(%[[R]], %[[EP]])
+    // CHECK: llvm.call @mgpuStreamWaitEvent(%[[R]], %[[EQ]])
+    // CHECK: llvm.call @mgpuEventDestroy(%[[EP]])
+    // CHECK: llvm.call @mgpuEventDestroy(%[[EQ]])
+    // CHECK: llvm.call @mgpuStreamSynchronize(%[[R]])
+    // CHECK: llvm.call @mgpuStreamDestroy(%[[R]])
+    %p = gpu.wait async
+    %q = gpu.wait async
+    %r = gpu.wait async [%p, %q]
+    gpu.wait [%r]
+    return
+  }
+}
