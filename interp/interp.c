@@ -442,6 +442,9 @@ bool c_cast_words(Comp *c, Op *op, Ins *ins) {
   uint32_t *w = ir_alloc(c->in->ctx, op->nresults * sizeof *w + 1);
   for (uint32_t i = 0; i < op->nresults; i++) {
     w[i] = interp_words(op->results[i].type);
+    /* an unranked memref as its LLVM descriptor, !llvm.struct<(i64, ptr)>: its first two words */
+    if (op->operands[i]->type->kind == TY_UNRANKED_MEMREF && w[i] == 2)
+      continue;
     if (w[i] != interp_words(op->operands[i]->type))
       return interp_unsupported(c, op, "a cast between values of different sizes");
   }

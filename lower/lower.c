@@ -541,38 +541,64 @@ static bool plan_token(Lower *l, Plan *p, Block *b) {
 static Value *stream_create(Lower *l) { return call0(l, "mgpuStreamCreate", l->ptr); }
 static void stream_destroy(Lower *l, Value *s) { call1(l, "mgpuStreamDestroy", s); }
 
-/* Makes stream s wait for the work of the token p: an event recorded on p's stream here, waited
- * for by s, destroyed (CUDA keeps the wait). */
-static void wait_for(Lower *l, Value *s, Plan *p) {
-  bool drop = mutant(l, M_DROP_WAIT);
+/* Waiting for a token's work takes an event: created and recorded on the token's stream, waited
+ * for by the waiting stream, destroyed (CUDA keeps the wait). As MLIR 22 orders the calls, every
+ * event of an op is recorded before its stream is created, and destroyed after all the waits. */
+typedef struct Dep {
+  Plan *p;
   Value *ev;
+  bool consume; /* the op takes the token's stream over without running on it: destroy it */
+  bool gone;    /* the event was destroyed already (the destroy-early mutation) */
+} Dep;
+
+static void record(Lower *l, Dep *d, Value *waiting) {
+  Plan *p = d->p;
   if (p->pre_work && mutant(l, M_RECORD_EARLY)) {
     Block *b = l->block;
     Op *at = l->at;
     l->block = p->pre_work->parent;
     l->at = p->pre_work;
-    ev = call0(l, "mgpuEventCreate", l->ptr);
-    call2(l, "mgpuEventRecord", ev, p->stream);
+    d->ev = call0(l, "mgpuEventCreate", l->ptr);
+    call2(l, "mgpuEventRecord", d->ev, p->stream);
     l->block = b;
     l->at = at;
-  } else {
-    ev = call0(l, "mgpuEventCreate", l->ptr);
-    call2(l, "mgpuEventRecord", ev, mutant(l, M_RECORD_WRONG) ? s : p->stream);
+    return;
   }
-  bool early = mutant(l, M_DESTROY_EARLY);
-  if (early)
-    call1(l, "mgpuEventDestroy", ev);
-  if (!drop)
-    call2(l, "mgpuStreamWaitEvent", s, mutant(l, M_STREAM_AS_EVENT) ? p->stream : ev);
-  if (!early)
-    call1(l, "mgpuEventDestroy", ev);
+  d->ev = call0(l, "mgpuEventCreate", l->ptr);
+  bool wrong = waiting && mutant(l, M_RECORD_WRONG);
+  call2(l, "mgpuEventRecord", d->ev, wrong ? waiting : p->stream);
+}
+
+/* Stream s (NULL: a new one) waits for every dependency of deps: the stream it returns. */
+static Value *wait_all(Lower *l, Value *s, Dep *deps, uint32_t n) {
+  if (!s && l->mutate == M_RECORD_WRONG)
+    s = stream_create(l); /* the mutant records on the waiting stream: make it first */
+  for (uint32_t i = 0; i < n; i++)
+    record(l, &deps[i], s);
+  if (!s)
+    s = stream_create(l);
+  for (uint32_t i = 0; i < n; i++) {
+    if (mutant(l, M_DESTROY_EARLY)) {
+      call1(l, "mgpuEventDestroy", deps[i].ev);
+      deps[i].gone = true;
+    }
+    if (!mutant(l, M_DROP_WAIT))
+      call2(l, "mgpuStreamWaitEvent", s,
+            mutant(l, M_STREAM_AS_EVENT) ? deps[i].p->stream : deps[i].ev);
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (!deps[i].gone)
+      call1(l, "mgpuEventDestroy", deps[i].ev);
+  for (uint32_t i = 0; i < n; i++)
+    if (deps[i].consume)
+      stream_destroy(l, deps[i].p->stream);
+  return s;
 }
 
 /* A new stream that waits for p's work: what a use that cannot take p's stream gets instead. */
 static Value *dup_stream(Lower *l, Plan *p) {
-  Value *s = stream_create(l);
-  wait_for(l, s, p);
-  return s;
+  Dep d = {p, NULL, false, false};
+  return wait_all(l, NULL, &d, 1);
 }
 
 static bool repeated(const Op *g, uint32_t i) {
@@ -592,15 +618,18 @@ static Value *op_stream(Lower *l, Op *g, uint32_t n, bool may_reuse) {
     if (p && p->mover == &g->operand_uses[i])
       reuse = p;
   }
-  Value *s = reuse ? reuse->stream : stream_create(l);
+  Dep *deps = calloc(n + 1, sizeof *deps);
+  if (!deps)
+    abort();
+  uint32_t nd = 0;
   for (uint32_t i = 0; i < n; i++) {
     Plan *p = plan_of(l, g->operands[i]);
-    if (!p || p == reuse || repeated(g, i))
-      continue;
-    wait_for(l, s, p);
-    if (p->mover == &g->operand_uses[i])
-      stream_destroy(l, p->stream);
+    if (p && p != reuse && !repeated(g, i))
+      deps[nd++] = (Dep){p, NULL, p->mover == &g->operand_uses[i], false};
   }
+  Value *s = reuse ? reuse->stream : NULL;
+  s = nd || !s ? wait_all(l, s, deps, nd) : s;
+  free(deps);
   return s;
 }
 
@@ -621,52 +650,58 @@ static void finish(Lower *l, Op *g, Value *s, Op *work) {
   stream_destroy(l, s);
 }
 
+/* Each lowering makes what replaces gpu op g before it and returns true, or returns false when g
+ * stays as it is (then it makes nothing). */
+typedef bool (*LowerFn)(Lower *l, Op *g);
+
 /* ---- the gpu host ops ----------------------------------------------------------------------- */
 
-static void lower_wait(Lower *l, Op *g) {
+static bool lower_wait(Lower *l, Op *g) {
   if (g->nresults) {
     finish(l, g, op_stream(l, g, g->noperands, false), NULL);
-    return;
+    return true;
   }
   if (!g->noperands) {
     /* `gpu.wait` without dependencies waits for nothing that a token names */
-    return;
+    return true;
   }
+  /* each dependency synchronized, then destroyed when this wait takes its stream over */
   for (uint32_t i = 0; i < g->noperands; i++) {
     Plan *p = plan_of(l, g->operands[i]);
-    if (!p || repeated(g, i) || mutant(l, M_SKIP_SYNC))
+    if (!p || repeated(g, i))
       continue;
-    if (mutant(l, M_SYNC_WRONG)) {
+    if (mutant(l, M_SKIP_SYNC)) {
+      /* the host goes on without waiting */
+    } else if (mutant(l, M_SYNC_WRONG)) {
       Value *other = stream_create(l);
       call1(l, "mgpuStreamSynchronize", other);
       stream_destroy(l, other);
     } else {
       call1(l, "mgpuStreamSynchronize", p->stream);
     }
-  }
-  for (uint32_t i = 0; i < g->noperands; i++) {
-    Plan *p = plan_of(l, g->operands[i]);
-    if (p && !repeated(g, i) && p->mover == &g->operand_uses[i])
+    if (p->mover == &g->operand_uses[i])
       stream_destroy(l, p->stream);
   }
+  return true;
 }
 
-static void lower_memcpy(Lower *l, Op *g) {
+static bool lower_memcpy(Lower *l, Op *g) {
   uint32_t n = ndeps_of(g);
   Value *dst = g->operands[n], *src = g->operands[n + 1];
   MemrefInfo d, s;
   bool dim0 = dynamic_multi_dim(src->type) && mutant(l, M_MEMCPY_DIM0);
   if (!memref_info(l, g, dst, &d, false, false) || !memref_info(l, g, src, &s, true, dim0))
-    return;
+    return true;
   Value *bytes = mutant(l, M_MEMCPY_ELEMS) ? s.count
                                            : mul(l, s.count, const_int(l, l->i64, (int64_t)s.esize));
   Value *stream = op_stream(l, g, n, true);
   Value *args[4] = {d.ptr, s.ptr, bytes, stream};
   call(l, "mgpuMemcpy", args, 4, NULL);
   finish(l, g, stream, l->at->prev);
+  return true;
 }
 
-static void lower_memset(Lower *l, Op *g) {
+static bool lower_memset(Lower *l, Op *g) {
   uint32_t n = ndeps_of(g);
   Value *dst = g->operands[n], *value = g->operands[n + 1];
   MemrefInfo d;
@@ -674,10 +709,10 @@ static void lower_memset(Lower *l, Op *g) {
   if (w != 4 && w != 2) {
     error(l, g, "cannot lower '%s' of elements that are not 16 or 32 bits wide (the runtime has "
                 "mgpuMemset16 and mgpuMemset32 only)", g->name.s);
-    return;
+    return true;
   }
   if (!memref_info(l, g, dst, &d, true, false))
-    return;
+    return true;
   Type *it = w == 4 ? l->i32 : l->i16;
   Value *bits = value->type == it ? value : emit1(l, "llvm.bitcast", &value, 1, it, NULL);
   Value *count = mutant(l, M_MEMSET_COUNT) ? mul(l, d.count, const_int(l, l->i64, (int64_t)w))
@@ -686,16 +721,17 @@ static void lower_memset(Lower *l, Op *g) {
   Value *args[4] = {d.ptr, bits, count, stream};
   call(l, w == 4 ? "mgpuMemset32" : "mgpuMemset16", args, 4, NULL);
   finish(l, g, stream, l->at->prev);
+  return true;
 }
 
-static void lower_alloc(Lower *l, Op *g) {
+static bool lower_alloc(Lower *l, Op *g) {
   uint32_t n = ndeps_of(g);
   Type *mt = g->results[0].type;
   uint64_t esize = mt->kind == TY_MEMREF ? elem_bytes(mt->u.sh.elem) : 0;
   if (!esize || mt->u.sh.layout || mt->u.sh.rank > 16) {
     error(l, g, "cannot lower '%s' of this memref type (an identity layout and an element type "
                 "of known size are needed)", g->name.s);
-    return;
+    return true;
   }
   uint32_t rank = mt->u.sh.rank;
   Value *sizes[16], *strides[16];
@@ -728,14 +764,15 @@ static void lower_alloc(Lower *l, Op *g) {
   }
   ir_value_replace_uses(&g->results[0], cast(l, desc, mt));
   finish(l, g, stream, work);
+  return true;
 }
 
-static void lower_dealloc(Lower *l, Op *g) {
+static bool lower_dealloc(Lower *l, Op *g) {
   uint32_t n = ndeps_of(g);
   Value *m = g->operands[n];
   if (m->type->kind != TY_MEMREF) {
     error(l, g, "cannot lower '%s' of a memref that is not ranked", g->name.s);
-    return;
+    return true;
   }
   Type *dt = descriptor_type(l, m->type);
   Value *p = extract(l, cast(l, m, dt), dt->u.agg.elems[0], 0, -1);
@@ -744,25 +781,26 @@ static void lower_dealloc(Lower *l, Op *g) {
   Value *stream = op_stream(l, g, n, true);
   call2(l, "mgpuMemFree", p, stream);
   finish(l, g, stream, l->at->prev);
+  return true;
 }
 
 /* gpu.launch_func async [deps] ... becomes gpu.launch_func <%stream : !llvm.ptr> ..., MLIR 22's
  * stream form; a synchronous launch stays synchronous (after waiting for its dependencies). */
-static void lower_launch(Lower *l, Op *g) {
+static bool lower_launch(Lower *l, Op *g) {
   Attr *seg = ir_op_attr(g, "operandSegmentSizes");
   if (!seg || seg->kind != ATTR_DENSE_ARRAY || seg->u.darr.n != 13) {
     error(l, g, "cannot lower '%s' without its 13 operand segments", g->name.s);
-    return;
+    return true;
   }
   uint32_t n = (uint32_t)seg->u.darr.ivals[0];
   if (seg->u.darr.ivals[12]) {
     if (n)
       error(l, g, "cannot lower '%s' with both a stream and dependencies", g->name.s);
-    return; /* already in the stream form */
+    return false; /* already in the stream form */
   }
   bool async = g->nresults == 1;
   if (!async && !n)
-    return;
+    return false; /* synchronous without dependencies: MLIR 22 leaves it so */
   Value *stream = NULL;
   if (async) {
     stream = op_stream(l, g, n, true);
@@ -800,47 +838,57 @@ static void lower_launch(Lower *l, Op *g) {
     stream_destroy(l, on);
   if (async)
     finish(l, g, stream, launch);
+  return true;
 }
 
 /* gpu.host_register %u : memref<*xT> becomes mgpuMemHostRegisterMemRef(rank, &descriptor,
- * sizeof(T)), the descriptor of the ranked memref %u was cast from, stored on the stack. */
-static void lower_register(Lower *l, Op *g, const char *fn) {
+ * sizeof(T)) with the unranked memref's own rank and descriptor pointer; a ranked memref's
+ * descriptor is stored on the stack for it. */
+static bool lower_register(Lower *l, Op *g, const char *fn) {
   Value *m = g->operands[0];
-  if (m->type->kind == TY_UNRANKED_MEMREF && m->def && ir_str_eq(m->def->name, "memref.cast"))
-    m = m->def->operands[0];
-  if (m->type->kind != TY_MEMREF) {
-    error(l, g, "cannot lower '%s' of an unranked memref whose ranked source is not in view "
-                "(cast a ranked memref to it in the same function)", g->name.s);
-    return;
-  }
-  uint64_t esize = elem_bytes(m->type->u.sh.elem);
+  Type *t = m->type;
+  Type *elem = t->u.sh.elem;
+  uint64_t esize = t->kind == TY_MEMREF || t->kind == TY_UNRANKED_MEMREF ? elem_bytes(elem) : 0;
   if (!esize) {
     error(l, g, "cannot lower '%s': element type of unknown size", g->name.s);
-    return;
+    return true;
   }
-  Type *dt = descriptor_type(l, m->type);
-  Value *desc = cast(l, m, dt);
-  Value *one = const_int(l, l->i64, 1);
-  Value *slot = emit1(l, "llvm.alloca", &one, 1, l->ptr,
-                      dict1(l, "elem_type", ir_attr_type(l->ctx, dt)));
-  Value *st[2] = {desc, slot};
-  emit(l, "llvm.store", st, 2, NULL, dict1(l, "ordering", ir_attr_int(l->ctx, l->i64, 0)));
-  Value *args[3] = {const_int(l, l->i64, m->type->u.sh.rank), slot,
-                    const_int(l, l->i64, (int64_t)esize)};
+  Value *rank, *desc;
+  if (t->kind == TY_UNRANKED_MEMREF) {
+    /* an unranked memref is (rank, pointer to the ranked descriptor), as MLIR lowers it */
+    Type *f[2] = {l->i64, l->ptr};
+    Value *u = cast(l, m, ir_type_llvm_struct(l->ctx, f, 2));
+    rank = extract(l, u, l->i64, 0, -1);
+    desc = extract(l, u, l->ptr, 1, -1);
+  } else {
+    Type *dt = descriptor_type(l, t);
+    Value *d = cast(l, m, dt);
+    Value *one = const_int(l, l->i64, 1);
+    desc = emit1(l, "llvm.alloca", &one, 1, l->ptr, dict1(l, "elem_type", ir_attr_type(l->ctx, dt)));
+    Value *st[2] = {d, desc};
+    emit(l, "llvm.store", st, 2, NULL, dict1(l, "ordering", ir_attr_int(l->ctx, l->i64, 0)));
+    rank = const_int(l, l->i64, t->u.sh.rank);
+  }
+  Value *args[3] = {rank, desc, const_int(l, l->i64, (int64_t)esize)};
   call(l, fn, args, 3, NULL);
+  return true;
 }
 
-typedef void (*LowerFn)(Lower *l, Op *g);
-
-static void lower_host_register(Lower *l, Op *g) { lower_register(l, g, "mgpuMemHostRegisterMemRef"); }
-static void lower_host_unregister(Lower *l, Op *g) {
-  lower_register(l, g, "mgpuMemHostUnregisterMemRef");
+static bool lower_host_register(Lower *l, Op *g) {
+  return lower_register(l, g, "mgpuMemHostRegisterMemRef");
 }
-static void lower_set_device(Lower *l, Op *g) { call1(l, "mgpuSetDefaultDevice", g->operands[0]); }
+static bool lower_host_unregister(Lower *l, Op *g) {
+  return lower_register(l, g, "mgpuMemHostUnregisterMemRef");
+}
+static bool lower_set_device(Lower *l, Op *g) {
+  call1(l, "mgpuSetDefaultDevice", g->operands[0]);
+  return true;
+}
 
-static void lower_launch_body(Lower *l, Op *g) {
+static bool lower_launch_body(Lower *l, Op *g) {
   error(l, g, "cannot lower '%s' yet: outline its body into a gpu.func first "
               "(mlir-opt --gpu-kernel-outlining)", g->name.s);
+  return false;
 }
 
 /* One row per gpu host op: its name and how it is lowered. */
@@ -921,8 +969,9 @@ static void lower_block(Lower *l, Block *b, Pending *erase) {
     l->at = o;
     l->loc = o->loc;
     LowerFn fn = gpu_lowering(o);
-    if (fn) {
-      fn(l, o);
+    if (fn && !fn(l, o)) {
+      fn = NULL; /* left as it is */
+    } else if (fn) {
       if (erase->n == erase->cap) {
         erase->cap = erase->cap ? 2 * erase->cap : 64;
         erase->ops = realloc(erase->ops, erase->cap * sizeof *erase->ops);

@@ -33,3 +33,5 @@ config.substitutions.append(("%mlir_runner", os.path.join(llvm_bin, "mlir-runner
 config.substitutions.append(("%mlir_lib_dir", mlir_lib))
 config.substitutions.append(("%root", root))
 config.substitutions.append(("%python", "python3"))
+# lower/ is written: tests of the lowering (REQUIRES: lowering) run
+config.available_features.add("lowering")

@@ -36,13 +36,14 @@ module attributes {gpu.container_module} {
   // MLIR22: llvm.return
   // OURS-LABEL: @main(
   // OURS: %[[S:.*]] = llvm.call @mgpuStreamCreate()
-  // OURS: scf.for
-  // OURS: llvm.call @mgpuMemcpy(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
-  // OURS: scf.yield
-  // OURS: llvm.call @mgpuMemFree
-  // OURS-NOT: llvm.call @mgpuEvent{{Synchronize|Destroy}}(%[[S]])
-  // OURS: llvm.call @mgpuStreamSynchronize(%[[S]])
-  // OURS: llvm.call @mgpuStreamDestroy(%[[S]])
+  // The loop carries the stream itself: each trip's copy goes on it, the loop's result is it.
+  // OURS: %[[R:[0-9]+]] = scf.for {{.*}} iter_args(%[[T:[0-9a-z_]+]] = %[[S]]) -> (!llvm.ptr)
+  // OURS: llvm.call @mgpuMemcpy(%{{.*}}, %{{.*}}, %{{.*}}, %[[T]])
+  // OURS: scf.yield %[[T]]
+  // OURS: llvm.call @mgpuMemFree({{.*}}, %[[R]])
+  // OURS-NOT: llvm.call @mgpuEvent{{Synchronize|Destroy}}(%[[R]])
+  // OURS: llvm.call @mgpuStreamSynchronize(%[[R]])
+  // OURS: llvm.call @mgpuStreamDestroy(%[[R]])
   func.func @main() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -12,9 +12,9 @@
 
 // The callee borrows its argument's stream: it waits for it on a new stream, which it returns.
 // CALLS-LABEL: func.func @copy_in
-// CALLS: %[[S:[0-9a-z_]+]] = llvm.call @mgpuStreamCreate()
-// CALLS-NEXT: %[[E:[0-9a-z_]+]] = llvm.call @mgpuEventCreate()
+// CALLS: %[[E:[0-9a-z_]+]] = llvm.call @mgpuEventCreate()
 // CALLS-NEXT: llvm.call @mgpuEventRecord(%[[E]], %arg0)
+// CALLS-NEXT: %[[S:[0-9a-z_]+]] = llvm.call @mgpuStreamCreate()
 // CALLS-NEXT: llvm.call @mgpuStreamWaitEvent(%[[S]], %[[E]])
 // CALLS-NEXT: llvm.call @mgpuEventDestroy(%[[E]])
 // CALLS: llvm.call @mgpuMemcpy({{.*}}, %[[S]])
