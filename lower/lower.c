@@ -83,16 +83,22 @@ typedef struct Lower {
   IrCtx *ctx;
   Op *module;
   Type *ptr, *i64, *i32, *i16, *i8, *voidt;
-  Plan *plans;        /* indexed by Value.id of each token value (from 1) */
-  uint32_t nplans;
+  Plan *plans;        /* indexed by Value.id of each token value (from 1); malloc'd: */
+  uint32_t nplans, capplans; /* no pointer into it is kept while it can grow */
   unsigned errors;
   /* where new ops go: before `at`, or at the end of `block` when at is NULL */
   Block *block;
   Op *at;
   Loc *loc;           /* location of the ops being made */
-  /* functions called, to declare at the end */
+  /* functions called, to declare at the end, with the properties of a call to each */
   Str *called;
+  Attr **call_props;
   uint32_t ncalled, capcalled;
+  /* constants are made once per function, at the top of its entry block */
+  Block *fn_entry;
+  Op *fn_first;       /* the entry block's first op before lowering: constants go before it */
+  struct { Type *t; int64_t v; Value *val; uint32_t gen; } *consts;
+  uint32_t capconsts, nconsts, gen;
   int mutate;         /* M_* or -1 */
   long mutate_site;   /* -1: every site */
   unsigned sites;     /* sites of the mutation kind seen so far */
@@ -133,8 +139,46 @@ static Attr *dict1(Lower *l, const char *name, Attr *v) {
   return ir_attr_dict(l->ctx, &e, 1);
 }
 
+/* An llvm.mlir.constant of type t, one per value and function (at the top of the function). */
 static Value *const_int(Lower *l, Type *t, int64_t v) {
-  return emit1(l, "llvm.mlir.constant", NULL, 0, t, dict1(l, "value", ir_attr_int(l->ctx, t, v)));
+  if (!l->fn_entry)
+    return emit1(l, "llvm.mlir.constant", NULL, 0, t, dict1(l, "value", ir_attr_int(l->ctx, t, v)));
+  if (2 * (l->nconsts + 1) > l->capconsts) {
+    uint32_t old = l->capconsts;
+    void *prev = l->consts;
+    l->capconsts = old ? 2 * old : 64;
+    l->consts = calloc(l->capconsts, sizeof *l->consts);
+    if (!l->consts)
+      abort();
+    l->nconsts = 0;
+    for (uint32_t i = 0; i < old; i++) {
+      __typeof__(l->consts) e = &((__typeof__(l->consts))prev)[i];
+      if (e->gen != l->gen)
+        continue;
+      uint32_t j = (uint32_t)(((uintptr_t)e->t >> 4) ^ (uint64_t)e->v * 0x9e3779b97f4a7c15ull) & (l->capconsts - 1);
+      while (l->consts[j].gen == l->gen)
+        j = (j + 1) & (l->capconsts - 1);
+      l->consts[j] = *e;
+      l->nconsts++;
+    }
+    free(prev);
+  }
+  uint32_t j = (uint32_t)(((uintptr_t)t >> 4) ^ (uint64_t)v * 0x9e3779b97f4a7c15ull) & (l->capconsts - 1);
+  for (; l->consts[j].gen == l->gen; j = (j + 1) & (l->capconsts - 1))
+    if (l->consts[j].t == t && l->consts[j].v == v)
+      return l->consts[j].val;
+  Op *op = ir_op_new(l->ctx, "llvm.mlir.constant", l->loc, NULL, 0, &t, 1,
+                     dict1(l, "value", ir_attr_int(l->ctx, t, v)), 0);
+  if (l->fn_first)
+    ir_op_insert_before(l->fn_first, op);
+  else
+    ir_block_push_back(l->fn_entry, op);
+  l->consts[j].t = t;
+  l->consts[j].v = v;
+  l->consts[j].val = &op->results[0];
+  l->consts[j].gen = l->gen;
+  l->nconsts++;
+  return &op->results[0];
 }
 
 /* The value of an llvm.mlir.constant this file made, in *v. */
@@ -184,29 +228,34 @@ static Value *cast(Lower *l, Value *v, Type *t) {
 /* llvm.call @name(args) : (types) -> ret; ret NULL for none. Remembers name for the declaration. */
 static Value *call(Lower *l, const char *name, Value *const *args, uint32_t n, Type *ret) {
   IrCtx *ctx = l->ctx;
-  Str callee = ir_intern_cstr(ctx, name);
-  bool known = false;
-  for (uint32_t i = 0; i < l->ncalled && !known; i++)
-    known = l->called[i].s == callee.s;
-  if (!known) {
+  uint32_t k = 0;
+  while (k < l->ncalled && strcmp(l->called[k].s, name))
+    k++;
+  if (k == l->ncalled) {
     if (l->ncalled == l->capcalled) {
       l->capcalled = l->capcalled ? 2 * l->capcalled : 16;
       Str *grown = ir_alloc(ctx, l->capcalled * sizeof *grown);
+      Attr **gp = ir_alloc(ctx, l->capcalled * sizeof *gp);
       memcpy(grown, l->called, l->ncalled * sizeof *grown);
+      memcpy(gp, l->call_props, l->ncalled * sizeof *gp);
       l->called = grown;
+      l->call_props = gp;
     }
-    l->called[l->ncalled++] = callee;
+    Str callee = ir_intern_cstr(ctx, name);
+    int64_t seg[2] = {n, 0};
+    NamedAttr p[6] = {
+        {ir_intern_cstr(ctx, "CConv"), ir_attr_opaque(ctx, "#llvm.cconv<ccc>")},
+        {ir_intern_cstr(ctx, "TailCallKind"), ir_attr_opaque(ctx, "#llvm.tailcallkind<none>")},
+        {ir_intern_cstr(ctx, "callee"), ir_attr_symref(ctx, &callee, 1)},
+        {ir_intern_cstr(ctx, "fastmathFlags"), ir_attr_opaque(ctx, "#llvm.fastmath<none>")},
+        {ir_intern_cstr(ctx, "op_bundle_sizes"), ir_attr_dense_i32(ctx, NULL, 0)},
+        {ir_intern_cstr(ctx, "operandSegmentSizes"), ir_attr_dense_i32(ctx, seg, 2)},
+    };
+    l->called[k] = callee;
+    l->call_props[k] = ir_attr_dict(ctx, p, 6); /* a function is always called with n arguments */
+    l->ncalled++;
   }
-  int64_t seg[2] = {n, 0};
-  NamedAttr p[6] = {
-      {ir_intern_cstr(ctx, "CConv"), ir_attr_opaque(ctx, "#llvm.cconv<ccc>")},
-      {ir_intern_cstr(ctx, "TailCallKind"), ir_attr_opaque(ctx, "#llvm.tailcallkind<none>")},
-      {ir_intern_cstr(ctx, "callee"), ir_attr_symref(ctx, &callee, 1)},
-      {ir_intern_cstr(ctx, "fastmathFlags"), ir_attr_opaque(ctx, "#llvm.fastmath<none>")},
-      {ir_intern_cstr(ctx, "op_bundle_sizes"), ir_attr_dense_i32(ctx, NULL, 0)},
-      {ir_intern_cstr(ctx, "operandSegmentSizes"), ir_attr_dense_i32(ctx, seg, 2)},
-  };
-  Op *op = emit(l, "llvm.call", args, n, ret, ir_attr_dict(ctx, p, 6));
+  Op *op = emit(l, "llvm.call", args, n, ret, l->call_props[k]);
   return ret ? &op->results[0] : NULL;
 }
 
@@ -468,12 +517,13 @@ static bool can_move(const Use *u) {
 static const char *const aliasing[] = {"arith.select", "builtin.unrealized_conversion_cast", NULL};
 
 static void new_plan(Lower *l, Value *v, bool owned) {
-  if (l->nplans % 64 == 0) {
-    Plan *grown = ir_alloc(l->ctx, (l->nplans + 64) * sizeof *grown);
-    memcpy(grown, l->plans, l->nplans * sizeof *grown);
-    l->plans = grown;
+  if (l->nplans == l->capplans) {
+    l->capplans = l->capplans ? 2 * l->capplans : 256;
+    if (!(l->plans = realloc(l->plans, l->capplans * sizeof *l->plans)))
+      abort();
   }
   Plan *p = &l->plans[l->nplans];
+  memset(p, 0, sizeof *p);
   p->tok = p->stream = v;
   p->owned = owned;
   v->id = l->nplans++;
@@ -936,6 +986,14 @@ static void lower_block(Lower *l, Block *b, Pending *erase) {
   Op *saved_at = l->at;
   Block *saved_block = l->block;
   Loc *saved_loc = l->loc;
+  Op *owner = b->parent ? b->parent->parent : NULL;
+  if (owner && b == b->parent->first &&
+      (ir_str_eq(owner->name, "func.func") || ir_str_eq(owner->name, "llvm.func"))) {
+    l->fn_entry = b; /* a new function: a new set of constants */
+    l->fn_first = b->first;
+    l->gen++;
+    l->nconsts = 0;
+  }
   /* tokens of b: its arguments, then the results of its ops */
   for (uint32_t i = 0; i < b->nargs; i++) {
     Plan *p = plan_of(l, &b->args[i]);
@@ -1095,9 +1153,13 @@ unsigned lower_module(IrCtx *ctx, Op *module, LowerOptions *opts) {
   l.i8 = ir_type_int(ctx, 8, SIGNLESS);
   l.voidt = ir_type_simple(ctx, TY_LLVM_VOID);
   l.nplans = 1; /* plan 0: none */
-  l.plans = ir_alloc(ctx, 64 * sizeof *l.plans);
-  if (!parse_mutation(&l, module, opts ? opts->mutate : NULL))
+  l.capplans = 256;
+  if (!(l.plans = calloc(l.capplans, sizeof *l.plans)))
+    abort();
+  if (!parse_mutation(&l, module, opts ? opts->mutate : NULL)) {
+    free(l.plans);
     return 1;
+  }
   number_tokens(&l, module);
   Pending erase = {0};
   for (Block *b = module->regions[0].first; b; b = b->next)
@@ -1109,6 +1171,8 @@ unsigned lower_module(IrCtx *ctx, Op *module, LowerOptions *opts) {
     declare_called(&l);
   }
   free(erase.ops);
+  free(l.plans);
+  free(l.consts);
   if (opts)
     opts->sites = l.sites;
   if (!l.errors && l.mutate >= 0 && l.mutate_site >= 0 && (unsigned)l.mutate_site >= l.sites) {
