@@ -617,7 +617,11 @@ class Gen:
             self.dev(c, "dealloc", [(d, "free")], buf=d)
         # what is not yet ordered before the host
         st = c.st
-        out = [t for t in c.leaves if not st.before(c.env[t], st.host)]
+        out, seen = [], set()
+        for t in c.leaves:  # one token per node (an if may yield a token made before it)
+            if not st.before(c.env[t], st.host) and c.env[t] not in seen:
+                seen.add(c.env[t])
+                out.append(t)
         out = [t for t in out if not any(u != t and st.before(c.env[t], c.env[u]) for u in out)]
         missing = [x for x in st.dev_nodes if not st.before(x, st.host) and
                    not any(st.before(x, c.env[t]) for t in out)]
