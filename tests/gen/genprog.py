@@ -47,6 +47,9 @@ two conflicting accesses to the same bytes unordered and that is an error for th
 interpreter on the changed program. The note (--note FILE, stderr otherwise, and a comment at the
 end of the program) names the dependency and the two ops by line:col.
 --features prints the features the program uses, one per line.
+
+tests/gen/check.py runs seeds through mlir-opt and gpuinterp (tests/lit/gen/ uses it), and
+tests/soak.sh loops over fresh seeds for a given time.
 """
 import argparse
 import copy
