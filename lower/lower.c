@@ -935,12 +935,6 @@ static bool lower_set_device(Lower *l, Op *g) {
   return true;
 }
 
-static bool lower_launch_body(Lower *l, Op *g) {
-  error(l, g, "cannot lower '%s' yet: outline its body into a gpu.func first "
-              "(mlir-opt --gpu-kernel-outlining)", g->name.s);
-  return false;
-}
-
 /* One row per gpu host op: its name and how it is lowered. */
 static const struct {
   const char *name;
@@ -955,7 +949,6 @@ static const struct {
     {"gpu.host_register", lower_host_register},
     {"gpu.host_unregister", lower_host_unregister},
     {"gpu.set_default_device", lower_set_device},
-    {"gpu.launch", lower_launch_body},
 };
 
 static LowerFn gpu_lowering(const Op *op) {
@@ -1159,6 +1152,11 @@ unsigned lower_module(IrCtx *ctx, Op *module, LowerOptions *opts) {
   if (!parse_mutation(&l, module, opts ? opts->mutate : NULL)) {
     free(l.plans);
     return 1;
+  }
+  l.errors = lower_outline(ctx, module);
+  if (l.errors) {
+    free(l.plans);
+    return l.errors;
   }
   number_tokens(&l, module);
   Pending erase = {0};

@@ -25,6 +25,10 @@ typedef struct LowerOptions {
 
 unsigned lower_module(IrCtx *ctx, Op *module, LowerOptions *opts);
 
+/* Outlines every gpu.launch body of the host code into a gpu.func kernel of a new gpu.module and
+ * launches it with gpu.launch_func (what lower_module does first). Returns the errors reported. */
+unsigned lower_outline(IrCtx *ctx, Op *module);
+
 /* The names of the mutation kinds, NULL-terminated. */
 const char *const *lower_mutation_kinds(void);
 
