@@ -170,20 +170,23 @@ typedef struct Shape {
 
 /* The program's host memory: what it does not free is freed when the interpreter is destroyed
  * (MLIR programs often leave that to the process's end). Frees search from the newest. */
-static void heap_add(Interp *in, void *p) {
+static void heap_add(Interp *in, void *p, uint64_t bytes, const char *loc) {
   if (in->nheap == in->capheap) {
     in->capheap = in->capheap ? in->capheap * 2 : 64;
-    void **h = realloc(in->heap, in->capheap * sizeof *h);
+    HeapBlock *h = realloc(in->heap, in->capheap * sizeof *h);
     if (!h)
       abort();
     in->heap = h;
   }
-  in->heap[in->nheap++] = p;
+  in->heap[in->nheap++] = (HeapBlock){p, bytes, ++in->nallocs, loc};
 }
 
+/* The block's last bytes go to the differential checker's hook first, while they still exist. */
 static bool heap_remove(Interp *in, void *p) {
   for (size_t i = in->nheap; i-- > 0;) {
-    if (in->heap[i] == p) {
+    if (in->heap[i].p == p) {
+      if (in->host_buffer)
+        in->host_buffer(in->hook_user, in->heap[i].loc, in->heap[i].seq, p, in->heap[i].bytes);
       in->heap[i] = in->heap[--in->nheap];
       return true;
     }
@@ -193,9 +196,12 @@ static bool heap_remove(Interp *in, void *p) {
 
 void interp_free_heap(Interp *in) {
   for (size_t i = 0; i < in->nheap; i++) {
+    HeapBlock *h = &in->heap[i];
+    if (in->host_buffer)
+      in->host_buffer(in->hook_user, h->loc, h->seq, h->p, h->bytes);
     if (in->be)
-      be_host_remove(in->be, in->heap[i], "exit");
-    free(in->heap[i]);
+      be_host_remove(in->be, h->p, "exit");
+    free(h->p);
   }
   free(in->heap);
 }
@@ -238,7 +244,7 @@ static int x_alloc(Frame *fr, const Ins *ins) {
     if (posix_memalign(&p, sh->align, bytes))
       return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
     memset(p, 0, bytes);
-    heap_add(fr->in, p);
+    heap_add(fr->in, p, bytes, sh->loc);
   }
   d[D_ALLOC].p = p;
   d[D_ALIGNED].p = p;
@@ -299,7 +305,7 @@ static int x_realloc(Frame *fr, const Ins *ins) {
     memset(p, 0, bytes);
     if (old)
       memcpy(p, (char *)s[D_ALIGNED].p + s[D_OFFSET].i * (int64_t)sh->esize, keep < bytes ? keep : bytes);
-    heap_add(fr->in, p);
+    heap_add(fr->in, p, bytes, sh->loc);
   }
   if (old) {
     if (fr->in->be)
@@ -762,6 +768,8 @@ bool c_get_global(Comp *c, Op *op, Ins *ins) {
 void interp_free_globals(Interp *in) {
   for (uint32_t i = 0; i < in->nglobals; i++) {
     Global *g = in->globals[i];
+    if (g->mem && in->host_buffer)
+      in->host_buffer(in->hook_user, g->sh.loc, 0, g->mem, g->bytes);
     if (g->mem && in->be)
       be_host_remove(in->be, g->mem, g->sh.loc);
     free(g->mem);

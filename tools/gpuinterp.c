@@ -67,7 +67,7 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
     status = 1;
     goto done;
   }
-  InterpOptions io = {be, stdout, no_race_check};
+  InterpOptions io = {.be = be, .out = stdout, .no_race_check = no_race_check};
   Interp *in = interp_create(ctx, top, &io);
   if (!in) {
     status = 1;
