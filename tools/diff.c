@@ -97,6 +97,7 @@ typedef struct Sites {
   uint32_t *tab; /* open addressing: index + 1, 0 empty */
   size_t tabcap;
   char **real_in, **real_out; /* realpath cache */
+  const char *anchor;         /* the program's real path (see canon_file) */
   size_t nreal, capreal, capreal2;
 } Sites;
 
@@ -111,7 +112,13 @@ static const char *canon_file(Sites *S, const char *file) {
   for (size_t i = 0; i < S->nreal; i++)
     if (!strcmp(S->real_in[i], file))
       return S->real_out[i];
+  /* A relative path that does not resolve from here was relative to where the lowering ran:
+   * it names the program when the program's real path ends with it. */
   char *r = realpath(file, NULL);
+  size_t n = strlen(file), na = S->anchor ? strlen(S->anchor) : 0;
+  if (!r && file[0] != '/' && na > n && S->anchor[na - n - 1] == '/' &&
+      !strcmp(S->anchor + na - n, file))
+    r = xstrdup(S->anchor);
   PUSH(S->real_in, S->nreal, S->capreal, xstrdup(file));
   S->nreal--;
   PUSH(S->real_out, S->nreal, S->capreal2, r ? r : xstrdup(file));
@@ -390,6 +397,16 @@ static void report(Checker *C, DiagSeverity sev, uint32_t site, const char *fmt,
     ir_diag(C->hi.ctx, sev, NULL, "%s (at '%s')", msg, C->sites.v[site].key);
   else
     ir_diag(C->hi.ctx, sev, l, "%s", msg);
+}
+
+/* A site as the user spelt it: the program's file as given on the command line. */
+static const char *site_text(Checker *C, uint32_t site, char *buf, size_t n) {
+  const Site *s = &C->sites.v[site];
+  if (!s->has_pos)
+    return s->key;
+  const char *canon = canon_file(&C->sites, s->file);
+  snprintf(buf, n, "%s:%u:%u", strcmp(canon, C->hi_canon) ? s->file : C->hi_file.s, s->line, s->col);
+  return buf;
 }
 
 /* "'gpu.memcpy'" for a site with a high-level op, else "the op". */
@@ -784,11 +801,15 @@ static void lowered_violations(Checker *C, Run *h, Run *l, const char *sched) {
              "the lowered program leaks where the program does not: %s%s%s", v->message,
              call[0] ? " at " : "", call);
     } else {
-      report(C, DIAG_ERROR, a, "the lowered program has a %s the program does not have: %s%s%s",
-             kind == 8 ? "race" : viol_is(v, "misuse") ? "misuse" : v->kind, v->message,
-             call[0] ? " at " : "", call);
+      if (kind == 8 || viol_is(v, "misuse"))
+        report(C, DIAG_ERROR, a, "the lowered program has a %s the program does not have: %s%s%s",
+               kind == 8 ? "race" : "misuse", v->message, call[0] ? " at " : "", call);
+      else
+        report(C, DIAG_ERROR, a, "the lowered program has an error the program does not have: %s%s%s [%s]",
+               v->message, call[0] ? " at " : "", call, v->kind ? v->kind : "error");
       if (b != UINT32_MAX)
-        report(C, DIAG_NOTE, b, "the other party%s%s", call2[0] ? ": " : "", call2);
+        report(C, DIAG_NOTE, b, "%s%s%s", kind == 8 ? "the other access" : "the handle or memory involved",
+               call2[0] ? ": " : "", call2);
     }
     witness(C, sched);
   }
@@ -1047,7 +1068,7 @@ static const char *call_of(const char *loc) {
 }
 
 static void lost_ordering(Checker *C, Graph *H, Graph *L) {
-  char na[128], nb[128];
+  char na[128], nb[128], where[1100];
   for (size_t b = 0; b < H->nbuffers; b++) {
     Acc *acc = H->bufacc[b];
     size_t n = H->nbufacc[b];
@@ -1070,7 +1091,7 @@ static void lost_ordering(Checker *C, Graph *H, Graph *L) {
           once(C, 8, hy->site, hx->site);
           report(C, DIAG_ERROR, hy->site,
                  "the lowering lost the ordering of %s at %s and %s here: the program orders them (both touch bytes [%" PRIu64 ", %" PRIu64 ") of one buffer), the lowered program does not",
-                 op_name(C, hx->site, na, sizeof na), C->sites.v[hx->site].key,
+                 op_name(C, hx->site, na, sizeof na), site_text(C, hx->site, where, sizeof where),
                  op_name(C, hy->site, nb, sizeof nb),
                  x->off > y->off ? x->off : y->off,
                  x->off + x->size < y->off + y->size ? x->off + x->size : y->off + y->size);
@@ -1082,11 +1103,10 @@ static void lost_ordering(Checker *C, Graph *H, Graph *L) {
             ir_diag(C->hi.ctx, DIAG_NOTE, NULL,
                     "in the lowered program %s runs on stream %" PRIu64 " and %s on stream %" PRIu64
                     ", with no mgpuStreamWaitEvent between them",
-                    a->call[0] ? a->call : "the first", a->stream, bb->call[0] ? bb->call : "the second",
-                    bb->stream);
+                    a->call[0] ? a->call : na, a->stream, bb->call[0] ? bb->call : nb, bb->stream);
           else
             ir_diag(C->hi.ctx, DIAG_NOTE, NULL, "in the lowered program nothing orders %s and %s",
-                    a->call[0] ? a->call : "the first", bb->call[0] ? bb->call : "the second");
+                    a->call[0] ? a->call : na, bb->call[0] ? bb->call : nb);
           witness(C, "serial");
         }
         /* an earlier write that covers y orders everything before it */
@@ -1100,10 +1120,11 @@ static void lost_ordering(Checker *C, Graph *H, Graph *L) {
 static void lost_concurrency_pair(Checker *C, const Node *u, const Node *v, const char *why) {
   if (!once(C, 11, u->site, v->site))
     return;
-  char na[128], nb[128];
+  char na[128], nb[128], where[1100];
   report(C, C->o->strict ? DIAG_ERROR : DIAG_WARNING, v->site,
          "lost concurrency: the program lets %s at %s and %s here run concurrently, the lowering orders them: %s",
-         op_name(C, u->site, na, sizeof na), C->sites.v[u->site].key, op_name(C, v->site, nb, sizeof nb),
+         op_name(C, u->site, na, sizeof na), site_text(C, u->site, where, sizeof where),
+         op_name(C, v->site, nb, sizeof nb),
          why);
   report(C, DIAG_NOTE, u->site, "%s is here", na);
 }
@@ -1206,6 +1227,7 @@ static int load(Checker *C) {
     return 2;
   C->hi_file = ir_intern_cstr(C->hi.ctx, o->input);
   C->hi_canon = xstrdup(canon_file(&C->sites, o->input));
+  C->sites.anchor = C->hi_canon;
   walk(C->hi.top, index_hi_op, C);
   if (o->against) {
     C->lo.top = ir_parse_file(C->lo.ctx, o->against);
