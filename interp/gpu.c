@@ -370,7 +370,7 @@ static int x_host_register(Frame *fr, const Ins *ins) {
     return EX_NEXT;
   void *base = NULL;
   for (size_t i = 0; i < in->nheap; i++)
-    if (in->heap[i] == d[D_ALLOC].p && ptr == (char *)d[D_ALLOC].p)
+    if (in->heap[i].p == d[D_ALLOC].p && ptr == (char *)d[D_ALLOC].p)
       base = d[D_ALLOC].p;
   if (base && be_host_remove(in->be, base, g->loc) != BE_OK)
     base = NULL;

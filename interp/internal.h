@@ -81,6 +81,13 @@ struct Func {
   bool compiled, compiling;
 };
 
+/* A memref.alloc block on the interpreter's heap list (memref.c). */
+typedef struct HeapBlock {
+  void *p;
+  uint64_t bytes, seq;
+  const char *loc;
+} HeapBlock;
+
 struct Interp {
   IrCtx *ctx;
   Op *module;
@@ -92,12 +99,20 @@ struct Interp {
   uint32_t depth; /* call depth, to stop runaway recursion with a diagnostic */
   struct Global **globals; /* memref.global memory, made on first use */
   uint32_t nglobals;
-  void **heap;             /* host memory the program allocated and has not freed */
+  HeapBlock *heap;         /* host memory the program allocated and has not freed */
   size_t nheap, capheap;
   struct GpuState *gpu;     /* gpu.c: tokens, kernels and launches of the gpu dialect */
   bool no_race_check;       /* InterpOptions.no_race_check */
   struct Lowered *low;     /* llvm.c: the lowered form's memory (globals, malloc, alloca stack) */
   size_t sp;               /* alloca stack depth: interp_call restores it when a call returns */
+  /* InterpOptions' hooks for the differential checker, and the allocation and launch counters
+   * that number what they report */
+  void (*host_buffer)(void *user, const char *alloc_loc, uint64_t seq, const void *bytes,
+                      size_t size);
+  void (*device_print)(void *user, const char *launch_loc, uint64_t launch, const char *text,
+                       size_t len);
+  void *hook_user;
+  uint64_t nallocs, nlaunches;
 };
 
 struct Frame {

@@ -647,6 +647,11 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   in->be = opts ? opts->be : NULL;
   in->out = opts && opts->out ? opts->out : stdout;
   in->no_race_check = opts && opts->no_race_check;
+  if (opts) {
+    in->host_buffer = opts->host_buffer;
+    in->device_print = opts->device_print;
+    in->hook_user = opts->hook_user;
+  }
   Block *top = module->nregions ? module->regions[0].first : NULL;
   uint32_t n = 0;
   for (Op *o = top ? top->first : NULL; o; o = o->next)

@@ -21,6 +21,19 @@ typedef struct InterpOptions {
   Backend *be; /* the device for gpu ops (not owned) */
   FILE *out;   /* where the program's output (runner utils, gpu.printf) goes; NULL: stdout */
   bool no_race_check; /* kernels: do not check their threads' shared-memory accesses for races */
+  /* For the differential checker (tools/diff.c), which compares two runs by what they leave
+   * behind; NULL in every other use. host_buffer gets the final bytes of each host buffer the
+   * program made (memref.alloc/realloc, memref.global, malloc, llvm.mlir.global) when it is
+   * freed or, for those still live, when the interpreter is destroyed, with the location of the
+   * op that made it and seq, the allocation's number in this run (0 for globals), so that
+   * buffers of two runs can be matched by site and occurrence. device_print, when set, gets
+   * gpu.printf output instead of out: one call per block's lines, with the launch op's location
+   * and the launch's number in this run; calls may come from several workers, one at a time. */
+  void (*host_buffer)(void *user, const char *alloc_loc, uint64_t seq, const void *bytes,
+                      size_t size);
+  void (*device_print)(void *user, const char *launch_loc, uint64_t launch, const char *text,
+                       size_t len);
+  void *hook_user;
 } InterpOptions;
 
 /* Prepares module (parsed and verified, owned by ctx) for running. NULL after a diagnostic when

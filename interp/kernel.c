@@ -85,9 +85,22 @@ typedef struct Launch {
   size_t smem, nblocks, nruns;
   BeToken tok;
   atomic_int failed, done;
+  const char *loc;  /* the launch op's, and its number in the run: for InterpOptions.device_print */
+  uint64_t seq;
 } Launch;
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
+
+void kernel_print(KFrame *f, const char *text, size_t len) {
+  Interp *in = f->L_in;
+  GpuState *gs = interp_gpu(in);
+  pthread_mutex_lock(&gs->mu);
+  if (in->device_print)
+    in->device_print(in->hook_user, f->L->loc, f->L->seq, text, len);
+  else
+    fwrite(text, 1, len, in->out);
+  pthread_mutex_unlock(&gs->mu);
+}
 
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) {
   Launch *L = f->L;
@@ -1441,6 +1454,8 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   }
   L->smem = (size_t)smem;
   L->nblocks = (size_t)blocks;
+  L->loc = loc;
+  L->seq = in->nlaunches++;
   GpuState *gs = interp_gpu(in);
   for (Launch **pp = &gs->launches; *pp;) { /* forget launches that ended (their callback is done with them) */
     Launch *old = *pp;

@@ -187,6 +187,9 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
 
 /* Reports a kernel runtime error at k's op for thread `lane` of the block (UINT32_MAX: the block as
  * a whole). Only a launch's first error is reported; returns EX_ERROR. */
+/* Writes a block's gpu.printf lines to the program's output, or to InterpOptions.device_print
+ * with the launch's location and number; takes the gpu mutex. */
+void kernel_print(KFrame *f, const char *text, size_t len);
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -829,12 +829,8 @@ static int x_vprintf(KFrame *f, const KIns *k) {
   for (uint32_t i = 0; i < f->nact && ok; i++)
     ok = format_one(f, k, pf, f->act[i], out);
   fclose(out);
-  if (ok && len) {
-    GpuState *gs = interp_gpu(f->L_in);
-    pthread_mutex_lock(&gs->mu);
-    fwrite(buf, 1, len, f->L_in->out);
-    pthread_mutex_unlock(&gs->mu);
-  }
+  if (ok && len)
+    kernel_print(f, buf, len);
   free(buf);
   if (!ok)
     return EX_ERROR;

@@ -441,12 +441,8 @@ static int x_printf(KFrame *f, const KIns *k) {
   const KPrintf *p = k->aux;
   Buf b = {0};
   KLANES(f, l, { format_one(f, k, p, l, &b); });
-  if (b.n) {
-    GpuState *gs = interp_gpu(f->L_in);
-    pthread_mutex_lock(&gs->mu);
-    fwrite(b.s, 1, b.n, f->L_in->out);
-    pthread_mutex_unlock(&gs->mu);
-  }
+  if (b.n)
+    kernel_print(f, b.s, b.n);
   free(b.s);
   return EX_NEXT;
 }

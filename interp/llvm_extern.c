@@ -38,6 +38,8 @@ typedef struct Block0 {
   const char *loc; /* where it was allocated */
   void *reg;       /* a heap block handed to the device by mgpuMemHostRegister: the pointer
                       registered (the block is then registered memory, not host memory) */
+  uint64_t bytes;  /* as allocated (hi - lo is at least 1) */
+  uint64_t seq;    /* a heap block's allocation number (InterpOptions.host_buffer), 0 otherwise */
 } Block0;
 
 typedef struct LGlobal {
@@ -84,7 +86,8 @@ void interp_low_block_add(Interp *in, void *p, uint64_t bytes, int kind, const c
   while (i && L->b[i - 1].lo > lo)
     i--;
   memmove(&L->b[i + 1], &L->b[i], (L->nb - i) * sizeof *L->b);
-  L->b[i] = (Block0){lo, lo + (bytes ? bytes : 1), kind, loc, NULL};
+  L->b[i] = (Block0){lo, lo + (bytes ? bytes : 1), kind, loc, NULL, bytes,
+                     kind == R_HEAP ? ++in->nallocs : 0};
   L->nb++;
 }
 
@@ -102,6 +105,8 @@ static bool block_remove(Interp *in, void *p, int kind) {
   ptrdiff_t i = block_find(L, (uintptr_t)p);
   if (i < 0 || L->b[i].lo != (uintptr_t)p || L->b[i].kind != kind)
     return false;
+  if (in->host_buffer && kind != R_DEVICE)
+    in->host_buffer(in->hook_user, L->b[i].loc, L->b[i].seq, p, L->b[i].bytes);
   memmove(&L->b[i], &L->b[i + 1], (L->nb - (size_t)i - 1) * sizeof *L->b);
   L->nb--;
   return true;
@@ -236,6 +241,8 @@ void interp_llvm_free(Interp *in) {
   for (size_t i = 0; i < L->nb; i++) {
     if (L->b[i].kind == R_DEVICE || L->b[i].kind == R_MEMREF)
       continue; /* the device's (reported as leaks when it closes), or memref.c's */
+    if (in->host_buffer)
+      in->host_buffer(in->hook_user, L->b[i].loc, L->b[i].seq, (void *)L->b[i].lo, L->b[i].bytes);
     if (in->be && L->b[i].reg)
       be_mem_unregister(in->be, L->b[i].reg, "exit");
     else if (in->be)

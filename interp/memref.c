@@ -171,23 +171,26 @@ typedef struct Shape {
 
 /* The program's host memory: what it does not free is freed when the interpreter is destroyed
  * (MLIR programs often leave that to the process's end). Frees search from the newest. */
-/* memref.alloc's blocks: owned here, and known to the lowered form's memory table too, so that
- * pointers taken from memrefs (a lowering's mgpuMemcpy arguments) are memory the program owns. */
+/* memref.alloc's blocks are known to the lowered form's memory table too, so that pointers taken
+ * from memrefs (a lowering's mgpuMemcpy arguments) are memory the program owns. */
 static void heap_add(Interp *in, void *p, uint64_t bytes, const char *loc) {
   interp_low_block_add(in, p, bytes, R_MEMREF, loc);
   if (in->nheap == in->capheap) {
     in->capheap = in->capheap ? in->capheap * 2 : 64;
-    void **h = realloc(in->heap, in->capheap * sizeof *h);
+    HeapBlock *h = realloc(in->heap, in->capheap * sizeof *h);
     if (!h)
       abort();
     in->heap = h;
   }
-  in->heap[in->nheap++] = p;
+  in->heap[in->nheap++] = (HeapBlock){p, bytes, ++in->nallocs, loc};
 }
 
+/* The block's last bytes go to the differential checker's hook first, while they still exist. */
 static bool heap_remove(Interp *in, void *p) {
   for (size_t i = in->nheap; i-- > 0;) {
-    if (in->heap[i] == p) {
+    if (in->heap[i].p == p) {
+      if (in->host_buffer)
+        in->host_buffer(in->hook_user, in->heap[i].loc, in->heap[i].seq, p, in->heap[i].bytes);
       in->heap[i] = in->heap[--in->nheap];
       interp_low_block_remove(in, p);
       return true;
@@ -198,9 +201,12 @@ static bool heap_remove(Interp *in, void *p) {
 
 void interp_free_heap(Interp *in) {
   for (size_t i = 0; i < in->nheap; i++) {
+    HeapBlock *h = &in->heap[i];
+    if (in->host_buffer)
+      in->host_buffer(in->hook_user, h->loc, h->seq, h->p, h->bytes);
     if (in->be)
-      be_host_remove(in->be, in->heap[i], "exit");
-    free(in->heap[i]);
+      be_host_remove(in->be, h->p, "exit");
+    free(h->p);
   }
   free(in->heap);
 }
@@ -770,6 +776,8 @@ bool c_get_global(Comp *c, Op *op, Ins *ins) {
 void interp_free_globals(Interp *in) {
   for (uint32_t i = 0; i < in->nglobals; i++) {
     Global *g = in->globals[i];
+    if (g->mem && in->host_buffer)
+      in->host_buffer(in->hook_user, g->sh.loc, 0, g->mem, g->bytes);
     if (g->mem && in->be)
       be_host_remove(in->be, g->mem, g->sh.loc);
     free(g->mem);

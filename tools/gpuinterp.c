@@ -2,12 +2,13 @@
  *
  * This file is only the command line: it parses options, reads and verifies the program with
  * ir/, then prints it (--emit=mlir) or runs it with interp/ on a backend (backends/), writing a
- * trace when asked. Exit status: 0 ok, 1 a program or runtime error or a violation found, 2 a
+ * trace when asked; --diff hands over to the differential checker (diff.c). Exit status: 0 ok, 1 a program or runtime error or a violation found, 2 a
  * usage, parse or verification error. */
 #include "backends/backend.h"
 #include "interp/interp.h"
 #include "lower/lower.h"
 #include "ir/ir.h"
+#include "tools/diff.h"
 #include "traces/traces.h"
 
 #include <stdio.h>
@@ -38,11 +39,23 @@ static const char usage_text[] =
     "  --print-generic            with --emit=mlir: print every op in the generic form\n"
     "  --print-locations          with --emit=mlir: print loc(...) for every op\n"
     "  --no-verify                with --emit=mlir: skip the verifier\n"
+    "  --diff                     run the program and a lowering of it (ours, or --against's) under\n"
+    "                             serial, threads and --seeds random schedules and report where\n"
+    "                             they differ: output, final host buffers, violations, lost\n"
+    "                             ordering of conflicting accesses, lost concurrency (a warning);\n"
+    "                             prints nothing on stdout\n"
+    "  --against FILE             with --diff: compare with this lowered file (e.g. the output of\n"
+    "                             mlir-opt --gpu-to-llvm -mlir-print-debuginfo)\n"
+    "  --seeds N                  with --diff: random schedules to try (default: 8)\n"
+    "  --diff-strict              with --diff: lost concurrency is a difference, not a warning\n"
+    "  --leak-check=off|warn|error  with --diff: leaks only the lowered form has (default: warn)\n"
+    "                             with --diff, --trace=FILE writes FILE.high and FILE.lowered\n"
+    "                             (before FILE's extension): the witness runs' traces\n"
     "  --help                     show this text\n"
     "  --version                  show the version\n"
     "\n"
-    "exit status: 0 ok; 1 program or runtime error, or a violation found; 2 usage, parse or\n"
-    "verification error.\n";
+    "exit status: 0 ok; 1 program or runtime error, or a violation found (--diff: a difference);\n"
+    "2 usage, parse or verification error.\n";
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("gpuinterp: error: ", stderr);
@@ -67,7 +80,7 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
     status = 1;
     goto done;
   }
-  InterpOptions io = {be, stdout, no_race_check};
+  InterpOptions io = {.be = be, .out = stdout, .no_race_check = no_race_check};
   Interp *in = interp_create(ctx, top, &io);
   if (!in) {
     status = 1;
@@ -99,6 +112,8 @@ int main(int argc, char **argv) {
   bool no_race_check = false;
   PrintOptions popts = {0};
   bool verify = true;
+  bool diff = false, diff_opt = false;
+  DiffOptions dopts = {.seeds = 8, .leak_check = DIFF_LEAK_WARN};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -146,6 +161,40 @@ int main(int argc, char **argv) {
         trace_format = TRACE_FORMAT_CHROME;
       else
         return usage_error("unknown trace format '%s' (expected: text or chrome)", a + 15);
+    } else if (!strcmp(a, "--diff")) {
+      diff = true;
+    } else if (!strcmp(a, "--against") || !strncmp(a, "--against=", 10)) {
+      if (a[9] == '=') {
+        dopts.against = a + 10;
+      } else if (++i == argc) {
+        return usage_error("%s needs a file name", a);
+      } else {
+        dopts.against = argv[i];
+      }
+      if (!dopts.against[0])
+        return usage_error("%s", "--against needs a file name");
+      diff_opt = true;
+    } else if (!strcmp(a, "--seeds") || !strncmp(a, "--seeds=", 8)) {
+      const char *v = a[7] == '=' ? a + 8 : ++i < argc ? argv[i] : NULL;
+      char *end = NULL;
+      unsigned long n = v ? strtoul(v, &end, 10) : 0;
+      if (!v || !*v || *end || v[0] == '-' || n > 1000)
+        return usage_error("--seeds needs a number from 0 to 1000, not '%s'", v ? v : "");
+      dopts.seeds = (unsigned)n;
+      diff_opt = true;
+    } else if (!strcmp(a, "--diff-strict")) {
+      dopts.strict = true;
+      diff_opt = true;
+    } else if (!strncmp(a, "--leak-check=", 13)) {
+      if (!strcmp(a + 13, "off"))
+        dopts.leak_check = DIFF_LEAK_OFF;
+      else if (!strcmp(a + 13, "warn"))
+        dopts.leak_check = DIFF_LEAK_WARN;
+      else if (!strcmp(a + 13, "error"))
+        dopts.leak_check = DIFF_LEAK_ERROR;
+      else
+        return usage_error("unknown leak check '%s' (expected: off, warn or error)", a + 13);
+      diff_opt = true;
     } else if (!strcmp(a, "--no-race-check")) {
       no_race_check = true;
     } else if (a[0] == '-' && a[1]) {
@@ -177,6 +226,22 @@ int main(int argc, char **argv) {
               (int)len, lopts.mutate, list);
       return 2;
     }
+  }
+  if (diff_opt && !diff)
+    return usage_error("%s", "--against, --seeds, --diff-strict and --leak-check need --diff");
+  if (diff && (lower || emit || out_path))
+    return usage_error("%s", "--diff cannot be used with --lower, --emit=mlir or -o");
+  if (diff && (strcmp(backend, "sim") || strcmp(sched, "threads") || no_race_check))
+    return usage_error("%s", "--diff runs on the simulator under its own schedules, with race "
+                             "checks: --backend, --sched and --no-race-check do not apply");
+  if (diff && !strcmp(input, "-"))
+    return usage_error("%s", "--diff needs the program in a file (its locations name it)");
+  if (diff) {
+    dopts.input = input;
+    dopts.entry = entry;
+    dopts.trace_path = trace_path;
+    dopts.trace_format = trace_format;
+    return diff_run(&dopts);
   }
 
   IrCtx *ctx = ir_ctx_create();

@@ -1,0 +1,33 @@
+/* diff.h - gpuinterp --diff: runs a program and a lowering of it and reports where they differ.
+ *
+ * The method is described at the top of diff.c. diff_run prints nothing on stdout (the programs'
+ * output is compared, not shown); its diagnostics go to stderr in mlir-opt's shape. */
+#ifndef TOOLS_DIFF_H
+#define TOOLS_DIFF_H
+
+#include <stdbool.h>
+
+#include "traces/traces.h"
+
+typedef enum DiffLeakCheck {
+  DIFF_LEAK_OFF,   /* leaks only the lowered form has are not reported */
+  DIFF_LEAK_WARN,  /* ... are warnings (the default) */
+  DIFF_LEAK_ERROR, /* ... are differences */
+} DiffLeakCheck;
+
+typedef struct DiffOptions {
+  const char *input;      /* the high-level program */
+  const char *against;    /* a lowered form of it (e.g. mlir-opt's), or NULL: lower_module */
+  const char *entry;      /* the function both forms run */
+  unsigned seeds;         /* random schedules, besides serial and threads */
+  DiffLeakCheck leak_check;
+  bool strict;            /* lost concurrency is a difference, not a warning */
+  const char *trace_path; /* write both forms' witness traces (see diff.c for the names), or NULL */
+  TraceFormat trace_format;
+} DiffOptions;
+
+/* Returns the exit status: 0 both forms agree, 1 a difference (or the program itself is wrong), 2
+ * a usage, parse or verification error, or a lowered file without the program's locations. */
+int diff_run(const DiffOptions *opts);
+
+#endif
