@@ -657,6 +657,11 @@ bool exec_start_workers(SimDevice *dev) {
 
 /* Drain all work (a deadlock is reported, then the gates are opened so the work can finish), then
    stop the workers. */
+void exec_drain(SimDevice *dev, const char *loc) {
+  if (dev->nincomplete && !sim_tls_ctx)
+    wait_one(dev, NULL, "device", loc);
+}
+
 void exec_finish(SimDevice *dev) {
   pthread_mutex_lock(&dev->mu);
   for (;;) {

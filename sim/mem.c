@@ -655,6 +655,11 @@ static SimStatus host_remove(SimDevice *dev, void *ptr, SimMemKind kind, const c
   if (!a) {
     st = SIM_ERR_MEMORY;
   } else {
+    /* The host frees this memory next. An op still running (a kernel's accesses are known only
+     * when it completes) could write into it after that: let every op finish first, without
+     * ordering anything, so the free's race with them is reported and nothing writes into
+     * memory the host gave back. */
+    exec_drain(dev, loc);
     race_access(dev, a, 0, a->bytes, true, true, NULL, loc);
     bury(dev, a, loc);
   }

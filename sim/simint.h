@@ -256,6 +256,9 @@ void ops_progress(SimDevice *dev);
 void exec_start(SimDevice *dev);
 bool exec_start_workers(SimDevice *dev);
 void exec_finish(SimDevice *dev);
+/* Waits, mu held, until every submitted op completed, adding no happens-before edge: for memory
+ * the host is about to free, so that no op still running writes into it. */
+void exec_drain(SimDevice *dev, const char *loc);
 static inline bool op_done(const Op *op) {
   return atomic_load_explicit(&((Op *)op)->state, memory_order_acquire) == OP_DONE;
 }
