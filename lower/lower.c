@@ -236,8 +236,10 @@ static Value *call(Lower *l, const char *name, Value *const *args, uint32_t n, T
       l->capcalled = l->capcalled ? 2 * l->capcalled : 16;
       Str *grown = ir_alloc(ctx, l->capcalled * sizeof *grown);
       Attr **gp = ir_alloc(ctx, l->capcalled * sizeof *gp);
-      memcpy(grown, l->called, l->ncalled * sizeof *grown);
-      memcpy(gp, l->call_props, l->ncalled * sizeof *gp);
+      if (l->ncalled) {
+        memcpy(grown, l->called, l->ncalled * sizeof *grown);
+        memcpy(gp, l->call_props, l->ncalled * sizeof *gp);
+      }
       l->called = grown;
       l->call_props = gp;
     }
@@ -896,6 +898,10 @@ static bool lower_launch(Lower *l, Op *g) {
  * descriptor is stored on the stack for it. */
 static bool lower_register(Lower *l, Op *g, const char *fn) {
   Value *m = g->operands[0];
+  /* a memref.cast of a ranked memref: the ranked one, whose descriptor goes on the stack */
+  if (m->type->kind == TY_UNRANKED_MEMREF && m->def && ir_str_eq(m->def->name, "memref.cast") &&
+      m->def->operands[0]->type->kind == TY_MEMREF)
+    m = m->def->operands[0];
   Type *t = m->type;
   Type *elem = t->u.sh.elem;
   uint64_t esize = t->kind == TY_MEMREF || t->kind == TY_UNRANKED_MEMREF ? elem_bytes(elem) : 0;
