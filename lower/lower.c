@@ -623,8 +623,12 @@ static void record(Lower *l, Dep *d, Value *waiting) {
 
 /* Stream s (NULL: a new one) waits for every dependency of deps: the stream it returns. */
 static Value *wait_all(Lower *l, Value *s, Dep *deps, uint32_t n) {
-  if (!s && l->mutate == M_RECORD_WRONG)
-    s = stream_create(l); /* the mutant records on the waiting stream: make it first */
+  /* the record-wrong-stream mutant records on the waiting stream: make it first, where one of
+   * these records is the site mutated */
+  if (!s && n && l->mutate == M_RECORD_WRONG &&
+      (l->mutate_site < 0 || ((unsigned)l->mutate_site >= l->sites &&
+                              (unsigned)l->mutate_site < l->sites + n)))
+    s = stream_create(l);
   for (uint32_t i = 0; i < n; i++)
     record(l, &deps[i], s);
   if (!s)
