@@ -1246,7 +1246,7 @@ static int load(Checker *C) {
     C->lo.top = ir_parse_file(C->lo.ctx, o->input);
     if (!C->lo.top || ir_verify(C->lo.ctx, C->lo.top))
       return 2;
-    LowerOptions lo = {0};
+    LowerOptions lo = {.mutate = o->mutate};
     if (lower_module(C->lo.ctx, C->lo.top, &lo) || ir_verify(C->lo.ctx, C->lo.top)) {
       fprintf(stderr, "gpuinterp: error: the lowering of '%s' failed; nothing to compare\n", o->input);
       return 1;

@@ -24,6 +24,7 @@ typedef struct DiffOptions {
   bool strict;            /* lost concurrency is a difference, not a warning */
   const char *trace_path; /* write both forms' witness traces (see diff.c for the names), or NULL */
   TraceFormat trace_format;
+  const char *mutate;     /* testing: a --lower-mutate of our lowering (with against NULL) */
 } DiffOptions;
 
 /* Returns the exit status: 0 both forms agree, 1 a difference (or the program itself is wrong), 2

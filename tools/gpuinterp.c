@@ -35,7 +35,8 @@ static const char usage_text[] =
     "  --lower                    lower the gpu host ops to mgpu* runtime calls and print the\n"
     "                             result, with every op's location, instead of running it\n"
     "  -o FILE                    with --emit=mlir or --lower: write to FILE instead of stdout\n"
-    "  --lower-mutate=KIND[:SITE] testing only: inject a lowering bug (see docs/design.md)\n"
+    "  --lower-mutate=KIND[:SITE] testing only: inject a lowering bug into --lower, or into the\n"
+    "                             lowering --diff makes (see docs/design.md)\n"
     "  --print-generic            with --emit=mlir: print every op in the generic form\n"
     "  --print-locations          with --emit=mlir: print loc(...) for every op\n"
     "  --no-verify                with --emit=mlir: skip the verifier\n"
@@ -211,8 +212,8 @@ int main(int argc, char **argv) {
     return usage_error("%s", "--lower and --emit=mlir cannot be used together");
   if (out_path && !lower && !emit)
     return usage_error("%s", "-o needs --emit=mlir or --lower");
-  if (lopts.mutate && !lower)
-    return usage_error("%s", "--lower-mutate needs --lower");
+  if (lopts.mutate && !lower && (!diff || dopts.against))
+    return usage_error("%s", "--lower-mutate needs --lower, or --diff without --against");
   if (lopts.mutate) {
     const char *const *k = lower_mutation_kinds();
     size_t len = strcspn(lopts.mutate, ":");
@@ -241,6 +242,7 @@ int main(int argc, char **argv) {
     dopts.entry = entry;
     dopts.trace_path = trace_path;
     dopts.trace_format = trace_format;
+    dopts.mutate = lopts.mutate;
     return diff_run(&dopts);
   }
 
