@@ -557,24 +557,54 @@ static Alloc *find_exact(SimDevice *dev, void *ptr, unsigned kinds, const char *
   return NULL;
 }
 
+/* Free ptr at the host's current point, ordered after `after` too (NULL: nothing more). mu held. */
+static SimStatus mem_free(SimDevice *dev, void *ptr, const Op *after, const char *loc) {
+  Alloc *a = find_exact(dev, ptr, 1u << SIM_MEM_DEVICE | 1u << SIM_MEM_HOST_SHARED, "free", loc);
+  if (!a)
+    return SIM_ERR_MEMORY;
+  if (dev->cfg.observer) {
+    SimObs ev = {.kind = SIM_OBS_API, .name = "mem_free", .loc = loc, .dst = a->base,
+                 .bytes = a->bytes, .worker = -1};
+    obs_emit(dev, &ev);
+  }
+  if (after)
+    race_free_after(dev, a, after, loc);
+  else
+    race_access(dev, a, 0, a->bytes, true, true, NULL, loc);
+  bury(dev, a, loc);
+  return SIM_OK;
+}
+
 SimStatus sim_mem_free(SimDevice *dev, void *ptr, const char *loc) {
   if (!dev)
     return SIM_ERR_ARG;
   if (!ptr)
     return SIM_OK;
-  SimStatus st = SIM_OK;
   pthread_mutex_lock(&dev->mu);
-  Alloc *a = find_exact(dev, ptr, 1u << SIM_MEM_DEVICE | 1u << SIM_MEM_HOST_SHARED, "free", loc);
-  if (!a) {
-    st = SIM_ERR_MEMORY;
-  } else {
-    if (dev->cfg.observer) {
-      SimObs ev = {.kind = SIM_OBS_API, .name = "mem_free", .loc = loc, .dst = a->base,
-                   .bytes = a->bytes, .worker = -1};
-      obs_emit(dev, &ev);
-    }
-    race_access(dev, a, 0, a->bytes, true, true, NULL, loc);
-    bury(dev, a, loc);
+  SimStatus st = mem_free(dev, ptr, NULL, loc);
+  pthread_mutex_unlock(&dev->mu);
+  return st;
+}
+
+/* The free is ordered after op and after the host's point, while the host stays unordered with op.
+   The host still waits for op, so that no op ordered before the free can see its memory vanish (a
+   kernel would report it as a use of freed memory), but that wait is not a happens-before edge:
+   the program's host did not wait, and had it learnt op's clock here, every later host action and
+   op would be ordered after op's deps, hiding their races with those deps. */
+SimStatus sim_mem_free_after(SimDevice *dev, void *ptr, SimOp *op, const char *loc) {
+  if (!dev)
+    return SIM_ERR_ARG;
+  if (!op)
+    return sim_mem_free(dev, ptr, loc);
+  if (!ptr)
+    return SIM_OK;
+  pthread_mutex_lock(&dev->mu);
+  SimStatus st = SIM_ERR_HANDLE;
+  if (op_valid(dev, op, "free", loc)) {
+    SimStatus ws = op_wait_unordered(dev, op, "free", loc);
+    st = mem_free(dev, ptr, op, loc);  /* after a deadlock too: the op never runs before it */
+    if (st == SIM_OK)
+      st = ws;
   }
   pthread_mutex_unlock(&dev->mu);
   return st;
