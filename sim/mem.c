@@ -756,6 +756,27 @@ static bool may_touch(const Op *op, const Alloc *a) {
   return a->kind != SIM_MEM_HOST_PAGEABLE || a->reg_loc;
 }
 
+/* Keep [lo, hi) of a as ctx's access, merged with a recent one it touches. */
+static void acc_add(SimCtx *ctx, Alloc *a, size_t lo, size_t hi, bool is_write) {
+  for (size_t k = ctx->nacc, seen = 0; k > 0 && seen < 4; k--, seen++) {
+    Acc *c = &ctx->acc[k - 1];
+    if (c->a == a && c->write == is_write && lo <= c->hi && c->lo <= hi) {
+      if (lo < c->lo)
+        c->lo = lo;
+      if (hi > c->hi)
+        c->hi = hi;
+      return;
+    }
+  }
+  if (ctx->nacc == ctx->capacc && ctx->nacc >= 4096)
+    acc_merge(ctx);  /* scattered accesses: merge before growing (often it frees most) */
+  void *q = xrealloc_array(ctx->acc, &ctx->capacc, ctx->nacc + 1, sizeof *ctx->acc);
+  if (!q)
+    return;  /* lose the record, not the access */
+  ctx->acc = q;
+  ctx->acc[ctx->nacc++] = (Acc){a, lo, hi, is_write};
+}
+
 SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc) {
   if (!ctx)
     return SIM_ERR_ARG;
@@ -776,6 +797,11 @@ SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write,
       report_where(dev, w, a, p, bytes, kernel ? (is_write ? "kernel store" : "kernel load") :
                    (is_write ? "host callback store" : "host callback load"), at, ctx->op->id);
       st = SIM_ERR_MEMORY;
+      /* Memory freed while the op ran, or before it began, by a free nothing orders with it: this
+         schedule's witness of a use-after-free race, which the race check must still see, so the
+         access is kept (the dead allocation keeps its records while late ops are in flight). */
+      if (w == W_FREED && p + bytes <= a->base + a->bytes && p + bytes > p)
+        acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write);
     } else if (!may_touch(ctx->op, a)) {
       SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = at,
                    .op = ctx->op->id, .alloc_loc = a->loc, .offset = p - a->base, .bytes = bytes};
@@ -794,24 +820,7 @@ SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write,
     if (!a)
       return SIM_OK;  /* untracked host memory */
   }
-  size_t lo = p - a->base, hi = lo + bytes;
-  for (size_t k = ctx->nacc, seen = 0; k > 0 && seen < 4; k--, seen++) {
-    Acc *c = &ctx->acc[k - 1];
-    if (c->a == a && c->write == is_write && lo <= c->hi && c->lo <= hi) {
-      if (lo < c->lo)
-        c->lo = lo;
-      if (hi > c->hi)
-        c->hi = hi;
-      return SIM_OK;
-    }
-  }
-  if (ctx->nacc == ctx->capacc && ctx->nacc >= 4096)
-    acc_merge(ctx);  /* scattered accesses: merge before growing (often it frees most) */
-  void *q = xrealloc_array(ctx->acc, &ctx->capacc, ctx->nacc + 1, sizeof *ctx->acc);
-  if (!q)
-    return SIM_OK;  /* lose the record, not the access */
-  ctx->acc = q;
-  ctx->acc[ctx->nacc++] = (Acc){a, lo, hi, is_write};
+  acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write);
   return SIM_OK;
 }
 

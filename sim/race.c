@@ -19,7 +19,8 @@
  * Frees are the host's: a free sits at the host's point. A stream-ordered or token free (mgpuMemFree,
  * gpu.dealloc async) also waits for an op, and is ordered after it, but the host is not: the sim
  * waits for the op only so the memory outlives its users, and the program's host never waited.
- * Such a free's record keeps the host's clock joined with the op's (race_free_after).
+ * Such a free's record keeps the host's clock joined with the op's (race_free_after). A kernel
+ * that touches memory freed before it ran still has that access checked against the free.
  *
  * Keeping the lists short (what makes detection cheap):
  *   - a record O ordered before a new access N that covers it is dropped when N is a write, or

@@ -253,6 +253,28 @@ static void test_race_kernel_touching_memory_freed_meanwhile_reports(void **stat
   assert_true(has(&f.s, "free-site"));
 }
 
+/* A kernel that begins only after the host freed its memory (nothing orders the two): its
+   accesses are refused, as uses of freed memory, and still checked against the free. */
+static void test_race_kernel_starting_after_free_reports_use_after_free(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  char *tmp;
+  sim_mem_alloc(f.dev, 64, SIM_MEM_DEVICE, (void **)&tmp, "tmp-alloc");
+  SimOp *gate;
+  SimOpDesc g = {.kind = SIM_OP_GATE, .loc = "gate"};
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = write_kernel, .user = tmp, .loc = "kernel"};
+  sim_stream_submit(f.dev, f.a, &g, &gate);
+  sim_stream_submit(f.dev, f.a, &k, NULL);
+  sim_mem_free(f.dev, tmp, "free-site");
+  sim_gate_open(f.dev, gate, "open");
+  sim_op_release(f.dev, gate);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_true(has(&f.s, "use after free: 'free-site' frees the device memory allocated at "
+                        "'tmp-alloc' while 'kernel' may still write bytes [0, 32)"));
+}
+
 /* A free that waits for a token (gpu.dealloc async [%t]) must not order the host after it: the
    copy submitted later, with no deps, still races with the memset the free waited for. */
 static void test_race_free_after_op_leaves_the_host_unordered(void **state) {
@@ -544,6 +566,7 @@ int main(void) {
     cmocka_unit_test(test_race_kernel_then_copy_same_stream_not_reported),
     cmocka_unit_test(test_race_free_while_op_pending_reports_use_after_free),
     cmocka_unit_test(test_race_kernel_touching_memory_freed_meanwhile_reports),
+    cmocka_unit_test(test_race_kernel_starting_after_free_reports_use_after_free),
     cmocka_unit_test(test_race_free_after_op_leaves_the_host_unordered),
     cmocka_unit_test(test_race_free_after_op_races_with_a_write_it_does_not_wait_for),
     cmocka_unit_test(test_race_free_after_op_is_ordered_after_the_host),

@@ -12,6 +12,11 @@
 // RUN: not %gpuinterp --sched=serial %t/kernel.mlir 2>&1 | FileCheck %s --check-prefix=KERNEL
 // RUN: not %gpuinterp --sched=random:3 %t/kernel.mlir 2>&1 | FileCheck %s --check-prefix=KERNEL
 // RUN: not %gpuinterp %t/kernel.mlir 2>&1 | FileCheck %s --check-prefix=KERNEL
+// A kernel the free does not wait for reads the memory after it is gone (the random schedule
+// runs it last under seed 19): the use of freed memory is this schedule's witness, and the race
+// is reported all the same.
+// RUN: not %gpuinterp --sched=random:19 %t/kernel-after-free.mlir 2>&1 | FileCheck %s --check-prefixes=LATE,WITNESS
+// RUN: not %gpuinterp --sched=serial %t/kernel-after-free.mlir 2>&1 | FileCheck %s --check-prefix=LATE
 // The same programs with the dependency they lack are clean.
 // RUN: %gpuinterp --sched=serial %t/ordered.mlir 2>&1 | count 0
 // RUN: %gpuinterp --sched=random:3 %t/ordered.mlir 2>&1 | count 0
@@ -101,6 +106,36 @@ module attributes {gpu.container_module} {
     gpu.wait [%t5, %t6, %t2]
     gpu.dealloc %d : memref<4xi32>
     memref.dealloc %h : memref<4xi32>
+    return
+  }
+}
+
+//--- kernel-after-free.mlir
+// The kernel %t2 reads %d; %t4 frees %d after %t1 only.
+// WITNESS: error: kernel load: use after free: bytes [0, 16) of the device memory allocated at '{{.*}}kernel-after-free.mlir:[[@LINE+17]]:15' and freed at '{{.*}}kernel-after-free.mlir:[[@LINE+21]]:11' [misuse]
+// LATE: error: use after free: '{{.*}}kernel-after-free.mlir:[[@LINE+20]]:11' frees the device memory allocated at '{{.*}}kernel-after-free.mlir:[[@LINE+16]]:15' while '{{.*}}kernel-after-free.mlir:[[@LINE+18]]:11' may still read bytes [0, 16) of it; nothing orders the two [race]
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @copy(%m: memref<4xi32>, %o: memref<4xi32>) kernel {
+      %tx = gpu.thread_id x
+      %x = memref.load %m[%tx] : memref<4xi32>
+      memref.store %x, %o[%tx] : memref<4xi32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %v = arith.constant 1 : i32
+    %o, %t0 = gpu.alloc async () : memref<4xi32>
+    %t00 = gpu.memset async [%t0] %o, %v : memref<4xi32>, i32
+    %d, %t1 = gpu.alloc async [%t00] () : memref<4xi32>
+    %t11 = gpu.memset async [%t1] %d, %v : memref<4xi32>, i32
+    %t2 = gpu.launch_func async [%t11] @k::@copy blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%d : memref<4xi32>, %o : memref<4xi32>)
+    %t3 = gpu.wait async [%t11]
+    %t4 = gpu.dealloc async [%t3] %d : memref<4xi32>
+    gpu.wait [%t4, %t2]
+    gpu.dealloc %o : memref<4xi32>
     return
   }
 }
