@@ -236,8 +236,10 @@ static Value *call(Lower *l, const char *name, Value *const *args, uint32_t n, T
       l->capcalled = l->capcalled ? 2 * l->capcalled : 16;
       Str *grown = ir_alloc(ctx, l->capcalled * sizeof *grown);
       Attr **gp = ir_alloc(ctx, l->capcalled * sizeof *gp);
-      memcpy(grown, l->called, l->ncalled * sizeof *grown);
-      memcpy(gp, l->call_props, l->ncalled * sizeof *gp);
+      if (l->ncalled) {  /* the first time both are NULL, which memcpy may not be given */
+        memcpy(grown, l->called, l->ncalled * sizeof *grown);
+        memcpy(gp, l->call_props, l->ncalled * sizeof *gp);
+      }
       l->called = grown;
       l->call_props = gp;
     }
