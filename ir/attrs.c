@@ -111,7 +111,7 @@ Attr *ir_attr_dense_i32(IrCtx *ctx, const int64_t *vals, uint32_t n) {
 Attr *ir_attr_dense_i64(IrCtx *ctx, const int64_t *vals, uint32_t n) {
   Attr *a = new_attr(ctx, ATTR_DENSE_ARRAY);
   a->type = ir_type_int(ctx, 64, SIGNLESS);
-  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals + 1);
+  a->u.darr.ivals = ir_dup(ctx, vals, n * sizeof *vals);
   a->u.darr.n = n;
   return a;
 }
