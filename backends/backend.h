@@ -211,8 +211,8 @@ BeStatus be_event_query(Backend *be, BeEvent e, const char *loc);
 /* *out = NULL for 0 bytes, as mgpuMemAlloc. host_shared: memory both host and device may touch. */
 BeStatus be_mem_alloc(Backend *be, size_t bytes, bool host_shared, BeStream s, void **out,
                       const char *loc);
-/* Stream-ordered: waits for the work already on s, then frees (NULL is ignored). Work on other
- * streams that nothing orders before the free is a use-after-free race. */
+/* Stream-ordered: frees after the work already on s (NULL is ignored). Work on other streams that
+ * nothing orders before the free is a use-after-free race; the host is not ordered after s. */
 BeStatus be_mem_free(Backend *be, void *ptr, BeStream s, const char *loc);
 BeStatus be_memcpy(Backend *be, void *dst, const void *src, size_t bytes, BeStream s,
                    const char *loc);
@@ -285,8 +285,9 @@ BeStatus be_token_memset(Backend *be, void *dst, uint32_t value, unsigned width,
 BeStatus be_token_alloc(Backend *be, size_t bytes, bool host_shared, const BeToken *deps,
                         size_t ndeps, void **ptr, BeToken *tok, const char *loc);
 /* Frees ptr once deps completed (NULL ptr: only the token). A token op that uses the memory and
- * is not ordered before the free is a use-after-free race. On the sim the host waits for deps
- * and frees at once, so the host is ordered after deps from here on, as after be_mem_free. */
+ * is not ordered before the free is a use-after-free race. The host is not ordered after deps
+ * (nor is anything that does not wait for tok): on the sim it waits for deps before it frees,
+ * but that wait is no happens-before edge. */
 BeStatus be_token_free(Backend *be, void *ptr, const BeToken *deps, size_t ndeps, BeToken *tok,
                        const char *loc);
 /* Runs fn as a kernel op after deps (the interpreter's kernels; the sim only). */

@@ -10,15 +10,16 @@
  *     hands out in allocation order (b1, b2, ...), found by address in a sorted table, because a
  *     trace must not contain addresses; memory the adapter never saw (the program's own malloc) is
  *     buffer 0, and addresses in diagnostic texts become "<address>".
- *   - Stream-ordered free: mgpuMemFree(ptr, stream) first waits for the work already on the stream
- *     (what `gpu.dealloc async [%t]` means), then frees; work on other streams not ordered before
- *     it is a use-after-free race, as it should be.
+ *   - Stream-ordered free: mgpuMemFree(ptr, stream) frees after the work already on the stream
+ *     (what `gpu.dealloc async [%t]` means); work on other streams not ordered before it is a
+ *     use-after-free race, as it should be. The adapter waits for the stream's last op, but
+ *     the host is not ordered after it (sim_mem_free_after), since the program's host did not.
  *   - Tokens (the high-level door): a BeToken is a tagged value, as the sim's streams and events
  *     are, naming a slot of this adapter's token table that holds one reference to a sim op
  *     (sim_submit's token). The sim's own op pointers are never handed out: the sim would have to
  *     dereference whatever it is given, while a tagged value is checked before anything is looked
  *     up, so a stream, an event, a module or a released token passed as a token is reported by
- *     what it is. A token free waits for its deps on the host, then frees (as mem_free does).
+ *     what it is. A token free waits for a marker after its deps, then frees (as mem_free does).
  *   - Modules: the sim runs no device binaries. A module load is reported (binary kernels need the
  *     interpreter) yet returns a placeholder, so lookups work and each launch is reported once and
  *     replaced by a marker that keeps the stream's order.
@@ -492,9 +493,9 @@ static BeStatus mem_alloc(void *self, size_t bytes, bool host_shared, BeStream s
 }
 
 /* mgpuMemFree(ptr, stream) on a real device is cuMemFree, which waits for the device. Here the free
- * waits for its own stream only, so the program's ordering is kept (the stream's work is done
- * before the memory goes), while work on other streams that nothing orders before the free is
- * still reported as a use-after-free race. */
+ * is ordered after the work already on its own stream only (the stream's work is done before the
+ * memory goes), so work on other streams that nothing orders before the free is still reported as
+ * a use-after-free race. The host does not become ordered after that work: it did not sync. */
 static BeStatus mem_free(void *self, void *ptr, BeStream s, const char *loc)
 {
     SimBe *b = self;
@@ -502,11 +503,14 @@ static BeStatus mem_free(void *self, void *ptr, BeStream s, const char *loc)
         return BE_ERR_HANDLE;
     if (!ptr)
         return BE_OK; /* what mgpuMemAlloc returns for 0 bytes */
-    SimStatus st = sim_stream_sync(b->dev, (SimStream)s, loc);
-    if (st != SIM_OK && st != SIM_ERR_DEADLOCK)
+    SimOp *last = NULL;
+    SimStatus st = sim_stream_last_op(b->dev, (SimStream)s, &last, loc);
+    if (st != SIM_OK)
         return status(st);
-    st = sim_mem_free(b->dev, ptr, loc);
-    if (st == SIM_OK)
+    st = sim_mem_free_after(b->dev, ptr, last, loc);
+    if (last)
+        sim_op_release(b->dev, last);
+    if (st == SIM_OK || st == SIM_ERR_DEADLOCK)
         buffer_remove(b, ptr);
     return status(st);
 }
@@ -1005,9 +1009,9 @@ static BeStatus token_alloc(void *self, size_t bytes, bool host_shared, const Be
     return st != SIM_OK ? status(st) : st2;
 }
 
-/* The token is a marker after deps; the host waits for it and frees. The sim records a free as
- * the host's, so the host must be ordered after deps first, or the deps' own accesses would read
- * as use-after-free races; what no dep orders before the free still does. */
+/* The token is a marker after deps; the host waits for it and frees, the free ordered after the
+ * marker (sim_mem_free_after). The host itself is not ordered after deps: were it, so would every
+ * later op be, and their races with deps (a later free, a copy) would go unseen. */
 static BeStatus token_free(void *self, void *ptr, const BeToken *deps, size_t ndeps, BeToken *out,
                            const char *loc)
 {
@@ -1016,13 +1020,12 @@ static BeStatus token_free(void *self, void *ptr, const BeToken *deps, size_t nd
     if (!ptr || !*out)
         return st;
     SimOp *op = token_op(b, *out, "free", loc);
-    SimStatus s1 = sim_host_wait(b->dev, &op, 1, loc);
-    SimStatus s2 = sim_mem_free(b->dev, ptr, loc);
-    if (s2 == SIM_OK)
+    SimStatus s2 = sim_mem_free_after(b->dev, ptr, op, loc);
+    if (s2 == SIM_OK || s2 == SIM_ERR_DEADLOCK)
         buffer_remove(b, ptr);
     if (st != BE_OK)
         return st;
-    return status(s1 != SIM_OK ? s1 : s2);
+    return status(s2);
 }
 
 static BeStatus token_launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l,

@@ -13,6 +13,11 @@
  * character (upstream streams an int8_t, which is a char). One deliberate difference: upstream
  * prints one element of an empty dimension anyway (reading outside the buffer); we print "[]".
  *
+ * The data these functions read is host memory the device may be writing: every element read is
+ * reported to the backend (be_host_access, at the call's location) before it is read, as a
+ * memref.load of it would be, so a print of a buffer an un-awaited copy still writes is a race,
+ * and a print of device memory is refused. Runs of adjacent elements go as one access.
+ *
  * verifyMemRef* compares element-wise (floats within a relative 1e-6 (f32) or 1e-12 (f64), NaN
  * and infinities never equal; everything else bit for bit), writes up to ten
  * "actual != expected offset = N" lines to stderr and returns the number of differences, or -1
@@ -138,6 +143,50 @@ static void print_memref(FILE *out, ElemKind k, UMem m, const char *prefix) {
   fputc('\n', out);
 }
 
+/* ---- reporting the reads to the backend ----------------------------------------------------- */
+
+typedef struct Reads {
+  Frame *fr;
+  const char *loc;
+  uintptr_t lo, hi;  /* the run of adjacent bytes not reported yet */
+  bool ok;           /* false once the backend refused an access */
+} Reads;
+
+static void reads_flush(Reads *r) {
+  if (r->ok && r->hi > r->lo &&
+      be_host_access(r->fr->in->be, (const void *)r->lo, r->hi - r->lo, false, r->loc) != BE_OK)
+    r->ok = false;
+  r->lo = r->hi = 0;
+}
+
+static void reads_walk(Reads *r, ElemKind k, const char *base, int64_t dim, int64_t off,
+                       const int64_t *sz, const int64_t *st) {
+  if (dim == 0) {
+    uintptr_t p = (uintptr_t)(base + off * elem_bytes[k]);
+    if (!r->hi || p != r->hi) {
+      reads_flush(r);
+      r->lo = p;
+      r->hi = p;
+    }
+    r->hi += elem_bytes[k];
+    return;
+  }
+  for (int64_t i = 0; i < sz[0] && r->ok; i++)
+    reads_walk(r, k, base, dim - 1, off + i * st[0], sz + 1, st + 1);
+}
+
+/* Report the reads of every element of m; false (the backend said why) when they must not be
+   performed. */
+static bool report_reads(Frame *fr, const Ins *call, ElemKind k, UMem m) {
+  if (!fr->in->be)
+    return true;
+  Comp c = {fr->in, NULL, 0};
+  Reads r = {fr, interp_loc(&c, call->op), 0, 0, true};
+  reads_walk(&r, k, m.d[1].p, m.rank, m.d[2].i, &m.d[3].i, &m.d[3 + m.rank].i);
+  reads_flush(&r);
+  return r.ok;
+}
+
 static bool elem_equal(ElemKind k, const char *a, const char *b) {
   if (k == E_F32) {
     float x, y;
@@ -175,14 +224,19 @@ static int64_t verify_rec(FILE *err, ElemKind k, UMem a, UMem e, int64_t dim, in
   return errors;
 }
 
-static int64_t verify_memref(FILE *err, ElemKind k, UMem a, UMem e) {
-  for (int64_t i = 0; i < a.rank; i++) {
+static bool same_shape(UMem a, UMem e) {
+  for (int64_t i = 0; i < a.rank; i++)
     if (e.rank != a.rank || a.d[2].i != e.d[2].i || a.d[3 + i].i != e.d[3 + i].i ||
-        a.d[3 + a.rank + i].i != e.d[3 + a.rank + i].i) {
-      print_meta(err, a);
-      print_meta(err, e);
-      return -1;
-    }
+        a.d[3 + a.rank + i].i != e.d[3 + a.rank + i].i)
+      return false;
+  return true;
+}
+
+static int64_t verify_memref(FILE *err, ElemKind k, UMem a, UMem e) {
+  if (!same_shape(a, e)) {
+    print_meta(err, a);
+    print_meta(err, e);
+    return -1;
   }
   int64_t printed = 0;
   return verify_rec(err, k, a, e, 0, a.d[2].i, &printed);
@@ -280,6 +334,8 @@ static int n_memref_util(Frame *fr, const Ins *call, Slot *args, Slot *res) {
       return interp_error(fr, call, "passes a null memref descriptor to a runner util");
     if (!ptr && fr->fn->arg_words && fr->fn->arg_words[0] != 3 + 2 * (uint32_t)e->rank)
       return interp_error(fr, call, "passes a memref of another rank than %d to a runner util", e->rank);
+    if (!report_reads(fr, call, e->kind, r))
+      return EX_ERROR;
     print_memref(out, e->kind, r, "Memref ");
     fflush(out);
     return EX_NEXT;
@@ -290,6 +346,8 @@ static int n_memref_util(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   switch (e->util) {
   case U_PRINT:
   case U_PRINT_RANKED:
+    if (!report_reads(fr, call, e->kind, a))
+      return EX_ERROR;
     print_memref(out, e->kind, a, "Unranked Memref ");
     break;
   case U_SHAPE:
@@ -307,6 +365,8 @@ static int n_memref_util(Frame *fr, const Ins *call, Slot *args, Slot *res) {
     }
     if (!rank_ok(fr, call, b))
       return EX_ERROR;
+    if (same_shape(a, b) && (!report_reads(fr, call, e->kind, a) || !report_reads(fr, call, e->kind, b)))
+      return EX_ERROR;  /* shapes that differ: verify_memref reads no data */
     fflush(out);
     res[0].i = verify_memref(stderr, e->kind, a, b);
     fflush(stderr);

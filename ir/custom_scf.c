@@ -55,8 +55,8 @@ static bool parse_assignments(Parser *p, RegionArg **args, OperandRef **inits, u
     if (!p_expect(p, TOK_RPAREN, "')'"))
       return false;
   }
-  *args = ir_dup(p_ctx(p), as, k * sizeof *as + 1);
-  *inits = ir_dup(p_ctx(p), is, k * sizeof *is + 1);
+  *args = ir_dup(p_ctx(p), as, k * sizeof *as);
+  *inits = ir_dup(p_ctx(p), is, k * sizeof *is);
   *n = k;
   return true;
 }

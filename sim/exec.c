@@ -538,6 +538,17 @@ SimStatus ops_wait(SimDevice *dev, Op *const *ops, size_t n, const char *why, co
   return st;
 }
 
+/* Block until op is done without ordering the host after it: a wait the program did not ask for,
+   such as a free that must not take memory from ops that still use it. Were the host to learn
+   op's clock here, every later host action and op would be ordered after op's deps, and a race
+   of theirs with those deps would go unseen. mu held. */
+SimStatus op_wait_unordered(SimDevice *dev, Op *op, const char *why, const char *loc) {
+  op->refs++;  /* while the lock is dropped, whoever else holds op may let it go */
+  SimStatus st = wait_one(dev, op, why, loc);
+  op_unref(dev, op);
+  return st;
+}
+
 /* ---- parallel for ---- */
 
 static void pjob_run(SimDevice *dev, PJob *job, SimCtx *ctx) {
@@ -686,7 +697,7 @@ void exec_finish(SimDevice *dev) {
 /* ---- the token front door ---- */
 
 /* Is op a live op of dev? Reports a misuse when not. */
-static bool op_valid(SimDevice *dev, const Op *op, const char *what, const char *loc) {
+bool op_valid(SimDevice *dev, const Op *op, const char *what, const char *loc) {
   if (op && op->magic == OP_MAGIC && op->dev == dev && op->refs > 0)
     return true;
   SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = loc};

@@ -557,24 +557,54 @@ static Alloc *find_exact(SimDevice *dev, void *ptr, unsigned kinds, const char *
   return NULL;
 }
 
+/* Free ptr at the host's current point, ordered after `after` too (NULL: nothing more). mu held. */
+static SimStatus mem_free(SimDevice *dev, void *ptr, const Op *after, const char *loc) {
+  Alloc *a = find_exact(dev, ptr, 1u << SIM_MEM_DEVICE | 1u << SIM_MEM_HOST_SHARED, "free", loc);
+  if (!a)
+    return SIM_ERR_MEMORY;
+  if (dev->cfg.observer) {
+    SimObs ev = {.kind = SIM_OBS_API, .name = "mem_free", .loc = loc, .dst = a->base,
+                 .bytes = a->bytes, .worker = -1};
+    obs_emit(dev, &ev);
+  }
+  if (after)
+    race_free_after(dev, a, after, loc);
+  else
+    race_access(dev, a, 0, a->bytes, true, true, NULL, loc);
+  bury(dev, a, loc);
+  return SIM_OK;
+}
+
 SimStatus sim_mem_free(SimDevice *dev, void *ptr, const char *loc) {
   if (!dev)
     return SIM_ERR_ARG;
   if (!ptr)
     return SIM_OK;
-  SimStatus st = SIM_OK;
   pthread_mutex_lock(&dev->mu);
-  Alloc *a = find_exact(dev, ptr, 1u << SIM_MEM_DEVICE | 1u << SIM_MEM_HOST_SHARED, "free", loc);
-  if (!a) {
-    st = SIM_ERR_MEMORY;
-  } else {
-    if (dev->cfg.observer) {
-      SimObs ev = {.kind = SIM_OBS_API, .name = "mem_free", .loc = loc, .dst = a->base,
-                   .bytes = a->bytes, .worker = -1};
-      obs_emit(dev, &ev);
-    }
-    race_access(dev, a, 0, a->bytes, true, true, NULL, loc);
-    bury(dev, a, loc);
+  SimStatus st = mem_free(dev, ptr, NULL, loc);
+  pthread_mutex_unlock(&dev->mu);
+  return st;
+}
+
+/* The free is ordered after op and after the host's point, while the host stays unordered with op.
+   The host still waits for op, so that no op ordered before the free can see its memory vanish (a
+   kernel would report it as a use of freed memory), but that wait is not a happens-before edge:
+   the program's host did not wait, and had it learnt op's clock here, every later host action and
+   op would be ordered after op's deps, hiding their races with those deps. */
+SimStatus sim_mem_free_after(SimDevice *dev, void *ptr, SimOp *op, const char *loc) {
+  if (!dev)
+    return SIM_ERR_ARG;
+  if (!op)
+    return sim_mem_free(dev, ptr, loc);
+  if (!ptr)
+    return SIM_OK;
+  pthread_mutex_lock(&dev->mu);
+  SimStatus st = SIM_ERR_HANDLE;
+  if (op_valid(dev, op, "free", loc)) {
+    SimStatus ws = op_wait_unordered(dev, op, "free", loc);
+    st = mem_free(dev, ptr, op, loc);  /* after a deadlock too: the op never runs before it */
+    if (st == SIM_OK)
+      st = ws;
   }
   pthread_mutex_unlock(&dev->mu);
   return st;
@@ -731,6 +761,27 @@ static bool may_touch(const Op *op, const Alloc *a) {
   return a->kind != SIM_MEM_HOST_PAGEABLE || a->reg_loc;
 }
 
+/* Keep [lo, hi) of a as ctx's access, merged with a recent one it touches. */
+static void acc_add(SimCtx *ctx, Alloc *a, size_t lo, size_t hi, bool is_write) {
+  for (size_t k = ctx->nacc, seen = 0; k > 0 && seen < 4; k--, seen++) {
+    Acc *c = &ctx->acc[k - 1];
+    if (c->a == a && c->write == is_write && lo <= c->hi && c->lo <= hi) {
+      if (lo < c->lo)
+        c->lo = lo;
+      if (hi > c->hi)
+        c->hi = hi;
+      return;
+    }
+  }
+  if (ctx->nacc == ctx->capacc && ctx->nacc >= 4096)
+    acc_merge(ctx);  /* scattered accesses: merge before growing (often it frees most) */
+  void *q = xrealloc_array(ctx->acc, &ctx->capacc, ctx->nacc + 1, sizeof *ctx->acc);
+  if (!q)
+    return;  /* lose the record, not the access */
+  ctx->acc = q;
+  ctx->acc[ctx->nacc++] = (Acc){a, lo, hi, is_write};
+}
+
 SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc) {
   if (!ctx)
     return SIM_ERR_ARG;
@@ -751,6 +802,11 @@ SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write,
       report_where(dev, w, a, p, bytes, kernel ? (is_write ? "kernel store" : "kernel load") :
                    (is_write ? "host callback store" : "host callback load"), at, ctx->op->id);
       st = SIM_ERR_MEMORY;
+      /* Memory freed while the op ran, or before it began, by a free nothing orders with it: this
+         schedule's witness of a use-after-free race, which the race check must still see, so the
+         access is kept (the dead allocation keeps its records while late ops are in flight). */
+      if (w == W_FREED && p + bytes <= a->base + a->bytes && p + bytes > p)
+        acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write);
     } else if (!may_touch(ctx->op, a)) {
       SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = at,
                    .op = ctx->op->id, .alloc_loc = a->loc, .offset = p - a->base, .bytes = bytes};
@@ -769,24 +825,7 @@ SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write,
     if (!a)
       return SIM_OK;  /* untracked host memory */
   }
-  size_t lo = p - a->base, hi = lo + bytes;
-  for (size_t k = ctx->nacc, seen = 0; k > 0 && seen < 4; k--, seen++) {
-    Acc *c = &ctx->acc[k - 1];
-    if (c->a == a && c->write == is_write && lo <= c->hi && c->lo <= hi) {
-      if (lo < c->lo)
-        c->lo = lo;
-      if (hi > c->hi)
-        c->hi = hi;
-      return SIM_OK;
-    }
-  }
-  if (ctx->nacc == ctx->capacc && ctx->nacc >= 4096)
-    acc_merge(ctx);  /* scattered accesses: merge before growing (often it frees most) */
-  void *q = xrealloc_array(ctx->acc, &ctx->capacc, ctx->nacc + 1, sizeof *ctx->acc);
-  if (!q)
-    return SIM_OK;  /* lose the record, not the access */
-  ctx->acc = q;
-  ctx->acc[ctx->nacc++] = (Acc){a, lo, hi, is_write};
+  acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write);
   return SIM_OK;
 }
 

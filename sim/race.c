@@ -16,6 +16,12 @@
  * record may be added after an op that happens after it was checked, so both directions are
  * tested, which is why records keep their op's clock.
  *
+ * Frees are the host's: a free sits at the host's point. A stream-ordered or token free (mgpuMemFree,
+ * gpu.dealloc async) also waits for an op, and is ordered after it, but the host is not: the sim
+ * waits for the op only so the memory outlives its users, and the program's host never waited.
+ * Such a free's record keeps the host's clock joined with the op's (race_free_after). A kernel
+ * that touches memory freed before it ran still has that access checked against the free.
+ *
  * Keeping the lists short (what makes detection cheap):
  *   - a record O ordered before a new access N that covers it is dropped when N is a write, or
  *     when both are reads: a later access racing with O races with N too, unless it is ordered
@@ -240,15 +246,11 @@ static bool late_safe(const SimDevice *dev, const Rec *r, const Vc *nvc) {
   return true;
 }
 
-/* Check the access [lo, hi) (offsets into a) by op (NULL: the host) against a's records, then
-   record it. */
-void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
-                 const Op *op, const char *loc) {
-  if (!dev->race || hi <= lo)
-    return;
-  const Vc *mvc = op ? op->vc : dev->host_vc;
-  if (!mvc)
-    return;
+/* Check the access [lo, hi) (offsets into a) by op (NULL: the host, at its current point) against
+   a's records, then record it. mvc: what the access is ordered after; rv: the clock its record
+   keeps (a new reference is taken), NULL for a plain host access. */
+static void access_at(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
+                      const Op *op, const Vc *mvc, Vc *rv, const char *loc) {
   uint32_t mchain = op ? op->chain : 0, mseq = op ? op->seq : dev->host_vc->c[0];
   uint64_t told[8];  /* ops already reported against in this call (one report per pair) */
   size_t ntold = 0;
@@ -285,12 +287,44 @@ void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, boo
   if (!p)
     return;
   a->recs = p;
-  Vc *rv = op ? op->vc : NULL;
   if (rv)
     rv->refs++;
   a->recs[a->nrecs++] = (Rec){.lo = lo, .hi = hi, .chain = mchain, .seq = mseq, .vc = rv,
                               .loc = loc, .op = op ? op->id : 0, .write = write || isfree,
                               .isfree = isfree};
+}
+
+void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
+                 const Op *op, const char *loc) {
+  if (!dev->race || hi <= lo)
+    return;
+  const Vc *mvc = op ? op->vc : dev->host_vc;
+  if (mvc)
+    access_at(dev, a, lo, hi, write, isfree, op, mvc, op ? op->vc : NULL, loc);
+}
+
+/* A free of all of a that waits for op: it sits at the host's current point (so everything the
+   host does from here on, and every op it submits, is ordered after it) but is ordered after op
+   too, which the host itself is not: its clock is the host's joined with op's. The host's chain
+   and seq name it, since what is ordered after the host's point is ordered after the free; the
+   record keeps the joined clock, so a kernel recording late learns it was ordered before the
+   free when op was ordered after it. */
+void race_free_after(SimDevice *dev, Alloc *a, const Op *op, const char *loc) {
+  if (!dev->race || !a->bytes)
+    return;
+  if (!op->vc) {
+    race_access(dev, a, 0, a->bytes, true, true, NULL, loc);
+    return;
+  }
+  Vc *j = vc_new(dev, dev->nchains);
+  if (!j)
+    return;
+  memcpy(j->c, dev->host_vc->c, dev->nchains * sizeof j->c[0]);
+  for (uint32_t k = 0; k < op->vc->n; k++)
+    if (op->vc->c[k] > j->c[k])
+      j->c[k] = op->vc->c[k];
+  access_at(dev, a, 0, a->bytes, true, true, NULL, j, j, loc);
+  vc_unref(dev, j);
 }
 
 void race_recs_clear(SimDevice *dev, Alloc *a) {

@@ -271,6 +271,12 @@ SimStatus sim_mem_alloc(SimDevice *dev, size_t bytes, SimMemKind kind, void **ou
 /* Free now (host-ordered). An op that may still use the memory (not ordered before this free) is
    a use-after-free race; the memory stays mapped until such ops are done, so nothing crashes. */
 SimStatus sim_mem_free(SimDevice *dev, void *ptr, const char *loc);
+/* Free now, ordered after op as well (NULL: as sim_mem_free), as a free that waits for op (a token;
+   a stream's last op): ordered after op and after the host's calls so far, but the host is not
+   ordered after op. Blocks until op completed, yet that wait is no happens-before edge: the host
+   and later ops are ordered after op only by waiting for it. Returns SIM_ERR_DEADLOCK, after
+   freeing, when op can never complete. */
+SimStatus sim_mem_free_after(SimDevice *dev, void *ptr, SimOp *op, const char *loc);
 SimStatus sim_mem_register(SimDevice *dev, void *ptr, size_t bytes, const char *loc);
 SimStatus sim_mem_unregister(SimDevice *dev, void *ptr, const char *loc);
 /* Tell the sim about host memory the interpreter allocated (checked, race-tracked, never leaks). */

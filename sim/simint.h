@@ -52,7 +52,9 @@ typedef struct Chain {
 typedef struct Rec {
   size_t lo, hi;
   uint32_t chain, seq;
-  Vc *vc;              /* the op's clock (a reference), NULL for host accesses */
+  Vc *vc;              /* the op's clock (a reference), NULL for host accesses; a host free
+                          that waited for an op (race_free_after): the host's clock joined with
+                          the op's */
   const char *loc;
   uint64_t op;         /* 0: host */
   bool write, isfree;
@@ -252,6 +254,8 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
                     Stream *s, Op **out);
 void op_unref(SimDevice *dev, Op *op);
 SimStatus ops_wait(SimDevice *dev, Op *const *ops, size_t n, const char *why, const char *loc);
+SimStatus op_wait_unordered(SimDevice *dev, Op *op, const char *why, const char *loc);
+bool op_valid(SimDevice *dev, const Op *op, const char *what, const char *loc);
 void ops_progress(SimDevice *dev);
 void exec_start(SimDevice *dev);
 bool exec_start_workers(SimDevice *dev);
@@ -287,6 +291,7 @@ void race_host_join(SimDevice *dev, const Op *op);
 void race_host_join_all(SimDevice *dev);
 void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
                  const Op *op, const char *loc);
+void race_free_after(SimDevice *dev, Alloc *a, const Op *op, const char *loc);
 void race_recs_clear(SimDevice *dev, Alloc *a);
 uint32_t race_chain_new(SimDevice *dev, bool owned);
 void race_chain_disown(SimDevice *dev, uint32_t chain);

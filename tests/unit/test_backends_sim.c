@@ -308,6 +308,33 @@ static void test_be_mem_free_unordered_with_another_stream_is_a_race(void **stat
     be_stream_destroy(fx->be, b, "destroy b");
 }
 
+/* The free waits for its stream, but the host did not: a copy on another stream, submitted later
+ * and ordered after nothing, still races with the write the free waited for. */
+static void test_be_mem_free_does_not_order_the_host_after_its_stream(void **state)
+{
+    Fixture *fx = *state;
+    uint32_t h[4];
+    BeStream a, b;
+    void *d, *e;
+    be_stream_create(fx->be, &a, "create a");
+    be_stream_create(fx->be, &b, "create b");
+    be_mem_alloc(fx->be, sizeof h, false, NULL, &d, "alloc d");
+    be_mem_alloc(fx->be, sizeof h, false, NULL, &e, "alloc e");
+    be_memset(fx->be, d, 1, 4, 4, a, "set d on a");
+    assert_int_equal(be_mem_free(fx->be, e, a, "free e on a"), BE_OK);
+    be_memcpy(fx->be, h, d, sizeof h, b, "read d on b");
+    be_stream_sync(fx->be, a, "sync a");
+    be_stream_sync(fx->be, b, "sync b");
+    assert_int_equal(n_diags(fx), 1);
+    Seen r = diag(fx, 0);
+    assert_string_equal(r.kind, "race");
+    assert_string_equal(r.loc, "read d on b");
+    assert_string_equal(r.loc2, "set d on a");
+    be_mem_free(fx->be, d, NULL, "free d");
+    be_stream_destroy(fx->be, a, "destroy a");
+    be_stream_destroy(fx->be, b, "destroy b");
+}
+
 static void test_be_close_reports_leaks_as_warnings(void **state)
 {
     Fixture *fx = *state;
@@ -618,6 +645,8 @@ int main(void)
         T(test_be_mem_free_waits_for_its_stream, setup_serial),
         T(test_be_mem_free_waits_for_its_stream, setup_threads),
         T(test_be_mem_free_unordered_with_another_stream_is_a_race, setup_serial),
+        T(test_be_mem_free_does_not_order_the_host_after_its_stream, setup_serial),
+        T(test_be_mem_free_does_not_order_the_host_after_its_stream, setup_threads),
         T(test_be_close_reports_leaks_as_warnings, setup_serial),
         T(test_be_device_set_other_than_zero_warns, setup_serial),
         T(test_be_module_load_of_a_binary_says_it_needs_the_interpreter, setup_serial),

@@ -253,6 +253,103 @@ static void test_race_kernel_touching_memory_freed_meanwhile_reports(void **stat
   assert_true(has(&f.s, "free-site"));
 }
 
+/* A kernel that begins only after the host freed its memory (nothing orders the two): its
+   accesses are refused, as uses of freed memory, and still checked against the free. */
+static void test_race_kernel_starting_after_free_reports_use_after_free(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  char *tmp;
+  sim_mem_alloc(f.dev, 64, SIM_MEM_DEVICE, (void **)&tmp, "tmp-alloc");
+  SimOp *gate;
+  SimOpDesc g = {.kind = SIM_OP_GATE, .loc = "gate"};
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = write_kernel, .user = tmp, .loc = "kernel"};
+  sim_stream_submit(f.dev, f.a, &g, &gate);
+  sim_stream_submit(f.dev, f.a, &k, NULL);
+  sim_mem_free(f.dev, tmp, "free-site");
+  sim_gate_open(f.dev, gate, "open");
+  sim_op_release(f.dev, gate);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_true(has(&f.s, "use after free: 'free-site' frees the device memory allocated at "
+                        "'tmp-alloc' while 'kernel' may still write bytes [0, 32)"));
+}
+
+/* A free that waits for a token (gpu.dealloc async [%t]) must not order the host after it: the
+   copy submitted later, with no deps, still races with the memset the free waited for. */
+static void test_race_free_after_op_leaves_the_host_unordered(void **state) {
+  (void)state;
+  for (int sched = SIM_SCHED_THREADS; sched <= SIM_SCHED_RANDOM; sched++) {
+    Fixture f;
+    fixture_open(&f, (SimSched)sched);
+    char *tmp;
+    sim_mem_alloc(f.dev, 64, SIM_MEM_DEVICE, (void **)&tmp, "tmp-alloc");
+    SimOp *w, *m, *r;
+    SimOpDesc wd = memset_op(f.buf, 64, "writer"), md = {.kind = SIM_OP_MARKER, .loc = "join"};
+    SimOpDesc rd = memcpy_op(f.buf2, f.buf, 64, "reader");
+    sim_submit(f.dev, &wd, NULL, 0, &w);
+    sim_submit(f.dev, &md, &w, 1, &m);
+    assert_int_equal(sim_mem_free_after(f.dev, tmp, m, "free-tmp"), SIM_OK);
+    sim_submit(f.dev, &rd, NULL, 0, &r);
+    sim_op_release(f.dev, w);
+    sim_op_release(f.dev, m);
+    sim_op_release(f.dev, r);
+    fixture_close(&f);
+    assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+    assert_true(has(&f.s, "'reader' reads and 'writer' writes bytes [0, 64)"));
+  }
+}
+
+/* ... nor order the free after more than the token: a write the token does not wait for is a
+   use-after-free race, whichever ran first. */
+static void test_race_free_after_op_races_with_a_write_it_does_not_wait_for(void **state) {
+  (void)state;
+  for (int sched = SIM_SCHED_THREADS; sched <= SIM_SCHED_RANDOM; sched++) {
+    Fixture f;
+    fixture_open(&f, (SimSched)sched);
+    char *tmp;
+    sim_mem_alloc(f.dev, 64, SIM_MEM_DEVICE, (void **)&tmp, "tmp-alloc");
+    SimOp *w, *w2, *m, *m2;
+    SimOpDesc wd = memset_op(tmp, 64, "writer"), w2d = memset_op(f.buf, 64, "other");
+    SimOpDesc md = {.kind = SIM_OP_MARKER, .loc = "join"};
+    sim_submit(f.dev, &wd, NULL, 0, &w);
+    sim_submit(f.dev, &md, &w, 1, &m);
+    sim_mem_free_after(f.dev, f.buf2, m, "free-buf2");  /* waits for writer, orders nothing */
+    f.buf2 = NULL;
+    sim_submit(f.dev, &w2d, NULL, 0, &w2);
+    sim_submit(f.dev, &md, &w2, 1, &m2);
+    sim_mem_free_after(f.dev, tmp, m2, "free-tmp");
+    sim_op_release(f.dev, w);
+    sim_op_release(f.dev, w2);
+    sim_op_release(f.dev, m);
+    sim_op_release(f.dev, m2);
+    fixture_close(&f);
+    assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+    assert_true(has(&f.s, "use after free: 'free-tmp' frees the device memory allocated at "
+                          "'tmp-alloc' while 'writer' may still write bytes [0, 64)"));
+  }
+}
+
+/* A free after a stream's last op is still ordered after what the host did before it. */
+static void test_race_free_after_op_is_ordered_after_the_host(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  char *tmp;
+  sim_mem_alloc(f.dev, 64, SIM_MEM_HOST_SHARED, (void **)&tmp, "tmp-alloc");
+  SimOpDesc w = memset_op(tmp, 64, "writer");
+  sim_stream_submit(f.dev, f.a, &w, NULL);
+  sim_stream_sync(f.dev, f.a, "sync");
+  sim_host_access(f.dev, tmp, 64, false, "host-read");
+  sim_host_access(f.dev, tmp, 8, true, "host-write");
+  SimOp *last;
+  sim_stream_last_op(f.dev, f.a, &last, "last");
+  assert_int_equal(sim_mem_free_after(f.dev, tmp, last, "free-tmp"), SIM_OK);
+  sim_op_release(f.dev, last);
+  fixture_close(&f);
+  assert_int_equal(f.s.n, 0);
+}
+
 static void test_race_token_chain_not_reported(void **state) {
   (void)state;
   Fixture f;
@@ -469,6 +566,10 @@ int main(void) {
     cmocka_unit_test(test_race_kernel_then_copy_same_stream_not_reported),
     cmocka_unit_test(test_race_free_while_op_pending_reports_use_after_free),
     cmocka_unit_test(test_race_kernel_touching_memory_freed_meanwhile_reports),
+    cmocka_unit_test(test_race_kernel_starting_after_free_reports_use_after_free),
+    cmocka_unit_test(test_race_free_after_op_leaves_the_host_unordered),
+    cmocka_unit_test(test_race_free_after_op_races_with_a_write_it_does_not_wait_for),
+    cmocka_unit_test(test_race_free_after_op_is_ordered_after_the_host),
     cmocka_unit_test(test_race_token_chain_not_reported),
     cmocka_unit_test(test_race_token_fork_reported),
     cmocka_unit_test(test_race_reported_under_serial_and_random),

@@ -11,8 +11,8 @@
 // RUN: env MGPUSIM_SCHED=serial MGPUSIM_TRACE=- MGPUSIM_TRACE_FORMAT=text %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim %t.ll.mlir 2>/dev/null | FileCheck --check-prefix=TEXT %s
 
 // JSON: tracks: host stream 2 stream 3 stream 6 violations
-// JSON: ops: 3 calls: 20 flows: 5
-// JSON: flow kinds: event=2 sync=3
+// JSON: ops: 3 calls: 20 flows: 3
+// JSON: flow kinds: event=2 sync=1
 // JSON: violation: leak
 // JSON: violation: leak
 
