@@ -287,7 +287,7 @@ static void prog_open(Prog *p, Backend *be, const char *name, const char *src, b
     fprintf(stderr, "bench: %s does not parse\n", name);
     exit(1);
   }
-  InterpOptions io = {p->be, stdout, no_race_check};
+  InterpOptions io = {.be = p->be, .out = stdout, .no_race_check = no_race_check};
   p->in = interp_create(p->ctx, top, &io);
   if (!p->in) {
     fprintf(stderr, "bench: %s does not compile\n", name);
