@@ -180,7 +180,8 @@ static bool outline(IrCtx *ctx, Op *module, Op *fn, Op *launch) {
   uint32_t nops = nfixed + caps.n;
   Value **ops = ir_alloc(ctx, (nops + 1) * sizeof *ops);
   memcpy(ops, launch->operands, nfixed * sizeof *ops);
-  memcpy(ops + nfixed, caps.v, caps.n * sizeof *ops);
+  if (caps.n)
+    memcpy(ops + nfixed, caps.v, caps.n * sizeof *ops);
   int64_t segs[13] = {sg[0], sg[1], sg[2], sg[3], sg[4], sg[5], sg[6], 0, 0, 0, sg[10], caps.n, 0};
   Str path[2] = {mod_name, fn_name};
   NamedAttr la[2] = {
