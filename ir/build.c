@@ -9,23 +9,28 @@
 
 #include <string.h>
 
+/* op's operands become vs, each threaded into its value's use list. */
+static void set_operand_list(IrCtx *ctx, Op *op, Value *const *vs, uint32_t n) {
+  op->noperands = n;
+  op->operands = ir_alloc(ctx, n * sizeof(Value *) + 1);
+  op->operand_uses = ir_alloc(ctx, n * sizeof(Use) + 1);
+  for (uint32_t i = 0; i < n; i++) {
+    Use *u = &op->operand_uses[i];
+    u->user = op;
+    u->index = i;
+    op->operands[i] = vs[i];
+    u->next = vs[i]->uses;
+    vs[i]->uses = u;
+  }
+}
+
 Op *ir_op_new(IrCtx *ctx, const char *name, Loc *loc, Value *const *operands, uint32_t noperands,
               Type *const *result_types, uint32_t nresults, Attr *props, uint32_t nregions) {
   Op *op = ir_alloc(ctx, sizeof *op);
   op->name = ir_intern_cstr(ctx, name);
   op->info = ir_op_info(op->name);
   op->loc = op->src = loc;
-  op->noperands = noperands;
-  op->operands = ir_alloc(ctx, noperands * sizeof(Value *) + 1);
-  op->operand_uses = ir_alloc(ctx, noperands * sizeof(Use) + 1);
-  for (uint32_t i = 0; i < noperands; i++) {
-    Use *u = &op->operand_uses[i];
-    u->user = op;
-    u->index = i;
-    op->operands[i] = operands[i];
-    u->next = operands[i]->uses;
-    operands[i]->uses = u;
-  }
+  set_operand_list(ctx, op, operands, noperands);
   op->nresults = nresults;
   op->results = ir_alloc(ctx, nresults * sizeof(Value) + 1);
   for (uint32_t i = 0; i < nresults; i++) {
@@ -80,17 +85,7 @@ void ir_op_set_operand(Op *op, uint32_t i, Value *v) {
 void ir_op_set_operands(IrCtx *ctx, Op *op, Value *const *vs, uint32_t n) {
   for (uint32_t i = 0; i < op->noperands; i++)
     unlink_use(&op->operand_uses[i], op->operands[i]);
-  op->noperands = n;
-  op->operands = ir_alloc(ctx, n * sizeof(Value *) + 1);
-  op->operand_uses = ir_alloc(ctx, n * sizeof(Use) + 1);
-  for (uint32_t i = 0; i < n; i++) {
-    Use *u = &op->operand_uses[i];
-    u->user = op;
-    u->index = i;
-    op->operands[i] = vs[i];
-    u->next = vs[i]->uses;
-    vs[i]->uses = u;
-  }
+  set_operand_list(ctx, op, vs, n);
 }
 
 void ir_value_replace_uses(Value *from, Value *to) {

@@ -1236,25 +1236,6 @@ bool print_scalable_extract(Printer *pr, Op *op) { return print_scalable(pr, op,
 
 /* ---- vector.mask ---------------------------------------------------------------------------- */
 
-/* Takes op out of its block and its operands' use lists (an implicit terminator being replaced). */
-static void unlink_op(Op *op) {
-  Block *b = op->parent;
-  for (uint32_t i = 0; i < op->noperands; i++)
-    for (Use **u = &op->operands[i]->uses; *u; u = &(*u)->next)
-      if (*u == &op->operand_uses[i]) {
-        *u = (*u)->next;
-        break;
-      }
-  if (op->prev)
-    op->prev->next = op->next;
-  else
-    b->first = op->next;
-  if (op->next)
-    op->next->prev = op->prev;
-  else
-    b->last = op->prev;
-  op->parent = NULL;
-}
 
 /* mask ::= %mask (`,` %passthru)? region attr-dict `:` type (`->` types)?
  * The region holds one masked op; as in MLIR, its terminator is put in (or replaced) so that it
@@ -1282,7 +1263,7 @@ bool parse_vector_mask(Parser *p, OpState *st) {
   Block *b = r->first;
   if (b->first != b->last && b->first->next == b->last) {
     Op *masked = b->first;
-    unlink_op(b->last);
+    ir_op_erase(b->last); /* the implicit terminator, replaced below */
     Value *vals[64];
     uint32_t n = masked->nresults < 64 ? masked->nresults : 64;
     for (uint32_t i = 0; i < n; i++)
