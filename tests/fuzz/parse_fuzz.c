@@ -2,7 +2,8 @@
  *
  * Each input is a whole file: a fresh context parses it; when the parse succeeds the module is
  * verified and printed (custom and generic forms) to /dev/null, so the verifier and the printer
- * see every tree the parser can build. Diagnostics go to /dev/null too. Errors are expected;
+ * see every tree the parser can build; a module that verifies is then lowered (lower/), verified
+ * and printed again, so the lowering sees every valid program too. Diagnostics go to /dev/null too. Errors are expected;
  * crashes, sanitizer reports and leaks are the findings. Built and run by tests/fuzz/run.sh.
  */
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 
 #include "ir/ir.h"
+#include "lower/lower.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,11 +24,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ir_diag_set_stream(ctx, devnull);
   Op *top = ir_parse(ctx, "fuzz.mlir", (const char *)data, size);
   if (top) {
-    ir_verify(ctx, top);
+    unsigned errors = ir_verify(ctx, top);
     PrintOptions custom = {.generic = false, .locations = true};
     PrintOptions generic = {.generic = true, .locations = false};
     ir_print(ctx, devnull, top, &custom);
     ir_print(ctx, devnull, top, &generic);
+    LowerOptions lo = {0};
+    if (!errors && !lower_module(ctx, top, &lo)) {
+      if (ir_verify(ctx, top))
+        __builtin_trap(); /* the lowering made a module that does not verify */
+      ir_print(ctx, devnull, top, &custom);
+    }
   }
   ir_ctx_destroy(ctx);
   return 0;

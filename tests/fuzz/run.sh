@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Fuzz the MLIR front end (ir/) with libFuzzer for SECONDS (default 60):
+# Fuzz the MLIR front end (ir/) and the lowering (lower/) with libFuzzer for SECONDS (default 60):
 #   tests/fuzz/run.sh [SECONDS]
-# Builds tests/fuzz/parse_fuzz.c and ir/*.c with clang -fsanitize=fuzzer,address,undefined into
+# Builds tests/fuzz/parse_fuzz.c, ir/*.c and lower/*.c with clang -fsanitize=fuzzer,address,undefined into
 # build/fuzz/, seeds build/fuzz/corpus from tests/lit/**/*.mlir and examples/*.mlir, and runs.
 # A crash leaves build/fuzz/crash-<sha1> (reproduce: build/fuzz/parse_fuzz build/fuzz/crash-...)
 # and makes the script exit non-zero. The corpus grows across runs; delete it to start afresh.
@@ -18,7 +18,7 @@ command -v clang >/dev/null || { echo "run.sh: needs clang (Debian: clang, libcl
 flags="-std=c11 -D_GNU_SOURCE -I. -O1 -g -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 # shellcheck disable=SC2086
-clang $flags ir/*.c tests/fuzz/parse_fuzz.c -lm -o "$out/parse_fuzz"
+clang $flags ir/*.c lower/*.c tests/fuzz/parse_fuzz.c -lm -o "$out/parse_fuzz"
 
 shopt -s globstar nullglob
 for f in tests/lit/**/*.mlir examples/*.mlir; do
