@@ -126,13 +126,6 @@ Str ir_intern(IrCtx *ctx, const char *s, size_t len) {
 
 Str ir_intern_cstr(IrCtx *ctx, const char *s) { return ir_intern(ctx, s, strlen(s)); }
 
-/* Called for every op name test: stop at the first difference rather than measure s first. */
-bool ir_str_eq(Str a, const char *s) {
-  for (uint32_t i = 0; i < a.len; i++)
-    if (s[i] != a.s[i] || !s[i])
-      return false;
-  return s[a.len] == '\0';
-}
 
 /* Keeps a copy of a source buffer so diagnostics can quote its lines. */
 const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len) {

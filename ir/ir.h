@@ -42,7 +42,14 @@ void ir_ctx_destroy(IrCtx *ctx);
 void *ir_alloc(IrCtx *ctx, size_t bytes);   /* zeroed, 16-byte aligned, lives with ctx */
 Str ir_intern(IrCtx *ctx, const char *s, size_t len);
 Str ir_intern_cstr(IrCtx *ctx, const char *s);
-bool ir_str_eq(Str a, const char *s);
+/* a == s; inline, since op and attribute names are compared everywhere: the loop stops at the
+ * first difference, and never reads past s's terminator. */
+static inline bool ir_str_eq(Str a, const char *s) {
+  for (uint32_t i = 0; i < a.len; i++)
+    if (s[i] != a.s[i] || !s[i])
+      return false;
+  return s[a.len] == '\0';
+}
 
 /* ---- Types ---------------------------------------------------------------------------------- */
 
