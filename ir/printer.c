@@ -111,6 +111,15 @@ void pr_string(Printer *pr, Str s) {
   pr_char(pr, '"');
   for (uint32_t i = 0; i < s.len; i++) {
     unsigned char c = (unsigned char)s.s[i];
+    uint32_t run = i; /* the longest run that needs no escape goes out at once */
+    while (run < s.len && (unsigned char)s.s[run] >= 0x20 && (unsigned char)s.s[run] < 0x7f &&
+           s.s[run] != '"' && s.s[run] != '\\')
+      run++;
+    if (run > i) {
+      pr_strn(pr, s.s + i, run - i);
+      i = run - 1;
+      continue;
+    }
     if (c == '"' || c == '\\') {
       pr_char(pr, '\\');
       pr_char(pr, (char)c);
@@ -445,7 +454,10 @@ static void print_loc(Printer *pr, const Loc *l) {
   case LOC_UNKNOWN: pr_str(pr, "unknown"); return;
   case LOC_FILE:
     pr_string(pr, l->file);
-    pr_fmt(pr, ":%u:%u", l->line, l->col);
+    pr_char(pr, ':');
+    pr_u64(pr, l->line);
+    pr_char(pr, ':');
+    pr_u64(pr, l->col);
     if (l->end_line)
       pr_fmt(pr, " to %u:%u", l->end_line, l->end_col);
     return;
