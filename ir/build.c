@@ -62,7 +62,6 @@ static void link_between(Block *b, Op *prev, Op *next, Op *op) {
 
 void ir_op_insert_before(Op *at, Op *op) { link_between(at->parent, at->prev, at, op); }
 void ir_op_insert_after(Op *at, Op *op) { link_between(at->parent, at, at->next, op); }
-void ir_block_push_front(Block *b, Op *op) { link_between(b, NULL, b->first, op); }
 void ir_block_push_back(Block *b, Op *op) { link_between(b, b->last, NULL, op); }
 
 static void unlink_use(Use *u, Value *v) {
@@ -82,11 +81,6 @@ void ir_op_set_operand(Op *op, uint32_t i, Value *v) {
   v->uses = u;
 }
 
-void ir_op_set_operands(IrCtx *ctx, Op *op, Value *const *vs, uint32_t n) {
-  for (uint32_t i = 0; i < op->noperands; i++)
-    unlink_use(&op->operand_uses[i], op->operands[i]);
-  set_operand_list(ctx, op, vs, n);
-}
 
 void ir_value_replace_uses(Value *from, Value *to) {
   while (from->uses) {
@@ -95,7 +89,7 @@ void ir_value_replace_uses(Value *from, Value *to) {
   }
 }
 
-void ir_op_unlink(Op *op) {
+static void unlink_op(Op *op) {
   Block *b = op->parent;
   if (!b)
     return;
@@ -121,7 +115,7 @@ static void drop_uses(Op *op) {
 }
 
 void ir_op_erase(Op *op) {
-  ir_op_unlink(op);
+  unlink_op(op);
   drop_uses(op);
 }
 

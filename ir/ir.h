@@ -271,12 +271,9 @@ Op *ir_op_new(IrCtx *ctx, const char *name, Loc *loc, Value *const *operands, ui
               Type *const *result_types, uint32_t nresults, Attr *props, uint32_t nregions);
 void ir_op_insert_before(Op *at, Op *op);
 void ir_op_insert_after(Op *at, Op *op);
-void ir_block_push_front(Block *b, Op *op);
 void ir_block_push_back(Block *b, Op *op);
-void ir_op_unlink(Op *op);
 void ir_op_erase(Op *op);
 void ir_op_set_operand(Op *op, uint32_t i, Value *v);
-void ir_op_set_operands(IrCtx *ctx, Op *op, Value *const *vs, uint32_t n);
 void ir_value_replace_uses(Value *from, Value *to);
 Attr *ir_attr_opaque(IrCtx *ctx, const char *text); /* #dialect.name<...> kept as text */
 Type *ir_type_llvm_struct(IrCtx *ctx, Type **elems, uint32_t n); /* literal, not packed */
