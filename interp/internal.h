@@ -103,6 +103,7 @@ struct Interp {
   size_t nheap, capheap;
   struct GpuState *gpu;     /* gpu.c: tokens, kernels and launches of the gpu dialect */
   bool no_race_check;       /* InterpOptions.no_race_check */
+  bool race_strict;         /* InterpOptions.race_strict */
   struct Lowered *low;     /* llvm.c: the lowered form's memory (globals, malloc, alloca stack) */
   size_t sp;               /* alloca stack depth: interp_call restores it when a call returns */
   /* InterpOptions' hooks for the differential checker, and the allocation and launch counters

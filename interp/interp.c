@@ -647,6 +647,7 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   in->be = opts ? opts->be : NULL;
   in->out = opts && opts->out ? opts->out : stdout;
   in->no_race_check = opts && opts->no_race_check;
+  in->race_strict = opts && opts->race_strict;
   if (opts) {
     in->host_buffer = opts->host_buffer;
     in->device_print = opts->device_print;

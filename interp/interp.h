@@ -21,6 +21,8 @@ typedef struct InterpOptions {
   Backend *be; /* the device for gpu ops (not owned) */
   FILE *out;   /* where the program's output (runner utils, gpu.printf) goes; NULL: stdout */
   bool no_race_check; /* kernels: do not check their threads' shared-memory accesses for races */
+  bool race_strict;   /* kernels: threads writing the same value unordered are a warning, not a
+                         note (neither is an error) */
   /* For the differential checker (tools/diff.c), which compares two runs by what they leave
    * behind; NULL in every other use. host_buffer gets the final bytes of each host buffer the
    * program made (memref.alloc/realloc, memref.global, malloc, llvm.mlir.global) when it is

@@ -87,6 +87,7 @@ typedef struct Launch {
   atomic_int failed, done;
   const char *loc;  /* the launch op's, and its number in the run: for InterpOptions.device_print */
   uint64_t seq;
+  uint8_t *told;    /* per memory op (KMem.memo): a benign hazard of it was reported (gpu mutex) */
 } Launch;
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
@@ -122,6 +123,26 @@ int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) 
   pthread_mutex_unlock(&gs->mu);
   atomic_fetch_add(&gs->errors, 1);
   return EX_ERROR;
+}
+
+void kernel_benign(KFrame *f, const KIns *k, uint32_t memo, uint32_t lane, const char *fmt, ...) {
+  Launch *L = f->L;
+  GpuState *gs = interp_gpu(L->in);
+  pthread_mutex_lock(&gs->mu);
+  if (L->told && memo <= f->k->nmemo && !L->told[memo]) {
+    L->told[memo] = 1;
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    uint32_t x = lane % f->bdim[0], y = lane / f->bdim[0] % f->bdim[1], z = lane / (f->bdim[0] * f->bdim[1]);
+    const Op *op = k->op;
+    ir_diag(L->in->ctx, L->in->race_strict ? DIAG_WARNING : DIAG_NOTE, ir_loc_file_of(op->loc) ? op->loc : op->src,
+            "'%.*s' op %s (thread (%u, %u, %u) of block (%u, %u, %u)); reported once per op and launch",
+            (int)op->name.len, op->name.s, msg, x, y, z, f->bid[0], f->bid[1], f->bid[2]);
+  }
+  pthread_mutex_unlock(&gs->mu);
 }
 
 /* ---- masks ---------------------------------------------------------------------------------- */
@@ -1320,11 +1341,12 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
     f.gshift++;
   size_t ng = (shared >> f.gshift) + 1;
   size_t nops = (k->nmemo < KSH_OPS ? k->nmemo : KSH_OPS) + 1;
-  f.shadow = shared ? calloc(2 * ng + nops, sizeof(uint64_t)) : NULL;
+  f.shadow = shared ? calloc(2 * ng + nops + n / 2 + 1, sizeof(uint64_t)) : NULL;
   if (f.shadow) {
     f.sh.w = f.shadow;
     f.sh.r = f.sh.w + ng;
     f.sh.loc = (const char **)(void *)(f.sh.r + ng);
+    f.sh.lep = (uint32_t *)(void *)(f.sh.r + ng + nops);
   }
   uint32_t *ident = f.stack ? f.stack + f.cap : NULL;
   if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash || !f.memo || !f.once || (shared && !f.shadow)) {
@@ -1386,6 +1408,8 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
     f.nact = n;
     f.top = 0;
     f.epoch++; /* a block starts a barrier interval of its own */
+    f.base = f.epoch;
+    f.split = false;
     f.pc = NULL;
     if (kernel_run_body(&f, &k->body) == EX_ERROR)
       break;
@@ -1456,12 +1480,14 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   L->nblocks = (size_t)blocks;
   L->loc = loc;
   L->seq = in->nlaunches++;
+  L->told = calloc(k->nmemo + 1, 1);
   GpuState *gs = interp_gpu(in);
   for (Launch **pp = &gs->launches; *pp;) { /* forget launches that ended (their callback is done with them) */
     Launch *old = *pp;
     if (atomic_load(&old->done)) {
       *pp = old->next;
       free(old->inputs);
+      free(old->told);
       free(old);
     } else {
       pp = &old->next;
@@ -1514,6 +1540,7 @@ void kernel_free_all(Interp *in) {
   for (Launch *L = gs->launches, *next; L; L = next) {
     next = L->next;
     free(L->inputs);
+    free(L->told);
     free(L);
   }
   gs->launches = NULL;

@@ -69,11 +69,14 @@ typedef struct KIns KIns;
 
 /* A block's shared memory, per granule (KFrame.gshift): its last writer and readers
  * (kernel_ops.c), one word each, so that runs of granules are checked and updated in vector
- * loops. The op is a memory op's KMem.memo (ops past KSH_OPS share the last one). */
+ * loops. The op is a memory op's KMem.memo (ops past KSH_OPS share the last one). The interval
+ * is the accessing thread's epoch (KFrame.epoch, or KFrame.lep once split). */
 typedef struct KShadow {
-  uint64_t *w;       /* last write: barrier interval (KFrame.epoch) << 32 | op << 16 | thread */
+  uint64_t *w;       /* last write: interval << 32 | several threads wrote the same value << 31 |
+                        op << 16 | thread */
   uint64_t *r;       /* last read: interval << 32 | op << 17 | several threads read << 16 | thread */
   const char **loc;  /* per op: its location */
+  uint32_t *lep;     /* per thread: its epoch, while split */
 } KShadow;
 #define KSH_OPS 0x7fffu
 typedef int (*KFn)(KFrame *f, const KIns *k);
@@ -145,7 +148,10 @@ struct KFrame {
   KShadow sh;           /* per granule of shared memory: who last wrote and read it, and when */
   void *shadow;         /* sh's storage; NULL: checks are off */
   uint32_t gshift;      /* a granule is 1 << gshift bytes: the smallest access of the kernel */
-  uint32_t epoch;       /* barrier intervals of the frame: each block and each barrier starts one */
+  uint32_t epoch;       /* barrier intervals of the frame: each block and each barrier starts one;
+                           a warp-level sync (a shuffle) starts one per warp it syncs */
+  uint32_t base;        /* the epoch the last block start or barrier began: older ones are ordered */
+  bool split;           /* a warp-level sync since then: each thread's epoch is in sh.lep */
 };
 
 #define KV_MINE 0x40000000u
@@ -192,6 +198,10 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
 void kernel_print(KFrame *f, const char *text, size_t len);
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Reports a benign hazard (threads writing the same value) at k's op for thread `lane`: a note, or
+ * a warning under InterpOptions.race_strict; once per op (memo) and launch. Not an error. */
+void kernel_benign(KFrame *f, const KIns *k, uint32_t memo, uint32_t lane, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* kernel_arith.c: arith, index and math ops lane-wise; false (after a diagnostic) when op is not
  * one of them or not supported. */
@@ -267,9 +277,13 @@ bool c_kalloca(KComp *kc, Op *op, KIns *k);
 bool c_kview(KComp *kc, Op *op, KIns *k);
 /* Checks and records thread l's access of [p, p + bytes) against the other threads' accesses of
  * the block's shared memory since the last barrier (nothing when p is not in shared memory);
- * memo: the op's kernel_new_memo. False after reporting a race. */
+ * memo: the op's kernel_new_memo; v: the value a store writes (of type t), NULL for loads and
+ * atomics. False after reporting a race. */
 bool kernel_shared_check(KFrame *f, const KIns *k, uint32_t memo, uint32_t l, const char *p, size_t bytes,
-                         bool write);
+                         bool write, const Type *t, const Slot *v);
+/* The active threads sync with the others of their warp (a shuffle): what each did before is
+ * ordered before what the others of its warp do after. */
+void kernel_warp_sync(KFrame *f);
 /* Reports (be_kernel_access) and forgets the frame's recorded accesses; false when the backend
  * refused one (it reported why). */
 bool kernel_flush_accesses(KFrame *f);

@@ -161,6 +161,7 @@ static int x_shfl(KFrame *f, const KIns *k) {
     if (P)
       P[l].i = ok ? -1 : 0;
   });
+  kernel_warp_sync(f);
   return EX_NEXT;
 }
 
@@ -404,7 +405,7 @@ static int x_load(KFrame *f, const KIns *k) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 0, l);
     if (!check_fast(f, k, m, l, p, &b) ||
-        (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false)))
+        (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false, NULL, NULL)))
       return EX_ERROR;
     if (vary || i == 0) /* a uniform result: one address for all threads */
       load_one(m, p, &o[vary ? l : 0]);
@@ -433,7 +434,7 @@ static int x_store(KFrame *f, const KIns *k) {
     uint32_t l = f->act[i];
     char *p = ptr_of(f, k, 1, l);
     if (!check_fast(f, k, m, l, p, &b) ||
-        (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true)))
+        (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true, m->t, &v[l * sv])))
       return EX_ERROR;
     store_one(m, p, &v[l * sv]);
     record(f, &run, p, m->bytes, true, k->loc);

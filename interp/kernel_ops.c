@@ -141,7 +141,8 @@ bool c_kid(KComp *kc, Op *op, KIns *k) {
 static int x_barrier(KFrame *f, const KIns *k) {
   if (f->nact != f->n)
     return divergent(f, k, "barrier");
-  f->epoch++;
+  f->base = ++f->epoch;
+  f->split = false;
   return EX_NEXT;
 }
 
@@ -176,6 +177,7 @@ static int x_shuffle(KFrame *f, const KIns *k) {
     O[l] = V[(ok ? (size_t)(base + src) : l) * sv];
     VALID[l].i = ok ? -1 : 0;
   });
+  kernel_warp_sync(f);
   return r;
 }
 
@@ -300,6 +302,7 @@ static int x_subgroup_reduce(KFrame *f, const KIns *k) {
     }
     O[l] = acc;
   });
+  kernel_warp_sync(f);
   return EX_NEXT;
 }
 
@@ -764,35 +767,69 @@ static int tiled(const KFrame *f, const Lin *L, size_t es, int64_t *x0) {
  * between two barriers and one of them writes. The shadow keeps, per granule where an access
  * starts (granules the size of the kernel's smallest access: two accesses that start in one
  * overlap), the last writer and reader and the barrier interval (epoch) they were in; accesses
- * that overlap without starting in the same granule are not compared (KShadow is in kernel.h). */
+ * that overlap without starting in the same granule are not compared (KShadow is in kernel.h).
+ *
+ * Grading, as compute-sanitizer's racecheck does: a thread writing the value the memory already
+ * holds, where another thread's unordered write put it, is a benign hazard (kernel_benign: a note,
+ * or a warning with --race-check=strict): every order of the two writes leaves the same bytes.
+ * The check compares the store's bytes with the memory, which holds the last write: the block runs
+ * on one frame, in lock step, so nothing else wrote in between. The writers are then "several"
+ * (a bit of the record), ordered only by the next barrier. A write of a different value, and a
+ * read against a write, are errors.
+ *
+ * Warp-level syncs. A shuffle syncs the threads of a warp that execute it: what each did before
+ * is ordered before what the others do after (upstream's gpu.all_reduce lowering relies on it:
+ * the first lanes read the warp sums, shuffle, then each stores the total where lane 0 read). Each
+ * thread then gets an epoch of its own (sh.lep, "split"): each warp's participants a new one.
+ * An access (epoch e, thread a) is ordered before thread l's access when e predates the last
+ * barrier (base), when a is l, or when a synced since (lep[a] != e) in the same sync as l's last
+ * (lep[a] == lep[l]). This misses chains of syncs (a with b, then b with l), so it may report a
+ * race that is none, never the other way round. Until the first sync after a barrier every
+ * thread's epoch is f->epoch and the fast paths below apply. */
 static inline bool in_shared(const KFrame *f, const char *p) {
   return f->shadow && p >= f->lo && p < f->priv; /* no shadow: checks are off */
 }
 
-/* Reports the race shared_ok found; false. */
+#define KSH_SEVERAL_W (1ull << 31)
+#define KSH_SEVERAL_R (1ull << 16)
+
+static inline uint32_t lane_epoch(const KFrame *f, uint32_t l) { return f->split ? f->sh.lep[l] : f->epoch; }
+
+/* Is the access of thread a in epoch e (by several threads: sev) ordered before thread l's now? */
+static inline bool sh_before(const KFrame *f, uint32_t e, uint32_t a, bool sev, uint32_t l) {
+  if (e < f->base)
+    return true;
+  if (sev)
+    return false;
+  if (a == l)
+    return true;
+  return f->split && a < f->n && f->sh.lep[a] != e && f->sh.lep[a] == f->sh.lep[l];
+}
+
+/* Reports the race the shadow found against record rec (the last write when wrec, else the last
+ * read); false. */
 static __attribute__((noinline, cold)) bool shared_race(KFrame *f, const KIns *k, uint32_t l, const char *p,
-                                                       size_t es, bool write) {
-  size_t j = (size_t)(p - f->lo) >> f->gshift;
-  uint64_t W = f->sh.w[j], R = f->sh.r[j];
-  uint32_t e = f->epoch, other;
+                                                       size_t es, bool write, bool wrec, uint64_t rec) {
+  uint32_t other;
   const char *what, *at;
-  if ((uint32_t)(W >> 32) == e && (uint16_t)W != l) {
-    other = (uint16_t)W;
+  if (wrec) {
+    other = (uint16_t)rec;
     what = "wrote";
-    at = f->sh.loc[(W >> 16) & 0xffff];
+    at = f->sh.loc[(rec >> 16) & KSH_OPS];
   } else {
-    other = (uint16_t)R != l ? (uint16_t)R : UINT32_MAX;
+    other = (uint16_t)rec != l ? (uint16_t)rec : UINT32_MAX;
     what = "read";
-    at = f->sh.loc[(R >> 17) & KSH_OPS];
+    at = f->sh.loc[(rec >> 17) & KSH_OPS];
   }
+  const char *verb = !write ? "reads" : wrec ? "writes a different value to" : "writes";
   uint32_t bx = f->bdim[0], by = f->bdim[1];
   size_t off = (size_t)(p - f->lo);
   if (other == UINT32_MAX)
     kernel_error(f, k, l, "data race in shared memory: %s bytes [%zu, %zu), which other threads %s at '%s' with no gpu.barrier in between",
-                 write ? "writes" : "reads", off, off + es, what, at);
+                 verb, off, off + es, what, at);
   else
     kernel_error(f, k, l, "data race in shared memory: %s bytes [%zu, %zu), which thread (%u, %u, %u) %s at '%s' with no gpu.barrier in between",
-                 write ? "writes" : "reads", off, off + es, other % bx, other / bx % by, other / (bx * by), what, at);
+                 verb, off, off + es, other % bx, other / bx % by, other / (bx * by), what, at);
   return false;
 }
 
@@ -803,22 +840,96 @@ static inline uint64_t shadow_op(KFrame *f, const KIns *k, const KMem *m) {
   return op;
 }
 
+/* Does the store of v (es bytes of m's element type) leave the bytes at p as they are? */
+static bool same_value(const KMem *m, const char *p, size_t es, const Slot *v) {
+  char b[16] = {0};
+  if (!v || !m->elem || es > sizeof b)
+    return false;
+  if (es == 4 && m->elem->kind == TY_FLOAT)
+    memcpy(b, &v->f32, 4);
+  else if (es == 4 || es == 8)
+    memcpy(b, v, es);
+  else
+    interp_store_elem(m->elem, b, v);
+  return !memcmp(b, p, es);
+}
+
+/* The general check: shared_ok's conflicts, and every access while split. */
+static __attribute__((noinline)) bool shared_slow(KFrame *f, const KIns *k, const KMem *m, uint32_t l,
+                                                  const char *p, size_t es, bool write, const Slot *v) {
+  size_t j = (size_t)(p - f->lo) >> f->gshift;
+  uint64_t W = f->sh.w[j], R = f->sh.r[j], op = shadow_op(f, k, m), e = lane_epoch(f, l);
+  bool benign = false;
+  if (!sh_before(f, (uint32_t)(W >> 32), (uint16_t)W, W & KSH_SEVERAL_W, l)) {
+    if (!write || !same_value(m, p, es, v))
+      return shared_race(f, k, l, p, es, write, true, W);
+    benign = true;
+  }
+  if (write) {
+    if (!sh_before(f, (uint32_t)(R >> 32), (uint16_t)R, R & KSH_SEVERAL_R, l))
+      return shared_race(f, k, l, p, es, write, false, R);
+    if (benign) {
+      uint32_t o = (uint16_t)W, bx = f->bdim[0], by = f->bdim[1];
+      size_t off = (size_t)(p - f->lo);
+      kernel_benign(f, k, m->memo, l,
+                    "benign race in shared memory: writes bytes [%zu, %zu) with the value thread (%u, %u, %u) "
+                    "wrote there at '%s' with no gpu.barrier in between",
+                    off, off + es, o % bx, o / bx % by, o / (bx * by), f->sh.loc[(W >> 16) & KSH_OPS]);
+    }
+    f->sh.w[j] = e << 32 | (benign ? KSH_SEVERAL_W : 0) | op << 16 | l;
+    return true;
+  }
+  uint32_t re = (uint32_t)(R >> 32), ra = (uint16_t)R;
+  if (re < f->base || (!(R & KSH_SEVERAL_R) && sh_before(f, re, ra, false, l)))
+    f->sh.r[j] = e << 32 | op << 17 | l;
+  else
+    f->sh.r[j] = R | KSH_SEVERAL_R;
+  return true;
+}
+
+/* v: the value a store writes (NULL for a load, or an access that cannot be benign) */
 static inline bool shared_ok(KFrame *f, const KIns *k, const KMem *m, uint32_t l, const char *p, size_t es,
-                             bool write) {
+                             bool write, const Slot *v) {
+  if (f->split)
+    return shared_slow(f, k, m, l, p, es, write, v);
   size_t j = (size_t)(p - f->lo) >> f->gshift;
   uint64_t W = f->sh.w[j], R = f->sh.r[j], E = (uint64_t)f->epoch << 32, op = shadow_op(f, k, m);
-  if ((W >> 32 << 32) == E && (uint16_t)W != l)
-    return shared_race(f, k, l, p, es, write);
+  if ((W >> 32 << 32) == E && (W & (KSH_SEVERAL_W | 0xffff)) != l)
+    return shared_slow(f, k, m, l, p, es, write, v);
   if (write) {
-    if ((R >> 32 << 32) == E && (((R >> 16) & 1) || (uint16_t)R != l))
-      return shared_race(f, k, l, p, es, write);
+    if ((R >> 32 << 32) == E && (R & (KSH_SEVERAL_R | 0xffff)) != l)
+      return shared_slow(f, k, m, l, p, es, write, v);
     f->sh.w[j] = E | op << 16 | l;
   } else if ((R >> 32 << 32) != E) {
     f->sh.r[j] = E | op << 17 | l;
   } else if ((uint16_t)R != l) {
-    f->sh.r[j] = R | 1u << 16;
+    f->sh.r[j] = R | KSH_SEVERAL_R;
   }
   return true;
+}
+
+void kernel_warp_sync(KFrame *f) {
+  if (!f->shadow || !f->nact)
+    return;
+  if (f->nact == f->n && f->n <= WARP) { /* the whole block: a barrier, as far as memory goes */
+    f->base = ++f->epoch;
+    f->split = false;
+    return;
+  }
+  if (!f->split) {
+    for (uint32_t l = 0; l < f->n; l++)
+      f->sh.lep[l] = f->epoch;
+    f->split = true;
+  }
+  uint32_t w = UINT32_MAX;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    if (l / WARP != w) {
+      w = l / WARP;
+      f->epoch++;
+    }
+    f->sh.lep[l] = f->epoch;
+  }
 }
 
 /* Threads l0 .. l0 + m - 1 access granules j0 .. j0 + m - 1, thread l0 + i the i-th: checked and
@@ -826,12 +937,14 @@ static inline bool shared_ok(KFrame *f, const KIns *k, const KMem *m, uint32_t l
  * then goes thread by thread, which reports the first). */
 KLANEFN static bool shared_run(KFrame *f, const KIns *k, const KMem *mem, size_t j0, uint32_t l0, uint32_t m,
                                bool write) {
+  if (f->split)
+    return false;
   uint64_t *w = f->sh.w + j0, *r = f->sh.r + j0, E = (uint64_t)f->epoch << 32, op = shadow_op(f, k, mem);
   uint64_t bad = 0;
   if (write) {
     for (uint32_t i = 0; i < m; i++) {
       uint64_t l = l0 + i, W = w[i], R = r[i];
-      bad |= (uint64_t)(((W >> 32 << 32) == E) & ((W & 0xffff) != l)) |
+      bad |= (uint64_t)(((W >> 32 << 32) == E) & ((W & (KSH_SEVERAL_W | 0xffff)) != l)) |
              (uint64_t)(((R >> 32 << 32) == E) & ((R & 0x1ffff) != l)); /* another reader, or several */
     }
     if (bad)
@@ -842,7 +955,7 @@ KLANEFN static bool shared_run(KFrame *f, const KIns *k, const KMem *mem, size_t
   }
   for (uint32_t i = 0; i < m; i++) {
     uint64_t W = w[i];
-    bad |= (uint64_t)(((W >> 32 << 32) == E) & ((W & 0xffff) != (uint64_t)(l0 + i)));
+    bad |= (uint64_t)(((W >> 32 << 32) == E) & ((W & (KSH_SEVERAL_W | 0xffff)) != (uint64_t)(l0 + i)));
   }
   if (bad)
     return false;
@@ -875,7 +988,7 @@ static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t
 
 /* The loop over active threads of such an access; BODY uses p (the element) and l. On a bad
  * index, address() reports it. */
-#define LIN_LOOP(write, BODY)                                                                      \
+#define LIN_LOOP(write, val, BODY)                                                                  \
   KLANES(f, l, {                                                                                   \
     int64_t x = L.i[l * L.si].i;                                                                   \
     if ((uint64_t)x >= (uint64_t)L.n) {                                                            \
@@ -886,7 +999,7 @@ static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t
     char *p = L.base + x * L.sb;                                                                   \
     if (!L.local) {                                                                                \
       run_add(f, &r, p, es, write, k->loc);                                                        \
-    } else if (shared && !shared_ok(f, k, m, l, p, es, write)) {                                    \
+    } else if (shared && !shared_ok(f, k, m, l, p, es, write, val)) {                               \
       res = EX_ERROR;                                                                              \
       break;                                                                                       \
     }                                                                                              \
@@ -902,7 +1015,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
   Lin L;
   if (!k->vout[0]) {
     char *p = address(f, k, m, 0, f->act[0]);
-    if (!p || (in_shared(f, p) && !shared_ok(f, k, m, f->act[0], p, m->esize, false)))
+    if (!p || (in_shared(f, p) && !shared_ok(f, k, m, f->act[0], p, m->esize, false, NULL)))
       return EX_ERROR;
     run_add(f, &r, p, m->esize, false, k->loc);
     run_end(f, &r, false, k->loc);
@@ -989,27 +1102,27 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
       return EX_NEXT;
     }
     if (es == 4 && m->elem->kind == TY_FLOAT)
-      LIN_LOOP(false, {
+      LIN_LOOP(false, NULL, {
         Slot v = {0};
         memcpy(&v.f32, p, 4);
         O[l] = v;
       });
     else if (es == 4 && m->elem->u.i.width == 32)
-      LIN_LOOP(false, {
+      LIN_LOOP(false, NULL, {
         int32_t v;
         memcpy(&v, p, 4);
         O[l].i = v;
       });
     else if (es == 8)
-      LIN_LOOP(false, { memcpy(&O[l], p, 8); });
+      LIN_LOOP(false, NULL, { memcpy(&O[l], p, 8); });
     else
-      LIN_LOOP(false, { load_elem(m, p, &O[l]); });
+      LIN_LOOP(false, NULL, { load_elem(m, p, &O[l]); });
     run_end(f, &r, false, k->loc);
     return res;
   }
   KLANES(f, l, {
     char *p = address(f, k, m, 0, l);
-    if (!p || (in_shared(f, p) && !shared_ok(f, k, m, l, p, m->esize, false))) {
+    if (!p || (in_shared(f, p) && !shared_ok(f, k, m, l, p, m->esize, false, NULL))) {
       res = EX_ERROR;
       break;
     }
@@ -1069,17 +1182,17 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
       return EX_NEXT;
     }
     if (es == 4 && m->elem->kind == TY_FLOAT)
-      LIN_LOOP(true, { memcpy(p, &V[l * sv].f32, 4); });
+      LIN_LOOP(true, &V[l * sv], { memcpy(p, &V[l * sv].f32, 4); });
     else if (es == 4 || es == 8)
-      LIN_LOOP(true, { memcpy(p, &V[l * sv], es); });
+      LIN_LOOP(true, &V[l * sv], { memcpy(p, &V[l * sv], es); });
     else
-      LIN_LOOP(true, { store_elem(m, p, &V[l * sv]); });
+      LIN_LOOP(true, &V[l * sv], { store_elem(m, p, &V[l * sv]); });
     run_end(f, &r, true, k->loc);
     return res;
   }
   KLANES(f, l, {
     char *p = address(f, k, m, 1, l);
-    if (!p || (in_shared(f, p) && !shared_ok(f, k, m, l, p, m->esize, true))) {
+    if (!p || (in_shared(f, p) && !shared_ok(f, k, m, l, p, m->esize, true, &V[l * sv]))) {
       res = EX_ERROR;
       break;
     }
@@ -1285,10 +1398,11 @@ bool c_kview(KComp *kc, Op *op, KIns *k) {
 
 
 bool kernel_shared_check(KFrame *f, const KIns *k, uint32_t memo, uint32_t l, const char *p, size_t bytes,
-                         bool write) {
+                         bool write, const Type *t, const Slot *v) {
   if (!in_shared(f, p))
     return true;
   KMem m = {0};
   m.memo = memo;
-  return shared_ok(f, k, &m, l, p, bytes, write);
+  m.elem = (Type *)t;
+  return shared_ok(f, k, &m, l, p, bytes, write, v);
 }

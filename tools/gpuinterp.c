@@ -30,7 +30,9 @@ static const char usage_text[] =
     "                             simulator scheduler (default: threads)\n"
     "  --trace=FILE               write a trace of the run\n"
     "  --trace-format=text|chrome trace format (default: text)\n"
-    "  --no-race-check            do not check for data races\n"
+    "  --race-check=off|on|strict data races (default: on): threads of one launch writing the\n"
+    "                             same value unordered are a note, or a warning with strict;\n"
+    "                             other races are errors. --no-race-check: off\n"
     "  --emit=mlir                parse, verify and print the program instead of running it\n"
     "  --lower                    lower the gpu host ops to mgpu* runtime calls and print the\n"
     "                             result, with every op's location, instead of running it\n"
@@ -67,7 +69,7 @@ static int usage_error(const char *fmt, const char *arg) {
 
 /* Runs the program on a backend; returns the exit status. */
 static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, const char *sched,
-               bool no_race_check, const char *trace_path, TraceFormat trace_format) {
+               bool no_race_check, bool race_strict, const char *trace_path, TraceFormat trace_format) {
   TraceRecorder *rec = trace_path ? trace_recorder_create() : NULL;
   BeOptions bo = {0};
   bo.sched = sched;
@@ -81,7 +83,7 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
     status = 1;
     goto done;
   }
-  InterpOptions io = {.be = be, .out = stdout, .no_race_check = no_race_check};
+  InterpOptions io = {.be = be, .out = stdout, .no_race_check = no_race_check, .race_strict = race_strict};
   Interp *in = interp_create(ctx, top, &io);
   if (!in) {
     status = 1;
@@ -110,7 +112,7 @@ int main(int argc, char **argv) {
   bool lower = false;
   LowerOptions lopts = {0};
   TraceFormat trace_format = TRACE_FORMAT_TEXT;
-  bool no_race_check = false;
+  bool no_race_check = false, race_strict = false;
   PrintOptions popts = {0};
   bool verify = true;
   bool diff = false, diff_opt = false;
@@ -196,8 +198,14 @@ int main(int argc, char **argv) {
       else
         return usage_error("unknown leak check '%s' (expected: off, warn or error)", a + 13);
       diff_opt = true;
-    } else if (!strcmp(a, "--no-race-check")) {
+    } else if (!strcmp(a, "--no-race-check") || !strcmp(a, "--race-check=off")) {
       no_race_check = true;
+      race_strict = false;
+    } else if (!strcmp(a, "--race-check=on") || !strcmp(a, "--race-check=strict")) {
+      no_race_check = false;
+      race_strict = !strcmp(a + 13, "strict");
+    } else if (!strncmp(a, "--race-check=", 13)) {
+      return usage_error("unknown race check '%s' (expected: off, on or strict)", a + 13);
     } else if (a[0] == '-' && a[1]) {
       return usage_error("unknown option '%s'", a);
     } else if (input) {
@@ -276,7 +284,7 @@ int main(int argc, char **argv) {
     }
     goto done;
   }
-  status = run(ctx, top, backend, entry, sched, no_race_check, trace_path, trace_format);
+  status = run(ctx, top, backend, entry, sched, no_race_check, race_strict, trace_path, trace_format);
 done:
   if (fflush(stdout) != 0 && status == 0)
     status = 1;
