@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ struct Backend {
     const BeOps *ops;
     void *self;
     TraceRecorder *trace;
+    _Atomic(const char *) failed; /* be_launch_failed: the first failed launch */
 };
 
 static void say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -137,6 +139,23 @@ void be_diag_print(FILE *out, const char *prefix, const BeDiag *d)
 void be_report(Backend *be, bool error, const char *kind, const char *loc, const char *message)
 {
     be->ops->report(be->self, error, kind, loc, message);
+}
+
+void be_launch_failed(Backend *be, const char *loc)
+{
+    const char *none = NULL;
+    atomic_compare_exchange_strong(&be->failed, &none, loc ? loc : "?");
+}
+
+const char *be_failure(Backend *be)
+{
+    return be ? atomic_load(&be->failed) : NULL;
+}
+
+void be_quiet_leaks(Backend *be)
+{
+    if (be && be->ops->quiet_leaks)
+        be->ops->quiet_leaks(be->self);
 }
 
 /* ---- tracing the calls ---- */
@@ -531,6 +550,8 @@ BeStatus be_launch(Backend *be, BeFunction f, const BeLaunch *launch, BeStream s
     BeStatus st = check_launch(be, launch, loc);
     if (st == BE_OK)
         st = be->ops->launch(be->self, f, launch, s, loc);
+    if (st == BE_ERR_UNSUPPORTED) /* not run: what it should have written is not there */
+        be_launch_failed(be, loc);
     if (!be->trace)
         return st;
     Detail d = {0};

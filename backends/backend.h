@@ -140,6 +140,8 @@ typedef struct BeOps {
     BeStatus (*launch_host)(void *self, BeKernelFn fn, void *user, const BeLaunch *launch,
                             BeStream s, const char *loc);
     void (*report)(void *self, bool error, const char *kind, const char *loc, const char *message);
+    /* From now on, leaks are neither reported nor counted (be_quiet_leaks). */
+    void (*quiet_leaks)(void *self);
 
     /* The token door (see "tokens" below). A driver backend (CUDA, HIP) would implement it with
      * streams and events: a token is an event plus the stream it was recorded on, taken from a
@@ -191,6 +193,18 @@ void be_diag_print(FILE *out, const char *prefix, const BeDiag *diag);
 /* Reports a diagnostic found by a layer above (e.g. the ABI) through the backend's sink, counted
  * like the backend's own. */
 void be_report(Backend *be, bool error, const char *kind, const char *loc, const char *message);
+
+/* Sticky launch failures, as CUDA's: a kernel that failed while it ran (its other blocks need
+ * not run), or a launch the device could not run at all (a device binary on the sim), fails the
+ * device; every synchronization after that (a stream or event sync, a synchronous gpu op, a host
+ * wait) ends the program: mgpu.c and interp/ stop there (docs/design.md). be_launch_failed may be
+ * called from any thread (a kernel's worker); the first launch's loc is kept. be_failure: that
+ * loc, or NULL while no launch failed. */
+void be_launch_failed(Backend *be, const char *loc);
+const char *be_failure(Backend *be);
+/* The program ended early, on an error, before it could free what it made: be_close then
+ * reports no leaks. */
+void be_quiet_leaks(Backend *be);
 
 /* ---- devices, streams, events ---------------------------------------------------------------- */
 

@@ -31,7 +31,10 @@
  * deadlocks are reported then), writes the trace, prints a one-line summary if anything was
  * reported, and if any error was found flushes stdio and _exit(1)s, so a lit test can use `not`.
  * Handlers registered before it (mlir-runner's own) are then skipped, which is harmless since
- * everything is flushed; a clean run exits as it would have. MGPUSIM_* settings that are not
+ * everything is flushed; a clean run exits as it would have. A launch that failed (a kernel the sim
+ * could not run) is sticky: the program ends at the next mgpuStreamSynchronize or
+ * mgpuEventSynchronize, with exit status 1 and no leak reports, as a real GPU's sticky error ends a
+ * CUDA program at its next synchronization. MGPUSIM_* settings that are not
  * understood count as errors. Calls made after the handler ran do nothing.
  *
  * A host that runs lowered code itself (gpuinterp) calls these functions too, after
@@ -286,10 +289,28 @@ void mgpuStreamDestroy(void *stream)
     be_stream_destroy(b, stream, loc);
 }
 
+/* After a synchronization: a failed launch is sticky (backend.h), so the program ends here, exit
+ * status 1, without leak reports (it never got to free anything). A host that runs lowered code
+ * itself stops there on its own. */
+static void sync_point(Backend *b, const char *loc)
+{
+    const char *failed = be_failure(b);
+    if (!failed || bound)
+        return;
+    fprintf(stderr,
+            "mgpusim: %s: note: the program ends at this synchronization: the kernel launched at %s "
+            "failed, and a failed launch is sticky\n",
+            loc, failed);
+    be_quiet_leaks(b);
+    fflush(NULL);
+    exit(1); /* finish() closes the device and exits 1 */
+}
+
 void mgpuStreamSynchronize(void *stream)
 {
     BE(mgpuStreamSynchronize);
     be_stream_sync(b, stream, loc);
+    sync_point(b, loc);
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event)
@@ -316,6 +337,7 @@ void mgpuEventSynchronize(void *event)
 {
     BE(mgpuEventSynchronize);
     be_event_sync(b, event, loc);
+    sync_point(b, loc);
 }
 
 void mgpuEventRecord(void *event, void *stream)

@@ -79,6 +79,7 @@ typedef struct SimBe {
     BeDiagFn sink;
     void *sink_user;
     atomic_size_t errors, warnings;
+    atomic_bool quiet_leaks; /* be_quiet_leaks: leaks are dropped, not reported */
     pthread_mutex_t lock;
     Buffer *buf; /* sorted by base */
     size_t n_buf, cap_buf;
@@ -111,6 +112,8 @@ static const char *diag_kind(SimDiagKind k)
 static void sink(const SimDiag *d, void *user)
 {
     SimBe *b = user;
+    if (d->kind == SIM_DIAG_LEAK && atomic_load(&b->quiet_leaks))
+        return;
     BeDiag bd = {.error = d->severity == SIM_SEV_ERROR, .kind = diag_kind(d->kind), .loc = d->loc,
                  .loc2 = d->loc2, .alloc_loc = d->alloc_loc, .message = d->message};
     if (bd.error)
@@ -121,6 +124,12 @@ static void sink(const SimDiag *d, void *user)
         b->sink(&bd, b->sink_user);
     else
         be_diag_print(stderr, NULL, &bd);
+}
+
+static void quiet_leaks(void *self)
+{
+    SimBe *b = self;
+    atomic_store(&b->quiet_leaks, true);
 }
 
 static void report(void *self, bool error, const char *kind, const char *loc, const char *message)
@@ -1183,6 +1192,7 @@ static const BeOps ops = {
     .launch = launch,
     .launch_host = launch_host,
     .report = report,
+    .quiet_leaks = quiet_leaks,
     .token_id = token_id,
     .token_memcpy = token_memcpy,
     .token_memset = token_memset,

@@ -14,7 +14,7 @@
  * Memrefs passed to these ops are descriptors; byte counts come from their sizes and element type
  * and must describe contiguous (identity-layout) memory. Kernels (kernel.c) run as one device op
  * per launch; their errors are counted when the host next waits for them, and a synchronous point
- * that finds a failed kernel ends the run. */
+ * that finds a failed kernel ends the run (gpu_sync_point: failed launches are sticky). */
 #include "interp/kernel.h"
 
 #include <stdatomic.h>
@@ -52,6 +52,21 @@ void gpu_keep_token(Interp *in, BeToken t) {
 void gpu_fold_errors(Interp *in) {
   if (in->gpu)
     in->errors += atomic_exchange(&in->gpu->errors, 0);
+}
+
+int gpu_sync_point(Frame *fr, const Ins *ins) {
+  Interp *in = fr->in;
+  unsigned before = in->errors;
+  gpu_fold_errors(in);
+  const char *failed = be_failure(in->be);
+  if (!failed && in->errors == before)
+    return EX_NEXT;
+  const Op *op = ins->op;
+  ir_diag(in->ctx, DIAG_NOTE, ir_loc_file_of(op->loc) ? op->loc : op->src,
+          "the program ends at this synchronization: the kernel launched at '%s' failed, and a failed "
+          "launch is sticky",
+          failed ? failed : "?");
+  return EX_ERROR;
 }
 
 void interp_gpu_finish(Interp *in) {
@@ -176,9 +191,7 @@ static int finish(Frame *fr, const Ins *ins, const GOp *g, BeToken tok) {
     be_token_wait(in->be, &tok, 1, g->loc);
     be_token_release(in->be, tok);
   }
-  unsigned before = in->errors;
-  gpu_fold_errors(in);
-  return in->errors != before ? EX_ERROR : EX_NEXT;
+  return gpu_sync_point(fr, ins);
 }
 
 /* ---- gpu.wait ------------------------------------------------------------------------------- */
@@ -196,9 +209,7 @@ static int x_wait(Frame *fr, const Ins *ins) {
     r = finish(fr, ins, g, tok);
   } else if (ins->nin) {
     be_token_wait(fr->in->be, deps, ins->nin, g->loc);
-    unsigned before = fr->in->errors;
-    gpu_fold_errors(fr->in);
-    r = fr->in->errors != before ? EX_ERROR : EX_NEXT;
+    r = gpu_sync_point(fr, ins);
   }
   if (deps != buf)
     free(deps);

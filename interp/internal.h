@@ -176,6 +176,10 @@ void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer th
 
 /* ---- op table ------------------------------------------------------------------------------- */
 
+/* After a host synchronization at ins (a wait, a synchronous gpu op, a stream or event sync):
+ * EX_ERROR, after a note at ins, when a launch failed (be_failure) or a kernel error is counted:
+ * failed launches are sticky, and the program ends at the first synchronization after one. */
+int gpu_sync_point(Frame *fr, const Ins *ins);
 /* gpu.c: waits for kernels still running and counts their errors (the end of a run); frees
  * what the gpu ops kept (tokens, launches) */
 void interp_gpu_finish(Interp *in);

@@ -721,7 +721,8 @@ unsigned interp_run(Interp *in, const char *entry) {
   }
   Ins site = {0};
   site.op = fn->op;
-  interp_call(in, fn, &site, NULL, res);
+  if (interp_call(in, fn, &site, NULL, res) == EX_ERROR && in->be)
+    be_quiet_leaks(in->be); /* it ended early: what it made and did not free is no news */
   interp_gpu_finish(in);
   fflush(in->out);
   return in->errors;

@@ -35,7 +35,8 @@
  *
  * Threads: a launch's blocks are cut into runs spread over the backend's workers
  * (be_kernel_parallel_for); each run has its own frame. Diagnostics and gpu.printf output take the
- * interpreter's gpu mutex; the first error of a launch stops its other blocks. */
+ * interpreter's gpu mutex; the first error of a launch stops its other blocks and fails the
+ * device (be_launch_failed): the host stops at its next synchronization (gpu.c, llvm_extern.c). */
 /* Lane loops are the interpreter's inner loops: let gcc vectorize them. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
@@ -122,7 +123,15 @@ int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) 
                 f->bid[1], f->bid[2]);
   pthread_mutex_unlock(&gs->mu);
   atomic_fetch_add(&gs->errors, 1);
+  be_launch_failed(L->in->be, L->loc);
   return EX_ERROR;
+}
+
+void kernel_failed(KFrame *f) {
+  Launch *L = f->L;
+  atomic_store(&L->failed, 1);
+  atomic_fetch_add(&interp_gpu(L->in)->errors, 1);
+  be_launch_failed(L->in->be, L->loc);
 }
 
 void kernel_benign(KFrame *f, const KIns *k, uint32_t memo, uint32_t lane, const char *fmt, ...) {
@@ -1356,6 +1365,7 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
       ir_op_error(L->in->ctx, k->op, "out of memory for a block of %u threads", n);
       pthread_mutex_unlock(&gs->mu);
       atomic_fetch_add(&gs->errors, 1);
+      be_launch_failed(L->in->be, L->loc);
     }
     goto done;
   }
@@ -1414,8 +1424,10 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
     if (kernel_run_body(&f, &k->body) == EX_ERROR)
       break;
   }
-  if (!kernel_flush_accesses(&f))
+  if (!kernel_flush_accesses(&f)) {
     atomic_store(&L->failed, 1);
+    be_launch_failed(L->in->be, L->loc);
+  }
 done:
   free(f.u);
   free(f.v);

@@ -198,6 +198,9 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
 void kernel_print(KFrame *f, const char *text, size_t len);
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A kernel error reported elsewhere (a host op's, inside the kernel): counts it and fails the
+ * launch as kernel_error does. */
+void kernel_failed(KFrame *f);
 /* Reports a benign hazard (threads writing the same value) at k's op for thread `lane`: a note, or
  * a warning under InterpOptions.race_strict; once per op (memo) and launch. Not an error. */
 void kernel_benign(KFrame *f, const KIns *k, uint32_t memo, uint32_t lane, const char *fmt, ...)

@@ -29,7 +29,7 @@ typedef struct HostOp {
 /* A host op's error: reported by the host implementation on a private copy of the interpreter
  * (whose error count is its own), counted with the kernels' errors. */
 static int host_failed(KFrame *f) {
-  atomic_fetch_add(&interp_gpu(f->L_in)->errors, 1);
+  kernel_failed(f);
   return EX_ERROR;
 }
 

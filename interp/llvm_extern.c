@@ -17,6 +17,9 @@
  * (a stream passed as an event, a race between two copies) points at the lowered op. Pointer
  * arguments the ABI will follow are checked first, like loads.
  *
+ * Synchronizations. mgpuStreamSynchronize and mgpuEventSynchronize end the run when a launch
+ * failed (gpu_sync_point), as the high-level form's waits do: failed launches are sticky.
+ *
  * Kernels. Lowered programs keep their kernels as gpu.module (or gpu.binary) and launch them with
  * `gpu.launch_func <%stream : !llvm.ptr>`; those ops belong to the gpu host ops (gpu.c). A
  * gpu.binary's cubin or PTX cannot run on the sim; the backend says so when a module is loaded. */
@@ -497,7 +500,8 @@ MGPU(mgpuStreamDestroy) {
 MGPU(mgpuStreamSynchronize) {
   BIND(mgpuStreamSynchronize);
   mgpuStreamSynchronize(a[0].p);
-  return unbind();
+  unbind();
+  return gpu_sync_point(fr, call);
 }
 MGPU(mgpuStreamWaitEvent) {
   BIND(mgpuStreamWaitEvent);
@@ -517,7 +521,8 @@ MGPU(mgpuEventDestroy) {
 MGPU(mgpuEventSynchronize) {
   BIND(mgpuEventSynchronize);
   mgpuEventSynchronize(a[0].p);
-  return unbind();
+  unbind();
+  return gpu_sync_point(fr, call);
 }
 MGPU(mgpuEventRecord) {
   BIND(mgpuEventRecord);

@@ -29,7 +29,7 @@
 // STRICT: [7]
 // STRICT-NOT: error
 // DIFF: error: '{{.*}}' op data race in shared memory: writes a different value to bytes [0, 4), which thread (0, 0, 0) wrote at '{{.*}}' with no gpu.barrier in between (thread (1, 0, 0) of block (0, 0, 0))
-// DIFF-NOT: note
+// DIFF-NOT: benign race
 // READ: gpu-benign-race.mlir:49:14: error: 'memref.load' op data race in shared memory: reads bytes [0, 4), which thread (63, 0, 0) wrote at '{{.*}}gpu-benign-race.mlir:46:7' with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
 // CROSS: error: data race (write-write): '{{.*}}gpu-benign-race.mlir:{{99|100}}:11' writes and '{{.*}}gpu-benign-race.mlir:{{99|100}}:11' writes bytes [0, 4) of the device memory
 module attributes {gpu.container_module} {
