@@ -246,7 +246,8 @@ BeStatus be_host_access(Backend *be, const void *addr, size_t bytes, bool is_wri
 /* Loads a device binary (cubin, PTX, HSACO). The sim cannot run those: it reports that binary
  * kernels need the interpreter and returns BE_ERR_UNSUPPORTED, yet still a module handle, so the
  * program goes on: functions can be looked up, and each launch of one is reported once and skipped
- * (still ordered on its stream like the launch). */
+ * (still ordered on its stream like the launch). A skipped launch is a failed launch
+ * (be_launch_failed): the program ends at its next synchronization. */
 BeStatus be_module_load(Backend *be, const void *data, size_t size, BeModule *out, const char *loc);
 BeStatus be_module_unload(Backend *be, BeModule m, const char *loc);
 BeStatus be_module_function(Backend *be, BeModule m, const char *name, BeFunction *out,

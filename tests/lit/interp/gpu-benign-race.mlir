@@ -13,9 +13,17 @@
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp -e diff %t.mlir 2>&1 | FileCheck --check-prefix=DIFF %s
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp -e readback %s 2>&1 | FileCheck --check-prefix=READ %s
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp -e cross %s 2>&1 | FileCheck --check-prefix=CROSS %s
+// --race-check=off, and its alias --no-race-check, check nothing; a bad mode is a usage error.
+// RUN: %root/tests/corpus-tools/exit-code.sh 0 %gpuinterp -e diff --race-check=off %s 2>&1 | FileCheck --check-prefix=OFF %s
+// RUN: %root/tests/corpus-tools/exit-code.sh 0 %gpuinterp -e diff --no-race-check %s 2>&1 | FileCheck --check-prefix=OFF %s
+// RUN: %root/tests/corpus-tools/exit-code.sh 2 %gpuinterp --race-check=sometimes %s 2>&1 | FileCheck --check-prefix=USAGE %s
+// RUN: %gpuinterp --help | FileCheck --check-prefix=HELP %s
+// OFF-NOT: race
+// USAGE: gpuinterp: error: unknown race check 'sometimes' (expected: off, on or strict)
+// HELP: --race-check=off|on|strict
 // SAME-NOT: error
 // SAME-NOT: warning
-// SAME: gpu-benign-race.mlir:46:7: note: 'memref.store' op benign race in shared memory: writes bytes [0, 4) with the value thread (0, 0, 0) wrote there at '{{.*}}gpu-benign-race.mlir:46:7' with no gpu.barrier in between (thread (1, 0, 0) of block (0, 0, 0)); reported once per op and launch
+// SAME: gpu-benign-race.mlir:54:7: note: 'memref.store' op benign race in shared memory: writes bytes [0, 4) with the value thread (0, 0, 0) wrote there at '{{.*}}gpu-benign-race.mlir:54:7' with no gpu.barrier in between (thread (1, 0, 0) of block (0, 0, 0)); reported once per op and launch
 // SAME-NOT: note
 // SAME: [7]
 // SAME-NOT: error
@@ -30,8 +38,8 @@
 // STRICT-NOT: error
 // DIFF: error: '{{.*}}' op data race in shared memory: writes a different value to bytes [0, 4), which thread (0, 0, 0) wrote at '{{.*}}' with no gpu.barrier in between (thread (1, 0, 0) of block (0, 0, 0))
 // DIFF-NOT: benign race
-// READ: gpu-benign-race.mlir:49:14: error: 'memref.load' op data race in shared memory: reads bytes [0, 4), which thread (63, 0, 0) wrote at '{{.*}}gpu-benign-race.mlir:46:7' with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
-// CROSS: error: data race (write-write): '{{.*}}gpu-benign-race.mlir:{{99|100}}:11' writes and '{{.*}}gpu-benign-race.mlir:{{99|100}}:11' writes bytes [0, 4) of the device memory
+// READ: gpu-benign-race.mlir:57:14: error: 'memref.load' op data race in shared memory: reads bytes [0, 4), which thread (63, 0, 0) wrote at '{{.*}}gpu-benign-race.mlir:54:7' with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
+// CROSS: error: data race (write-write): '{{.*}}gpu-benign-race.mlir:{{107|108}}:11' writes and '{{.*}}gpu-benign-race.mlir:{{107|108}}:11' writes bytes [0, 4) of the device memory
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @same(%o: memref<1xi32>, %d: memref<1xi32>, %mode: i32) workgroup(%sh: memref<1xi32, #gpu.address_space<workgroup>>) kernel {
