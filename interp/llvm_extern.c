@@ -6,9 +6,11 @@
  * alloca stack and what mgpuMemAlloc returned. An address in none of them, or a range that runs
  * past its block, is a located error instead of a crash; a store to a constant global too. Known
  * memory is then reported to the backend (be_host_access), so host accesses take part in race
- * detection and host loads of device memory are reported by the device. Heap blocks and globals
- * are made known to the backend (be_host_add), so copies to and from them are checked as well.
- * llvm.alloca takes memory from one reserved stack, which interp_call unwinds on return.
+ * detection and host loads of device memory are reported by the device. Heap blocks, globals and
+ * the alloca stack are made known to the backend (be_host_add), so copies to and from them are
+ * checked as well. llvm.alloca takes memory from one reserved stack, which interp_call unwinds on
+ * return; the backend sees it as one block, so a copy still writing a frame that has returned
+ * races with whatever the host puts there next. What realloc keeps of a block is a read of it.
  *
  * Calls. llvm.call is func.call's compile function: the callee is an llvm.func with a body, or a
  * declaration this file or runner.c provides. The mgpu* runtime functions go to the mgpu ABI of
@@ -29,6 +31,7 @@
 #include <sys/mman.h>
 
 #define STACK_BYTES ((size_t)64 << 20) /* reserved; pages are only used once touched */
+#define STACK_LOC "the llvm.alloca stack"     /* how the backend names it */
 
 /* ---- the memory the lowered form owns ------------------------------------------------------- */
 
@@ -190,7 +193,7 @@ char *interp_low_host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes
     interp_error(fr, ins, "store to the constant global allocated at '%s'", L->b[i].loc);
     return NULL;
   }
-  if (i >= 0 && fr->in->be && be_host_access(fr->in->be, (void *)p, bytes, write, loc) != BE_OK)
+  if (fr->in->be && be_host_access(fr->in->be, (void *)p, bytes, write, loc) != BE_OK)
     return NULL;
   return (char *)p;
 }
@@ -205,6 +208,10 @@ char *interp_low_stack_alloc(Frame *fr, const Ins *ins, uint64_t bytes, uint64_t
       return NULL;
     }
     L->stack = m;
+    /* known to the backend as one block of host memory, so copies to and from allocas are
+       checked and their accesses race-tracked like those of any other host memory */
+    if (fr->in->be && be_host_add(fr->in->be, m, STACK_BYTES, STACK_LOC) != BE_OK)
+      return NULL;
   }
   uint64_t at = (fr->in->sp + align - 1) / align * align;
   if (bytes > STACK_BYTES || at > STACK_BYTES - bytes) {
@@ -249,6 +256,8 @@ void interp_llvm_free(Interp *in) {
       be_host_remove(in->be, (void *)L->b[i].lo, "exit");
     free((void *)L->b[i].lo);
   }
+  if (L->stack && in->be)
+    be_host_remove(in->be, L->stack, "exit");
   if (L->stack)
     munmap(L->stack, STACK_BYTES);
   free(L->b);
@@ -326,6 +335,9 @@ static int n_realloc(Frame *fr, const Ins *call, Slot *a, Slot *r) {
     return interp_error(fr, call, "reallocates 0x%" PRIxPTR ", which is not a live malloc block",
                         (uintptr_t)old);
   uint64_t oldn = old ? fr->in->low->b[i].hi - fr->in->low->b[i].lo : 0;
+  if (old && fr->in->be && be_host_access(fr->in->be, old, oldn < a[1].u ? oldn : a[1].u, false,
+                                          native_loc(fr, call)) != BE_OK)
+    return EX_ERROR; /* what is kept of the old block is read before it is freed */
   if (heap_alloc(fr, call, a[1].u, 16, r) == EX_ERROR)
     return EX_ERROR;
   if (old)
