@@ -183,19 +183,50 @@ static bool owned(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const 
   return owned_in(fr, ins, p, bytes, what, NULL);
 }
 
-char *interp_low_host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write,
-                          const char *loc) {
+/* May the host load (or store) [p, p+bytes)? Reports why not. */
+static bool host_mem_ok(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write) {
   ptrdiff_t i;
   if (!owned_in(fr, ins, p, bytes, write ? "store" : "load", &i))
-    return NULL;
+    return false;
   Lowered *L = fr->in->low;
   if (i >= 0 && write && L->b[i].kind == R_CONST) {
     interp_error(fr, ins, "store to the constant global allocated at '%s'", L->b[i].loc);
-    return NULL;
+    return false;
   }
+  return true;
+}
+
+char *interp_low_host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write,
+                          const char *loc) {
+  if (!host_mem_ok(fr, ins, p, bytes, write))
+    return NULL;
   if (fr->in->be && be_host_access(fr->in->be, (void *)p, bytes, write, loc) != BE_OK)
     return NULL;
   return (char *)p;
+}
+
+/* A run of adjacent bytes the host will touch, reported to the backend as one access when the
+ * next byte is elsewhere (span_add) or at the end (span_flush). false: the backend refused it. */
+typedef struct Span {
+  uintptr_t lo, hi;
+  bool write;
+} Span;
+
+static bool span_flush(Frame *fr, Span *s, const char *loc) {
+  bool ok = !fr->in->be || s->hi <= s->lo ||
+            be_host_access(fr->in->be, (void *)s->lo, s->hi - s->lo, s->write, loc) == BE_OK;
+  s->lo = s->hi = 0;
+  return ok;
+}
+
+static bool span_add(Frame *fr, Span *s, uintptr_t p, uint64_t bytes, const char *loc) {
+  bool ok = true;
+  if (!s->hi || p != s->hi) {
+    ok = span_flush(fr, s, loc);
+    s->lo = s->hi = p;
+  }
+  s->hi += bytes;
+  return ok;
 }
 
 char *interp_low_stack_alloc(Frame *fr, const Ins *ins, uint64_t bytes, uint64_t align) {
@@ -446,23 +477,29 @@ static int n_memref_copy(Frame *fr, const Ins *call, Slot *a, Slot *r) {
       return interp_error(fr, call, "memrefCopy between memrefs of different sizes");
     n *= sd[3 + i].i;
   }
+  /* Twice over the elements: first check them all and report the runs each side touches, then
+     copy. */
   const char *loc = native_loc(fr, call);
-  for (int64_t k = 0; k < n; k++) {
-    int64_t so = sd[2].i, d = dd[2].i;
-    for (int64_t i = 0; i < rank; i++) {
-      so += idx[i] * sd[3 + rank + i].i;
-      d += idx[i] * dd[3 + rank + i].i;
+  Span rd = {0, 0, false}, wr = {0, 0, true};
+  for (int pass = 0; pass < 2; pass++) {
+    for (int64_t k = 0; k < n; k++) {
+      int64_t so = sd[2].i, d = dd[2].i;
+      for (int64_t i = 0; i < rank; i++) {
+        so += idx[i] * sd[3 + rank + i].i;
+        d += idx[i] * dd[3 + rank + i].i;
+      }
+      uintptr_t sp = sd[1].u + (uint64_t)(so * es), dp = dd[1].u + (uint64_t)(d * es);
+      if (pass)
+        memmove((void *)dp, (const void *)sp, (size_t)es);
+      else if (!host_mem_ok(fr, call, sp, (uint64_t)es, false) ||
+               !host_mem_ok(fr, call, dp, (uint64_t)es, true) ||
+               !span_add(fr, &rd, sp, (uint64_t)es, loc) || !span_add(fr, &wr, dp, (uint64_t)es, loc))
+        return EX_ERROR;
+      for (int64_t i = rank - 1; i >= 0 && ++idx[i] == sd[3 + i].i; i--)
+        idx[i] = 0;
     }
-    char *sp =
-        interp_low_host_mem(fr, call, sd[1].u + (uint64_t)(so * es), (uint64_t)es, false, loc);
-    char *dp =
-        sp ? interp_low_host_mem(fr, call, dd[1].u + (uint64_t)(d * es), (uint64_t)es, true, loc)
-           : NULL;
-    if (!dp)
+    if (!pass && (!span_flush(fr, &rd, loc) || !span_flush(fr, &wr, loc)))
       return EX_ERROR;
-    memmove(dp, sp, (size_t)es);
-    for (int64_t i = rank - 1; i >= 0 && ++idx[i] == sd[3 + i].i; i--)
-      idx[i] = 0;
   }
   return EX_NEXT;
 }
