@@ -1283,6 +1283,8 @@ static bool gather(Comp *c, Op *op, Ins *ins, GKind kind) {
   Type *mt = op->operands[0]->type;
   Type *vt = op->nresults ? op->results[0].type : op->operands[op->noperands - 1]->type;
   Ins tmp = *ins;
+  if (mt->kind == TY_MEMREF && mt->u.sh.rank > 16)
+    return interp_unsupported(c, op, "a memref of rank above 16 here");
   if (!vmem(c, op, &tmp, vt, mt, kind == G_COMPRESS))
     return false;
   Gather *g = ir_alloc(c->in->ctx, sizeof *g);
