@@ -26,6 +26,7 @@
 // RUN: %gpuinterp --sched=serial %t/copy-apart.mlir 2>&1 | FileCheck %s --check-prefix=APART --allow-empty
 // RUN: %{lower} %t/copy-apart.mlir > %t/copy-apart.ll.mlir
 // RUN: %gpuinterp --sched=serial %t/copy-apart.ll.mlir 2>&1 | FileCheck %s --check-prefix=APART --allow-empty
+// RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp %t/copy-device.mlir 2>&1 | FileCheck %s --check-prefix=DEVICE
 // RUN: not %gpuinterp --sched=serial %t/load-store.mlir 2>&1 | FileCheck %s --check-prefix=LS
 // RUN: %{lower} %t/load-store.mlir > %t/load-store.ll.mlir
 // RUN: not %gpuinterp --sched=serial %t/load-store.ll.mlir 2>&1 | FileCheck %s --check-prefix=LS-LL
@@ -160,6 +161,22 @@ module attributes {gpu.container_module} {
     gpu.wait [%t4]
     memref.dealloc %h : memref<8xi32>
     memref.dealloc %o : memref<2xi32>
+    return
+  }
+}
+
+//--- copy-device.mlir
+// memref.copy is host code: out of device memory it is refused, as a memref.load would be.
+module attributes {gpu.container_module} {
+  func.func @main() {
+    %v = arith.constant 7 : i32
+    %h = memref.alloc() : memref<4xi32>
+    %d = gpu.alloc () : memref<4xi32>
+    gpu.memset %d, %v : memref<4xi32>, i32
+    // DEVICE: copy-device.mlir:[[@LINE+1]]:5: error: host load of device memory allocated at '{{.*}}copy-device.mlir:[[@LINE-2]]:10' (bytes [0, 16)); only host-shared memory is visible to the host
+    memref.copy %d, %h : memref<4xi32> to memref<4xi32>
+    gpu.dealloc %d : memref<4xi32>
+    memref.dealloc %h : memref<4xi32>
     return
   }
 }
