@@ -6,9 +6,11 @@
  * alloca stack and what mgpuMemAlloc returned. An address in none of them, or a range that runs
  * past its block, is a located error instead of a crash; a store to a constant global too. Known
  * memory is then reported to the backend (be_host_access), so host accesses take part in race
- * detection and host loads of device memory are reported by the device. Heap blocks and globals
- * are made known to the backend (be_host_add), so copies to and from them are checked as well.
- * llvm.alloca takes memory from one reserved stack, which interp_call unwinds on return.
+ * detection and host loads of device memory are reported by the device. Heap blocks, globals and
+ * the alloca stack are made known to the backend (be_host_add), so copies to and from them are
+ * checked as well. llvm.alloca takes memory from one reserved stack, which interp_call unwinds on
+ * return; the backend sees it as one block, so a copy still writing a frame that has returned
+ * races with whatever the host puts there next. What realloc keeps of a block is a read of it.
  *
  * Calls. llvm.call is func.call's compile function: the callee is an llvm.func with a body, or a
  * declaration this file or runner.c provides. The mgpu* runtime functions go to the mgpu ABI of
@@ -32,6 +34,7 @@
 #include <sys/mman.h>
 
 #define STACK_BYTES ((size_t)64 << 20) /* reserved; pages are only used once touched */
+#define STACK_LOC "the llvm.alloca stack"     /* how the backend names it */
 
 /* ---- the memory the lowered form owns ------------------------------------------------------- */
 
@@ -183,19 +186,50 @@ static bool owned(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const 
   return owned_in(fr, ins, p, bytes, what, NULL);
 }
 
-char *interp_low_host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write,
-                          const char *loc) {
+/* May the host load (or store) [p, p+bytes)? Reports why not. */
+static bool host_mem_ok(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write) {
   ptrdiff_t i;
   if (!owned_in(fr, ins, p, bytes, write ? "store" : "load", &i))
-    return NULL;
+    return false;
   Lowered *L = fr->in->low;
   if (i >= 0 && write && L->b[i].kind == R_CONST) {
     interp_error(fr, ins, "store to the constant global allocated at '%s'", L->b[i].loc);
-    return NULL;
+    return false;
   }
-  if (i >= 0 && fr->in->be && be_host_access(fr->in->be, (void *)p, bytes, write, loc) != BE_OK)
+  return true;
+}
+
+char *interp_low_host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write,
+                          const char *loc) {
+  if (!host_mem_ok(fr, ins, p, bytes, write))
+    return NULL;
+  if (fr->in->be && be_host_access(fr->in->be, (void *)p, bytes, write, loc) != BE_OK)
     return NULL;
   return (char *)p;
+}
+
+/* A run of adjacent bytes the host will touch, reported to the backend as one access when the
+ * next byte is elsewhere (span_add) or at the end (span_flush). false: the backend refused it. */
+typedef struct Span {
+  uintptr_t lo, hi;
+  bool write;
+} Span;
+
+static bool span_flush(Frame *fr, Span *s, const char *loc) {
+  bool ok = !fr->in->be || s->hi <= s->lo ||
+            be_host_access(fr->in->be, (void *)s->lo, s->hi - s->lo, s->write, loc) == BE_OK;
+  s->lo = s->hi = 0;
+  return ok;
+}
+
+static bool span_add(Frame *fr, Span *s, uintptr_t p, uint64_t bytes, const char *loc) {
+  bool ok = true;
+  if (!s->hi || p != s->hi) {
+    ok = span_flush(fr, s, loc);
+    s->lo = s->hi = p;
+  }
+  s->hi += bytes;
+  return ok;
 }
 
 char *interp_low_stack_alloc(Frame *fr, const Ins *ins, uint64_t bytes, uint64_t align) {
@@ -208,6 +242,10 @@ char *interp_low_stack_alloc(Frame *fr, const Ins *ins, uint64_t bytes, uint64_t
       return NULL;
     }
     L->stack = m;
+    /* known to the backend as one block of host memory, so copies to and from allocas are
+       checked and their accesses race-tracked like those of any other host memory */
+    if (fr->in->be && be_host_add(fr->in->be, m, STACK_BYTES, STACK_LOC) != BE_OK)
+      return NULL;
   }
   uint64_t at = (fr->in->sp + align - 1) / align * align;
   if (bytes > STACK_BYTES || at > STACK_BYTES - bytes) {
@@ -252,6 +290,8 @@ void interp_llvm_free(Interp *in) {
       be_host_remove(in->be, (void *)L->b[i].lo, "exit");
     free((void *)L->b[i].lo);
   }
+  if (L->stack && in->be)
+    be_host_remove(in->be, L->stack, "exit");
   if (L->stack)
     munmap(L->stack, STACK_BYTES);
   free(L->b);
@@ -329,6 +369,9 @@ static int n_realloc(Frame *fr, const Ins *call, Slot *a, Slot *r) {
     return interp_error(fr, call, "reallocates 0x%" PRIxPTR ", which is not a live malloc block",
                         (uintptr_t)old);
   uint64_t oldn = old ? fr->in->low->b[i].hi - fr->in->low->b[i].lo : 0;
+  if (old && fr->in->be && be_host_access(fr->in->be, old, oldn < a[1].u ? oldn : a[1].u, false,
+                                          native_loc(fr, call)) != BE_OK)
+    return EX_ERROR; /* what is kept of the old block is read before it is freed */
   if (heap_alloc(fr, call, a[1].u, 16, r) == EX_ERROR)
     return EX_ERROR;
   if (old)
@@ -437,23 +480,29 @@ static int n_memref_copy(Frame *fr, const Ins *call, Slot *a, Slot *r) {
       return interp_error(fr, call, "memrefCopy between memrefs of different sizes");
     n *= sd[3 + i].i;
   }
+  /* Twice over the elements: first check them all and report the runs each side touches, then
+     copy. */
   const char *loc = native_loc(fr, call);
-  for (int64_t k = 0; k < n; k++) {
-    int64_t so = sd[2].i, d = dd[2].i;
-    for (int64_t i = 0; i < rank; i++) {
-      so += idx[i] * sd[3 + rank + i].i;
-      d += idx[i] * dd[3 + rank + i].i;
+  Span rd = {0, 0, false}, wr = {0, 0, true};
+  for (int pass = 0; pass < 2; pass++) {
+    for (int64_t k = 0; k < n; k++) {
+      int64_t so = sd[2].i, d = dd[2].i;
+      for (int64_t i = 0; i < rank; i++) {
+        so += idx[i] * sd[3 + rank + i].i;
+        d += idx[i] * dd[3 + rank + i].i;
+      }
+      uintptr_t sp = sd[1].u + (uint64_t)(so * es), dp = dd[1].u + (uint64_t)(d * es);
+      if (pass)
+        memmove((void *)dp, (const void *)sp, (size_t)es);
+      else if (!host_mem_ok(fr, call, sp, (uint64_t)es, false) ||
+               !host_mem_ok(fr, call, dp, (uint64_t)es, true) ||
+               !span_add(fr, &rd, sp, (uint64_t)es, loc) || !span_add(fr, &wr, dp, (uint64_t)es, loc))
+        return EX_ERROR;
+      for (int64_t i = rank - 1; i >= 0 && ++idx[i] == sd[3 + i].i; i--)
+        idx[i] = 0;
     }
-    char *sp =
-        interp_low_host_mem(fr, call, sd[1].u + (uint64_t)(so * es), (uint64_t)es, false, loc);
-    char *dp =
-        sp ? interp_low_host_mem(fr, call, dd[1].u + (uint64_t)(d * es), (uint64_t)es, true, loc)
-           : NULL;
-    if (!dp)
+    if (!pass && (!span_flush(fr, &rd, loc) || !span_flush(fr, &wr, loc)))
       return EX_ERROR;
-    memmove(dp, sp, (size_t)es);
-    for (int64_t i = rank - 1; i >= 0 && ++idx[i] == sd[3 + i].i; i--)
-      idx[i] = 0;
   }
   return EX_NEXT;
 }

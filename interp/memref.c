@@ -7,7 +7,8 @@
  *
  * Every load and store is bounds-checked (a located error names the index and the dimension),
  * and reported to the backend as a host access, so host reads and writes take part in the race
- * detection against device copies and kernels. Allocations are made known to the backend too.
+ * detection against device copies and kernels; so are memref.copy's reads and writes (by runs of
+ * adjacent elements), the atomics' (as writes) and what realloc reads of the old buffer. Allocations are made known to the backend too.
  *
  * Memory has clear owners: memref.alloc goes on the interpreter's heap list until dealloc (a
  * dealloc of anything else is a located error), memref.alloca on its call's list until the call
@@ -301,16 +302,19 @@ static int x_realloc(Frame *fr, const Ins *ins) {
   if (n < 0)
     return interp_error(fr, ins, "negative size %lld", (long long)n);
   void *old = s[D_ALLOC].p;
+  uint64_t bytes = (uint64_t)n * sh->esize, keep = (uint64_t)s[D_SIZES].i * sh->esize;
+  char *from = old ? (char *)s[D_ALIGNED].p + s[D_OFFSET].i * (int64_t)sh->esize : NULL;
+  if (old && fr->in->be && be_host_access(fr->in->be, from, keep < bytes ? keep : bytes, false, sh->loc) != BE_OK)
+    return EX_ERROR; /* the old contents are read before the old buffer is freed */
   if (old && !heap_remove(fr->in, old))
     return interp_error(fr, ins, "reallocates memory that is not a live allocation");
-  uint64_t bytes = (uint64_t)n * sh->esize, keep = (uint64_t)s[D_SIZES].i * sh->esize;
   void *p = NULL;
   if (bytes && posix_memalign(&p, 64, bytes))
     return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
   if (p) {
     memset(p, 0, bytes);
     if (old)
-      memcpy(p, (char *)s[D_ALIGNED].p + s[D_OFFSET].i * (int64_t)sh->esize, keep < bytes ? keep : bytes);
+      memcpy(p, from, keep < bytes ? keep : bytes);
     heap_add(fr->in, p, bytes, sh->loc);
   }
   if (old) {
@@ -563,6 +567,44 @@ bool c_dim(Comp *c, Op *op, Ins *ins) {
   return true;
 }
 
+/* The host's accesses of every element of a view, reported to the backend before they are made:
+ * a run of adjacent elements as one access, so what is reported is exactly what is touched. */
+typedef struct Run {
+  Backend *be;
+  const char *loc;
+  uintptr_t lo, hi; /* the run not reported yet */
+  bool write, ok;   /* ok: false once the backend refused an access */
+} Run;
+
+static void run_flush(Run *r) {
+  if (r->ok && r->hi > r->lo && be_host_access(r->be, (void *)r->lo, r->hi - r->lo, r->write, r->loc) != BE_OK)
+    r->ok = false;
+  r->lo = r->hi = 0;
+}
+
+static void run_walk(Run *r, const Shape *sh, const Slot *d, uint32_t dim, int64_t off) {
+  if (dim == sh->rank) {
+    uintptr_t p = (uintptr_t)((char *)d[D_ALIGNED].p + off * (int64_t)sh->esize);
+    if (!r->hi || p != r->hi) {
+      run_flush(r);
+      r->lo = r->hi = p;
+    }
+    r->hi += sh->esize;
+    return;
+  }
+  for (int64_t i = 0; i < d[D_SIZES + dim].i && r->ok; i++)
+    run_walk(r, sh, d, dim + 1, off + i * d[D_SIZES + sh->rank + dim].i);
+}
+
+static bool report_view(Frame *fr, const Shape *sh, const Slot *d, bool write) {
+  if (!fr->in->be)
+    return true;
+  Run r = {fr->in->be, sh->loc, 0, 0, write, true};
+  run_walk(&r, sh, d, 0, d[D_OFFSET].i);
+  run_flush(&r);
+  return r.ok;
+}
+
 static void copy_rec(const Shape *sh, Slot *s, Slot *d, uint32_t dim, int64_t so, int64_t dof) {
   if (dim == sh->rank) {
     memcpy((char *)d[D_ALIGNED].p + dof * sh->esize, (char *)s[D_ALIGNED].p + so * sh->esize, sh->esize);
@@ -579,6 +621,8 @@ static int x_copy(Frame *fr, const Ins *ins) {
     if (sizes(s)[i] != sizes(d)[i])
       return interp_error(fr, ins, "source and target differ in dimension %u (%lld vs %lld)", i,
                           (long long)sizes(s)[i], (long long)sizes(d)[i]);
+  if (!report_view(fr, sh, s, false) || !report_view(fr, sh, d, true))
+    return EX_ERROR;
   copy_rec(sh, s, d, 0, s[D_OFFSET].i, d[D_OFFSET].i);
   return EX_NEXT;
 }

@@ -16,7 +16,8 @@
  * The data these functions read is host memory the device may be writing: every element read is
  * reported to the backend (be_host_access, at the call's location) before it is read, as a
  * memref.load of it would be, so a print of a buffer an un-awaited copy still writes is a race,
- * and a print of device memory is refused. Runs of adjacent elements go as one access.
+ * and a print of device memory is refused. Runs of adjacent elements go as one access. The
+ * string printString and printCString print is reported the same way, its NUL included.
  *
  * verifyMemRef* compares element-wise (floats within a relative 1e-6 (f32) or 1e-12 (f64), NaN
  * and infinities never equal; everything else bit for bit), writes up to ten
@@ -403,6 +404,11 @@ static int n_print_string(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   (void)res;
   if (!args[0].p)
     return interp_error(fr, call, "prints a null string");
+  if (fr->in->be) { /* the string and its NUL are host memory the device may be writing */
+    Comp c = {fr->in, NULL, 0};
+    if (be_host_access(fr->in->be, args[0].p, strlen(args[0].p) + 1, false, interp_loc(&c, call->op)) != BE_OK)
+      return EX_ERROR;
+  }
   fputs(args[0].p, fr->in->out);
   return EX_NEXT;
 }

@@ -571,10 +571,38 @@ bool c_vector_fma(Comp *c, Op *op, Ins *ins) {
   return true;
 }
 
+/* ---- reporting host accesses ---------------------------------------------------------------- */
+
+/* The memory ops below go over their lanes twice: first to check every lane and report what
+ * they will touch to the backend (a run of adjacent elements as one access, so a race names
+ * exactly the bytes touched and is reported once per run), then, when nothing was refused, to
+ * make the accesses. So an op with a bad lane touches nothing. */
+typedef struct Lanes {
+  Backend *be;
+  const char *loc;
+  uintptr_t lo, hi; /* the run not reported yet */
+  bool write, ok;   /* ok: false once the backend refused an access */
+} Lanes;
+
+static void lanes_flush(Lanes *l) {
+  if (l->ok && l->be && l->hi > l->lo &&
+      be_host_access(l->be, (void *)l->lo, l->hi - l->lo, l->write, l->loc) != BE_OK)
+    l->ok = false;
+  l->lo = l->hi = 0;
+}
+
+static void lanes_add(Lanes *l, const char *p, uint32_t esize) {
+  if (!l->hi || (uintptr_t)p != l->hi) {
+    lanes_flush(l);
+    l->lo = l->hi = (uintptr_t)p;
+  }
+  l->hi += esize;
+}
+
 /* ---- vector.load / vector.store ------------------------------------------------------------- */
 
 /* A 1-D vector of n consecutive elements of the innermost dimension (which must have stride 1),
- * bounds-checked like memref.load and reported to the backend element by element. */
+ * bounds-checked like memref.load and reported to the backend as one access. */
 typedef struct VMem {
   Type *mt;       /* the memref type */
   uint32_t n, rank, esize;
@@ -600,10 +628,11 @@ static int x_vmem(Frame *fr, const Ins *ins) {
   if (inner != 1)
     return interp_error(fr, ins, "the innermost dimension has stride %lld, not 1", (long long)inner);
   const Type *et = v->mt->u.sh.elem;
+  if (fr->in->be && be_host_access(fr->in->be, (char *)d[1].p + off * (int64_t)v->esize,
+                                   (size_t)v->n * v->esize, v->store, v->loc) != BE_OK)
+    return EX_ERROR;
   for (uint32_t e = 0; e < v->n; e++) {
     char *p = (char *)d[1].p + (off + e * inner) * (int64_t)v->esize;
-    if (fr->in->be && be_host_access(fr->in->be, p, v->esize, v->store, v->loc) != BE_OK)
-      return EX_ERROR;
     if (v->store)
       interp_store_elem(et, p, &fr->s[ins->in[0] + e]);
     else
@@ -660,12 +689,50 @@ typedef struct Transfer {
   const char *loc;
 } Transfer;
 
+/* Where element e of a transfer lies: 1 (at *p), 0 when it touches no memory (outside the memref
+ * or masked off), -1 after an error. */
+static int transfer_at(Frame *fr, const Ins *ins, const Transfer *t, const Slot *d,
+                       const int64_t *base, const Slot *mask, uint32_t e, char **p) {
+  const int64_t *sz = &d[3].i, *st = &d[3 + t->mrank].i;
+  int64_t idx[16] = {0}, at[16];
+  /* idx: the vector index of element e, row-major */
+  uint32_t rem = e;
+  for (uint32_t k = t->vrank; k-- > 0;) {
+    idx[k] = rem % (uint32_t)t->vt->u.sh.shape[k];
+    rem /= (uint32_t)t->vt->u.sh.shape[k];
+  }
+  memcpy(at, base, t->mrank * sizeof *at);
+  bool inside = true;
+  for (uint32_t k = 0; k < t->vrank; k++) {
+    if (t->dim[k] < 0)
+      continue;
+    int64_t x = at[t->dim[k]] += idx[k];
+    if (x < 0 || x >= sz[t->dim[k]]) {
+      if (t->in_bounds[k]) {
+        interp_error(fr, ins, "index %lld is out of bounds [0, %lld) in dimension %d, which in_bounds says "
+                     "it is not", (long long)x, (long long)sz[t->dim[k]], t->dim[k]);
+        return -1;
+      }
+      inside = false;
+    }
+  }
+  for (uint32_t i = 0; i < t->mrank && inside; i++)
+    if (at[i] < 0 || at[i] >= sz[i])
+      inside = false; /* a base index outside a dimension no vector dimension walks */
+  if (!inside || (mask && !(mask[e].i & 1)))
+    return 0;
+  int64_t off = d[2].i;
+  for (uint32_t i = 0; i < t->mrank; i++)
+    off += at[i] * st[i];
+  *p = (char *)d[1].p + off * (int64_t)t->esize;
+  return 1;
+}
+
 static int x_transfer(Frame *fr, const Ins *ins) {
   const Transfer *t = ins->aux;
   /* operands: read (memref, indices, padding, mask?), write (vector, memref, indices, mask?) */
   uint32_t mi = t->write ? 1 : 0;
-  Slot *d = &fr->s[ins->in[mi]];
-  const int64_t *sz = &d[3].i, *st = &d[3 + t->mrank].i;
+  const Slot *d = &fr->s[ins->in[mi]];
   int64_t base[16];
   for (uint32_t i = 0; i < t->mrank; i++)
     base[i] = fr->s[ins->in[mi + 1 + i]].i;
@@ -674,47 +741,27 @@ static int x_transfer(Frame *fr, const Ins *ins) {
   const Slot *mask = t->mask ? &fr->s[ins->in[after]] : NULL;
   Slot *vec = t->write ? &fr->s[ins->in[0]] : &fr->s[ins->out[0]];
   const Type *et = t->mt->u.sh.elem;
-  int64_t idx[16] = {0};
+  Lanes lanes = {fr->in->be, t->loc, 0, 0, t->write, true};
+  char *p = NULL;
   for (uint32_t e = 0; e < t->n; e++) {
-    /* idx: the vector index of element e, row-major */
-    uint32_t rem = e;
-    for (uint32_t k = t->vrank; k-- > 0;) {
-      idx[k] = rem % (uint32_t)t->vt->u.sh.shape[k];
-      rem /= (uint32_t)t->vt->u.sh.shape[k];
-    }
-    int64_t at[16];
-    memcpy(at, base, t->mrank * sizeof *at);
-    bool inside = true;
-    for (uint32_t k = 0; k < t->vrank; k++) {
-      if (t->dim[k] < 0)
-        continue;
-      int64_t x = at[t->dim[k]] += idx[k];
-      if (x < 0 || x >= sz[t->dim[k]]) {
-        if (t->in_bounds[k])
-          return interp_error(fr, ins, "index %lld is out of bounds [0, %lld) in dimension %d, which in_bounds says "
-                              "it is not", (long long)x, (long long)sz[t->dim[k]], t->dim[k]);
-        inside = false;
-      }
-    }
-    for (uint32_t i = 0; i < t->mrank && inside; i++)
-      if (at[i] < 0 || at[i] >= sz[i])
-        inside = false; /* a base index outside a dimension no vector dimension walks */
-    bool on = !mask || (mask[e].i & 1);
-    if (!inside || !on) {
+    int r = transfer_at(fr, ins, t, d, base, mask, e, &p);
+    if (r < 0)
+      return EX_ERROR;
+    if (r)
+      lanes_add(&lanes, p, t->esize);
+  }
+  lanes_flush(&lanes);
+  if (!lanes.ok)
+    return EX_ERROR;
+  for (uint32_t e = 0; e < t->n; e++) {
+    if (!transfer_at(fr, ins, t, d, base, mask, e, &p)) {
       if (!t->write)
         vec[e] = *pad;
-      continue;
-    }
-    int64_t off = d[2].i;
-    for (uint32_t i = 0; i < t->mrank; i++)
-      off += at[i] * st[i];
-    char *p = (char *)d[1].p + off * (int64_t)t->esize;
-    if (fr->in->be && be_host_access(fr->in->be, p, t->esize, t->write, t->loc) != BE_OK)
-      return EX_ERROR;
-    if (t->write)
+    } else if (t->write) {
       interp_store_elem(et, p, &vec[e]);
-    else
+    } else {
       interp_load_elem(et, p, &vec[e]);
+    }
   }
   return EX_NEXT;
 }
@@ -1024,25 +1071,31 @@ static int x_masked(Frame *fr, const Ins *ins) {
     off += base[i] * st[i];
   }
   const Type *et = v->mt->u.sh.elem;
+  Lanes lanes = {fr->in->be, v->loc, 0, 0, v->store, true};
   for (uint32_t e = 0; e < v->n; e++) {
-    if (!(mask[e].i & 1)) {
-      if (!v->store)
-        fr->s[ins->out[0] + e] = val[e];
+    if (!(mask[e].i & 1))
       continue;
-    }
     for (uint32_t i = 0; i < v->rank; i++) {
       int64_t x = base[i] + (i + 1 == v->rank ? e : 0);
       if (x < 0 || x >= sz[i])
         return interp_error(fr, ins, "out-of-bounds access: lane %u at index %lld is not in [0, %lld) in dimension %u",
                             e, (long long)x, (long long)sz[i], i);
     }
+    lanes_add(&lanes, (char *)d[1].p + (off + e * st[v->rank - 1]) * (int64_t)v->esize, v->esize);
+  }
+  lanes_flush(&lanes);
+  if (!lanes.ok)
+    return EX_ERROR;
+  for (uint32_t e = 0; e < v->n; e++) {
     char *p = (char *)d[1].p + (off + e * st[v->rank - 1]) * (int64_t)v->esize;
-    if (fr->in->be && be_host_access(fr->in->be, p, v->esize, v->store, v->loc) != BE_OK)
-      return EX_ERROR;
-    if (v->store)
+    if (!(mask[e].i & 1)) {
+      if (!v->store)
+        fr->s[ins->out[0] + e] = val[e];
+    } else if (v->store) {
       interp_store_elem(et, p, &val[e]);
-    else
+    } else {
       interp_load_elem(et, p, &fr->s[ins->out[0] + e]);
+    }
   }
   return EX_NEXT;
 }
@@ -1098,15 +1151,57 @@ bool c_vector_deinterleave(Comp *c, Op *op, Ins *ins) {
 
 /* ---- gather, scatter, expandload, compressstore --------------------------------------------- */
 
-/* 1-D: lane e's address is the base indices with idx[e] added to the innermost one (gather and
- * scatter) or with the count of set lanes before e added (expandload and compressstore). Only
- * lanes with their mask bit set touch memory, and they must be inside it. */
+/* What upstream's lowering (convert-vector-to-llvm) runs: the base indices give one element's
+ * address, as for vector.load, and each lane's address is that address plus an offset counted in
+ * elements of flat memory: idx[e] (gather and scatter, sign-extended from the index type), or the
+ * number of set lanes before e (expandload and compressstore). So an offset may run past the end
+ * of the innermost dimension into the next row, and a base index need not be inside its dimension;
+ * only the address reached matters. Only lanes with their mask bit set touch memory (in lane
+ * order: a later lane's store wins), and the element each addresses must be one of the memref's
+ * (anything else is what upstream leaves undefined, reported here). Masked-off lanes of a load
+ * take the pass-through value. Gather and scatter take vectors of any rank, lanes in row-major
+ * order, and rank-0 memrefs; upstream lowers them only over memrefs whose innermost stride is 1. */
 typedef enum { G_GATHER, G_SCATTER, G_EXPAND, G_COMPRESS } GKind;
 
 typedef struct Gather {
   VMem v;
   GKind kind;
 } Gather;
+
+/* Is q (elements from the memref's offset) where one of its elements lies? Dimensions are taken
+ * from the largest stride down, each with as many of its strides as fit: exact for the layouts
+ * whose dimensions nest without overlapping (identity, subviews, transposes). With a negative
+ * stride, the span between the first and the last element counts. */
+static bool view_holds(const int64_t *sz, const int64_t *st, uint32_t rank, int64_t q) {
+  uint32_t ord[16];
+  int64_t lo = 0, hi = 0;
+  bool neg = false;
+  for (uint32_t i = 0; i < rank; i++) {
+    if (sz[i] <= 0)
+      return false;
+    int64_t ext;
+    if (__builtin_mul_overflow(sz[i] - 1, st[i], &ext) ||
+        __builtin_add_overflow(st[i] < 0 ? lo : hi, ext, st[i] < 0 ? &lo : &hi))
+      return false;
+    neg |= st[i] < 0;
+    uint32_t k = i;
+    while (k > 0 && st[ord[k - 1]] < st[i]) {
+      ord[k] = ord[k - 1];
+      k--;
+    }
+    ord[k] = i;
+  }
+  if (neg || q < 0)
+    return q >= lo && q <= hi;
+  for (uint32_t k = 0; k < rank && q; k++) {
+    int64_t s = st[ord[k]];
+    if (s <= 0)
+      continue;
+    int64_t i = q / s < sz[ord[k]] ? q / s : sz[ord[k]] - 1;
+    q -= i * s;
+  }
+  return q == 0;
+}
 
 static int x_gather_mem(Frame *fr, const Ins *ins) {
   const Gather *g = ins->aux;
@@ -1117,30 +1212,38 @@ static int x_gather_mem(Frame *fr, const Ins *ins) {
   const Slot *idx = g->kind <= G_SCATTER ? &fr->s[ins->in[k++]] : NULL;
   const Slot *mask = &fr->s[ins->in[k++]], *val = &fr->s[ins->in[k]];
   bool store = g->kind == G_SCATTER || g->kind == G_COMPRESS;
-  int64_t base[16], next = 0;
-  for (uint32_t i = 0; i < v->rank; i++)
-    base[i] = fr->s[ins->in[1 + i]].i;
+  if (v->rank && st[v->rank - 1] != 1)
+    return interp_error(fr, ins, "the innermost dimension has stride %lld, not 1",
+                        (long long)st[v->rank - 1]);
+  int64_t base = 0, next = 0;
+  bool wild = false; /* the base indices' element is out of reach of the index type */
+  for (uint32_t i = 0; i < v->rank; i++) {
+    int64_t t;
+    wild |= __builtin_mul_overflow(fr->s[ins->in[1 + i]].i, st[i], &t) ||
+            __builtin_add_overflow(base, t, &base);
+  }
   const Type *et = v->mt->u.sh.elem;
+  Lanes lanes = {fr->in->be, v->loc, 0, 0, store, true};
+  for (uint32_t e = 0; e < v->n; e++) {
+    if (!(mask[e].i & 1))
+      continue;
+    int64_t by = idx ? idx[e].i : next++, q;
+    if (wild || __builtin_add_overflow(base, by, &q) || !view_holds(sz, st, v->rank, q))
+      return interp_error(fr, ins, "out-of-bounds access: lane %u, %lld elements from the base "
+                          "indices, addresses no element of the memref", e, (long long)by);
+    lanes_add(&lanes, (char *)d[1].p + (d[2].i + q) * (int64_t)v->esize, v->esize);
+  }
+  lanes_flush(&lanes);
+  if (!lanes.ok)
+    return EX_ERROR;
+  next = 0;
   for (uint32_t e = 0; e < v->n; e++) {
     if (!(mask[e].i & 1)) {
       if (!store)
         fr->s[ins->out[0] + e] = val[e];
       continue;
     }
-    int64_t off = d[2].i;
-    for (uint32_t i = 0; i < v->rank; i++) {
-      int64_t x = base[i];
-      if (i + 1 == v->rank)
-        x += idx ? idx[e].i : next;
-      if (x < 0 || x >= sz[i])
-        return interp_error(fr, ins, "out-of-bounds access: lane %u at index %lld is not in [0, %lld) in dimension %u",
-                            e, (long long)x, (long long)sz[i], i);
-      off += x * st[i];
-    }
-    next++;
-    char *p = (char *)d[1].p + off * (int64_t)v->esize;
-    if (fr->in->be && be_host_access(fr->in->be, p, v->esize, store, v->loc) != BE_OK)
-      return EX_ERROR;
+    char *p = (char *)d[1].p + (d[2].i + base + (idx ? idx[e].i : next++)) * (int64_t)v->esize;
     if (store)
       interp_store_elem(et, p, &val[e]);
     else
@@ -1149,20 +1252,44 @@ static int x_gather_mem(Frame *fr, const Ins *ins) {
   return EX_NEXT;
 }
 
+/* Gather and scatter: vectors of any rank with indices of the same shape, over memrefs of any
+ * rank whose innermost stride may be 1 (a layout that says otherwise is not lowered upstream). */
+static bool gather_nd(Comp *c, Op *op, Ins *ins, GKind kind) {
+  Type *mt = op->operands[0]->type;
+  Type *vt = kind == G_GATHER ? op->results[0].type : op->operands[op->noperands - 1]->type;
+  if (!fixed_vector(vt) || vt->u.sh.rank > 16 || mt->kind != TY_MEMREF || mt->u.sh.rank > 16 ||
+      mt->u.sh.elem->kind == TY_VECTOR || !interp_elem_bytes(mt->u.sh.elem))
+    return interp_unsupported(c, op, "this vector memory access (fixed vectors of memref elements only)");
+  Gather *g = ir_alloc(c->in->ctx, sizeof *g);
+  g->v = (VMem){.mt = mt, .n = interp_words(vt), .rank = mt->u.sh.rank,
+                .esize = interp_elem_bytes(mt->u.sh.elem), .loc = interp_loc(c, op),
+                .store = kind == G_SCATTER};
+  g->kind = kind;
+  Type *it = op->operands[1 + g->v.rank]->type;
+  if (!fixed_vector(it) || interp_words(it) != g->v.n)
+    return interp_unsupported(c, op, "these indices");
+  Attr *lay = mt->u.sh.layout;
+  if (g->v.rank && lay && lay->kind == ATTR_STRIDED && lay->u.strided.n == g->v.rank &&
+      lay->u.strided.strides[g->v.rank - 1] != 1 && lay->u.strided.strides[g->v.rank - 1] != IR_DYNAMIC)
+    return interp_unsupported(c, op, "a gather or scatter over a memref whose innermost stride is not 1");
+  ins->aux = g;
+  ins->fn = x_gather_mem;
+  return true;
+}
+
 static bool gather(Comp *c, Op *op, Ins *ins, GKind kind) {
+  if (kind <= G_SCATTER)
+    return gather_nd(c, op, ins, kind);
   Type *mt = op->operands[0]->type;
   Type *vt = op->nresults ? op->results[0].type : op->operands[op->noperands - 1]->type;
   Ins tmp = *ins;
-  if (!vmem(c, op, &tmp, vt, mt, kind == G_SCATTER || kind == G_COMPRESS))
+  if (mt->kind == TY_MEMREF && mt->u.sh.rank > 16)
+    return interp_unsupported(c, op, "a memref of rank above 16 here");
+  if (!vmem(c, op, &tmp, vt, mt, kind == G_COMPRESS))
     return false;
   Gather *g = ir_alloc(c->in->ctx, sizeof *g);
   g->v = *(VMem *)tmp.aux;
   g->kind = kind;
-  if (kind <= G_SCATTER) {
-    Type *it = op->operands[1 + g->v.rank]->type;
-    if (!fixed_vector(it) || it->u.sh.rank != 1)
-      return interp_unsupported(c, op, "these indices");
-  }
   ins->aux = g;
   ins->fn = x_gather_mem;
   return true;
