@@ -1,13 +1,15 @@
-/* gpuinterp - runs MLIR programs that use the GPU dialect, with or without a GPU.
+/* gpuinterp - runs MLIR programs that use the GPU dialect, with or without a
+ * GPU.
  *
- * This file is only the command line: it parses options, reads and verifies the program with
- * ir/, then prints it (--emit=mlir) or runs it with interp/ on a backend (backends/), writing a
- * trace when asked; --diff hands over to the differential checker (diff.c). Exit status: 0 ok, 1 a program or runtime error or a violation found, 2 a
- * usage, parse or verification error. */
+ * This file is only the command line: it parses options, reads and verifies the
+ * program with ir/, then prints it (--emit=mlir) or runs it with interp/ on a
+ * backend (backends/), writing a trace when asked; --diff hands over to the
+ * differential checker (diff.c). Exit status: 0 ok, 1 a program or runtime
+ * error or a violation found, 2 a usage, parse or verification error. */
 #include "backends/backend.h"
 #include "interp/interp.h"
-#include "lower/lower.h"
 #include "ir/ir.h"
+#include "lower/lower.h"
 #include "tools/diff.h"
 #include "traces/traces.h"
 
@@ -20,44 +22,80 @@
 static const char usage_text[] =
     "usage: gpuinterp [options] prog.mlir|-\n"
     "\n"
-    "Runs an MLIR program that uses the GPU dialect, in its high-level (gpu.*) or lowered\n"
+    "Runs an MLIR program that uses the GPU dialect, in its high-level (gpu.*) "
+    "or lowered\n"
     "(llvm.call @mgpu*) form.\n"
     "\n"
     "options:\n"
-    "  --backend=sim|cuda|hip     device to run on (default: sim, the CPU simulator)\n"
+    "  --backend=sim|cuda|hip     device to run on (default: sim, the CPU "
+    "simulator)\n"
     "  -e NAME                    entry function (default: main)\n"
     "  --sched=threads|serial|random:SEED\n"
     "                             simulator scheduler (default: threads)\n"
     "  --trace=FILE               write a trace of the run\n"
     "  --trace-format=text|chrome trace format (default: text)\n"
-    "  --race-check=off|on|strict data races (default: on): threads of one launch writing the\n"
-    "                             same value unordered are a note, or a warning with strict;\n"
-    "                             other races are errors. --no-race-check: off\n"
-    "  --emit=mlir                parse, verify and print the program instead of running it\n"
-    "  --lower                    lower the gpu host ops to mgpu* runtime calls and print the\n"
-    "                             result, with every op's location, instead of running it\n"
-    "  -o FILE                    with --emit=mlir or --lower: write to FILE instead of stdout\n"
-    "  --lower-mutate=KIND[:SITE] testing only: inject a lowering bug into --lower, or into the\n"
+    "  --race-check=off|on|strict data races (default: on): threads of one "
+    "launch writing the\n"
+    "                             same value unordered are a note, or a "
+    "warning with strict;\n"
+    "                             other races are errors. --no-race-check: "
+    "off\n"
+    "  --emit=mlir                parse, verify and print the program instead "
+    "of running it\n"
+    "  --lower                    lower the gpu host ops to mgpu* runtime "
+    "calls and print the\n"
+    "                             result, with every op's location, instead of "
+    "running it\n"
+    "  -o FILE                    with --emit=mlir or --lower: write to FILE "
+    "instead of stdout\n"
+    "  --lower-mutate=KIND[:SITE] testing only: inject a lowering bug into "
+    "--lower, or into the\n"
     "                             lowering --diff makes (see docs/design.md)\n"
-    "  --print-generic            with --emit=mlir: print every op in the generic form\n"
-    "  --print-locations          with --emit=mlir: print loc(...) for every op\n"
+    "  --print-generic            with --emit=mlir: print every op in the "
+    "generic form\n"
+    "  --print-locations          with --emit=mlir: print loc(...) for every "
+    "op\n"
     "  --no-verify                with --emit=mlir: skip the verifier\n"
-    "  --diff                     run the program and a lowering of it (ours, or --against's) under\n"
-    "                             serial, threads and --seeds random schedules and report where\n"
-    "                             they differ: output, final host buffers, violations, lost\n"
-    "                             ordering of conflicting accesses, lost concurrency (a warning);\n"
+    "  --split-input-file         split the input at lines '// -----' and "
+    "handle each part as a\n"
+    "                             program of its own (diagnostics keep the "
+    "file's line numbers;\n"
+    "                             --emit=mlir and --lower print the parts "
+    "separated by '// -----')\n"
+    "  --verify-diagnostics       check that parsing and verifying (and "
+    "--lower) give exactly the\n"
+    "                             diagnostics that 'expected-error@+1 "
+    "{{text}}' comments expect, as\n"
+    "                             mlir-opt does; runs nothing; exit 1 on a "
+    "mismatch\n"
+    "  --diff                     run the program and a lowering of it (ours, "
+    "or --against's) under\n"
+    "                             serial, threads and --seeds random schedules "
+    "and report where\n"
+    "                             they differ: output, final host buffers, "
+    "violations, lost\n"
+    "                             ordering of conflicting accesses, lost "
+    "concurrency (a warning);\n"
     "                             prints nothing on stdout\n"
-    "  --against FILE             with --diff: compare with this lowered file (e.g. the output of\n"
-    "                             mlir-opt --gpu-to-llvm -mlir-print-debuginfo)\n"
-    "  --seeds N                  with --diff: random schedules to try (default: 8)\n"
-    "  --diff-strict              with --diff: lost concurrency is a difference, not a warning\n"
-    "  --leak-check=off|warn|error  with --diff: leaks only the lowered form has (default: warn)\n"
-    "                             with --diff, --trace=FILE writes FILE.high and FILE.lowered\n"
-    "                             (before FILE's extension): the witness runs' traces\n"
+    "  --against FILE             with --diff: compare with this lowered file "
+    "(e.g. the output of\n"
+    "                             mlir-opt --gpu-to-llvm "
+    "-mlir-print-debuginfo)\n"
+    "  --seeds N                  with --diff: random schedules to try "
+    "(default: 8)\n"
+    "  --diff-strict              with --diff: lost concurrency is a "
+    "difference, not a warning\n"
+    "  --leak-check=off|warn|error  with --diff: leaks only the lowered form "
+    "has (default: warn)\n"
+    "                             with --diff, --trace=FILE writes FILE.high "
+    "and FILE.lowered\n"
+    "                             (before FILE's extension): the witness runs' "
+    "traces\n"
     "  --help                     show this text\n"
     "  --version                  show the version\n"
     "\n"
-    "exit status: 0 ok; 1 program or runtime error, or a violation found (--diff: a difference);\n"
+    "exit status: 0 ok; 1 program or runtime error, or a violation found "
+    "(--diff: a difference);\n"
     "2 usage, parse or verification error.\n";
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -68,8 +106,9 @@ static int usage_error(const char *fmt, const char *arg) {
 }
 
 /* Runs the program on a backend; returns the exit status. */
-static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, const char *sched,
-               bool no_race_check, bool race_strict, const char *trace_path, TraceFormat trace_format) {
+static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry,
+               const char *sched, bool no_race_check, bool race_strict,
+               const char *trace_path, TraceFormat trace_format) {
   TraceRecorder *rec = trace_path ? trace_recorder_create() : NULL;
   BeOptions bo = {0};
   bo.sched = sched;
@@ -79,11 +118,15 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
   char err[512] = "";
   int status = 0;
   if (be_open(backend, &bo, &be, err, sizeof err) != BE_OK) {
-    fprintf(stderr, "gpuinterp: error: %s\n", err[0] ? err : "cannot open the backend");
+    fprintf(stderr, "gpuinterp: error: %s\n",
+            err[0] ? err : "cannot open the backend");
     status = 1;
     goto done;
   }
-  InterpOptions io = {.be = be, .out = stdout, .no_race_check = no_race_check, .race_strict = race_strict};
+  InterpOptions io = {.be = be,
+                      .out = stdout,
+                      .no_race_check = no_race_check,
+                      .race_strict = race_strict};
   Interp *in = interp_create(ctx, top, &io);
   if (!in) {
     status = 1;
@@ -98,12 +141,98 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
   if (sum.errors)
     status = 1;
   if (rec && trace_write_path(rec, trace_format, trace_path) != 0) {
-    fprintf(stderr, "gpuinterp: error: cannot write the trace to '%s'\n", trace_path);
+    fprintf(stderr, "gpuinterp: error: cannot write the trace to '%s'\n",
+            trace_path);
     status = 1;
   }
 done:
   trace_recorder_destroy(rec);
   return status;
+}
+
+/* What to do with each program of the input. */
+typedef struct Job {
+  const char *name; /* the file name diagnostics give */
+  bool verify, verify_diags, lower, print, split;
+  LowerOptions *lopts;
+  PrintOptions popts;
+  const char *backend, *entry, *sched, *trace_path;
+  bool no_race_check, race_strict;
+  TraceFormat trace_format;
+  FILE *out; /* for --emit=mlir and --lower */
+} Job;
+
+/* Parses, verifies and then prints, lowers or runs one program; returns the
+ * exit status. */
+static int one_program(const Job *job, const char *text, size_t len) {
+  IrCtx *ctx = ir_ctx_create();
+  if (!ctx)
+    return 1;
+  IrExpect *expect =
+      job->verify_diags ? ir_expect_begin(ctx, job->name, text, len) : NULL;
+  int status = 0;
+  Op *top = ir_parse(ctx, job->name, text, len);
+  if (!top || (job->verify && ir_verify(ctx, top))) {
+    status = 2;
+    goto done;
+  }
+  PrintOptions popts = job->popts;
+  if (job->lower) {
+    if (lower_module(ctx, top, job->lopts) || ir_verify(ctx, top)) {
+      status = 1;
+      goto done;
+    }
+    popts.locations = true;
+  }
+  if (job->print) {
+    ir_print(ctx, job->out, top, &popts);
+    if (job->split)
+      fputc('\n', job->out); /* mlir-opt ends each part with a blank line */
+  } else if (!expect) {
+    status =
+        run(ctx, top, job->backend, job->entry, job->sched, job->no_race_check,
+            job->race_strict, job->trace_path, job->trace_format);
+  }
+done:
+  if (expect)
+    status = ir_expect_end(expect) ? 1 : 0;
+  ir_ctx_destroy(ctx);
+  return status;
+}
+
+/* The next "// -----" in [s, end), or end. */
+static const char *find_split_marker(const char *s, const char *end) {
+  for (; end - s >= 8; s++)
+    if (*s == '/' && !memcmp(s, "// -----", 8))
+      return s;
+  return end;
+}
+
+/* The whole input ("-": standard input), or NULL after saying why. */
+static char *read_input(const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "gpuinterp: error: could not open input file '%s'\n", path);
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  for (size_t got = 1; buf && got;) {
+    got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n == cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb)
+        free(buf);
+      buf = nb;
+    }
+  }
+  if (f != stdin)
+    fclose(f);
+  if (!buf)
+    abort();
+  *len = n;
+  return buf;
 }
 
 int main(int argc, char **argv) {
@@ -117,6 +246,7 @@ int main(int argc, char **argv) {
   bool verify = true;
   bool diff = false, diff_opt = false;
   DiffOptions dopts = {.seeds = 8, .leak_check = DIFF_LEAK_WARN};
+  bool split = false, verify_diags = false, run_opt = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -143,27 +273,42 @@ int main(int argc, char **argv) {
       popts.locations = true;
     } else if (!strcmp(a, "--no-verify")) {
       verify = false;
+    } else if (!strcmp(a, "--split-input-file")) {
+      split = true;
+    } else if (!strcmp(a, "--verify-diagnostics")) {
+      verify_diags = true;
     } else if (!strncmp(a, "--backend=", 10)) {
       backend = a + 10;
-      if (strcmp(backend, "sim") && strcmp(backend, "cuda") && strcmp(backend, "hip"))
-        return usage_error("unknown backend '%s' (expected: sim, cuda or hip)", backend);
+      run_opt = true;
+      if (strcmp(backend, "sim") && strcmp(backend, "cuda") &&
+          strcmp(backend, "hip"))
+        return usage_error("unknown backend '%s' (expected: sim, cuda or hip)",
+                           backend);
     } else if (!strcmp(a, "-e")) {
       if (++i == argc)
         return usage_error("%s needs a function name", a);
       entry = argv[i];
+      run_opt = true;
     } else if (!strncmp(a, "--sched=", 8)) {
       sched = a + 8;
-      if (strcmp(sched, "threads") && strcmp(sched, "serial") && strncmp(sched, "random:", 7))
-        return usage_error("unknown scheduler '%s' (expected: threads, serial or random:SEED)", sched);
+      run_opt = true;
+      if (strcmp(sched, "threads") && strcmp(sched, "serial") &&
+          strncmp(sched, "random:", 7))
+        return usage_error(
+            "unknown scheduler '%s' (expected: threads, serial or random:SEED)",
+            sched);
     } else if (!strncmp(a, "--trace=", 8)) {
       trace_path = a + 8;
+      run_opt = true;
     } else if (!strncmp(a, "--trace-format=", 15)) {
+      run_opt = true;
       if (!strcmp(a + 15, "text"))
         trace_format = TRACE_FORMAT_TEXT;
       else if (!strcmp(a + 15, "chrome"))
         trace_format = TRACE_FORMAT_CHROME;
       else
-        return usage_error("unknown trace format '%s' (expected: text or chrome)", a + 15);
+        return usage_error(
+            "unknown trace format '%s' (expected: text or chrome)", a + 15);
     } else if (!strcmp(a, "--diff")) {
       diff = true;
     } else if (!strcmp(a, "--against") || !strncmp(a, "--against=", 10)) {
@@ -182,7 +327,8 @@ int main(int argc, char **argv) {
       char *end = NULL;
       unsigned long n = v ? strtoul(v, &end, 10) : 0;
       if (!v || !*v || *end || v[0] == '-' || n > 1000)
-        return usage_error("--seeds needs a number from 0 to 1000, not '%s'", v ? v : "");
+        return usage_error("--seeds needs a number from 0 to 1000, not '%s'",
+                           v ? v : "");
       dopts.seeds = (unsigned)n;
       diff_opt = true;
     } else if (!strcmp(a, "--diff-strict")) {
@@ -196,16 +342,22 @@ int main(int argc, char **argv) {
       else if (!strcmp(a + 13, "error"))
         dopts.leak_check = DIFF_LEAK_ERROR;
       else
-        return usage_error("unknown leak check '%s' (expected: off, warn or error)", a + 13);
+        return usage_error(
+            "unknown leak check '%s' (expected: off, warn or error)", a + 13);
       diff_opt = true;
-    } else if (!strcmp(a, "--no-race-check") || !strcmp(a, "--race-check=off")) {
+    } else if (!strcmp(a, "--no-race-check") ||
+               !strcmp(a, "--race-check=off")) {
       no_race_check = true;
       race_strict = false;
-    } else if (!strcmp(a, "--race-check=on") || !strcmp(a, "--race-check=strict")) {
+      run_opt = true;
+    } else if (!strcmp(a, "--race-check=on") ||
+               !strcmp(a, "--race-check=strict")) {
       no_race_check = false;
       race_strict = !strcmp(a + 13, "strict");
+      run_opt = true;
     } else if (!strncmp(a, "--race-check=", 13)) {
-      return usage_error("unknown race check '%s' (expected: off, on or strict)", a + 13);
+      return usage_error(
+          "unknown race check '%s' (expected: off, on or strict)", a + 13);
     } else if (a[0] == '-' && a[1]) {
       return usage_error("unknown option '%s'", a);
     } else if (input) {
@@ -221,7 +373,8 @@ int main(int argc, char **argv) {
   if (out_path && !lower && !emit)
     return usage_error("%s", "-o needs --emit=mlir or --lower");
   if (lopts.mutate && !lower && (!diff || dopts.against))
-    return usage_error("%s", "--lower-mutate needs --lower, or --diff without --against");
+    return usage_error(
+        "%s", "--lower-mutate needs --lower, or --diff without --against");
   if (lopts.mutate) {
     const char *const *k = lower_mutation_kinds();
     size_t len = strcspn(lopts.mutate, ":");
@@ -230,21 +383,42 @@ int main(int argc, char **argv) {
     if (!*k) {
       char list[512] = "";
       for (k = lower_mutation_kinds(); *k; k++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == lower_mutation_kinds() ? "" : ", ", *k);
-      fprintf(stderr, "gpuinterp: error: unknown lowering mutation '%.*s' (expected one of: %s)\n",
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                 k == lower_mutation_kinds() ? "" : ", ", *k);
+      fprintf(stderr,
+              "gpuinterp: error: unknown lowering mutation '%.*s' (expected "
+              "one of: %s)\n",
               (int)len, lopts.mutate, list);
       return 2;
     }
   }
   if (diff_opt && !diff)
-    return usage_error("%s", "--against, --seeds, --diff-strict and --leak-check need --diff");
+    return usage_error(
+        "%s", "--against, --seeds, --diff-strict and --leak-check need --diff");
   if (diff && (lower || emit || out_path))
-    return usage_error("%s", "--diff cannot be used with --lower, --emit=mlir or -o");
-  if (diff && (strcmp(backend, "sim") || strcmp(sched, "threads") || no_race_check))
-    return usage_error("%s", "--diff runs on the simulator under its own schedules, with race "
-                             "checks: --backend, --sched and --no-race-check do not apply");
+    return usage_error("%s",
+                       "--diff cannot be used with --lower, --emit=mlir or -o");
+  if (diff &&
+      (strcmp(backend, "sim") || strcmp(sched, "threads") || no_race_check))
+    return usage_error(
+        "%s", "--diff runs on the simulator under its own schedules, with race "
+              "checks: --backend, --sched and --no-race-check do not apply");
+  if (diff && (split || verify_diags))
+    return usage_error("%s", "--diff cannot be used with --split-input-file or "
+                             "--verify-diagnostics");
+  if (verify_diags && run_opt)
+    return usage_error(
+        "%s",
+        "--verify-diagnostics checks parsing and verification and runs "
+        "nothing: "
+        "--backend, -e, --sched, --trace and --no-race-check do not apply");
+  if (split && trace_path)
+    return usage_error(
+        "%s",
+        "--split-input-file runs several programs: --trace does not apply");
   if (diff && !strcmp(input, "-"))
-    return usage_error("%s", "--diff needs the program in a file (its locations name it)");
+    return usage_error(
+        "%s", "--diff needs the program in a file (its locations name it)");
   if (diff) {
     dopts.input = input;
     dopts.entry = entry;
@@ -254,40 +428,66 @@ int main(int argc, char **argv) {
     return diff_run(&dopts);
   }
 
-  IrCtx *ctx = ir_ctx_create();
-  if (!ctx)
-    return 1;
+  size_t len = 0;
+  char *text = read_input(input, &len);
+  if (!text)
+    return 2;
+  const char *name = strcmp(input, "-") ? input : "<stdin>";
+  Job job = {.name = name,
+             .split = split,
+             .verify = verify,
+             .verify_diags = verify_diags,
+             .lower = lower,
+             .print = emit || lower,
+             .lopts = &lopts,
+             .popts = popts,
+             .backend = backend,
+             .entry = entry,
+             .sched = sched,
+             .no_race_check = no_race_check,
+             .race_strict = race_strict,
+             .trace_path = trace_path,
+             .trace_format = trace_format,
+             .out = stdout};
   int status = 0;
-  Op *top = ir_parse_file(ctx, input);
-  if (!top || (verify && ir_verify(ctx, top))) {
-    status = 2;
-    goto done;
+  if (out_path && strcmp(out_path, "-") && !(job.out = fopen(out_path, "w"))) {
+    fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+    free(text);
+    return 1;
   }
-  if (lower) {
-    if (lower_module(ctx, top, &lopts) || ir_verify(ctx, top)) {
-      status = 1;
-      goto done;
+  if (!split) {
+    status = one_program(&job, text, len);
+  } else {
+    /* The input is split wherever "// -----" occurs, as mlir-opt splits it;
+     * each part is parsed with what comes before it blanked out, so that its
+     * locations are the file's. */
+    const char *end = text + len, *part = text;
+    for (bool first = true;; first = false) {
+      const char *m = find_split_marker(part, end);
+      size_t pad = (size_t)(part - text), n = (size_t)(m - part);
+      char *buf = malloc(pad + n + 1);
+      if (!buf)
+        abort();
+      for (size_t k = 0; k < pad; k++)
+        buf[k] = text[k] == '\n' ? '\n' : ' ';
+      memcpy(buf + pad, part, n);
+      if (!first && job.print)
+        fputs("// -----\n", job.out);
+      int st = one_program(&job, buf, pad + n);
+      free(buf);
+      if (st > status)
+        status = st;
+      if (m == end)
+        break;
+      part = m + 8;
     }
-    popts.locations = true;
   }
-  if (emit || lower) {
-    FILE *out = stdout;
-    if (out_path && strcmp(out_path, "-") && !(out = fopen(out_path, "w"))) {
-      fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
-      status = 1;
-      goto done;
-    }
-    ir_print(ctx, out, top, &popts);
-    if (out != stdout && fclose(out) != 0 && status == 0) {
-      fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
-      status = 1;
-    }
-    goto done;
+  if (job.out != stdout && fclose(job.out) != 0 && status == 0) {
+    fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+    status = 1;
   }
-  status = run(ctx, top, backend, entry, sched, no_race_check, race_strict, trace_path, trace_format);
-done:
   if (fflush(stdout) != 0 && status == 0)
     status = 1;
-  ir_ctx_destroy(ctx);
+  free(text);
   return status;
 }
