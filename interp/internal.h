@@ -20,6 +20,7 @@
 #include "interp/interp.h"
 #include "ir/internal.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef union Slot {
@@ -88,6 +89,16 @@ typedef struct HeapBlock {
   const char *loc;
 } HeapBlock;
 
+/* The run's bounds, shared by the host and the kernels' workers (budget.c). */
+typedef struct Budget {
+  _Atomic int64_t pool;  /* steps not handed out yet (with a step limit) */
+  atomic_int stop;       /* set once by whoever hits a bound first: everybody stops */
+  uint64_t max_steps;    /* 0: none */
+  double timeout;        /* seconds, 0: none */
+  uint64_t deadline_ns;  /* CLOCK_MONOTONIC, 0: none */
+  bool on;
+} Budget;
+
 struct Interp {
   IrCtx *ctx;
   Op *module;
@@ -113,6 +124,9 @@ struct Interp {
                        size_t len);
   void *hook_user;
   uint64_t nallocs, nlaunches;
+  Budget budget;
+  int64_t credit;          /* the host's steps taken from budget and not run yet */
+  const char *lazy_sched;  /* "serial" or "random" when device work runs only when the host asks */
 };
 
 struct Frame {
@@ -172,6 +186,18 @@ const char *interp_loc(Comp *c, Op *op);
 void interp_free_globals(Interp *in);
 void interp_free_heap(Interp *in);
 void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer than until */
+
+/* budget.c: --max-steps and --timeout. A credit that went below 0 by the steps of the op about to
+ * run takes more: BUDGET_OK, or the reason to stop, BUDGET_STEPS or BUDGET_TIME for the first
+ * thread to find it (which reports it), BUDGET_STOPPED for the others. */
+enum { BUDGET_OK, BUDGET_STOPPED, BUDGET_STEPS, BUDGET_TIME };
+void interp_budget_init(Budget *b, uint64_t max_steps, double timeout);
+int64_t interp_budget_credit(const Budget *b); /* a new credit: 0, or INT64_MAX without bounds */
+int interp_budget_take(Budget *b, int64_t *credit, int64_t chunk);
+void interp_budget_message(const Budget *b, int why, char *buf, size_t n);
+/* The host's credit ran out at ins: EX_NEXT, or EX_ERROR (reported, unless a kernel did) */
+int interp_budget_host(Frame *fr, const Ins *ins);
+const Loc *interp_op_loc(const Op *op); /* where diagnostics about op point */
 
 /* ---- op table ------------------------------------------------------------------------------- */
 

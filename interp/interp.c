@@ -197,8 +197,11 @@ int interp_run_body(Frame *fr, const Body *body) {
   for (;;) {
     const Block1 *b = &body->blocks[bi];
     int r = EX_NEXT;
-    for (uint32_t i = 0; i < b->n && r == EX_NEXT; i++)
+    for (uint32_t i = 0; i < b->n && r == EX_NEXT; i++) {
+      if (--fr->in->credit < 0 && interp_budget_host(fr, &b->ins[i]) == EX_ERROR)
+        return EX_ERROR;
       r = b->ins[i].fn(fr, &b->ins[i]);
+    }
     if (r == EX_ERROR)
       return EX_ERROR;
     if (r == EX_NEXT) /* the verifier makes this rare: a region whose last op is unknown */
@@ -647,6 +650,13 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   in->be = opts ? opts->be : NULL;
   in->out = opts && opts->out ? opts->out : stdout;
   in->no_race_check = opts && opts->no_race_check;
+  interp_budget_init(&in->budget, opts ? opts->max_steps : 0, opts ? opts->timeout : 0);
+  in->credit = interp_budget_credit(&in->budget);
+  if (in->be) {
+    BeStall st;
+    be_stall(in->be, &st);
+    in->lazy_sched = st.sched;
+  }
   if (opts) {
     in->host_buffer = opts->host_buffer;
     in->device_print = opts->device_print;

@@ -87,6 +87,7 @@ typedef struct Launch {
   atomic_int failed, done;
   const char *loc;  /* the launch op's, and its number in the run: for InterpOptions.device_print */
   uint64_t seq;
+  Op *site;         /* the launch op */
 } Launch;
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
@@ -124,6 +125,60 @@ int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) 
   return EX_ERROR;
 }
 
+/* Does the region load memory (a poll could be one of those)? */
+static bool loads_memory(const Region *r) {
+  for (const Block *b = r->first; b; b = b->next)
+    for (const Op *o = b->first; o; o = o->next) {
+      Str n = o->name;
+      for (size_t i = 0; i + 4 <= n.len; i++)
+        if (!memcmp(n.s + i, "load", 4) || (i + 6 <= n.len && !memcmp(n.s + i, "atomic", 6)) ||
+            (i + 7 <= n.len && !memcmp(n.s + i, "cmpxchg", 7)))
+          return true;
+      for (uint32_t j = 0; j < o->nregions; j++)
+        if (loads_memory(&o->regions[j]))
+          return true;
+    }
+  return false;
+}
+
+/* The frame's credit ran out at k (budget.c): EX_NEXT with more, or EX_ERROR, the launch then
+ * failed; the first thread of the run to find a bound reports it. A batch is at least a few ops of
+ * a full block, so that even blocks of 1024 threads take credit rarely. */
+static int kernel_budget(KFrame *f, const KIns *k) {
+  Launch *L = f->L;
+  Interp *in = f->L_in;
+  int64_t chunk = 64 * (int64_t)f->n > 65536 ? 64 * (int64_t)f->n : 65536;
+  int why = interp_budget_take(&in->budget, &f->credit, chunk);
+  if (why == BUDGET_OK)
+    return EX_NEXT;
+  f->credit = 0;
+  atomic_store(&L->failed, 1);
+  if (why == BUDGET_STOPPED)
+    return EX_ERROR;
+  char msg[128];
+  interp_budget_message(&in->budget, why, msg, sizeof msg);
+  uint32_t lane = f->act[0], x = lane % f->bdim[0], y = lane / f->bdim[0] % f->bdim[1];
+  uint32_t z = lane / (f->bdim[0] * f->bdim[1]);
+  GpuState *gs = interp_gpu(in);
+  pthread_mutex_lock(&gs->mu);
+  ir_diag(in->ctx, DIAG_ERROR, interp_op_loc(k->op), "%s", msg);
+  char more[64] = "";
+  if (f->nact > 1)
+    snprintf(more, sizeof more, " and %u other thread%s", f->nact - 1, f->nact > 2 ? "s" : "");
+  ir_diag(in->ctx, DIAG_NOTE, L->site ? interp_op_loc(L->site) : NULL,
+          "in thread (%u, %u, %u)%s of block (%u, %u, %u), running '%.*s' in the kernel launched here", x, y, z,
+          more, f->bid[0], f->bid[1], f->bid[2], (int)k->op->name.len, k->op->name.s);
+  if (in->lazy_sched && f->k->op->nregions && loads_memory(&f->k->op->regions[0]))
+    ir_diag(in->ctx, DIAG_NOTE, NULL,
+            "if the kernel waits for the host or for other device work: under --sched=%s it runs on the "
+            "host's thread, from the launch or a wait, and nothing else runs until it ends (--sched=threads "
+            "runs them side by side)",
+            in->lazy_sched);
+  pthread_mutex_unlock(&gs->mu);
+  atomic_fetch_add(&gs->errors, 1);
+  return EX_ERROR;
+}
+
 /* ---- masks ---------------------------------------------------------------------------------- */
 
 static uint32_t *push(KFrame *f) {
@@ -138,6 +193,8 @@ static uint32_t *push(KFrame *f) {
 
 static int run_block(KFrame *f, const KBlock *b) {
   for (uint32_t i = 0; i < b->n; i++) {
+    if ((f->credit -= f->nact) < 0 && kernel_budget(f, &b->ins[i]) == EX_ERROR)
+      return EX_ERROR;
     int r = b->ins[i].fn(f, &b->ins[i]);
     if (r == EX_ERROR)
       return EX_ERROR;
@@ -173,8 +230,13 @@ static int run_cfg(KFrame *f, const KBody *b) {
     const KBlock *blk = &b->blocks[min];
     uint32_t i = 0;
     int x = EX_NEXT;
-    for (; i < blk->n && x == EX_NEXT; i++)
+    for (; i < blk->n && x == EX_NEXT; i++) {
+      if ((f->credit -= f->nact) < 0 && kernel_budget(f, &blk->ins[i]) == EX_ERROR) {
+        x = EX_ERROR;
+        break;
+      }
       x = blk->ins[i].fn(f, &blk->ins[i]);
+    }
     if (x == EX_ERROR) {
       r = EX_ERROR;
       break;
@@ -1313,6 +1375,7 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   f.memo = calloc(k->nmemo + 1, sizeof *f.memo);
   f.nmemo = k->nmemo;
   f.once = calloc(k->nonce + 1, 1);
+  f.credit = interp_budget_credit(&L->in->budget);
   size_t shared = L->in->no_race_check ? 0 : kernel_align16(k->shared_bytes) + L->smem;
   /* two accesses that start in one granule of the smallest access's size overlap: comparing
    * them is right, and the shadow shrinks by that size */
@@ -1456,6 +1519,7 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   L->nblocks = (size_t)blocks;
   L->loc = loc;
   L->seq = in->nlaunches++;
+  L->site = ins->op;
   GpuState *gs = interp_gpu(in);
   for (Launch **pp = &gs->launches; *pp;) { /* forget launches that ended (their callback is done with them) */
     Launch *old = *pp;

@@ -146,6 +146,7 @@ struct KFrame {
   void *shadow;         /* sh's storage; NULL: checks are off */
   uint32_t gshift;      /* a granule is 1 << gshift bytes: the smallest access of the kernel */
   uint32_t epoch;       /* barrier intervals of the frame: each block and each barrier starts one */
+  int64_t credit;       /* steps taken from the run's budget and not run yet (budget.c) */
 };
 
 #define KV_MINE 0x40000000u

@@ -11,6 +11,7 @@
 #include "tools/diff.h"
 #include "traces/traces.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,10 @@ static const char usage_text[] =
     "  --trace=FILE               write a trace of the run\n"
     "  --trace-format=text|chrome trace format (default: text)\n"
     "  --no-race-check            do not check for data races\n"
+  "  --max-steps=N              stop the run with an error after N ops (a host op counts one, a\n"
+  "                             kernel op one per thread it runs for); with --diff, per run\n"
+  "  --timeout=SECONDS          stop the run with an error after SECONDS of wall-clock time\n"
+  "                             (decimals allowed: 0.5); with --diff, per run\n"
     "  --emit=mlir                parse, verify and print the program instead of running it\n"
     "  --lower                    lower the gpu host ops to mgpu* runtime calls and print the\n"
     "                             result, with every op's location, instead of running it\n"
@@ -66,8 +71,14 @@ static int usage_error(const char *fmt, const char *arg) {
 }
 
 /* Runs the program on a backend; returns the exit status. */
+/* --max-steps and --timeout: 0 when not given */
+typedef struct Bounds {
+  uint64_t max_steps;
+  double timeout;
+} Bounds;
+
 static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, const char *sched,
-               bool no_race_check, const char *trace_path, TraceFormat trace_format) {
+               bool no_race_check, const char *trace_path, TraceFormat trace_format, Bounds bounds) {
   TraceRecorder *rec = trace_path ? trace_recorder_create() : NULL;
   BeOptions bo = {0};
   bo.sched = sched;
@@ -81,7 +92,8 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
     status = 1;
     goto done;
   }
-  InterpOptions io = {.be = be, .out = stdout, .no_race_check = no_race_check};
+  InterpOptions io = {.be = be, .out = stdout, .no_race_check = no_race_check,
+                      .max_steps = bounds.max_steps, .timeout = bounds.timeout};
   Interp *in = interp_create(ctx, top, &io);
   if (!in) {
     status = 1;
@@ -115,6 +127,7 @@ int main(int argc, char **argv) {
   bool verify = true;
   bool diff = false, diff_opt = false;
   DiffOptions dopts = {.seeds = 8, .leak_check = DIFF_LEAK_WARN};
+  Bounds bounds = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -196,6 +209,20 @@ int main(int argc, char **argv) {
       else
         return usage_error("unknown leak check '%s' (expected: off, warn or error)", a + 13);
       diff_opt = true;
+    } else if (!strncmp(a, "--max-steps=", 12)) {
+      char *end = NULL;
+      const char *v = a + 12;
+      unsigned long long n = strtoull(v, &end, 10);
+      if (!*v || *end || v[0] == '-' || v[0] == '+' || n == 0 || n > INT64_MAX)
+        return usage_error("--max-steps needs a positive whole number of steps, not '%s'", v);
+      bounds.max_steps = n;
+    } else if (!strncmp(a, "--timeout=", 10)) {
+      char *end = NULL;
+      const char *v = a + 10;
+      double t = strtod(v, &end);
+      if (!*v || *end || !(t > 0) || t > 1e9)
+        return usage_error("--timeout needs a positive number of seconds (e.g. 0.5), not '%s'", v);
+      bounds.timeout = t;
     } else if (!strcmp(a, "--no-race-check")) {
       no_race_check = true;
     } else if (a[0] == '-' && a[1]) {
@@ -243,6 +270,8 @@ int main(int argc, char **argv) {
     dopts.trace_path = trace_path;
     dopts.trace_format = trace_format;
     dopts.mutate = lopts.mutate;
+    dopts.max_steps = bounds.max_steps;
+    dopts.timeout = bounds.timeout;
     return diff_run(&dopts);
   }
 
@@ -276,7 +305,7 @@ int main(int argc, char **argv) {
     }
     goto done;
   }
-  status = run(ctx, top, backend, entry, sched, no_race_check, trace_path, trace_format);
+  status = run(ctx, top, backend, entry, sched, no_race_check, trace_path, trace_format, bounds);
 done:
   if (fflush(stdout) != 0 && status == 0)
     status = 1;
