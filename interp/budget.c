@@ -4,11 +4,11 @@
  * run loops, so nobody touches the shared counter per op: the host (Interp.credit) and each kernel
  * frame (KFrame.credit) hold credit, a private count of steps they may still take, and only
  * subtract from it (the kernel by the number of active threads, once per op of a block). When a
- * credit goes below zero, budget_take takes a batch from the run's pool with one compare-and-swap,
+ * credit goes below zero, interp_budget_take takes a batch from the run's pool with one compare-and-swap,
  * and that is also when the clock is read and when a bound hit elsewhere is noticed. Batches
- * shrink as the pool empties (a sixteenth of what is left, at most CHUNK_*), so a run stops within
- * a few steps of N when one thread runs; with several, a thread may stop while another still
- * holds unused credit, so a run takes at most N steps, and a little fewer under --sched=threads.
+ * shrink as the pool empties (a sixteenth of what is left, at most the caller's chunk), so a
+ * program without kernels stops exactly after N steps; with kernels, one may stop while the host
+ * or another frame still holds unused credit, so a run takes at most N steps, a little fewer.
  *
  * Without bounds the credit starts at INT64_MAX and is never spent: the cost is one subtraction
  * and a branch per op.
@@ -16,8 +16,10 @@
  * The first thread to find a bound sets Budget.stop and reports it, at the op it was about to run
  * (ir_diag, then a note that names the thread); every other thread that takes credit afterwards
  * sees stop and ends its work without a word: kernels mark their launch failed, so the blocks left
- * are skipped, and the host unwinds. budget_take is the only code here other threads call; the
- * reports of kernels are made under the gpu mutex (kernel.c). */
+ * are skipped, and the host unwinds. interp_budget_take is the only code here other threads call; the
+ * reports of kernels are made under the gpu mutex (kernel.c). A kernel that stops also zeroes the
+ * host's credit, so that a host that goes on after the launch (under serial the kernel ran inside
+ * it) stops at its next op rather than at its next batch. */
 #include "interp/internal.h"
 
 #include <inttypes.h>
@@ -100,10 +102,12 @@ static const Loc *loc_of_string(IrCtx *ctx, const char *s) {
 
 int interp_budget_host(Frame *fr, const Ins *ins) {
   Interp *in = fr->in;
-  int why = interp_budget_take(&in->budget, &in->credit, CHUNK_HOST);
+  int64_t credit = atomic_load_explicit(&in->credit, memory_order_relaxed);
+  int why = interp_budget_take(&in->budget, &credit, CHUNK_HOST);
+  /* after a stop, 0: every later op comes back here, and stops */
+  atomic_store_explicit(&in->credit, why == BUDGET_OK ? credit : 0, memory_order_relaxed);
   if (why == BUDGET_OK)
     return EX_NEXT;
-  in->credit = 0; /* every later op comes back here, and stops */
   if (why == BUDGET_STOPPED)
     return EX_ERROR; /* a kernel found the bound and said so */
   char msg[128];

@@ -125,7 +125,11 @@ struct Interp {
   void *hook_user;
   uint64_t nallocs, nlaunches;
   Budget budget;
-  int64_t credit;          /* the host's steps taken from budget and not run yet */
+  /* the host's steps taken from budget and not run yet: atomic only so that a kernel that hits a
+   * bound can zero it (the host then stops at its next op); the host's own updates are plain
+   * loads and stores, and one may overwrite that zero, which only delays the stop to the host's
+   * next batch */
+  _Atomic int64_t credit;
   const char *lazy_sched;  /* "serial" or "random" when device work runs only when the host asks */
 };
 
@@ -197,6 +201,12 @@ int interp_budget_take(Budget *b, int64_t *credit, int64_t chunk);
 void interp_budget_message(const Budget *b, int why, char *buf, size_t n);
 /* The host's credit ran out at ins: EX_NEXT, or EX_ERROR (reported, unless a kernel did) */
 int interp_budget_host(Frame *fr, const Ins *ins);
+/* One host step: false when the credit is spent (then call interp_budget_host). */
+static inline bool interp_step(Interp *in) {
+  int64_t c = atomic_load_explicit(&in->credit, memory_order_relaxed) - 1;
+  atomic_store_explicit(&in->credit, c, memory_order_relaxed);
+  return c >= 0;
+}
 const Loc *interp_op_loc(const Op *op); /* where diagnostics about op point */
 
 /* ---- op table ------------------------------------------------------------------------------- */

@@ -198,7 +198,7 @@ int interp_run_body(Frame *fr, const Body *body) {
     const Block1 *b = &body->blocks[bi];
     int r = EX_NEXT;
     for (uint32_t i = 0; i < b->n && r == EX_NEXT; i++) {
-      if (--fr->in->credit < 0 && interp_budget_host(fr, &b->ins[i]) == EX_ERROR)
+      if (!interp_step(fr->in) && interp_budget_host(fr, &b->ins[i]) == EX_ERROR)
         return EX_ERROR;
       r = b->ins[i].fn(fr, &b->ins[i]);
     }
@@ -651,7 +651,7 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   in->out = opts && opts->out ? opts->out : stdout;
   in->no_race_check = opts && opts->no_race_check;
   interp_budget_init(&in->budget, opts ? opts->max_steps : 0, opts ? opts->timeout : 0);
-  in->credit = interp_budget_credit(&in->budget);
+  atomic_init(&in->credit, interp_budget_credit(&in->budget));
   if (in->be) {
     BeStall st;
     be_stall(in->be, &st);

@@ -153,6 +153,7 @@ static int kernel_budget(KFrame *f, const KIns *k) {
     return EX_NEXT;
   f->credit = 0;
   atomic_store(&L->failed, 1);
+  atomic_store_explicit(&in->credit, 0, memory_order_relaxed); /* the host stops at its next op */
   if (why == BUDGET_STOPPED)
     return EX_ERROR;
   char msg[128];

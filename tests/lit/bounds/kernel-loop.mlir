@@ -7,8 +7,15 @@
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --timeout=0.3 %s 2>&1 | FileCheck %s --check-prefixes=CHECK,TIME
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --sched=serial --timeout=0.3 %s 2>&1 | FileCheck %s --check-prefixes=CHECK,TIME
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --sched=random:5 --timeout=0.3 %s 2>&1 | FileCheck %s --check-prefixes=CHECK,TIME
-// STEPS: kernel-loop.mlir:{{(2[4-9]|3[0-3])}}:{{[0-9]+}}: error: step limit of 200000 reached
-// TIME: kernel-loop.mlir:{{(2[4-9]|3[0-3])}}:{{[0-9]+}}: error: time limit of 0.3 s reached
+// The same kernel lowered to llvm + nvvm (an llvm.func with cf-style llvm.br loops):
+// RUN: %mlir_opt %s --pass-pipeline="builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm))" -o %t.nvvm.mlir
+// RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --max-steps=200000 %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=NVVM
+// RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --sched=serial --timeout=0.3 %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=NVVM
+// NVVM: error: {{step|time}} limit of {{200000|0.3 s}} reached
+// NVVM: note: in thread ({{[0-9]+}}, 0, 0) and 63 other threads of block ({{[0-9]+}}, 0, 0), running '{{llvm\.[a-z_]+|nvvm\..*}}' in the kernel launched here
+// NVVM-NOT: error:
+// STEPS: kernel-loop.mlir:{{(3[1-9]|40)}}:{{[0-9]+}}: error: step limit of 200000 reached
+// TIME: kernel-loop.mlir:{{(3[1-9]|40)}}:{{[0-9]+}}: error: time limit of 0.3 s reached
 // CHECK: kernel-loop.mlir:[[@LINE+33]]:10: note: in thread ({{[0-9]+}}, 0, 0) and {{[0-9]+}} other threads of block ({{[0-9]+}}, 0, 0), running '{{.*}}' in the kernel launched here
 // LAZY-NOT: note: if the kernel waits
 // CHECK-NOT: error:
