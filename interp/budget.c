@@ -3,23 +3,29 @@
  * A step is one host op, or one kernel op for each thread it runs for. Counting must not slow the
  * run loops, so nobody touches the shared counter per op: the host (Interp.credit) and each kernel
  * frame (KFrame.credit) hold credit, a private count of steps they may still take, and only
- * subtract from it (the kernel by the number of active threads, once per op of a block). When a
- * credit goes below zero, interp_budget_take takes a batch from the run's pool with one compare-and-swap,
- * and that is also when the clock is read and when a bound hit elsewhere is noticed. Batches
+ * subtract from it: the host 1 per op; a kernel frame once per block it runs, the block's ops
+ * times the active threads (an op that narrows the mask for a nested region restores it, so the
+ * mask holds for the whole block). When a credit goes below zero, interp_budget_take takes a
+ * batch from the run's pool with one compare-and-swap, and that is also when the clock is read
+ * and when a bound hit elsewhere is noticed. When the pool cannot cover a kernel block, the block
+ * runs the ops it had steps for and the bound is reported at the next one (the blocks of a region
+ * nested in those ops find the pool empty themselves and report there); a kernel block's ops are
+ * counted when it starts, so the ops after a loop count before the loop's body does. Batches
  * shrink as the pool empties (a sixteenth of what is left, at most the caller's chunk), so a
  * program without kernels stops exactly after N steps; with kernels, one may stop while the host
  * or another frame still holds unused credit, so a run takes at most N steps, a little fewer.
  *
- * Without bounds the credit starts at INT64_MAX and is never spent: the cost is one subtraction
- * and a branch per op.
+ * Without bounds the credit starts at INT64_MAX and is never spent: the cost is a subtraction and
+ * a branch per host op and per kernel block run.
  *
- * The first thread to find a bound sets Budget.stop and reports it, at the op it was about to run
- * (ir_diag, then a note that names the thread); every other thread that takes credit afterwards
- * sees stop and ends its work without a word: kernels mark their launch failed, so the blocks left
- * are skipped, and the host unwinds. interp_budget_take is the only code here other threads call; the
- * reports of kernels are made under the gpu mutex (kernel.c). A kernel that stops also zeroes the
- * host's credit, so that a host that goes on after the launch (under serial the kernel ran inside
- * it) stops at its next op rather than at its next batch. */
+ * The first thread to find a bound sets Budget.stop (interp_budget_first) and reports it, at the
+ * op it was about to run (ir_diag, then a note that names the thread); every other thread that
+ * takes credit afterwards sees stop and ends its work without a word: kernels mark their launch
+ * failed, so the blocks left are skipped, and the host unwinds. interp_budget_take and
+ * interp_budget_first are the only code here other threads call; the reports of kernels are made
+ * under the gpu mutex (kernel.c). A kernel that stops also zeroes the host's credit, so that a
+ * host that goes on after the launch (under serial the kernel ran inside it) stops at its next op
+ * rather than at its next batch: that is why the host counts per op. */
 #include "interp/internal.h"
 
 #include <inttypes.h>
@@ -49,33 +55,26 @@ void interp_budget_init(Budget *b, uint64_t max_steps, double timeout) {
 int64_t interp_budget_credit(const Budget *b) { return b->on ? 0 : INT64_MAX; }
 
 int interp_budget_take(Budget *b, int64_t *credit, int64_t chunk) {
-  int64_t need = -*credit; /* the steps of the op about to run that the credit did not cover */
+  int64_t need = -*credit; /* the steps of the block about to run that the credit did not cover */
   if (atomic_load_explicit(&b->stop, memory_order_relaxed))
     return BUDGET_STOPPED;
-  int why = BUDGET_OK;
-  if (b->deadline_ns && now_ns() >= b->deadline_ns) {
-    why = BUDGET_TIME;
-  } else if (b->max_steps) {
-    int64_t avail = atomic_load_explicit(&b->pool, memory_order_relaxed), got;
-    do {
-      if (avail < need) {
-        why = BUDGET_STEPS;
-        break;
-      }
-      int64_t extra = (avail - need) / 16;
-      got = need + (extra < chunk ? extra : chunk);
-    } while (!atomic_compare_exchange_weak_explicit(&b->pool, &avail, avail - got, memory_order_relaxed,
-                                                    memory_order_relaxed));
-    if (why == BUDGET_OK)
-      *credit += got;
-  } else {
+  if (b->deadline_ns && now_ns() >= b->deadline_ns)
+    return BUDGET_TIME;
+  if (!b->max_steps) {
     *credit += need + chunk;
-  }
-  if (why == BUDGET_OK)
     return BUDGET_OK;
-  /* the first to find a bound reports it; others that found one at the same time just stop */
-  return atomic_exchange(&b->stop, 1) ? BUDGET_STOPPED : why;
+  }
+  int64_t avail = atomic_load_explicit(&b->pool, memory_order_relaxed), got;
+  do {
+    int64_t extra = (avail - need) / 16;
+    got = avail < need ? avail : need + (extra < chunk ? extra : chunk);
+  } while (!atomic_compare_exchange_weak_explicit(&b->pool, &avail, avail - got, memory_order_relaxed,
+                                                  memory_order_relaxed));
+  *credit += got;
+  return got < need ? BUDGET_STEPS : BUDGET_OK;
 }
+
+bool interp_budget_first(Budget *b) { return !atomic_exchange(&b->stop, 1); }
 
 void interp_budget_message(const Budget *b, int why, char *buf, size_t n) {
   if (why == BUDGET_TIME)
@@ -100,16 +99,18 @@ static const Loc *loc_of_string(IrCtx *ctx, const char *s) {
   return ir_loc_file(ctx, ir_intern(ctx, s, (size_t)(c1 - 1 - s)), (uint32_t)line, (uint32_t)col);
 }
 
-int interp_budget_host(Frame *fr, const Ins *ins) {
-  Interp *in = fr->in;
+int interp_budget_more(Interp *in) {
   int64_t credit = atomic_load_explicit(&in->credit, memory_order_relaxed);
   int why = interp_budget_take(&in->budget, &credit, CHUNK_HOST);
-  /* after a stop, 0: every later op comes back here, and stops */
+  /* after a bound, 0: every later op comes back here, and stops */
   atomic_store_explicit(&in->credit, why == BUDGET_OK ? credit : 0, memory_order_relaxed);
-  if (why == BUDGET_OK)
-    return EX_NEXT;
-  if (why == BUDGET_STOPPED)
-    return EX_ERROR; /* a kernel found the bound and said so */
+  return why;
+}
+
+int interp_budget_stop(Frame *fr, const Ins *ins, int why) {
+  Interp *in = fr->in;
+  if (why == BUDGET_STOPPED || !interp_budget_first(&in->budget))
+    return EX_ERROR; /* another thread found a bound and said so */
   char msg[128];
   interp_budget_message(&in->budget, why, msg, sizeof msg);
   in->errors++;

@@ -196,10 +196,10 @@ int interp_run_body(Frame *fr, const Body *body) {
     return EX_NEXT;
   for (;;) {
     const Block1 *b = &body->blocks[bi];
-    int r = EX_NEXT;
+    int r = EX_NEXT, why;
     for (uint32_t i = 0; i < b->n && r == EX_NEXT; i++) {
-      if (!interp_step(fr->in) && interp_budget_host(fr, &b->ins[i]) == EX_ERROR)
-        return EX_ERROR;
+      if (!interp_step(fr->in) && (why = interp_budget_more(fr->in)) != BUDGET_OK)
+        return interp_budget_stop(fr, &b->ins[i], why);
       r = b->ins[i].fn(fr, &b->ins[i]);
     }
     if (r == EX_ERROR)

@@ -141,20 +141,27 @@ static bool loads_memory(const Region *r) {
   return false;
 }
 
-/* The frame's credit ran out at k (budget.c): EX_NEXT with more, or EX_ERROR, the launch then
- * failed; the first thread of the run to find a bound reports it. A batch is at least a few ops of
- * a full block, so that even blocks of 1024 threads take credit rarely. */
-static int kernel_budget(KFrame *f, const KIns *k) {
-  Launch *L = f->L;
+/* The frame's credit ran out at the start of block b, cost steps: how many of its ops may run
+ * (b->n: all; fewer: *why says why, kernel_budget_stop at the next). A batch is at least a few
+ * blocks' worth of a full block, so that even blocks of 1024 threads take credit rarely. */
+static uint32_t kernel_budget_block(KFrame *f, const KBlock *b, int64_t cost, int *why) {
   Interp *in = f->L_in;
   int64_t chunk = 64 * (int64_t)f->n > 65536 ? 64 * (int64_t)f->n : 65536;
-  int why = interp_budget_take(&in->budget, &f->credit, chunk);
-  if (why == BUDGET_OK)
-    return EX_NEXT;
+  *why = interp_budget_take(&in->budget, &f->credit, chunk);
+  if (*why == BUDGET_OK)
+    return b->n;
+  int64_t left = *why == BUDGET_STEPS ? cost + f->credit : 0; /* the steps the pool still had */
   f->credit = 0;
+  return f->nact ? (uint32_t)(left / f->nact) : 0;
+}
+
+/* A bound stops the launch at k: EX_ERROR, reported by the first thread of the run to find one. */
+static int kernel_budget_stop(KFrame *f, const KIns *k, int why) {
+  Launch *L = f->L;
+  Interp *in = f->L_in;
   atomic_store(&L->failed, 1);
-  atomic_store_explicit(&in->credit, 0, memory_order_relaxed); /* the host stops at its next op */
-  if (why == BUDGET_STOPPED)
+  atomic_store_explicit(&in->credit, 0, memory_order_relaxed); /* the host stops at its next block */
+  if (why == BUDGET_STOPPED || !interp_budget_first(&in->budget))
     return EX_ERROR;
   char msg[128];
   interp_budget_message(&in->budget, why, msg, sizeof msg);
@@ -193,16 +200,17 @@ static uint32_t *push(KFrame *f) {
 /* ---- running bodies ------------------------------------------------------------------------- */
 
 static int run_block(KFrame *f, const KBlock *b) {
-  for (uint32_t i = 0; i < b->n; i++) {
-    if ((f->credit -= f->nact) < 0 && kernel_budget(f, &b->ins[i]) == EX_ERROR)
-      return EX_ERROR;
+  int64_t cost = (int64_t)b->n * f->nact;
+  int why = BUDGET_OK;
+  uint32_t n = (f->credit -= cost) >= 0 ? b->n : kernel_budget_block(f, b, cost, &why);
+  for (uint32_t i = 0; i < n; i++) {
     int r = b->ins[i].fn(f, &b->ins[i]);
     if (r == EX_ERROR)
       return EX_ERROR;
     if (r == EX_DONE)
       return EX_NEXT;
   }
-  return EX_NEXT;
+  return n < b->n ? kernel_budget_stop(f, &b->ins[n], why) : EX_NEXT;
 }
 
 /* A multi-block region: each active thread has a next block; the lowest one runs next. */
@@ -229,15 +237,14 @@ static int run_cfg(KFrame *f, const KBody *b) {
     f->act = sub;
     f->nact = n;
     const KBlock *blk = &b->blocks[min];
-    uint32_t i = 0;
+    int64_t cost = (int64_t)blk->n * n;
+    int why = BUDGET_OK;
+    uint32_t i = 0, nrun = (f->credit -= cost) >= 0 ? blk->n : kernel_budget_block(f, blk, cost, &why);
     int x = EX_NEXT;
-    for (; i < blk->n && x == EX_NEXT; i++) {
-      if ((f->credit -= f->nact) < 0 && kernel_budget(f, &blk->ins[i]) == EX_ERROR) {
-        x = EX_ERROR;
-        break;
-      }
+    for (; i < nrun && x == EX_NEXT; i++)
       x = blk->ins[i].fn(f, &blk->ins[i]);
-    }
+    if (nrun < blk->n && x == EX_NEXT)
+      x = kernel_budget_stop(f, &blk->ins[nrun], why);
     if (x == EX_ERROR) {
       r = EX_ERROR;
       break;
