@@ -160,7 +160,7 @@ static int kernel_budget_stop(KFrame *f, const KIns *k, int why) {
   Launch *L = f->L;
   Interp *in = f->L_in;
   atomic_store(&L->failed, 1);
-  atomic_store_explicit(&in->credit, 0, memory_order_relaxed); /* the host stops at its next block */
+  atomic_store_explicit(&in->credit, 0, memory_order_relaxed); /* the host stops at its next op */
   if (why == BUDGET_STOPPED || !interp_budget_first(&in->budget))
     return EX_ERROR;
   char msg[128];

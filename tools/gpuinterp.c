@@ -11,6 +11,7 @@
 #include "tools/diff.h"
 #include "traces/traces.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +33,10 @@ static const char usage_text[] =
     "  --trace=FILE               write a trace of the run\n"
     "  --trace-format=text|chrome trace format (default: text)\n"
     "  --no-race-check            do not check for data races\n"
-  "  --max-steps=N              stop the run with an error after N ops (a host op counts one, a\n"
-  "                             kernel op one per thread it runs for); with --diff, per run\n"
-  "  --timeout=SECONDS          stop the run with an error after SECONDS of wall-clock time\n"
-  "                             (decimals allowed: 0.5); with --diff, per run\n"
+    "  --max-steps=N              stop the run with an error after N ops (a host op counts one, a\n"
+    "                             kernel op one per thread it runs for); with --diff, per run\n"
+    "  --timeout=SECONDS          stop the run with an error after SECONDS of wall-clock time\n"
+    "                             (decimals allowed: 0.5); with --diff, per run\n"
     "  --emit=mlir                parse, verify and print the program instead of running it\n"
     "  --lower                    lower the gpu host ops to mgpu* runtime calls and print the\n"
     "                             result, with every op's location, instead of running it\n"
@@ -70,13 +71,13 @@ static int usage_error(const char *fmt, const char *arg) {
   return 2;
 }
 
-/* Runs the program on a backend; returns the exit status. */
 /* --max-steps and --timeout: 0 when not given */
 typedef struct Bounds {
   uint64_t max_steps;
   double timeout;
 } Bounds;
 
+/* Runs the program on a backend; returns the exit status. */
 static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, const char *sched,
                bool no_race_check, const char *trace_path, TraceFormat trace_format, Bounds bounds) {
   TraceRecorder *rec = trace_path ? trace_recorder_create() : NULL;
@@ -213,7 +214,7 @@ int main(int argc, char **argv) {
       char *end = NULL;
       const char *v = a + 12;
       unsigned long long n = strtoull(v, &end, 10);
-      if (!*v || *end || v[0] == '-' || v[0] == '+' || n == 0 || n > INT64_MAX)
+      if (!isdigit((unsigned char)v[0]) || *end || n == 0 || n > INT64_MAX)
         return usage_error("--max-steps needs a positive whole number of steps, not '%s'", v);
       bounds.max_steps = n;
     } else if (!strncmp(a, "--timeout=", 10)) {
