@@ -486,6 +486,13 @@ BeStatus be_host_access(Backend *be, const void *addr, size_t bytes, bool is_wri
     return be->ops->host_access(be->self, addr, bytes, is_write, loc);
 }
 
+void be_stall(Backend *be, BeStall *out)
+{
+    *out = (BeStall){0};
+    if (be && be->ops->stall)
+        be->ops->stall(be->self, out);
+}
+
 /* ---- modules and launches ---- */
 
 BeStatus be_module_load(Backend *be, const void *data, size_t size, BeModule *out, const char *loc)

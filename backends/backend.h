@@ -41,6 +41,7 @@ typedef struct BeModuleTag *BeModule;
 typedef struct BeFunctionTag *BeFunction;
 typedef struct BeTokenTag *BeToken;
 typedef struct BeKernelCtx BeKernelCtx; /* what a host-kernel callback gets while it runs */
+typedef struct BeStall BeStall;         /* be_stall */
 
 typedef enum BeStatus {
     BE_OK = 0,
@@ -142,6 +143,7 @@ typedef struct BeOps {
     void (*report)(void *self, bool error, const char *kind, const char *loc, const char *message);
     /* From now on, leaks are neither reported nor counted (be_quiet_leaks). */
     void (*quiet_leaks)(void *self);
+    void (*stall)(void *self, BeStall *out); /* may be NULL: nothing to say */
 
     /* The token door (see "tokens" below). A driver backend (CUDA, HIP) would implement it with
      * streams and events: a token is an event plus the stream it was recorded on, taken from a
@@ -240,6 +242,19 @@ BeStatus be_host_add(Backend *be, void *ptr, size_t bytes, const char *loc);
 BeStatus be_host_remove(Backend *be, void *ptr, const char *loc);
 /* A host load or store the interpreter is about to perform; BE_ERR_MEMORY: do not perform it. */
 BeStatus be_host_access(Backend *be, const void *addr, size_t bytes, bool is_write, const char *loc);
+
+/* Why a host stopped by a bound (gpuinterp --max-steps, --timeout) without a wait may have been
+ * stuck: under a scheduler that runs device work only when the host submits, waits or queries
+ * (the sim's serial and random), the work submitted and not done, and whether the host loaded
+ * memory the device can reach since it last did one of those. sched NULL: the device runs work
+ * on its own (threads), or cannot say. */
+struct BeStall {
+    const char *sched;     /* "serial", "random" or NULL */
+    size_t pending;
+    const char *first_loc; /* the oldest pending op */
+    bool polled;
+};
+void be_stall(Backend *be, BeStall *out);
 
 /* ---- modules and launches -------------------------------------------------------------------- */
 

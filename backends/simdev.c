@@ -585,6 +585,14 @@ static BeStatus host_remove(void *self, void *ptr, const char *loc)
     return status(st);
 }
 
+static void stall(void *self, BeStall *out)
+{
+    SimStall st;
+    sim_host_stall(((SimBe *)self)->dev, &st);
+    *out = (BeStall){st.sched == SIM_SCHED_SERIAL ? "serial" : st.sched == SIM_SCHED_RANDOM ? "random" : NULL,
+                     st.pending, st.first_loc, st.polled};
+}
+
 static BeStatus host_access(void *self, const void *addr, size_t bytes, bool is_write, const char *loc)
 {
     return status(sim_host_access(((SimBe *)self)->dev, addr, bytes, is_write, loc));
@@ -1186,6 +1194,7 @@ static const BeOps ops = {
     .host_add = host_add,
     .host_remove = host_remove,
     .host_access = host_access,
+    .stall = stall,
     .module_load = module_load,
     .module_unload = module_unload,
     .module_function = module_function,

@@ -20,6 +20,7 @@
 #include "interp/interp.h"
 #include "ir/internal.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef union Slot {
@@ -88,6 +89,16 @@ typedef struct HeapBlock {
   const char *loc;
 } HeapBlock;
 
+/* The run's bounds, shared by the host and the kernels' workers (budget.c). */
+typedef struct Budget {
+  _Atomic int64_t pool;  /* steps not handed out yet (with a step limit) */
+  atomic_int stop;       /* set once by whoever hits a bound first: everybody stops */
+  uint64_t max_steps;    /* 0: none */
+  double timeout;        /* seconds, 0: none */
+  uint64_t deadline_ns;  /* CLOCK_MONOTONIC, 0: none */
+  bool on;
+} Budget;
+
 struct Interp {
   IrCtx *ctx;
   Op *module;
@@ -114,6 +125,13 @@ struct Interp {
                        size_t len);
   void *hook_user;
   uint64_t nallocs, nlaunches;
+  Budget budget;
+  /* the host's steps taken from budget and not run yet: atomic only so that a kernel that hits a
+   * bound can zero it (the host then stops at its next op); the host's own updates are plain
+   * loads and stores, and one may overwrite that zero, which only delays the stop to the host's
+   * next batch */
+  _Atomic int64_t credit;
+  const char *lazy_sched;  /* "serial" or "random" when device work runs only when the host asks */
 };
 
 struct Frame {
@@ -173,6 +191,30 @@ const char *interp_loc(Comp *c, Op *op);
 void interp_free_globals(Interp *in);
 void interp_free_heap(Interp *in);
 void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer than until */
+
+/* budget.c: --max-steps and --timeout. A credit that went below 0 by the steps of the ops about
+ * to run takes more: BUDGET_OK, or the reason to stop: BUDGET_STEPS (the credit then holds what
+ * the pool had left, still below 0), BUDGET_TIME, or BUDGET_STOPPED when another thread found a
+ * bound. Whoever then wins interp_budget_first reports it. */
+enum { BUDGET_OK, BUDGET_STOPPED, BUDGET_STEPS, BUDGET_TIME };
+void interp_budget_init(Budget *b, uint64_t max_steps, double timeout);
+int64_t interp_budget_credit(const Budget *b); /* a new credit: 0, or INT64_MAX without bounds */
+int interp_budget_take(Budget *b, int64_t *credit, int64_t chunk);
+bool interp_budget_first(Budget *b);
+void interp_budget_message(const Budget *b, int why, char *buf, size_t n);
+/* The host's credit ran out: BUDGET_OK with more, or why the run stops at the op about to run
+ * (interp_budget_stop reports it, unless another thread did). The host counts per op, not per
+ * block as kernels do: a kernel that stops may have run inside the host's last op (a launch or a
+ * wait under serial), and zeroes the host's credit so that the host stops at its next op. */
+int interp_budget_more(Interp *in);
+int interp_budget_stop(Frame *fr, const Ins *ins, int why); /* EX_ERROR */
+/* One host step: false when the credit is spent (then call interp_budget_more). */
+static inline bool interp_step(Interp *in) {
+  int64_t c = atomic_load_explicit(&in->credit, memory_order_relaxed) - 1;
+  atomic_store_explicit(&in->credit, c, memory_order_relaxed);
+  return c >= 0;
+}
+const Loc *interp_op_loc(const Op *op); /* where diagnostics about op point */
 
 /* ---- op table ------------------------------------------------------------------------------- */
 

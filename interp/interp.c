@@ -196,9 +196,12 @@ int interp_run_body(Frame *fr, const Body *body) {
     return EX_NEXT;
   for (;;) {
     const Block1 *b = &body->blocks[bi];
-    int r = EX_NEXT;
-    for (uint32_t i = 0; i < b->n && r == EX_NEXT; i++)
+    int r = EX_NEXT, why;
+    for (uint32_t i = 0; i < b->n && r == EX_NEXT; i++) {
+      if (!interp_step(fr->in) && (why = interp_budget_more(fr->in)) != BUDGET_OK)
+        return interp_budget_stop(fr, &b->ins[i], why);
       r = b->ins[i].fn(fr, &b->ins[i]);
+    }
     if (r == EX_ERROR)
       return EX_ERROR;
     if (r == EX_NEXT) /* the verifier makes this rare: a region whose last op is unknown */
@@ -648,6 +651,13 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   in->out = opts && opts->out ? opts->out : stdout;
   in->no_race_check = opts && opts->no_race_check;
   in->race_strict = opts && opts->race_strict;
+  interp_budget_init(&in->budget, opts ? opts->max_steps : 0, opts ? opts->timeout : 0);
+  atomic_init(&in->credit, interp_budget_credit(&in->budget));
+  if (in->be) {
+    BeStall st;
+    be_stall(in->be, &st);
+    in->lazy_sched = st.sched;
+  }
   if (opts) {
     in->host_buffer = opts->host_buffer;
     in->device_print = opts->device_print;

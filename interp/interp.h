@@ -23,6 +23,10 @@ typedef struct InterpOptions {
   bool no_race_check; /* kernels: do not check their threads' shared-memory accesses for races */
   bool race_strict;   /* kernels: threads writing the same value unordered are a warning, not a
                          note (neither is an error) */
+  /* Bounds of the run (0: none): ops executed (a host op counts one, a kernel op one per thread it
+   * runs for) and wall-clock seconds. Hitting one ends the run with a located error. */
+  uint64_t max_steps;
+  double timeout;
   /* For the differential checker (tools/diff.c), which compares two runs by what they leave
    * behind; NULL in every other use. host_buffer gets the final bytes of each host buffer the
    * program made (memref.alloc/realloc, memref.global, malloc, llvm.mlir.global) when it is

@@ -89,6 +89,7 @@ typedef struct Launch {
   const char *loc;  /* the launch op's, and its number in the run: for InterpOptions.device_print */
   uint64_t seq;
   uint8_t *told;    /* per memory op (KMem.memo): a benign hazard of it was reported (gpu mutex) */
+  Op *site;         /* the launch op */
 } Launch;
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
@@ -154,6 +155,68 @@ void kernel_benign(KFrame *f, const KIns *k, uint32_t memo, uint32_t lane, const
   pthread_mutex_unlock(&gs->mu);
 }
 
+/* Does the region load memory (a poll could be one of those)? */
+static bool loads_memory(const Region *r) {
+  for (const Block *b = r->first; b; b = b->next)
+    for (const Op *o = b->first; o; o = o->next) {
+      Str n = o->name;
+      for (size_t i = 0; i + 4 <= n.len; i++)
+        if (!memcmp(n.s + i, "load", 4) || (i + 6 <= n.len && !memcmp(n.s + i, "atomic", 6)) ||
+            (i + 7 <= n.len && !memcmp(n.s + i, "cmpxchg", 7)))
+          return true;
+      for (uint32_t j = 0; j < o->nregions; j++)
+        if (loads_memory(&o->regions[j]))
+          return true;
+    }
+  return false;
+}
+
+/* The frame's credit ran out at the start of block b, cost steps: how many of its ops may run
+ * (b->n: all; fewer: *why says why, kernel_budget_stop at the next). A batch is at least a few
+ * blocks' worth of a full block, so that even blocks of 1024 threads take credit rarely. */
+static uint32_t kernel_budget_block(KFrame *f, const KBlock *b, int64_t cost, int *why) {
+  Interp *in = f->L_in;
+  int64_t chunk = 64 * (int64_t)f->n > 65536 ? 64 * (int64_t)f->n : 65536;
+  *why = interp_budget_take(&in->budget, &f->credit, chunk);
+  if (*why == BUDGET_OK)
+    return b->n;
+  int64_t left = *why == BUDGET_STEPS ? cost + f->credit : 0; /* the steps the pool still had */
+  f->credit = 0;
+  return f->nact ? (uint32_t)(left / f->nact) : 0;
+}
+
+/* A bound stops the launch at k: EX_ERROR, reported by the first thread of the run to find one. */
+static int kernel_budget_stop(KFrame *f, const KIns *k, int why) {
+  Launch *L = f->L;
+  Interp *in = f->L_in;
+  atomic_store(&L->failed, 1);
+  atomic_store_explicit(&in->credit, 0, memory_order_relaxed); /* the host stops at its next op */
+  if (why == BUDGET_STOPPED || !interp_budget_first(&in->budget))
+    return EX_ERROR;
+  char msg[128];
+  interp_budget_message(&in->budget, why, msg, sizeof msg);
+  uint32_t lane = f->act[0], x = lane % f->bdim[0], y = lane / f->bdim[0] % f->bdim[1];
+  uint32_t z = lane / (f->bdim[0] * f->bdim[1]);
+  GpuState *gs = interp_gpu(in);
+  pthread_mutex_lock(&gs->mu);
+  ir_diag(in->ctx, DIAG_ERROR, interp_op_loc(k->op), "%s", msg);
+  char more[64] = "";
+  if (f->nact > 1)
+    snprintf(more, sizeof more, " and %u other thread%s", f->nact - 1, f->nact > 2 ? "s" : "");
+  ir_diag(in->ctx, DIAG_NOTE, L->site ? interp_op_loc(L->site) : NULL,
+          "in thread (%u, %u, %u)%s of block (%u, %u, %u), running '%.*s' in the kernel launched here", x, y, z,
+          more, f->bid[0], f->bid[1], f->bid[2], (int)k->op->name.len, k->op->name.s);
+  if (in->lazy_sched && f->k->op->nregions && loads_memory(&f->k->op->regions[0]))
+    ir_diag(in->ctx, DIAG_NOTE, NULL,
+            "if the kernel waits for the host or for other device work: under --sched=%s it runs on the "
+            "host's thread, from the launch or a wait, and nothing else runs until it ends (--sched=threads "
+            "runs them side by side)",
+            in->lazy_sched);
+  pthread_mutex_unlock(&gs->mu);
+  atomic_fetch_add(&gs->errors, 1);
+  return EX_ERROR;
+}
+
 /* ---- masks ---------------------------------------------------------------------------------- */
 
 static uint32_t *push(KFrame *f) {
@@ -167,14 +230,17 @@ static uint32_t *push(KFrame *f) {
 /* ---- running bodies ------------------------------------------------------------------------- */
 
 static int run_block(KFrame *f, const KBlock *b) {
-  for (uint32_t i = 0; i < b->n; i++) {
+  int64_t cost = (int64_t)b->n * f->nact;
+  int why = BUDGET_OK;
+  uint32_t n = (f->credit -= cost) >= 0 ? b->n : kernel_budget_block(f, b, cost, &why);
+  for (uint32_t i = 0; i < n; i++) {
     int r = b->ins[i].fn(f, &b->ins[i]);
     if (r == EX_ERROR)
       return EX_ERROR;
     if (r == EX_DONE)
       return EX_NEXT;
   }
-  return EX_NEXT;
+  return n < b->n ? kernel_budget_stop(f, &b->ins[n], why) : EX_NEXT;
 }
 
 /* A multi-block region: each active thread has a next block; the lowest one runs next. */
@@ -201,10 +267,14 @@ static int run_cfg(KFrame *f, const KBody *b) {
     f->act = sub;
     f->nact = n;
     const KBlock *blk = &b->blocks[min];
-    uint32_t i = 0;
+    int64_t cost = (int64_t)blk->n * n;
+    int why = BUDGET_OK;
+    uint32_t i = 0, nrun = (f->credit -= cost) >= 0 ? blk->n : kernel_budget_block(f, blk, cost, &why);
     int x = EX_NEXT;
-    for (; i < blk->n && x == EX_NEXT; i++)
+    for (; i < nrun && x == EX_NEXT; i++)
       x = blk->ins[i].fn(f, &blk->ins[i]);
+    if (nrun < blk->n && x == EX_NEXT)
+      x = kernel_budget_stop(f, &blk->ins[nrun], why);
     if (x == EX_ERROR) {
       r = EX_ERROR;
       break;
@@ -1343,6 +1413,7 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   f.memo = calloc(k->nmemo + 1, sizeof *f.memo);
   f.nmemo = k->nmemo;
   f.once = calloc(k->nonce + 1, 1);
+  f.credit = interp_budget_credit(&L->in->budget);
   size_t shared = L->in->no_race_check ? 0 : kernel_align16(k->shared_bytes) + L->smem;
   /* two accesses that start in one granule of the smallest access's size overlap: comparing
    * them is right, and the shadow shrinks by that size */
@@ -1493,6 +1564,7 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   L->loc = loc;
   L->seq = in->nlaunches++;
   L->told = calloc(k->nmemo + 1, 1);
+  L->site = ins->op;
   GpuState *gs = interp_gpu(in);
   for (Launch **pp = &gs->launches; *pp;) { /* forget launches that ended (their callback is done with them) */
     Launch *old = *pp;

@@ -152,6 +152,7 @@ struct KFrame {
                            a warp-level sync (a shuffle) starts one per warp it syncs */
   uint32_t base;        /* the epoch the last block start or barrier began: older ones are ordered */
   bool split;           /* a warp-level sync since then: each thread's epoch is in sh.lep */
+  int64_t credit;       /* steps taken from the run's budget and not run yet (budget.c) */
 };
 
 #define KV_MINE 0x40000000u

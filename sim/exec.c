@@ -346,6 +346,7 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
       make_ready(dev, op);
   }
   if (!sim_tls_ctx) {
+    dev->host_polled = false;
     if (dev->cfg.sched == SIM_SCHED_SERIAL)
       ops_progress(dev);
     else if (dev->cfg.sched == SIM_SCHED_RANDOM && dev->rq_n && (rng_next(dev) >> 33 & 1))
@@ -456,8 +457,10 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
   /* The host is stuck from here on, even while it helps: a callback it runs for that reason and
      that waits for the host to open a gate must see that nobody will. */
   bool host_was_waiting = dev->host_waiting;
-  if (!me)
+  if (!me) {
     dev->host_waiting = true;
+    dev->host_polled = false;
+  }
   for (;;) {
     if (op ? op_done(op) : dev->nincomplete == 0)
       break;
@@ -767,6 +770,8 @@ SimStatus sim_op_query(SimDevice *dev, SimOp *op) {
   pthread_mutex_lock(&dev->mu);
   SimStatus st = SIM_ERR_HANDLE;
   if (op_valid(dev, op, "sim_op_query", NULL)) {
+    if (!sim_tls_ctx)
+      dev->host_polled = false;
     if (!op_done(op) && !sim_tls_ctx)
       ops_progress(dev);
     st = op_done(op) ? SIM_OK : SIM_NOT_READY;
@@ -834,6 +839,25 @@ SimStatus sim_device_sync(SimDevice *dev, const char *loc) {
   SimStatus st = ops_wait(dev, NULL, 0, "device", loc);
   pthread_mutex_unlock(&dev->mu);
   return st;
+}
+
+void sim_host_stall(SimDevice *dev, SimStall *out) {
+  *out = (SimStall){.sched = dev ? dev->cfg.sched : SIM_SCHED_THREADS};
+  if (!dev)
+    return;
+  pthread_mutex_lock(&dev->mu);
+  out->polled = dev->host_polled;
+  uint64_t first = 0;
+  for (Op *op = lazy(dev) ? dev->all_ops : NULL; op; op = op->allnext) {
+    if (op->magic != OP_MAGIC || op_done(op))
+      continue;
+    out->pending++;
+    if (!first || op->id < first) {
+      first = op->id;
+      out->first_loc = op->d.loc;
+    }
+  }
+  pthread_mutex_unlock(&dev->mu);
 }
 
 /* ---- inside an op ---- */

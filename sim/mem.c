@@ -744,6 +744,8 @@ SimStatus sim_host_access(SimDevice *dev, const void *addr, size_t bytes, bool i
     goto done;
   }
   size_t lo = p - a->base;
+  if (!is_write)
+    dev->host_polled = true;
   if (is_write)
     init_mark(a, lo, lo + bytes);
   else

@@ -288,6 +288,17 @@ SimStatus sim_mem_host_remove(SimDevice *dev, void *ptr, const char *loc);
 SimStatus sim_host_access(SimDevice *dev, const void *addr, size_t bytes, bool is_write,
                           const char *loc);
 
+/* Why a host that stopped without waiting (gpuinterp --max-steps, --timeout) may have been stuck.
+   Under the lazy schedulers (serial, random) device work runs only on the host's thread, when the
+   host submits, waits or queries: a host that polls memory instead can never see it done. */
+typedef struct SimStall {
+  SimSched sched;
+  size_t pending;         /* lazy schedulers: ops submitted and not done; 0 under threads */
+  const char *first_loc;  /* the oldest of them */
+  bool polled;            /* the host loaded tracked memory since its last submit, wait or query */
+} SimStall;
+void sim_host_stall(SimDevice *dev, SimStall *out);
+
 /* ---- inside a running kernel or host callback ------------------------------------------------ */
 
 /* Record that the running op read or wrote [addr, addr+bytes). Returns SIM_ERR_MEMORY (after a

@@ -190,6 +190,7 @@ struct SimDevice {
   int nblocked;              /* running ops whose callback is blocked in a wait */
   int nwaiters;              /* threads blocked on done_cv */
   bool host_waiting;
+  bool host_polled;          /* a host load since the host's last submit, wait or query */
   size_t nincomplete;        /* submitted, not done */
   uint64_t next_op_id;
   Op *free_ops;

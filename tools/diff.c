@@ -308,7 +308,7 @@ typedef struct Form {
 } Form;
 
 /* Runs form f's entry under sched on a fresh backend, capturing everything the comparison needs. */
-static void run_form(Form *f, Sites *S, const char *entry, const char *sched, bool trace, Run *r) {
+static void run_form(Form *f, Sites *S, const DiffOptions *o, const char *sched, bool trace, Run *r) {
   memset(r, 0, sizeof *r);
   pthread_mutex_init(&r->mu, NULL);
   r->sites = S;
@@ -326,13 +326,13 @@ static void run_form(Form *f, Sites *S, const char *entry, const char *sched, bo
     fprintf(dg, "gpuinterp: error: %s\n", err[0] ? err : "cannot open the backend");
     r->interp_errors = 1;
   } else {
-    InterpOptions io = {.be = be, .out = out, .host_buffer = on_buffer,
-                        .device_print = on_print, .hook_user = r};
+    InterpOptions io = {.be = be, .out = out, .host_buffer = on_buffer, .device_print = on_print,
+                        .hook_user = r, .max_steps = o->max_steps, .timeout = o->timeout};
     Interp *in = interp_create(f->ctx, f->top, &io);
     if (!in) {
       r->interp_errors = 1;
     } else {
-      r->interp_errors = interp_run(in, entry);
+      r->interp_errors = interp_run(in, o->entry);
       interp_destroy(in);
     }
     be_close(be, NULL);
@@ -1276,8 +1276,8 @@ int diff_run(const DiffOptions *o) {
     else
       snprintf(sched, sizeof sched, "random:%zu", k - 1);
     Run *rh = k ? &h : &hs, *rl = k ? &l : &ls;
-    run_form(&C.hi, &C.sites, o->entry, sched, k == 0, rh);
-    run_form(&C.lo, &C.sites, o->entry, sched, k == 0, rl);
+    run_form(&C.hi, &C.sites, o, sched, k == 0, rh);
+    run_form(&C.lo, &C.sites, o, sched, k == 0, rl);
     if (reference_errors(&C, rh, sched)) {
       bad_reference = true;
     } else {
@@ -1304,8 +1304,8 @@ int diff_run(const DiffOptions *o) {
       if (write_traces(&C, &hs, &ls))
         C.errors++;
     } else {
-      run_form(&C.hi, &C.sites, o->entry, C.witness, true, &h);
-      run_form(&C.lo, &C.sites, o->entry, C.witness, true, &l);
+      run_form(&C.hi, &C.sites, o, C.witness, true, &h);
+      run_form(&C.lo, &C.sites, o, C.witness, true, &l);
       if (write_traces(&C, &h, &l))
         C.errors++;
       run_free(&h);

@@ -6,6 +6,7 @@
 #define TOOLS_DIFF_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "traces/traces.h"
 
@@ -25,6 +26,8 @@ typedef struct DiffOptions {
   const char *trace_path; /* write both forms' witness traces (see diff.c for the names), or NULL */
   TraceFormat trace_format;
   const char *mutate;     /* testing: a --lower-mutate of our lowering (with against NULL) */
+  uint64_t max_steps;     /* bounds of each run (InterpOptions), 0: none */
+  double timeout;
 } DiffOptions;
 
 /* Returns the exit status: 0 both forms agree, 1 a difference (or the program itself is wrong), 2

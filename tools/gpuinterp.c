@@ -1,18 +1,18 @@
-/* gpuinterp - runs MLIR programs that use the GPU dialect, with or without a
- * GPU.
+/* gpuinterp - runs MLIR programs that use the GPU dialect, with or without a GPU.
  *
- * This file is only the command line: it parses options, reads and verifies the
- * program with ir/, then prints it (--emit=mlir) or runs it with interp/ on a
- * backend (backends/), writing a trace when asked; --diff hands over to the
- * differential checker (diff.c). Exit status: 0 ok, 1 a program or runtime
- * error or a violation found, 2 a usage, parse or verification error. */
+ * This file is only the command line: it parses options, reads and verifies the program with
+ * ir/, then prints it (--emit=mlir) or runs it with interp/ on a backend (backends/), writing a
+ * trace when asked; --diff hands over to the differential checker (diff.c). Exit status: 0 ok, 1 a program or runtime error or a violation found, 2 a
+ * usage, parse or verification error. */
 #include "backends/backend.h"
 #include "interp/interp.h"
-#include "ir/ir.h"
 #include "lower/lower.h"
+#include "ir/ir.h"
 #include "tools/diff.h"
 #include "traces/traces.h"
 
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,80 +22,54 @@
 static const char usage_text[] =
     "usage: gpuinterp [options] prog.mlir|-\n"
     "\n"
-    "Runs an MLIR program that uses the GPU dialect, in its high-level (gpu.*) "
-    "or lowered\n"
+    "Runs an MLIR program that uses the GPU dialect, in its high-level (gpu.*) or lowered\n"
     "(llvm.call @mgpu*) form.\n"
     "\n"
     "options:\n"
-    "  --backend=sim|cuda|hip     device to run on (default: sim, the CPU "
-    "simulator)\n"
+    "  --backend=sim|cuda|hip     device to run on (default: sim, the CPU simulator)\n"
     "  -e NAME                    entry function (default: main)\n"
     "  --sched=threads|serial|random:SEED\n"
     "                             simulator scheduler (default: threads)\n"
     "  --trace=FILE               write a trace of the run\n"
     "  --trace-format=text|chrome trace format (default: text)\n"
-    "  --race-check=off|on|strict data races (default: on): threads of one "
-    "launch writing the\n"
-    "                             same value unordered are a note, or a "
-    "warning with strict;\n"
-    "                             other races are errors. --no-race-check: "
-    "off\n"
-    "  --emit=mlir                parse, verify and print the program instead "
-    "of running it\n"
-    "  --lower                    lower the gpu host ops to mgpu* runtime "
-    "calls and print the\n"
-    "                             result, with every op's location, instead of "
-    "running it\n"
-    "  -o FILE                    with --emit=mlir or --lower: write to FILE "
-    "instead of stdout\n"
-    "  --lower-mutate=KIND[:SITE] testing only: inject a lowering bug into "
-    "--lower, or into the\n"
+    "  --race-check=off|on|strict data races (default: on): threads of one launch writing the\n"
+    "                             same value unordered are a note, or a warning with strict;\n"
+    "                             other races are errors. --no-race-check: off\n"
+    "  --max-steps=N              stop the run with an error after N ops (a host op counts one, a\n"
+    "                             kernel op one per thread it runs for); with --diff, per run\n"
+    "  --timeout=SECONDS          stop the run with an error after SECONDS of wall-clock time\n"
+    "                             (decimals allowed: 0.5); with --diff, per run\n"
+    "  --emit=mlir                parse, verify and print the program instead of running it\n"
+    "  --lower                    lower the gpu host ops to mgpu* runtime calls and print the\n"
+    "                             result, with every op's location, instead of running it\n"
+    "  -o FILE                    with --emit=mlir or --lower: write to FILE instead of stdout\n"
+    "  --lower-mutate=KIND[:SITE] testing only: inject a lowering bug into --lower, or into the\n"
     "                             lowering --diff makes (see docs/design.md)\n"
-    "  --print-generic            with --emit=mlir: print every op in the "
-    "generic form\n"
-    "  --print-locations          with --emit=mlir: print loc(...) for every "
-    "op\n"
+    "  --print-generic            with --emit=mlir: print every op in the generic form\n"
+    "  --print-locations          with --emit=mlir: print loc(...) for every op\n"
     "  --no-verify                with --emit=mlir: skip the verifier\n"
-    "  --split-input-file         split the input at lines '// -----' and "
-    "handle each part as a\n"
-    "                             program of its own (diagnostics keep the "
-    "file's line numbers;\n"
-    "                             --emit=mlir and --lower print the parts "
-    "separated by '// -----')\n"
-    "  --verify-diagnostics       check that parsing and verifying (and "
-    "--lower) give exactly the\n"
-    "                             diagnostics that 'expected-error@+1 "
-    "{{text}}' comments expect, as\n"
-    "                             mlir-opt does; runs nothing; exit 1 on a "
-    "mismatch\n"
-    "  --diff                     run the program and a lowering of it (ours, "
-    "or --against's) under\n"
-    "                             serial, threads and --seeds random schedules "
-    "and report where\n"
-    "                             they differ: output, final host buffers, "
-    "violations, lost\n"
-    "                             ordering of conflicting accesses, lost "
-    "concurrency (a warning);\n"
+    "  --split-input-file         split the input at lines '// -----' and handle each part as a\n"
+    "                             program of its own (diagnostics keep the file's line numbers;\n"
+    "                             --emit=mlir and --lower print the parts separated by '// -----')\n"
+    "  --verify-diagnostics       check that parsing and verifying (and --lower) give exactly the\n"
+    "                             diagnostics that 'expected-error@+1 {{text}}' comments expect, as\n"
+    "                             mlir-opt does; runs nothing; exit 1 on a mismatch\n"
+    "  --diff                     run the program and a lowering of it (ours, or --against's) under\n"
+    "                             serial, threads and --seeds random schedules and report where\n"
+    "                             they differ: output, final host buffers, violations, lost\n"
+    "                             ordering of conflicting accesses, lost concurrency (a warning);\n"
     "                             prints nothing on stdout\n"
-    "  --against FILE             with --diff: compare with this lowered file "
-    "(e.g. the output of\n"
-    "                             mlir-opt --gpu-to-llvm "
-    "-mlir-print-debuginfo)\n"
-    "  --seeds N                  with --diff: random schedules to try "
-    "(default: 8)\n"
-    "  --diff-strict              with --diff: lost concurrency is a "
-    "difference, not a warning\n"
-    "  --leak-check=off|warn|error  with --diff: leaks only the lowered form "
-    "has (default: warn)\n"
-    "                             with --diff, --trace=FILE writes FILE.high "
-    "and FILE.lowered\n"
-    "                             (before FILE's extension): the witness runs' "
-    "traces\n"
+    "  --against FILE             with --diff: compare with this lowered file (e.g. the output of\n"
+    "                             mlir-opt --gpu-to-llvm -mlir-print-debuginfo)\n"
+    "  --seeds N                  with --diff: random schedules to try (default: 8)\n"
+    "  --diff-strict              with --diff: lost concurrency is a difference, not a warning\n"
+    "  --leak-check=off|warn|error  with --diff: leaks only the lowered form has (default: warn)\n"
+    "                             with --diff, --trace=FILE writes FILE.high and FILE.lowered\n"
+    "                             (before FILE's extension): the witness runs' traces\n"
     "  --help                     show this text\n"
     "  --version                  show the version\n"
     "\n"
-    "exit status: 0 ok; 1 program or runtime error, or a violation found "
-    "(--diff: a difference);\n"
+    "exit status: 0 ok; 1 program or runtime error, or a violation found (--diff: a difference);\n"
     "2 usage, parse or verification error.\n";
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -105,10 +79,16 @@ static int usage_error(const char *fmt, const char *arg) {
   return 2;
 }
 
+/* --max-steps and --timeout: 0 when not given */
+typedef struct Bounds {
+  uint64_t max_steps;
+  double timeout;
+} Bounds;
+
 /* Runs the program on a backend; returns the exit status. */
-static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry,
-               const char *sched, bool no_race_check, bool race_strict,
-               const char *trace_path, TraceFormat trace_format) {
+static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, const char *sched,
+               bool no_race_check, bool race_strict, const char *trace_path, TraceFormat trace_format,
+               Bounds bounds) {
   TraceRecorder *rec = trace_path ? trace_recorder_create() : NULL;
   BeOptions bo = {0};
   bo.sched = sched;
@@ -118,15 +98,12 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry,
   char err[512] = "";
   int status = 0;
   if (be_open(backend, &bo, &be, err, sizeof err) != BE_OK) {
-    fprintf(stderr, "gpuinterp: error: %s\n",
-            err[0] ? err : "cannot open the backend");
+    fprintf(stderr, "gpuinterp: error: %s\n", err[0] ? err : "cannot open the backend");
     status = 1;
     goto done;
   }
-  InterpOptions io = {.be = be,
-                      .out = stdout,
-                      .no_race_check = no_race_check,
-                      .race_strict = race_strict};
+  InterpOptions io = {.be = be, .out = stdout, .no_race_check = no_race_check, .race_strict = race_strict,
+                      .max_steps = bounds.max_steps, .timeout = bounds.timeout};
   Interp *in = interp_create(ctx, top, &io);
   if (!in) {
     status = 1;
@@ -141,8 +118,7 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry,
   if (sum.errors)
     status = 1;
   if (rec && trace_write_path(rec, trace_format, trace_path) != 0) {
-    fprintf(stderr, "gpuinterp: error: cannot write the trace to '%s'\n",
-            trace_path);
+    fprintf(stderr, "gpuinterp: error: cannot write the trace to '%s'\n", trace_path);
     status = 1;
   }
 done:
@@ -158,18 +134,17 @@ typedef struct Job {
   PrintOptions popts;
   const char *backend, *entry, *sched, *trace_path;
   bool no_race_check, race_strict;
+  Bounds bounds;
   TraceFormat trace_format;
   FILE *out; /* for --emit=mlir and --lower */
 } Job;
 
-/* Parses, verifies and then prints, lowers or runs one program; returns the
- * exit status. */
+/* Parses, verifies and then prints, lowers or runs one program; returns the exit status. */
 static int one_program(const Job *job, const char *text, size_t len) {
   IrCtx *ctx = ir_ctx_create();
   if (!ctx)
     return 1;
-  IrExpect *expect =
-      job->verify_diags ? ir_expect_begin(ctx, job->name, text, len) : NULL;
+  IrExpect *expect = job->verify_diags ? ir_expect_begin(ctx, job->name, text, len) : NULL;
   int status = 0;
   Op *top = ir_parse(ctx, job->name, text, len);
   if (!top || (job->verify && ir_verify(ctx, top))) {
@@ -189,9 +164,8 @@ static int one_program(const Job *job, const char *text, size_t len) {
     if (job->split)
       fputc('\n', job->out); /* mlir-opt ends each part with a blank line */
   } else if (!expect) {
-    status =
-        run(ctx, top, job->backend, job->entry, job->sched, job->no_race_check,
-            job->race_strict, job->trace_path, job->trace_format);
+    status = run(ctx, top, job->backend, job->entry, job->sched, job->no_race_check, job->race_strict, job->trace_path,
+                 job->trace_format, job->bounds);
   }
 done:
   if (expect)
@@ -247,6 +221,7 @@ int main(int argc, char **argv) {
   bool diff = false, diff_opt = false;
   DiffOptions dopts = {.seeds = 8, .leak_check = DIFF_LEAK_WARN};
   bool split = false, verify_diags = false, run_opt = false;
+  Bounds bounds = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -280,10 +255,8 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--backend=", 10)) {
       backend = a + 10;
       run_opt = true;
-      if (strcmp(backend, "sim") && strcmp(backend, "cuda") &&
-          strcmp(backend, "hip"))
-        return usage_error("unknown backend '%s' (expected: sim, cuda or hip)",
-                           backend);
+      if (strcmp(backend, "sim") && strcmp(backend, "cuda") && strcmp(backend, "hip"))
+        return usage_error("unknown backend '%s' (expected: sim, cuda or hip)", backend);
     } else if (!strcmp(a, "-e")) {
       if (++i == argc)
         return usage_error("%s needs a function name", a);
@@ -292,11 +265,8 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--sched=", 8)) {
       sched = a + 8;
       run_opt = true;
-      if (strcmp(sched, "threads") && strcmp(sched, "serial") &&
-          strncmp(sched, "random:", 7))
-        return usage_error(
-            "unknown scheduler '%s' (expected: threads, serial or random:SEED)",
-            sched);
+      if (strcmp(sched, "threads") && strcmp(sched, "serial") && strncmp(sched, "random:", 7))
+        return usage_error("unknown scheduler '%s' (expected: threads, serial or random:SEED)", sched);
     } else if (!strncmp(a, "--trace=", 8)) {
       trace_path = a + 8;
       run_opt = true;
@@ -307,8 +277,7 @@ int main(int argc, char **argv) {
       else if (!strcmp(a + 15, "chrome"))
         trace_format = TRACE_FORMAT_CHROME;
       else
-        return usage_error(
-            "unknown trace format '%s' (expected: text or chrome)", a + 15);
+        return usage_error("unknown trace format '%s' (expected: text or chrome)", a + 15);
     } else if (!strcmp(a, "--diff")) {
       diff = true;
     } else if (!strcmp(a, "--against") || !strncmp(a, "--against=", 10)) {
@@ -327,8 +296,7 @@ int main(int argc, char **argv) {
       char *end = NULL;
       unsigned long n = v ? strtoul(v, &end, 10) : 0;
       if (!v || !*v || *end || v[0] == '-' || n > 1000)
-        return usage_error("--seeds needs a number from 0 to 1000, not '%s'",
-                           v ? v : "");
+        return usage_error("--seeds needs a number from 0 to 1000, not '%s'", v ? v : "");
       dopts.seeds = (unsigned)n;
       diff_opt = true;
     } else if (!strcmp(a, "--diff-strict")) {
@@ -342,22 +310,34 @@ int main(int argc, char **argv) {
       else if (!strcmp(a + 13, "error"))
         dopts.leak_check = DIFF_LEAK_ERROR;
       else
-        return usage_error(
-            "unknown leak check '%s' (expected: off, warn or error)", a + 13);
+        return usage_error("unknown leak check '%s' (expected: off, warn or error)", a + 13);
       diff_opt = true;
-    } else if (!strcmp(a, "--no-race-check") ||
-               !strcmp(a, "--race-check=off")) {
+    } else if (!strncmp(a, "--max-steps=", 12)) {
+      char *end = NULL;
+      const char *v = a + 12;
+      unsigned long long n = strtoull(v, &end, 10);
+      if (!isdigit((unsigned char)v[0]) || *end || n == 0 || n > INT64_MAX)
+        return usage_error("--max-steps needs a positive whole number of steps, not '%s'", v);
+      bounds.max_steps = n;
+      run_opt = true;
+    } else if (!strncmp(a, "--timeout=", 10)) {
+      char *end = NULL;
+      const char *v = a + 10;
+      double t = strtod(v, &end);
+      if (!*v || *end || !(t > 0) || t > 1e9)
+        return usage_error("--timeout needs a positive number of seconds (e.g. 0.5), not '%s'", v);
+      bounds.timeout = t;
+      run_opt = true;
+    } else if (!strcmp(a, "--no-race-check") || !strcmp(a, "--race-check=off")) {
       no_race_check = true;
       race_strict = false;
       run_opt = true;
-    } else if (!strcmp(a, "--race-check=on") ||
-               !strcmp(a, "--race-check=strict")) {
+    } else if (!strcmp(a, "--race-check=on") || !strcmp(a, "--race-check=strict")) {
       no_race_check = false;
       race_strict = !strcmp(a + 13, "strict");
       run_opt = true;
     } else if (!strncmp(a, "--race-check=", 13)) {
-      return usage_error(
-          "unknown race check '%s' (expected: off, on or strict)", a + 13);
+      return usage_error("unknown race check '%s' (expected: off, on or strict)", a + 13);
     } else if (a[0] == '-' && a[1]) {
       return usage_error("unknown option '%s'", a);
     } else if (input) {
@@ -373,8 +353,7 @@ int main(int argc, char **argv) {
   if (out_path && !lower && !emit)
     return usage_error("%s", "-o needs --emit=mlir or --lower");
   if (lopts.mutate && !lower && (!diff || dopts.against))
-    return usage_error(
-        "%s", "--lower-mutate needs --lower, or --diff without --against");
+    return usage_error("%s", "--lower-mutate needs --lower, or --diff without --against");
   if (lopts.mutate) {
     const char *const *k = lower_mutation_kinds();
     size_t len = strcspn(lopts.mutate, ":");
@@ -383,48 +362,36 @@ int main(int argc, char **argv) {
     if (!*k) {
       char list[512] = "";
       for (k = lower_mutation_kinds(); *k; k++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-                 k == lower_mutation_kinds() ? "" : ", ", *k);
-      fprintf(stderr,
-              "gpuinterp: error: unknown lowering mutation '%.*s' (expected "
-              "one of: %s)\n",
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k == lower_mutation_kinds() ? "" : ", ", *k);
+      fprintf(stderr, "gpuinterp: error: unknown lowering mutation '%.*s' (expected one of: %s)\n",
               (int)len, lopts.mutate, list);
       return 2;
     }
   }
   if (diff_opt && !diff)
-    return usage_error(
-        "%s", "--against, --seeds, --diff-strict and --leak-check need --diff");
+    return usage_error("%s", "--against, --seeds, --diff-strict and --leak-check need --diff");
   if (diff && (lower || emit || out_path))
-    return usage_error("%s",
-                       "--diff cannot be used with --lower, --emit=mlir or -o");
-  if (diff &&
-      (strcmp(backend, "sim") || strcmp(sched, "threads") || no_race_check))
-    return usage_error(
-        "%s", "--diff runs on the simulator under its own schedules, with race "
-              "checks: --backend, --sched and --no-race-check do not apply");
+    return usage_error("%s", "--diff cannot be used with --lower, --emit=mlir or -o");
+  if (diff && (strcmp(backend, "sim") || strcmp(sched, "threads") || no_race_check))
+    return usage_error("%s", "--diff runs on the simulator under its own schedules, with race "
+                             "checks: --backend, --sched and --no-race-check do not apply");
   if (diff && (split || verify_diags))
-    return usage_error("%s", "--diff cannot be used with --split-input-file or "
-                             "--verify-diagnostics");
+    return usage_error("%s", "--diff cannot be used with --split-input-file or --verify-diagnostics");
   if (verify_diags && run_opt)
-    return usage_error(
-        "%s",
-        "--verify-diagnostics checks parsing and verification and runs "
-        "nothing: "
-        "--backend, -e, --sched, --trace and --no-race-check do not apply");
+    return usage_error("%s", "--verify-diagnostics checks parsing and verification and runs nothing: "
+                             "--backend, -e, --sched, --trace and --no-race-check do not apply");
   if (split && trace_path)
-    return usage_error(
-        "%s",
-        "--split-input-file runs several programs: --trace does not apply");
+    return usage_error("%s", "--split-input-file runs several programs: --trace does not apply");
   if (diff && !strcmp(input, "-"))
-    return usage_error(
-        "%s", "--diff needs the program in a file (its locations name it)");
+    return usage_error("%s", "--diff needs the program in a file (its locations name it)");
   if (diff) {
     dopts.input = input;
     dopts.entry = entry;
     dopts.trace_path = trace_path;
     dopts.trace_format = trace_format;
     dopts.mutate = lopts.mutate;
+    dopts.max_steps = bounds.max_steps;
+    dopts.timeout = bounds.timeout;
     return diff_run(&dopts);
   }
 
@@ -433,22 +400,11 @@ int main(int argc, char **argv) {
   if (!text)
     return 2;
   const char *name = strcmp(input, "-") ? input : "<stdin>";
-  Job job = {.name = name,
-             .split = split,
-             .verify = verify,
-             .verify_diags = verify_diags,
-             .lower = lower,
-             .print = emit || lower,
-             .lopts = &lopts,
-             .popts = popts,
-             .backend = backend,
-             .entry = entry,
-             .sched = sched,
-             .no_race_check = no_race_check,
-             .race_strict = race_strict,
-             .trace_path = trace_path,
-             .trace_format = trace_format,
-             .out = stdout};
+  Job job = {.name = name, .split = split, .verify = verify, .verify_diags = verify_diags, .lower = lower,
+             .print = emit || lower, .lopts = &lopts, .popts = popts, .backend = backend,
+             .entry = entry, .sched = sched, .no_race_check = no_race_check, .race_strict = race_strict,
+             .bounds = bounds,
+             .trace_path = trace_path, .trace_format = trace_format, .out = stdout};
   int status = 0;
   if (out_path && strcmp(out_path, "-") && !(job.out = fopen(out_path, "w"))) {
     fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
@@ -458,9 +414,8 @@ int main(int argc, char **argv) {
   if (!split) {
     status = one_program(&job, text, len);
   } else {
-    /* The input is split wherever "// -----" occurs, as mlir-opt splits it;
-     * each part is parsed with what comes before it blanked out, so that its
-     * locations are the file's. */
+    /* The input is split wherever "// -----" occurs, as mlir-opt splits it; each part is parsed
+     * with what comes before it blanked out, so that its locations are the file's. */
     const char *end = text + len, *part = text;
     for (bool first = true;; first = false) {
       const char *m = find_split_marker(part, end);

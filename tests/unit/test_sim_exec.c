@@ -116,6 +116,51 @@ static void test_host_wait_on_closed_gate_reports_deadlock(void **state) {
   assert_int_equal(s.n, 1);
 }
 
+/* sim_host_stall: under a lazy scheduler, the ops not done and whether the host loaded tracked
+ * memory since its last submit, wait or query; nothing pending under threads. */
+static void test_host_stall_counts_pending_ops_and_polls(void **state) {
+  (void)state;
+  for (int sched = SIM_SCHED_THREADS; sched <= SIM_SCHED_RANDOM; sched++) {
+    Sink s;
+    SimDevice *dev = make(&s, (SimSched)sched);
+    void *p = NULL;
+    assert_int_equal(sim_mem_alloc(dev, 4, SIM_MEM_HOST_SHARED, &p, "alloc"), SIM_OK);
+    SimOp *g, *after;
+    SimOpDesc gd = {.kind = SIM_OP_GATE, .loc = "prog.mlir:2:1"};
+    SimOpDesc md = {.kind = SIM_OP_MARKER, .loc = "prog.mlir:3:1"};
+    sim_submit(dev, &gd, NULL, 0, &g);
+    sim_submit(dev, &md, &g, 1, &after);
+    SimStall st;
+    sim_host_stall(dev, &st);
+    assert_int_equal(st.sched, sched);
+    assert_false(st.polled);
+    uint32_t v = 0;
+    assert_int_equal(sim_host_access(dev, p, 4, true, "store"), SIM_OK);
+    memcpy(p, &v, 4);
+    assert_int_equal(sim_host_access(dev, p, 4, false, "load"), SIM_OK);
+    sim_host_stall(dev, &st);
+    assert_true(st.polled);
+    if (sched == SIM_SCHED_THREADS) {
+      assert_int_equal(st.pending, 0);
+    } else {
+      assert_int_equal(st.pending, 2);
+      assert_string_equal(st.first_loc, "prog.mlir:2:1");
+    }
+    assert_int_equal(sim_op_query(dev, after), SIM_NOT_READY); /* a query: the host asked again */
+    sim_host_stall(dev, &st);
+    assert_false(st.polled);
+    assert_int_equal(sim_gate_open(dev, g, "open"), SIM_OK);
+    assert_int_equal(sim_host_wait(dev, &after, 1, "wait"), SIM_OK);
+    sim_host_stall(dev, &st);
+    assert_int_equal(st.pending, 0);
+    sim_op_release(dev, g);
+    sim_op_release(dev, after);
+    assert_int_equal(sim_mem_free(dev, p, "free"), SIM_OK);
+    sim_destroy(dev);
+    assert_int_equal(s.n, 0);
+  }
+}
+
 static void test_stream_sync_behind_closed_gate_reports_deadlock(void **state) {
   (void)state;
   for (int sched = SIM_SCHED_THREADS; sched <= SIM_SCHED_RANDOM; sched++) {
@@ -530,6 +575,7 @@ int main(void) {
     cmocka_unit_test(test_ctx_parallel_for_runs_every_index_once),
     cmocka_unit_test(test_op_release_callback_called_once),
     cmocka_unit_test(test_diag_report_counts_errors_and_warnings),
+    cmocka_unit_test(test_host_stall_counts_pending_ops_and_polls),
   };
   return cmocka_run_group_tests_name("sim_exec", tests, NULL, NULL);
 }
