@@ -173,6 +173,14 @@ void interp_free_globals(Interp *in);
 void interp_free_heap(Interp *in);
 void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer than until */
 
+/* llvm_extern.c: the memory table (every block the program allocated: memref.alloc and alloca,
+ * globals, malloc, device allocations). Whether [p, p + bytes) lies in one block; a located error
+ * on ins otherwise (what: "load", "store", "print", ...). interp_view_owned: the same for every
+ * element descriptor d (MLIR's words: allocated, aligned, offset, sizes, strides) describes. */
+bool interp_mem_owned(Frame *fr, const Ins *ins, const void *p, uint64_t bytes, const char *what);
+bool interp_view_owned(Frame *fr, const Ins *ins, const Slot *d, uint32_t rank, uint32_t esize,
+                       const char *what);
+
 /* ---- op table ------------------------------------------------------------------------------- */
 
 /* gpu.c: waits for kernels still running and counts their errors (the end of a run); frees

@@ -112,6 +112,8 @@ static bool block_remove(Interp *in, void *p, int kind) {
   return true;
 }
 
+void interp_low_device_remove(Interp *in, void *p) { block_remove(in, p, R_DEVICE); }
+
 static const char *kind_name(int kind) {
   switch (kind) {
   case R_HEAP: return "heap block";
@@ -178,6 +180,37 @@ static bool owned_in(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, con
 
 static bool owned(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const char *what) {
   return owned_in(fr, ins, p, bytes, what, NULL);
+}
+
+bool interp_mem_owned(Frame *fr, const Ins *ins, const void *p, uint64_t bytes, const char *what) {
+  return owned(fr, ins, (uintptr_t)p, bytes, what);
+}
+
+bool interp_view_owned(Frame *fr, const Ins *ins, const Slot *d, uint32_t rank, uint32_t esize,
+                       const char *what) {
+  int64_t lo = d[2].i, hi = d[2].i;
+  for (uint32_t i = 0; i < rank; i++) {
+    int64_t n = d[3 + i].i, st = d[3 + rank + i].i, span;
+    if (n < 0) {
+      interp_error(fr, ins, "%s of a memref with the negative size %" PRId64 " in dimension %u", what, n, i);
+      return false;
+    }
+    if (!n)
+      return true; /* no elements: nothing is read or written */
+    if (__builtin_mul_overflow(n - 1, st, &span) ||
+        __builtin_add_overflow(st < 0 ? lo : hi, span, st < 0 ? &lo : &hi))
+      goto overflow;
+  }
+  int64_t blo, bhi;
+  uintptr_t a;
+  if (__builtin_mul_overflow(lo, (int64_t)esize, &blo) || __builtin_mul_overflow(hi, (int64_t)esize, &bhi) ||
+      __builtin_add_overflow(bhi, (int64_t)esize, &bhi) ||
+      __builtin_add_overflow((uintptr_t)d[1].p, (uintptr_t)blo, &a) != (blo < 0))
+    goto overflow;
+  return owned(fr, ins, a, (uint64_t)bhi - (uint64_t)blo, what);
+overflow:
+  interp_error(fr, ins, "%s of a memref whose offset, sizes and strides run past the address space", what);
+  return false;
 }
 
 char *interp_low_host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write,

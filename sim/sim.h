@@ -294,6 +294,10 @@ SimStatus sim_host_access(SimDevice *dev, const void *addr, size_t bytes, bool i
    diagnostic) when the access is outside any allocation the device may touch: the caller must then
    not perform it. Cheap: consecutive accesses to one allocation take no lock. */
 SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc);
+/* Whether [addr, addr+bytes) lies in an allocation the device knows (host memory it was not told
+   about does not count here, whatever strict_host says) that the running op may touch: SIM_OK or
+   SIM_ERR_MEMORY. Reports and records nothing (the caller reports; sim_access records). */
+SimStatus sim_access_check(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc);
 SimDevice *sim_ctx_device(SimCtx *ctx);
 uint64_t sim_ctx_op_id(const SimCtx *ctx);
 int sim_ctx_worker(const SimCtx *ctx);   /* worker index, -1 on the host thread */
