@@ -170,6 +170,9 @@ void interp_load_elem(const Type *t, const void *p, Slot *out);
 void interp_store_elem(const Type *t, void *p, const Slot *in);
 const char *interp_loc(Comp *c, Op *op);
 void interp_free_globals(Interp *in);
+/* Zeroed host memory for the program (align: a power of two); NULL when it cannot be had, a size
+ * past the machine's memory included. */
+void *interp_host_alloc(uint64_t bytes, uint64_t align);
 void interp_free_heap(Interp *in);
 void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer than until */
 

@@ -308,10 +308,9 @@ static const char *native_loc(Frame *fr, const Ins *call) {
 static int heap_alloc(Frame *fr, const Ins *call, uint64_t bytes, uint64_t align, Slot *res) {
   void *p = NULL;
   align = align < 16 ? 16 : align;
-  if ((align & (align - 1)) || posix_memalign(&p, align, bytes ? bytes : 1))
-    return interp_error(fr, call, "cannot allocate %" PRIu64 " bytes aligned to %" PRIu64, bytes,
-                        align);
-  memset(p, 0, bytes ? bytes : 1); /* defined contents, as memref.alloc gives */
+  if ((align & (align - 1)) || !(p = interp_host_alloc(bytes, align))) /* zeroed, as memref.alloc gives */
+    return interp_error(fr, call, "out of memory: cannot allocate %" PRIu64 " bytes aligned to %" PRIu64,
+                        bytes, align);
   const char *loc = native_loc(fr, call);
   interp_low_block_add(fr->in, p, bytes, R_HEAP, loc);
   if (fr->in->be && be_host_add(fr->in->be, p, bytes ? bytes : 1, loc) != BE_OK)

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define D_ALLOC 0
 #define D_ALIGNED 1
@@ -161,6 +162,26 @@ void interp_store_elem(const Type *t, void *p, const Slot *in) {
 
 /* ---- alloc and dealloc ---------------------------------------------------------------------- */
 
+/* Every block of host memory the program sizes (memref.alloc and alloca, realloc, globals, malloc
+ * and friends in lowered code) comes from here: zeroed, aligned to align (a power of two, at least
+ * the size of a pointer), NULL when it cannot be had. A request past the machine's memory is
+ * refused before the allocator sees it: a sanitizing allocator aborts on some such sizes instead
+ * of failing, and zeroing one would exhaust the machine. */
+void *interp_host_alloc(uint64_t bytes, uint64_t align) {
+  static uint64_t limit;
+  if (!limit) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    limit = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : (uint64_t)1 << 40;
+    if (limit > (uint64_t)1 << 40)
+      limit = (uint64_t)1 << 40;
+  }
+  void *p = NULL;
+  if (bytes > limit || posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, bytes ? bytes : 1))
+    return NULL;
+  memset(p, 0, bytes ? bytes : 1);
+  return p;
+}
+
 typedef struct Shape {
   Type *type;
   uint32_t rank, esize;
@@ -224,32 +245,32 @@ static int x_alloc(Frame *fr, const Ins *ins) {
         return interp_error(fr, ins, "negative size %lld for dimension %u", (long long)sz, i);
     }
     sizes(d)[i] = sz;
-    n *= (uint64_t)sz;
+    if (__builtin_mul_overflow(n, (uint64_t)sz, &n))
+      return interp_error(fr, ins, "allocation size overflows");
   }
   int64_t st = 1;
   for (uint32_t i = sh->rank; i-- > 0;) {
     strides(d, sh->rank)[i] = st;
-    st *= sizes(d)[i];
+    if (__builtin_mul_overflow(st, sizes(d)[i], &st))
+      return interp_error(fr, ins, "allocation size overflows");
   }
-  uint64_t bytes = n * sh->esize;
-  if (n && bytes / n != sh->esize)
+  uint64_t bytes;
+  if (__builtin_mul_overflow(n, (uint64_t)sh->esize, &bytes) || bytes > INT64_MAX)
     return interp_error(fr, ins, "allocation size overflows");
   void *p = NULL;
   if (sh->stack) {
     /* alloca: a 64-byte header links it into the frame's list, freed when the function (or the
      * enclosing alloca_scope) ends */
-    void *blk;
-    if (posix_memalign(&blk, 64, 64 + bytes))
-      return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
-    memset(blk, 0, 64 + bytes);
+    void *blk = bytes <= UINT64_MAX - 64 ? interp_host_alloc(64 + bytes, 64) : NULL;
+    if (!blk)
+      return interp_error(fr, ins, "out of memory: cannot allocate %llu bytes", (unsigned long long)bytes);
     *(void **)blk = fr->allocas;
     fr->allocas = blk;
     p = (char *)blk + 64;
     interp_low_block_add(fr->in, p, bytes, R_MEMREF, sh->loc);
   } else if (bytes) {
-    if (posix_memalign(&p, sh->align, bytes))
-      return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
-    memset(p, 0, bytes);
+    if (!(p = interp_host_alloc(bytes, sh->align)))
+      return interp_error(fr, ins, "out of memory: cannot allocate %llu bytes", (unsigned long long)bytes);
     heap_add(fr->in, p, bytes, sh->loc);
   }
   d[D_ALLOC].p = p;
@@ -303,12 +324,13 @@ static int x_realloc(Frame *fr, const Ins *ins) {
   void *old = s[D_ALLOC].p;
   if (old && !heap_remove(fr->in, old))
     return interp_error(fr, ins, "reallocates memory that is not a live allocation");
-  uint64_t bytes = (uint64_t)n * sh->esize, keep = (uint64_t)s[D_SIZES].i * sh->esize;
+  uint64_t bytes, keep = (uint64_t)s[D_SIZES].i * sh->esize;
+  if (__builtin_mul_overflow((uint64_t)n, (uint64_t)sh->esize, &bytes))
+    return interp_error(fr, ins, "allocation size overflows");
   void *p = NULL;
-  if (bytes && posix_memalign(&p, 64, bytes))
-    return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
+  if (bytes && !(p = interp_host_alloc(bytes, 64)))
+    return interp_error(fr, ins, "out of memory: cannot allocate %llu bytes", (unsigned long long)bytes);
   if (p) {
-    memset(p, 0, bytes);
     if (old)
       memcpy(p, (char *)s[D_ALIGNED].p + s[D_OFFSET].i * (int64_t)sh->esize, keep < bytes ? keep : bytes);
     heap_add(fr->in, p, bytes, sh->loc);
@@ -718,9 +740,11 @@ static int x_get_global(Frame *fr, const Ins *ins) {
   Global *g = ins->aux;
   Slot *d = &fr->s[ins->out[0]];
   if (!g->mem && g->bytes) {
-    if (posix_memalign(&g->mem, 64, g->bytes))
-      return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)g->bytes);
-    memset(g->mem, 0, g->bytes);
+    if (g->bytes == UINT64_MAX)
+      return interp_error(fr, ins, "out of memory: the global's size overflows 64 bits");
+    if (!(g->mem = interp_host_alloc(g->bytes, 64)))
+      return interp_error(fr, ins, "out of memory: cannot allocate %llu bytes for the global",
+                          (unsigned long long)g->bytes);
     if (!fill_global(g))
       return interp_error(fr, ins, "the global's initial value is not supported by the interpreter yet");
     interp_low_block_add(fr->in, g->mem, g->bytes, R_MEMREF, g->sh.loc);
@@ -760,8 +784,9 @@ bool c_get_global(Comp *c, Op *op, Ins *ins) {
     g->sh = *shape_of(c, decl, t);
     g->decl = decl;
     g->bytes = g->sh.esize;
-    for (uint32_t i = 0; i < t->u.sh.rank; i++)
-      g->bytes *= (uint64_t)t->u.sh.shape[i];
+    for (uint32_t i = 0; i < t->u.sh.rank; i++) /* UINT64_MAX: too big to allocate */
+      if (__builtin_mul_overflow(g->bytes, (uint64_t)t->u.sh.shape[i], &g->bytes))
+        g->bytes = UINT64_MAX;
     Global **ng = realloc(c->in->globals, (c->in->nglobals + 1) * sizeof *ng);
     if (!ng)
       abort();
