@@ -97,6 +97,7 @@ struct Interp {
   uint32_t nfuncs;
   unsigned errors;
   uint32_t depth; /* call depth, to stop runaway recursion with a diagnostic */
+  uintptr_t stack_lo; /* interp.c: a call whose frame lies below this would exhaust the C stack */
   struct Global **globals; /* memref.global memory, made on first use */
   uint32_t nglobals;
   HeapBlock *heap;         /* host memory the program allocated and has not freed */
