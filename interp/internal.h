@@ -164,6 +164,12 @@ static inline uint64_t interp_zext(int64_t v, uint32_t w) {
   return w >= 64 ? (uint64_t)v : (uint64_t)v & ((1ULL << w) - 1);
 }
 uint32_t interp_int_width(const Type *t); /* iN: N; index: 64; 0 if not an integer */
+/* *acc += x * y, false (and *acc unspecified) when that overflows: index and size arithmetic on
+ * values the program chose is done with it, before any bounds check relies on the result. */
+static inline bool interp_madd(int64_t *acc, int64_t x, int64_t y) {
+  int64_t t;
+  return !__builtin_mul_overflow(x, y, &t) && !__builtin_add_overflow(*acc, t, acc);
+}
 
 /* memref.c: element sizes and conversions between memory and slots; op locations as strings */
 uint32_t interp_elem_bytes(const Type *t);

@@ -1426,7 +1426,8 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
       return interp_error(fr, ins, "block size %lld in dimension %c is not in [1, %d]", (long long)block[d], "xyz"[d],
                           MAX_BLOCK_THREADS);
     threads *= block[d];
-    blocks *= grid[d];
+    if (__builtin_mul_overflow(blocks, grid[d], &blocks))
+      return interp_error(fr, ins, "a grid of more than 2^63 blocks");
   }
   if (threads > MAX_BLOCK_THREADS)
     return interp_error(fr, ins, "a block of %lld threads exceeds the limit of %d", (long long)threads,

@@ -459,13 +459,20 @@ static int n_memref_copy(Frame *fr, const Ins *call, Slot *a, Slot *r) {
   if (!owned(fr, call, su[1].u, 24 + 16 * (uint64_t)rank, "load") ||
       !owned(fr, call, du[1].u, 24 + 16 * (uint64_t)rank, "load"))
     return EX_ERROR;
+  if (es > 65536)
+    return interp_error(fr, call, "memrefCopy of elements of %lld bytes", (long long)es);
   const Slot *sd = su[1].p, *dd = du[1].p;
   int64_t idx[16] = {0}, n = 1;
   for (int64_t i = 0; i < rank; i++) {
     if (sd[3 + i].i != dd[3 + i].i)
       return interp_error(fr, call, "memrefCopy between memrefs of different sizes");
-    n *= sd[3 + i].i;
+    if (__builtin_mul_overflow(n, sd[3 + i].i, &n))
+      return interp_error(fr, call, "memrefCopy of more than 2^63 elements");
   }
+  /* both views lie in memory the program owns, so no element offset below overflows */
+  if (n && (!interp_view_owned(fr, call, sd, (uint32_t)rank, (uint32_t)es, "load") ||
+            !interp_view_owned(fr, call, dd, (uint32_t)rank, (uint32_t)es, "store")))
+    return EX_ERROR;
   const char *loc = native_loc(fr, call);
   for (int64_t k = 0; k < n; k++) {
     int64_t so = sd[2].i, d = dd[2].i;

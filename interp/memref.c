@@ -450,10 +450,20 @@ static void *element(Frame *fr, const Ins *ins, const Shape *sh, Slot *d, uint32
                    (long long)x, (long long)n, i);
       return NULL;
     }
-    off += x * strides(d, sh->rank)[i];
+    if (!interp_madd(&off, x, strides(d, sh->rank)[i])) {
+      interp_error(fr, ins, "the element's offset overflows (offset %lld, stride %lld in dimension %u)",
+                   (long long)d[D_OFFSET].i, (long long)strides(d, sh->rank)[i], i);
+      return NULL;
+    }
   }
-  char *p = (char *)d[D_ALIGNED].p + off * (int64_t)sh->esize;
-  return p;
+  int64_t byte = 0;
+  if (!interp_madd(&byte, off, (int64_t)sh->esize)) {
+    interp_error(fr, ins, "the element's offset %lld overflows", (long long)off);
+    return NULL;
+  }
+  /* the descriptor is trusted no further than the memory table: a bad view is an error here */
+  char *p = (char *)((uintptr_t)d[D_ALIGNED].p + (uintptr_t)byte);
+  return interp_mem_owned(fr, ins, p, sh->esize, "access") ? p : NULL;
 }
 
 static int x_load(Frame *fr, const Ins *ins) {
@@ -601,6 +611,10 @@ static int x_copy(Frame *fr, const Ins *ins) {
     if (sizes(s)[i] != sizes(d)[i])
       return interp_error(fr, ins, "source and target differ in dimension %u (%lld vs %lld)", i,
                           (long long)sizes(s)[i], (long long)sizes(d)[i]);
+  /* both views in memory the program owns: then no element offset overflows either */
+  if (!interp_view_owned(fr, ins, s, sh->rank, sh->esize, "copy") ||
+      !interp_view_owned(fr, ins, d, sh->rank, sh->esize, "copy"))
+    return EX_ERROR;
   copy_rec(sh, s, d, 0, s[D_OFFSET].i, d[D_OFFSET].i);
   return EX_NEXT;
 }
@@ -627,13 +641,15 @@ static int x_subview(Frame *fr, const Ins *ins) {
   int64_t off = s[D_OFFSET].i, nsz[16], nst[16];
   for (uint32_t i = 0; i < v->src_rank; i++) {
     int64_t o = v->offs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : v->offs[i];
-    off += o * strides(s, v->src_rank)[i];
+    if (!interp_madd(&off, o, strides(s, v->src_rank)[i]))
+      return interp_error(fr, ins, "the view's offset overflows (offset %lld in dimension %u)", (long long)o, i);
   }
   for (uint32_t i = 0; i < v->src_rank; i++)
     nsz[i] = v->szs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : v->szs[i];
   for (uint32_t i = 0; i < v->src_rank; i++) {
     int64_t st = v->strs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : v->strs[i];
-    nst[i] = st * strides(s, v->src_rank)[i];
+    if (__builtin_mul_overflow(st, strides(s, v->src_rank)[i], &nst[i]))
+      return interp_error(fr, ins, "the view's stride overflows (stride %lld in dimension %u)", (long long)st, i);
   }
   d[D_ALLOC] = s[D_ALLOC];
   d[D_ALIGNED] = s[D_ALIGNED];
@@ -853,7 +869,8 @@ static int x_collapse(Frame *fr, const Ins *ins) {
    * upstream's lowering materializes), else that of its innermost dimension */
   for (uint32_t i = 0; i < r->src_rank; i++) {
     uint32_t j = r->group[i];
-    sizes(tmp)[j] *= sizes(s)[i];
+    if (__builtin_mul_overflow(sizes(tmp)[j], sizes(s)[i], &sizes(tmp)[j]))
+      return interp_error(fr, ins, "the collapsed size of dimension %u overflows", j);
     strides(tmp, r->dst_rank)[j] = r->strs[j] != IR_DYNAMIC ? r->strs[j] : strides(s, r->src_rank)[i];
   }
   interp_copy(d, tmp, 3 + 2 * r->dst_rank);
@@ -871,14 +888,17 @@ static int x_expand(Frame *fr, const Ins *ins) {
   for (uint32_t i = r->dst_rank; i-- > 0;) {
     uint32_t g = r->group[i];
     bool innermost = i + 1 == r->dst_rank || r->group[i + 1] != g;
-    strides(tmp, r->dst_rank)[i] =
-        innermost ? strides(s, r->src_rank)[g] : strides(tmp, r->dst_rank)[i + 1] * sizes(tmp)[i + 1];
+    if (innermost)
+      strides(tmp, r->dst_rank)[i] = strides(s, r->src_rank)[g];
+    else if (__builtin_mul_overflow(strides(tmp, r->dst_rank)[i + 1], sizes(tmp)[i + 1], &strides(tmp, r->dst_rank)[i]))
+      return interp_error(fr, ins, "the stride of result dimension %u overflows", i);
   }
   int64_t prod[16];
   for (uint32_t g = 0; g < r->src_rank; g++)
     prod[g] = 1;
   for (uint32_t i = 0; i < r->dst_rank; i++)
-    prod[r->group[i]] *= sizes(tmp)[i];
+    if (__builtin_mul_overflow(prod[r->group[i]], sizes(tmp)[i], &prod[r->group[i]]))
+      return interp_error(fr, ins, "the output shape's size overflows");
   for (uint32_t g = 0; g < r->src_rank; g++)
     if (prod[g] != sizes(s)[g])
       return interp_error(fr, ins, "the output shape does not cover dimension %u of the source (%lld elements vs %lld)",
@@ -987,11 +1007,15 @@ static int x_view(Frame *fr, const Ins *ins) {
   int64_t n = 1;
   for (uint32_t i = r->dst_rank; i-- > 0;) {
     strides(tmp, r->dst_rank)[i] = n;
-    n *= sizes(tmp)[i];
+    if (sizes(tmp)[i] < 0 || __builtin_mul_overflow(n, sizes(tmp)[i], &n))
+      return interp_error(fr, ins, "the view's size overflows or is negative");
   }
-  if (shift < 0 || shift + n * (int64_t)r->esize > sizes(s)[0])
+  int64_t end = shift;
+  if (!interp_madd(&end, n, (int64_t)r->esize))
+    return interp_error(fr, ins, "a view of %lld elements at byte %lld overflows", (long long)n, (long long)shift);
+  if (shift < 0 || end > sizes(s)[0])
     return interp_error(fr, ins, "a view of %lld bytes at byte %lld does not fit in the %lld-byte buffer",
-                        (long long)(n * (int64_t)r->esize), (long long)shift, (long long)sizes(s)[0]);
+                        (long long)(end - shift), (long long)shift, (long long)sizes(s)[0]);
   interp_copy(d, tmp, 3 + 2 * r->dst_rank);
   return EX_NEXT;
 }

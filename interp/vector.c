@@ -17,6 +17,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The address of element off (in elements) of descriptor d, checked: the arithmetic, and the
+ * memory table (a view outside the memory the program owns is an error, not a wild access). NULL
+ * after a located error. */
+static char *velem(Frame *fr, const Ins *ins, const Slot *d, int64_t off, uint32_t esize) {
+  int64_t b = 0;
+  if (!interp_madd(&b, off, (int64_t)esize)) {
+    interp_error(fr, ins, "the element's offset %lld overflows", (long long)off);
+    return NULL;
+  }
+  char *p = (char *)((uintptr_t)d[1].p + (uintptr_t)b);
+  return interp_mem_owned(fr, ins, p, esize, "access") ? p : NULL;
+}
+
+static int overflows(Frame *fr, const Ins *ins) {
+  return interp_error(fr, ins, "index arithmetic overflows (an offset, index or stride too large)");
+}
+
 static bool fixed_vector(const Type *t) {
   if (t->kind != TY_VECTOR)
     return false;
@@ -590,19 +607,22 @@ static int x_vmem(Frame *fr, const Ins *ins) {
   const int64_t *sz = &d[3].i, *st = &d[3 + v->rank].i;
   for (uint32_t i = 0; i < v->rank; i++) {
     int64_t x = fr->s[ins->in[mi + 1 + i]].i;
-    int64_t last = i + 1 == v->rank ? x + v->n - 1 : x;
+    int64_t last = x;
+    if (i + 1 == v->rank && __builtin_add_overflow(x, (int64_t)v->n - 1, &last))
+      return overflows(fr, ins);
     if (x < 0 || last >= sz[i])
       return interp_error(fr, ins, "out-of-bounds access: indices [%lld, %lld] are not in [0, %lld) in dimension %u",
                           (long long)x, (long long)last, (long long)sz[i], i);
-    off += x * st[i];
+    if (!interp_madd(&off, x, st[i]))
+      return overflows(fr, ins);
   }
   int64_t inner = st[v->rank - 1];
   if (inner != 1)
     return interp_error(fr, ins, "the innermost dimension has stride %lld, not 1", (long long)inner);
   const Type *et = v->mt->u.sh.elem;
   for (uint32_t e = 0; e < v->n; e++) {
-    char *p = (char *)d[1].p + (off + e * inner) * (int64_t)v->esize;
-    if (fr->in->be && be_host_access(fr->in->be, p, v->esize, v->store, v->loc) != BE_OK)
+    char *p = velem(fr, ins, d, off + e, v->esize); /* off + e: in bounds of the last dimension */
+    if (!p || (fr->in->be && be_host_access(fr->in->be, p, v->esize, v->store, v->loc) != BE_OK))
       return EX_ERROR;
     if (v->store)
       interp_store_elem(et, p, &fr->s[ins->in[0] + e]);
@@ -688,7 +708,9 @@ static int x_transfer(Frame *fr, const Ins *ins) {
     for (uint32_t k = 0; k < t->vrank; k++) {
       if (t->dim[k] < 0)
         continue;
-      int64_t x = at[t->dim[k]] += idx[k];
+      if (__builtin_add_overflow(at[t->dim[k]], idx[k], &at[t->dim[k]]))
+        return overflows(fr, ins);
+      int64_t x = at[t->dim[k]];
       if (x < 0 || x >= sz[t->dim[k]]) {
         if (t->in_bounds[k])
           return interp_error(fr, ins, "index %lld is out of bounds [0, %lld) in dimension %d, which in_bounds says "
@@ -707,9 +729,10 @@ static int x_transfer(Frame *fr, const Ins *ins) {
     }
     int64_t off = d[2].i;
     for (uint32_t i = 0; i < t->mrank; i++)
-      off += at[i] * st[i];
-    char *p = (char *)d[1].p + off * (int64_t)t->esize;
-    if (fr->in->be && be_host_access(fr->in->be, p, t->esize, t->write, t->loc) != BE_OK)
+      if (!interp_madd(&off, at[i], st[i]))
+        return overflows(fr, ins);
+    char *p = velem(fr, ins, d, off, t->esize);
+    if (!p || (fr->in->be && be_host_access(fr->in->be, p, t->esize, t->write, t->loc) != BE_OK))
       return EX_ERROR;
     if (t->write)
       interp_store_elem(et, p, &vec[e]);
@@ -1021,7 +1044,8 @@ static int x_masked(Frame *fr, const Ins *ins) {
   int64_t off = d[2].i, base[16];
   for (uint32_t i = 0; i < v->rank; i++) {
     base[i] = fr->s[ins->in[1 + i]].i;
-    off += base[i] * st[i];
+    if (!interp_madd(&off, base[i], st[i]))
+      return overflows(fr, ins);
   }
   const Type *et = v->mt->u.sh.elem;
   for (uint32_t e = 0; e < v->n; e++) {
@@ -1031,13 +1055,18 @@ static int x_masked(Frame *fr, const Ins *ins) {
       continue;
     }
     for (uint32_t i = 0; i < v->rank; i++) {
-      int64_t x = base[i] + (i + 1 == v->rank ? e : 0);
+      int64_t x;
+      if (__builtin_add_overflow(base[i], (int64_t)(i + 1 == v->rank ? e : 0), &x))
+        return overflows(fr, ins);
       if (x < 0 || x >= sz[i])
         return interp_error(fr, ins, "out-of-bounds access: lane %u at index %lld is not in [0, %lld) in dimension %u",
                             e, (long long)x, (long long)sz[i], i);
     }
-    char *p = (char *)d[1].p + (off + e * st[v->rank - 1]) * (int64_t)v->esize;
-    if (fr->in->be && be_host_access(fr->in->be, p, v->esize, v->store, v->loc) != BE_OK)
+    int64_t at = off;
+    if (!interp_madd(&at, e, st[v->rank - 1]))
+      return overflows(fr, ins);
+    char *p = velem(fr, ins, d, at, v->esize);
+    if (!p || (fr->in->be && be_host_access(fr->in->be, p, v->esize, v->store, v->loc) != BE_OK))
       return EX_ERROR;
     if (v->store)
       interp_store_elem(et, p, &val[e]);
@@ -1130,16 +1159,17 @@ static int x_gather_mem(Frame *fr, const Ins *ins) {
     int64_t off = d[2].i;
     for (uint32_t i = 0; i < v->rank; i++) {
       int64_t x = base[i];
-      if (i + 1 == v->rank)
-        x += idx ? idx[e].i : next;
+      if (i + 1 == v->rank && __builtin_add_overflow(x, idx ? idx[e].i : next, &x))
+        return overflows(fr, ins);
       if (x < 0 || x >= sz[i])
         return interp_error(fr, ins, "out-of-bounds access: lane %u at index %lld is not in [0, %lld) in dimension %u",
                             e, (long long)x, (long long)sz[i], i);
-      off += x * st[i];
+      if (!interp_madd(&off, x, st[i]))
+        return overflows(fr, ins);
     }
     next++;
-    char *p = (char *)d[1].p + off * (int64_t)v->esize;
-    if (fr->in->be && be_host_access(fr->in->be, p, v->esize, store, v->loc) != BE_OK)
+    char *p = velem(fr, ins, d, off, v->esize);
+    if (!p || (fr->in->be && be_host_access(fr->in->be, p, v->esize, store, v->loc) != BE_OK))
       return EX_ERROR;
     if (store)
       interp_store_elem(et, p, &val[e]);
