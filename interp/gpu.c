@@ -440,6 +440,13 @@ static int launch(Frame *fr, const Ins *ins, const GOp *g, uint32_t first, const
   return finish(fr, ins, g, tok);
 }
 
+/* The kernel trusts a memref input's descriptor as far as the memory table does: a view that runs
+ * outside the memory the program owns is refused before any thread touches it. */
+static bool view_ok(Frame *fr, const Ins *ins, const Type *t, const Slot *d) {
+  return !t || t->kind != TY_MEMREF || !interp_elem_bytes(t->u.sh.elem) ||
+         interp_view_owned(fr, ins, d, t->u.sh.rank, interp_elem_bytes(t->u.sh.elem), "kernel access");
+}
+
 static int x_launch_func(Frame *fr, const Ins *ins) {
   const GOp *g = ins->aux;
   Slot small[64];
@@ -450,12 +457,7 @@ static int x_launch_func(Frame *fr, const Ins *ins) {
   uint32_t w = 0;
   for (uint32_t i = 0; i < g->nargs; i++) {
     uint32_t n = g->in_words[i];
-    /* the kernel trusts a memref operand's descriptor as far as the memory table does: a view
-     * that runs outside the memory the program owns is refused before any thread touches it */
-    const Type *t = ins->op->operands[g->first_arg + i]->type;
-    if (t->kind == TY_MEMREF && interp_elem_bytes(t->u.sh.elem) &&
-        !interp_view_owned(fr, ins, &fr->s[ins->in[g->first_arg + i]], t->u.sh.rank,
-                           interp_elem_bytes(t->u.sh.elem), "kernel access")) {
+    if (!view_ok(fr, ins, ins->op->operands[g->first_arg + i]->type, &fr->s[ins->in[g->first_arg + i]])) {
       if (buf != small)
         free(buf);
       return EX_ERROR;
@@ -532,6 +534,11 @@ static int x_launch(Frame *fr, const Ins *ins) {
     return interp_error(fr, ins, "out of memory");
   uint32_t w = 0;
   for (uint32_t i = 0; i < g->nin; i++) {
+    if (!view_ok(fr, ins, kernel_input_type(g->k, i), &fr->s[g->in_slots[i]])) {
+      if (buf != small)
+        free(buf);
+      return EX_ERROR;
+    }
     interp_copy(&buf[w], &fr->s[g->in_slots[i]], g->in_words[i]);
     w += g->in_words[i];
   }

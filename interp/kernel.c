@@ -61,6 +61,7 @@ struct Kernel {
   /* inputs: the gpu.func's arguments, or the host values a gpu.launch body uses */
   uint32_t ninputs, input_words;
   uint32_t *in_word, *in_words;
+  Type **in_types; /* gpu.launch: the type of each input (kernel_input_type) */
   /* gpu.launch body arguments: block ids, thread ids, grid sizes, block sizes */
   bool is_launch;
   uint32_t ids[12];
@@ -1276,7 +1277,9 @@ Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in
   k->in_word = kc.cap_word;
   k->in_words = ir_alloc(c->in->ctx, (kc.ncap + 1) * sizeof *k->in_words);
   *in_slots = ir_alloc(c->in->ctx, (kc.ncap + 1) * sizeof **in_slots);
+  k->in_types = ir_alloc(c->in->ctx, (kc.ncap + 1) * sizeof *k->in_types);
   for (uint32_t i = 0; i < kc.ncap; i++) {
+    k->in_types[i] = kc.caps[i]->type;
     k->in_words[i] = interp_words(kc.caps[i]->type);
     k->input_words += k->in_words[i];
     (*in_slots)[i] = kc.caps[i]->id;
@@ -1287,6 +1290,7 @@ Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in
 }
 
 uint32_t kernel_input_words(const Kernel *k) { return k->input_words; }
+const Type *kernel_input_type(const Kernel *k, uint32_t i) { return k->in_types ? k->in_types[i] : NULL; }
 void **kernel_llvm_ext(const Kernel *k) { return &((Kernel *)k)->llvm; }
 
 /* ---- running a launch -------------------------------------------------------------------------- */
