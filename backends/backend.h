@@ -348,6 +348,13 @@ BeStatus be_stream_wait_token(Backend *be, BeStream s, BeToken tok, const char *
  * diagnostic) when it must not perform the access. */
 BeStatus be_kernel_access(BeKernelCtx *ctx, const void *addr, size_t bytes, bool is_write,
                           const char *loc);
+/* Checks an access before the kernel performs it, recording nothing: BE_OK when [addr,
+ * addr+bytes) is memory the device knows (allocated, or host memory it was told about) and the
+ * kernel may touch; BE_ERR_MEMORY after a diagnostic when it is outside or past such memory;
+ * BE_ERR_ARG, reporting nothing, when it is near none. For pointers whose bounds the kernel
+ * cannot know. */
+BeStatus be_kernel_access_check(BeKernelCtx *ctx, const void *addr, size_t bytes, bool is_write,
+                                const char *loc);
 /* Runs fn(ctx_i, i, user) for i in [0, n), possibly on several workers (e.g. one per block). */
 typedef void (*BeForFn)(BeKernelCtx *ctx, size_t i, void *user);
 BeStatus be_kernel_parallel_for(BeKernelCtx *ctx, size_t n, BeForFn fn, void *user);

@@ -406,8 +406,11 @@ static int64_t memref_bytes(Backend *b, int64_t rank, const BeMemRef *d, int64_t
             be_report(b, true, "misuse", loc, msg);
             return -1;
         }
-        stride *= sizes[i];
-        bytes *= sizes[i];
+        if (__builtin_mul_overflow(stride, sizes[i], &stride) ||
+            __builtin_mul_overflow(bytes, sizes[i], &bytes)) {
+            be_report(b, true, "misuse", loc, "the size of the memref to register overflows");
+            return -1;
+        }
     }
     return bytes;
 }

@@ -1149,6 +1149,12 @@ BeStatus be_kernel_access(BeKernelCtx *ctx, const void *addr, size_t bytes, bool
     return status(sim_access((SimCtx *)ctx, addr, bytes, is_write, loc));
 }
 
+BeStatus be_kernel_access_check(BeKernelCtx *ctx, const void *addr, size_t bytes, bool is_write,
+                                const char *loc)
+{
+    return status(sim_access_check((SimCtx *)ctx, addr, bytes, is_write, loc));
+}
+
 typedef struct ForJob {
     BeForFn fn;
     void *user;

@@ -16,6 +16,7 @@
  * per launch; their errors are counted when the host next waits for them, and a synchronous point
  * that finds a failed kernel ends the run (gpu_sync_point: failed launches are sticky). */
 #include "interp/kernel.h"
+#include "interp/llvm.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -237,21 +238,28 @@ static int x_alloc(Frame *fr, const Ins *ins) {
     if (sz == IR_DYNAMIC && (sz = fr->s[ins->in[dyn++]].i) < 0)
       return interp_error(fr, ins, "negative size %lld for dimension %u", (long long)sz, i);
     d[D_SIZES + i].i = sz;
-    n *= (uint64_t)sz;
+    if (__builtin_mul_overflow(n, (uint64_t)sz, &n))
+      return interp_error(fr, ins, "allocation size overflows");
   }
+  uint64_t bytes;
+  if (__builtin_mul_overflow(n, (uint64_t)g->esize, &bytes) || bytes > INT64_MAX)
+    return interp_error(fr, ins, "allocation size overflows");
   int64_t st = 1;
   for (uint32_t i = g->rank; i-- > 0;) {
     d[D_SIZES + g->rank + i].i = st;
-    st *= d[D_SIZES + i].i;
+    if (__builtin_mul_overflow(st, d[D_SIZES + i].i, &st))
+      return interp_error(fr, ins, "allocation size overflows");
   }
   void *p = NULL;
   BeToken tok = NULL;
-  if (be_token_alloc(fr->in->be, n * g->esize, g->host_shared, deps_of(fr, ins, g->ndeps, deps), g->ndeps, &p,
-                     &tok, g->loc) == BE_ERR_MEMORY && n)
-    return interp_error(fr, ins, "cannot allocate %llu bytes on the device", (unsigned long long)(n * g->esize));
+  if (be_token_alloc(fr->in->be, bytes, g->host_shared, deps_of(fr, ins, g->ndeps, deps), g->ndeps, &p, &tok,
+                     g->loc) == BE_ERR_MEMORY && n)
+    return interp_error(fr, ins, "out of memory: cannot allocate %llu bytes on the device", (unsigned long long)bytes);
   d[D_ALLOC].p = p;
   d[D_ALIGNED].p = p;
   d[D_OFFSET].i = 0;
+  if (p) /* in the memory table, so that views of it are known memory (runner utils, launches) */
+    interp_low_block_add(fr->in, p, bytes, R_DEVICE, g->loc);
   return finish(fr, ins, g, tok);
 }
 
@@ -277,6 +285,7 @@ static int x_dealloc(Frame *fr, const Ins *ins) {
   BeToken deps[64], tok = NULL;
   uint32_t rank;
   Slot *d = descriptor(fr, ins, g->ndeps, g, &rank);
+  interp_low_device_remove(fr->in, d[D_ALLOC].p);
   be_token_free(fr->in->be, d[D_ALLOC].p, deps_of(fr, ins, g->ndeps, deps), g->ndeps, &tok, g->loc);
   return finish(fr, ins, g, tok);
 }
@@ -442,6 +451,13 @@ static int launch(Frame *fr, const Ins *ins, const GOp *g, uint32_t first, const
   return finish(fr, ins, g, tok);
 }
 
+/* The kernel trusts a memref input's descriptor as far as the memory table does: a view that runs
+ * outside the memory the program owns is refused before any thread touches it. */
+static bool view_ok(Frame *fr, const Ins *ins, const Type *t, const Slot *d) {
+  return !t || t->kind != TY_MEMREF || !interp_elem_bytes(t->u.sh.elem) ||
+         interp_view_owned(fr, ins, d, t->u.sh.rank, interp_elem_bytes(t->u.sh.elem), "kernel access");
+}
+
 static int x_launch_func(Frame *fr, const Ins *ins) {
   const GOp *g = ins->aux;
   Slot small[64];
@@ -452,6 +468,11 @@ static int x_launch_func(Frame *fr, const Ins *ins) {
   uint32_t w = 0;
   for (uint32_t i = 0; i < g->nargs; i++) {
     uint32_t n = g->in_words[i];
+    if (!view_ok(fr, ins, ins->op->operands[g->first_arg + i]->type, &fr->s[ins->in[g->first_arg + i]])) {
+      if (buf != small)
+        free(buf);
+      return EX_ERROR;
+    }
     interp_copy(&buf[w], &fr->s[ins->in[g->first_arg + i]], n);
     w += n;
   }
@@ -524,6 +545,11 @@ static int x_launch(Frame *fr, const Ins *ins) {
     return interp_error(fr, ins, "out of memory");
   uint32_t w = 0;
   for (uint32_t i = 0; i < g->nin; i++) {
+    if (!view_ok(fr, ins, kernel_input_type(g->k, i), &fr->s[g->in_slots[i]])) {
+      if (buf != small)
+        free(buf);
+      return EX_ERROR;
+    }
     interp_copy(&buf[w], &fr->s[g->in_slots[i]], g->in_words[i]);
     w += g->in_words[i];
   }

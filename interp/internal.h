@@ -108,6 +108,7 @@ struct Interp {
   uint32_t nfuncs;
   unsigned errors;
   uint32_t depth; /* call depth, to stop runaway recursion with a diagnostic */
+  uintptr_t stack_lo; /* interp.c: a call whose frame lies below this would exhaust the C stack */
   struct Global **globals; /* memref.global memory, made on first use */
   uint32_t nglobals;
   HeapBlock *heap;         /* host memory the program allocated and has not freed */
@@ -182,6 +183,12 @@ static inline uint64_t interp_zext(int64_t v, uint32_t w) {
   return w >= 64 ? (uint64_t)v : (uint64_t)v & ((1ULL << w) - 1);
 }
 uint32_t interp_int_width(const Type *t); /* iN: N; index: 64; 0 if not an integer */
+/* *acc += x * y, false (and *acc unspecified) when that overflows: index and size arithmetic on
+ * values the program chose is done with it, before any bounds check relies on the result. */
+static inline bool interp_madd(int64_t *acc, int64_t x, int64_t y) {
+  int64_t t;
+  return !__builtin_mul_overflow(x, y, &t) && !__builtin_add_overflow(*acc, t, acc);
+}
 
 /* memref.c: element sizes and conversions between memory and slots; op locations as strings */
 uint32_t interp_elem_bytes(const Type *t);
@@ -189,6 +196,9 @@ void interp_load_elem(const Type *t, const void *p, Slot *out);
 void interp_store_elem(const Type *t, void *p, const Slot *in);
 const char *interp_loc(Comp *c, Op *op);
 void interp_free_globals(Interp *in);
+/* Zeroed host memory for the program (align: a power of two); NULL when it cannot be had, a size
+ * past the machine's memory included. */
+void *interp_host_alloc(uint64_t bytes, uint64_t align);
 void interp_free_heap(Interp *in);
 void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer than until */
 
@@ -215,6 +225,13 @@ static inline bool interp_step(Interp *in) {
   return c >= 0;
 }
 const Loc *interp_op_loc(const Op *op); /* where diagnostics about op point */
+/* llvm_extern.c: the memory table (every block the program allocated: memref.alloc and alloca,
+ * globals, malloc, device allocations). Whether [p, p + bytes) lies in one block; a located error
+ * on ins otherwise (what: "load", "store", "print", ...). interp_view_owned: the same for every
+ * element descriptor d (MLIR's words: allocated, aligned, offset, sizes, strides) describes. */
+bool interp_mem_owned(Frame *fr, const Ins *ins, const void *p, uint64_t bytes, const char *what);
+bool interp_view_owned(Frame *fr, const Ins *ins, const Slot *d, uint32_t rank, uint32_t esize,
+                       const char *what);
 
 /* ---- op table ------------------------------------------------------------------------------- */
 

@@ -12,11 +12,19 @@
  * a branch may permute them (`cf.br ^bb1(%b, %a)`). */
 #include "interp/internal.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Host calls nest in C (interp_call, an op's exec, interp_run_body, and again for every nested
+ * region), so the call-depth limit only holds if the C stack outlasts it: the program runs on a
+ * thread of its own with RUN_STACK bytes of stack (pages are only used once touched), and every
+ * call also checks the stack it has left (STACK_MARGIN: room for the deepest native function and
+ * a diagnostic), whatever a frame costs under this build's sanitizers. */
 #define MAX_CALL_DEPTH 4096
+#define RUN_STACK ((size_t)1 << 30)
+#define STACK_MARGIN ((size_t)256 << 10)
 
 /* ---- Types and slots ------------------------------------------------------------------------ */
 
@@ -222,6 +230,9 @@ int interp_call(Interp *in, const Func *fn, const Ins *site, Slot *args, Slot *r
     fr.in = in;
     return interp_error(&fr, site, "call depth exceeds %d (runaway recursion?)", MAX_CALL_DEPTH);
   }
+  char here;
+  if (in->stack_lo && (uintptr_t)&here < in->stack_lo)
+    return interp_error(&fr, site, "call depth %u exhausts the interpreter's stack (runaway recursion?)", in->depth);
   Slot small[256];
   Slot *s = fn->nslots <= 256 ? small : calloc(fn->nslots, sizeof(Slot));
   if (!s)
@@ -713,6 +724,22 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   return in;
 }
 
+struct Run {
+  Interp *in;
+  Func *fn;
+  Ins *site;
+  Slot *res;
+  int status; /* interp_call's */
+};
+
+static void *run_main(void *arg) {
+  struct Run *r = arg;
+  char top;
+  r->in->stack_lo = (uintptr_t)&top - RUN_STACK + STACK_MARGIN;
+  r->status = interp_call(r->in, r->fn, r->site, NULL, r->res);
+  return NULL;
+}
+
 unsigned interp_run(Interp *in, const char *entry) {
   Func *fn = interp_func(in, ir_intern_cstr(in->ctx, entry));
   if (!fn || !fn->op->regions[0].first) {
@@ -731,7 +758,18 @@ unsigned interp_run(Interp *in, const char *entry) {
   }
   Ins site = {0};
   site.op = fn->op;
-  if (interp_call(in, fn, &site, NULL, res) == EX_ERROR && in->be)
+  struct Run r = {in, fn, &site, res, EX_NEXT};
+  pthread_attr_t attr;
+  pthread_t t;
+  bool attr_ok = !pthread_attr_init(&attr);
+  if (attr_ok && !pthread_attr_setstacksize(&attr, RUN_STACK) && !pthread_create(&t, &attr, run_main, &r))
+    pthread_join(t, NULL);
+  else /* no thread to be had: this thread's stack, with the depth limit alone */
+    r.status = interp_call(in, fn, &site, NULL, res);
+  if (attr_ok)
+    pthread_attr_destroy(&attr);
+  in->stack_lo = 0;
+  if (r.status == EX_ERROR && in->be)
     be_quiet_leaks(in->be); /* it ended early: what it made and did not free is no news */
   interp_gpu_finish(in);
   fflush(in->out);

@@ -62,6 +62,7 @@ struct Kernel {
   /* inputs: the gpu.func's arguments, or the host values a gpu.launch body uses */
   uint32_t ninputs, input_words;
   uint32_t *in_word, *in_words;
+  Type **in_types; /* gpu.launch: the type of each input (kernel_input_type) */
   /* gpu.launch body arguments: block ids, thread ids, grid sizes, block sizes */
   bool is_launch;
   uint32_t ids[12];
@@ -1376,7 +1377,9 @@ Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in
   k->in_word = kc.cap_word;
   k->in_words = ir_alloc(c->in->ctx, (kc.ncap + 1) * sizeof *k->in_words);
   *in_slots = ir_alloc(c->in->ctx, (kc.ncap + 1) * sizeof **in_slots);
+  k->in_types = ir_alloc(c->in->ctx, (kc.ncap + 1) * sizeof *k->in_types);
   for (uint32_t i = 0; i < kc.ncap; i++) {
+    k->in_types[i] = kc.caps[i]->type;
     k->in_words[i] = interp_words(kc.caps[i]->type);
     k->input_words += k->in_words[i];
     (*in_slots)[i] = kc.caps[i]->id;
@@ -1387,6 +1390,7 @@ Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in
 }
 
 uint32_t kernel_input_words(const Kernel *k) { return k->input_words; }
+const Type *kernel_input_type(const Kernel *k, uint32_t i) { return k->in_types ? k->in_types[i] : NULL; }
 void **kernel_llvm_ext(const Kernel *k) { return &((Kernel *)k)->llvm; }
 
 /* ---- running a launch -------------------------------------------------------------------------- */
@@ -1533,7 +1537,8 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
       return interp_error(fr, ins, "block size %lld in dimension %c is not in [1, %d]", (long long)block[d], "xyz"[d],
                           MAX_BLOCK_THREADS);
     threads *= block[d];
-    blocks *= grid[d];
+    if (__builtin_mul_overflow(blocks, grid[d], &blocks))
+      return interp_error(fr, ins, "a grid of more than 2^63 blocks");
   }
   if (threads > MAX_BLOCK_THREADS)
     return interp_error(fr, ins, "a block of %lld threads exceeds the limit of %d", (long long)threads,

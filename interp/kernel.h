@@ -22,6 +22,8 @@ Kernel *kernel_of_func(Comp *c, Op *site, Op *fn);
 Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in_words, uint32_t *nin);
 /* Words of the kernel's inputs, in order: what kernel_launch copies from `inputs`. */
 uint32_t kernel_input_words(const Kernel *k);
+/* The type of input i of a gpu.launch body's kernel (NULL for a gpu.func's). */
+const Type *kernel_input_type(const Kernel *k, uint32_t i);
 
 /* Submits one launch: grid and block sizes, dynamic shared memory bytes, the input words (copied).
  * With deps/ndeps/tok as be_token_launch_host; with a stream (not NULL), on that stream after the

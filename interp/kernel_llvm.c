@@ -23,9 +23,9 @@
  * and private), or (reads) in a constant global: otherwise it is an out-of-bounds error naming
  * the thread and the nearest memref. Accesses outside the block's memory are recorded for race
  * detection like the gpu.func path's, and accesses of shared memory are checked for races between
- * the block's threads (kernel_shared_check). Kernels passed an unranked memref are not
- * bounds-checked here (the backend still refuses accesses outside device memory when the
- * accesses are reported). */
+ * the block's threads (kernel_shared_check). An access of a kernel passed an unranked memref or a
+ * raw pointer (no bounds known here) is checked against the device's memory table before it is
+ * performed (be_kernel_access_check): memory the device does not know is an error too. */
 #include "interp/kernel.h"
 
 #include <math.h>
@@ -231,8 +231,16 @@ static bool check(KFrame *f, const KIns *k, const LMem *m, uint32_t l, char *p) 
       kernel_error(f, k, l, "writes a constant global");
       return false;
     }
-  if (!in || !in->bound || in->unchecked)
-    return true;
+  if (!in || !in->bound || in->unchecked) { /* no bounds known: the device's memory table decides, before the access */
+    BeStatus st = be_kernel_access_check(f->ctx, p, m->bytes, m->write, k->loc);
+    if (st == BE_OK)
+      return true;
+    if (st == BE_ERR_MEMORY)
+      kernel_failed(f); /* the device said why */
+    else
+      kernel_error(f, k, l, "out-of-bounds access: %u bytes at %p, in no memory the device knows", m->bytes, (void *)p);
+    return false;
+  }
   const LRef *near = NULL;
   uintptr_t best = UINTPTR_MAX;
   for (uint32_t i = 0; i < in->n; i++) {

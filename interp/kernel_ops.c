@@ -630,9 +630,17 @@ static inline char *address(KFrame *f, const KIns *k, const KMem *m, uint32_t do
                    (long long)n, i);
       return NULL;
     }
-    off += x * kw(f, d + D_SIZES + m->rank + i, vd)[ld].i;
+    if (!interp_madd(&off, x, kw(f, d + D_SIZES + m->rank + i, vd)[ld].i)) {
+      kernel_error(f, k, l, "the element's offset overflows (index %lld in dimension %u)", (long long)x, i);
+      return NULL;
+    }
   }
-  return (char *)kw(f, d + D_ALIGNED, vd)[ld].p + off * (int64_t)m->esize;
+  int64_t byte = 0;
+  if (!interp_madd(&byte, off, (int64_t)m->esize)) {
+    kernel_error(f, k, l, "the element's offset %lld overflows", (long long)off);
+    return NULL;
+  }
+  return (char *)((uintptr_t)kw(f, d + D_ALIGNED, vd)[ld].p + (uintptr_t)byte);
 }
 
 static inline void load_elem(const KMem *m, const char *p, Slot *o) {
@@ -687,11 +695,18 @@ static bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L
     int64_t x = KIN(f, k, m->first + u)[0].i;
     if (x < 0 || x >= d[D_SIZES + u].i)
       return false; /* address() reports it */
-    off += x * d[D_SIZES + 2 + u].i;
+    if (!interp_madd(&off, x, d[D_SIZES + 2 + u].i))
+      return false; /* address() reports it */
   }
-  L->base = (char *)d[D_ALIGNED].p + off * (int64_t)m->esize;
+  int64_t byte = 0, span;
   L->n = d[D_SIZES + v].i;
-  L->sb = d[D_SIZES + m->rank + v].i * (int64_t)m->esize;
+  /* every in-bounds address is base + x * sb with x < n: when that arithmetic could overflow,
+   * address() computes (and reports) each one checked */
+  if (!interp_madd(&byte, off, (int64_t)m->esize) ||
+      __builtin_mul_overflow(d[D_SIZES + m->rank + v].i, (int64_t)m->esize, &L->sb) ||
+      (L->n > 0 && __builtin_mul_overflow(L->n - 1, L->sb, &span)))
+    return false;
+  L->base = (char *)((uintptr_t)d[D_ALIGNED].p + (uintptr_t)byte);
   L->i = KIN(f, k, m->first + v);
   L->si = k->vin[m->first + v];
   L->local = L->base >= f->lo && L->base < f->hi;

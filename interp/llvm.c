@@ -34,10 +34,17 @@ typedef struct Layout {
 
 static uint64_t pow2_at_least(uint64_t n) {
   uint64_t p = 1;
-  while (p < n)
+  while (p < n && p <= UINT64_MAX / 2)
     p *= 2;
-  return p;
+  return p < n ? UINT64_MAX : p;
 }
+
+/* Sizes saturate: UINT64_MAX stands for a type too big for memory (its allocation fails). */
+static uint64_t sat_mul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 static bool scalar_leaf(const Type *t) {
   if (t->kind == TY_FLOAT)
@@ -59,15 +66,15 @@ static Layout layout_of(const Type *t) {
   }
   case TY_LLVM_ARRAY: {
     Layout e = layout_of(t->u.arr.elem);
-    return (Layout){e.size * t->u.arr.count, e.align ? e.align : 1};
+    return (Layout){sat_mul(e.size, t->u.arr.count), e.align ? e.align : 1};
   }
   case TY_VECTOR: { /* 1-D, fixed: aligned to its size rounded up to a power of two */
     if (t->u.sh.rank != 1 || (t->u.sh.scalable && t->u.sh.scalable[0]) ||
         !scalar_leaf(t->u.sh.elem) ||
         (t->u.sh.elem->kind == TY_INT && t->u.sh.elem->u.i.width == 1))
       return (Layout){0, 1};
-    uint64_t a = pow2_at_least(layout_of(t->u.sh.elem).size * (uint64_t)t->u.sh.shape[0]);
-    return (Layout){a, a};
+    uint64_t a = pow2_at_least(sat_mul(layout_of(t->u.sh.elem).size, (uint64_t)t->u.sh.shape[0]));
+    return (Layout){a, a == UINT64_MAX ? 1 : a};
   }
   case TY_LLVM_STRUCT: {
     if (t->u.agg.opaque)
@@ -78,10 +85,10 @@ static Layout layout_of(const Type *t) {
       if (!f.size && !(t->u.agg.elems[i]->kind == TY_LLVM_STRUCT && !t->u.agg.elems[i]->u.agg.n))
         return (Layout){0, 1};
       uint64_t a = t->u.agg.packed ? 1 : f.align;
-      off = (off + a - 1) / a * a + f.size;
+      off = sat_add(sat_add(off, a - 1) / a * a, f.size);
       align = a > align ? a : align;
     }
-    off = (off + align - 1) / align * align;
+    off = off == UINT64_MAX ? off : sat_add(off, align - 1) / align * align;
     return (Layout){off, align};
   }
   default: return (Layout){0, 1};
@@ -313,10 +320,15 @@ static char *global_storage(Comp *c, Op *g, Ins *site) {
   Attr *al = ir_op_attr(g, "alignment");
   uint64_t align = al && al->kind == ATTR_INT && al->u.i.v > 0 ? (uint64_t)al->u.i.v : l.align;
   align = pow2_at_least(align < 16 ? 16 : align);
-  void *p = NULL;
-  if (posix_memalign(&p, align, l.size ? l.size : 1))
-    abort();
-  memset(p, 0, l.size ? l.size : 1);
+  void *p = l.size == UINT64_MAX ? NULL : interp_host_alloc(l.size, align);
+  if (!p) {
+    if (l.size == UINT64_MAX)
+      ir_op_error(in->ctx, g, "out of memory: the global's size overflows 64 bits");
+    else
+      ir_op_error(in->ctx, g, "out of memory: cannot allocate %llu bytes for this global", (unsigned long long)l.size);
+    in->errors++;
+    return NULL;
+  }
   const char *loc = interp_loc(c, g);
   interp_low_block_add(in, p, l.size, ir_op_attr(g, "constant") ? R_CONST : R_GLOBAL, loc);
   if (in->be)
@@ -517,6 +529,8 @@ bool c_llvm_alloca(Comp *c, Op *op, Ins *ins) {
     return interp_unsupported(c, op, "an alloca of a type without a memory layout here");
   Attr *al = ir_op_attr(op, "alignment");
   uint64_t align = al && al->kind == ATTR_INT && al->u.i.v > 0 ? (uint64_t)al->u.i.v : l.align;
+  if (align > ((uint64_t)1 << 16) || l.size > INT64_MAX)
+    return interp_unsupported(c, op, "an alloca of more than 2^63 bytes an element or aligned to more than 64 KiB");
   ins->a = (uint32_t)pow2_at_least(align < 8 ? 8 : align);
   ins->imm.i = (int64_t)l.size;
   ins->fn = x_alloca;

@@ -9,8 +9,9 @@ enum { R_HEAP, R_GLOBAL, R_CONST, R_DEVICE, R_MEMREF /* memref.alloc, alloca, gl
 
 /* Makes [p, p+bytes) known as a block of that kind, allocated at loc. */
 void interp_low_block_add(Interp *in, void *p, uint64_t bytes, int kind, const char *loc);
-/* Forgets the block starting at p, if there is one. */
+/* Forgets the block starting at p, if there is one (interp_low_device_remove: if it is R_DEVICE). */
 void interp_low_block_remove(Interp *in, void *p);
+void interp_low_device_remove(Interp *in, void *p);
 /* A host load or store of [p, p+bytes): owned, not a constant, and accepted by the device; NULL
  * after a located error on ins. loc names the access for the device. */
 char *interp_low_host_mem(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write,

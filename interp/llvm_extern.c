@@ -118,6 +118,8 @@ static bool block_remove(Interp *in, void *p, int kind) {
   return true;
 }
 
+void interp_low_device_remove(Interp *in, void *p) { block_remove(in, p, R_DEVICE); }
+
 static const char *kind_name(int kind) {
   switch (kind) {
   case R_HEAP: return "heap block";
@@ -185,6 +187,38 @@ static bool owned_in(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, con
 static bool owned(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, const char *what) {
   return owned_in(fr, ins, p, bytes, what, NULL);
 }
+
+bool interp_mem_owned(Frame *fr, const Ins *ins, const void *p, uint64_t bytes, const char *what) {
+  return owned(fr, ins, (uintptr_t)p, bytes, what);
+}
+
+bool interp_view_owned(Frame *fr, const Ins *ins, const Slot *d, uint32_t rank, uint32_t esize,
+                       const char *what) {
+  int64_t lo = d[2].i, hi = d[2].i;
+  for (uint32_t i = 0; i < rank; i++) {
+    int64_t n = d[3 + i].i, st = d[3 + rank + i].i, span;
+    if (n < 0) {
+      interp_error(fr, ins, "%s of a memref with the negative size %" PRId64 " in dimension %u", what, n, i);
+      return false;
+    }
+    if (!n)
+      return true; /* no elements: nothing is read or written */
+    if (__builtin_mul_overflow(n - 1, st, &span) ||
+        __builtin_add_overflow(st < 0 ? lo : hi, span, st < 0 ? &lo : &hi))
+      goto overflow;
+  }
+  int64_t blo, bhi;
+  uintptr_t a;
+  if (__builtin_mul_overflow(lo, (int64_t)esize, &blo) || __builtin_mul_overflow(hi, (int64_t)esize, &bhi) ||
+      __builtin_add_overflow(bhi, (int64_t)esize, &bhi) ||
+      __builtin_add_overflow((uintptr_t)d[1].p, (uintptr_t)blo, &a) != (blo < 0))
+    goto overflow;
+  return owned(fr, ins, a, (uint64_t)bhi - (uint64_t)blo, what);
+overflow:
+  interp_error(fr, ins, "%s of a memref whose offset, sizes and strides run past the address space", what);
+  return false;
+}
+
 
 /* May the host load (or store) [p, p+bytes)? Reports why not. */
 static bool host_mem_ok(Frame *fr, const Ins *ins, uintptr_t p, uint64_t bytes, bool write) {
@@ -318,10 +352,9 @@ static const char *native_loc(Frame *fr, const Ins *call) {
 static int heap_alloc(Frame *fr, const Ins *call, uint64_t bytes, uint64_t align, Slot *res) {
   void *p = NULL;
   align = align < 16 ? 16 : align;
-  if ((align & (align - 1)) || posix_memalign(&p, align, bytes ? bytes : 1))
-    return interp_error(fr, call, "cannot allocate %" PRIu64 " bytes aligned to %" PRIu64, bytes,
-                        align);
-  memset(p, 0, bytes ? bytes : 1); /* defined contents, as memref.alloc gives */
+  if ((align & (align - 1)) || !(p = interp_host_alloc(bytes, align))) /* zeroed, as memref.alloc gives */
+    return interp_error(fr, call, "out of memory: cannot allocate %" PRIu64 " bytes aligned to %" PRIu64,
+                        bytes, align);
   const char *loc = native_loc(fr, call);
   interp_low_block_add(fr->in, p, bytes, R_HEAP, loc);
   if (fr->in->be && be_host_add(fr->in->be, p, bytes ? bytes : 1, loc) != BE_OK)
@@ -473,13 +506,20 @@ static int n_memref_copy(Frame *fr, const Ins *call, Slot *a, Slot *r) {
   if (!owned(fr, call, su[1].u, 24 + 16 * (uint64_t)rank, "load") ||
       !owned(fr, call, du[1].u, 24 + 16 * (uint64_t)rank, "load"))
     return EX_ERROR;
+  if (es > 65536)
+    return interp_error(fr, call, "memrefCopy of elements of %lld bytes", (long long)es);
   const Slot *sd = su[1].p, *dd = du[1].p;
   int64_t idx[16] = {0}, n = 1;
   for (int64_t i = 0; i < rank; i++) {
     if (sd[3 + i].i != dd[3 + i].i)
       return interp_error(fr, call, "memrefCopy between memrefs of different sizes");
-    n *= sd[3 + i].i;
+    if (__builtin_mul_overflow(n, sd[3 + i].i, &n))
+      return interp_error(fr, call, "memrefCopy of more than 2^63 elements");
   }
+  /* both views lie in memory the program owns, so no element offset below overflows */
+  if (n && (!interp_view_owned(fr, call, sd, (uint32_t)rank, (uint32_t)es, "load") ||
+            !interp_view_owned(fr, call, dd, (uint32_t)rank, (uint32_t)es, "store")))
+    return EX_ERROR;
   /* Twice over the elements: first check them all and report the runs each side touches, then
      copy. */
   const char *loc = native_loc(fr, call);

@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define D_ALLOC 0
 #define D_ALIGNED 1
@@ -162,6 +163,26 @@ void interp_store_elem(const Type *t, void *p, const Slot *in) {
 
 /* ---- alloc and dealloc ---------------------------------------------------------------------- */
 
+/* Every block of host memory the program sizes (memref.alloc and alloca, realloc, globals, malloc
+ * and friends in lowered code) comes from here: zeroed, aligned to align (a power of two, at least
+ * the size of a pointer), NULL when it cannot be had. A request past the machine's memory is
+ * refused before the allocator sees it: a sanitizing allocator aborts on some such sizes instead
+ * of failing, and zeroing one would exhaust the machine. */
+void *interp_host_alloc(uint64_t bytes, uint64_t align) {
+  static uint64_t limit;
+  if (!limit) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    limit = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : (uint64_t)1 << 40;
+    if (limit > (uint64_t)1 << 40)
+      limit = (uint64_t)1 << 40;
+  }
+  void *p = NULL;
+  if (bytes > limit || posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, bytes ? bytes : 1))
+    return NULL;
+  memset(p, 0, bytes ? bytes : 1);
+  return p;
+}
+
 typedef struct Shape {
   Type *type;
   uint32_t rank, esize;
@@ -225,32 +246,32 @@ static int x_alloc(Frame *fr, const Ins *ins) {
         return interp_error(fr, ins, "negative size %lld for dimension %u", (long long)sz, i);
     }
     sizes(d)[i] = sz;
-    n *= (uint64_t)sz;
+    if (__builtin_mul_overflow(n, (uint64_t)sz, &n))
+      return interp_error(fr, ins, "allocation size overflows");
   }
   int64_t st = 1;
   for (uint32_t i = sh->rank; i-- > 0;) {
     strides(d, sh->rank)[i] = st;
-    st *= sizes(d)[i];
+    if (__builtin_mul_overflow(st, sizes(d)[i], &st))
+      return interp_error(fr, ins, "allocation size overflows");
   }
-  uint64_t bytes = n * sh->esize;
-  if (n && bytes / n != sh->esize)
+  uint64_t bytes;
+  if (__builtin_mul_overflow(n, (uint64_t)sh->esize, &bytes) || bytes > INT64_MAX)
     return interp_error(fr, ins, "allocation size overflows");
   void *p = NULL;
   if (sh->stack) {
     /* alloca: a 64-byte header links it into the frame's list, freed when the function (or the
      * enclosing alloca_scope) ends */
-    void *blk;
-    if (posix_memalign(&blk, 64, 64 + bytes))
-      return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
-    memset(blk, 0, 64 + bytes);
+    void *blk = bytes <= UINT64_MAX - 64 ? interp_host_alloc(64 + bytes, 64) : NULL;
+    if (!blk)
+      return interp_error(fr, ins, "out of memory: cannot allocate %llu bytes", (unsigned long long)bytes);
     *(void **)blk = fr->allocas;
     fr->allocas = blk;
     p = (char *)blk + 64;
     interp_low_block_add(fr->in, p, bytes, R_MEMREF, sh->loc);
   } else if (bytes) {
-    if (posix_memalign(&p, sh->align, bytes))
-      return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
-    memset(p, 0, bytes);
+    if (!(p = interp_host_alloc(bytes, sh->align)))
+      return interp_error(fr, ins, "out of memory: cannot allocate %llu bytes", (unsigned long long)bytes);
     heap_add(fr->in, p, bytes, sh->loc);
   }
   d[D_ALLOC].p = p;
@@ -302,17 +323,18 @@ static int x_realloc(Frame *fr, const Ins *ins) {
   if (n < 0)
     return interp_error(fr, ins, "negative size %lld", (long long)n);
   void *old = s[D_ALLOC].p;
-  uint64_t bytes = (uint64_t)n * sh->esize, keep = (uint64_t)s[D_SIZES].i * sh->esize;
+  uint64_t bytes, keep = (uint64_t)s[D_SIZES].i * sh->esize;
+  if (__builtin_mul_overflow((uint64_t)n, (uint64_t)sh->esize, &bytes))
+    return interp_error(fr, ins, "allocation size overflows");
   char *from = old ? (char *)s[D_ALIGNED].p + s[D_OFFSET].i * (int64_t)sh->esize : NULL;
   if (old && fr->in->be && be_host_access(fr->in->be, from, keep < bytes ? keep : bytes, false, sh->loc) != BE_OK)
     return EX_ERROR; /* the old contents are read before the old buffer is freed */
   if (old && !heap_remove(fr->in, old))
     return interp_error(fr, ins, "reallocates memory that is not a live allocation");
   void *p = NULL;
-  if (bytes && posix_memalign(&p, 64, bytes))
-    return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)bytes);
+  if (bytes && !(p = interp_host_alloc(bytes, 64)))
+    return interp_error(fr, ins, "out of memory: cannot allocate %llu bytes", (unsigned long long)bytes);
   if (p) {
-    memset(p, 0, bytes);
     if (old)
       memcpy(p, from, keep < bytes ? keep : bytes);
     heap_add(fr->in, p, bytes, sh->loc);
@@ -432,10 +454,20 @@ static void *element(Frame *fr, const Ins *ins, const Shape *sh, Slot *d, uint32
                    (long long)x, (long long)n, i);
       return NULL;
     }
-    off += x * strides(d, sh->rank)[i];
+    if (!interp_madd(&off, x, strides(d, sh->rank)[i])) {
+      interp_error(fr, ins, "the element's offset overflows (offset %lld, stride %lld in dimension %u)",
+                   (long long)d[D_OFFSET].i, (long long)strides(d, sh->rank)[i], i);
+      return NULL;
+    }
   }
-  char *p = (char *)d[D_ALIGNED].p + off * (int64_t)sh->esize;
-  return p;
+  int64_t byte = 0;
+  if (!interp_madd(&byte, off, (int64_t)sh->esize)) {
+    interp_error(fr, ins, "the element's offset %lld overflows", (long long)off);
+    return NULL;
+  }
+  /* the descriptor is trusted no further than the memory table: a bad view is an error here */
+  char *p = (char *)((uintptr_t)d[D_ALIGNED].p + (uintptr_t)byte);
+  return interp_mem_owned(fr, ins, p, sh->esize, "access") ? p : NULL;
 }
 
 static int x_load(Frame *fr, const Ins *ins) {
@@ -621,7 +653,10 @@ static int x_copy(Frame *fr, const Ins *ins) {
     if (sizes(s)[i] != sizes(d)[i])
       return interp_error(fr, ins, "source and target differ in dimension %u (%lld vs %lld)", i,
                           (long long)sizes(s)[i], (long long)sizes(d)[i]);
-  if (!report_view(fr, sh, s, false) || !report_view(fr, sh, d, true))
+  /* both views in memory the program owns: then no element offset overflows either */
+  if (!interp_view_owned(fr, ins, s, sh->rank, sh->esize, "copy") ||
+      !interp_view_owned(fr, ins, d, sh->rank, sh->esize, "copy") ||
+      !report_view(fr, sh, s, false) || !report_view(fr, sh, d, true))
     return EX_ERROR;
   copy_rec(sh, s, d, 0, s[D_OFFSET].i, d[D_OFFSET].i);
   return EX_NEXT;
@@ -649,13 +684,15 @@ static int x_subview(Frame *fr, const Ins *ins) {
   int64_t off = s[D_OFFSET].i, nsz[16], nst[16];
   for (uint32_t i = 0; i < v->src_rank; i++) {
     int64_t o = v->offs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : v->offs[i];
-    off += o * strides(s, v->src_rank)[i];
+    if (!interp_madd(&off, o, strides(s, v->src_rank)[i]))
+      return interp_error(fr, ins, "the view's offset overflows (offset %lld in dimension %u)", (long long)o, i);
   }
   for (uint32_t i = 0; i < v->src_rank; i++)
     nsz[i] = v->szs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : v->szs[i];
   for (uint32_t i = 0; i < v->src_rank; i++) {
     int64_t st = v->strs[i] == IR_DYNAMIC ? fr->s[ins->in[k++]].i : v->strs[i];
-    nst[i] = st * strides(s, v->src_rank)[i];
+    if (__builtin_mul_overflow(st, strides(s, v->src_rank)[i], &nst[i]))
+      return interp_error(fr, ins, "the view's stride overflows (stride %lld in dimension %u)", (long long)st, i);
   }
   d[D_ALLOC] = s[D_ALLOC];
   d[D_ALIGNED] = s[D_ALIGNED];
@@ -762,9 +799,11 @@ static int x_get_global(Frame *fr, const Ins *ins) {
   Global *g = ins->aux;
   Slot *d = &fr->s[ins->out[0]];
   if (!g->mem && g->bytes) {
-    if (posix_memalign(&g->mem, 64, g->bytes))
-      return interp_error(fr, ins, "cannot allocate %llu bytes", (unsigned long long)g->bytes);
-    memset(g->mem, 0, g->bytes);
+    if (g->bytes == UINT64_MAX)
+      return interp_error(fr, ins, "out of memory: the global's size overflows 64 bits");
+    if (!(g->mem = interp_host_alloc(g->bytes, 64)))
+      return interp_error(fr, ins, "out of memory: cannot allocate %llu bytes for the global",
+                          (unsigned long long)g->bytes);
     if (!fill_global(g))
       return interp_error(fr, ins, "the global's initial value is not supported by the interpreter yet");
     interp_low_block_add(fr->in, g->mem, g->bytes, R_MEMREF, g->sh.loc);
@@ -804,8 +843,9 @@ bool c_get_global(Comp *c, Op *op, Ins *ins) {
     g->sh = *shape_of(c, decl, t);
     g->decl = decl;
     g->bytes = g->sh.esize;
-    for (uint32_t i = 0; i < t->u.sh.rank; i++)
-      g->bytes *= (uint64_t)t->u.sh.shape[i];
+    for (uint32_t i = 0; i < t->u.sh.rank; i++) /* UINT64_MAX: too big to allocate */
+      if (__builtin_mul_overflow(g->bytes, (uint64_t)t->u.sh.shape[i], &g->bytes))
+        g->bytes = UINT64_MAX;
     Global **ng = realloc(c->in->globals, (c->in->nglobals + 1) * sizeof *ng);
     if (!ng)
       abort();
@@ -872,7 +912,8 @@ static int x_collapse(Frame *fr, const Ins *ins) {
    * upstream's lowering materializes), else that of its innermost dimension */
   for (uint32_t i = 0; i < r->src_rank; i++) {
     uint32_t j = r->group[i];
-    sizes(tmp)[j] *= sizes(s)[i];
+    if (__builtin_mul_overflow(sizes(tmp)[j], sizes(s)[i], &sizes(tmp)[j]))
+      return interp_error(fr, ins, "the collapsed size of dimension %u overflows", j);
     strides(tmp, r->dst_rank)[j] = r->strs[j] != IR_DYNAMIC ? r->strs[j] : strides(s, r->src_rank)[i];
   }
   interp_copy(d, tmp, 3 + 2 * r->dst_rank);
@@ -890,14 +931,17 @@ static int x_expand(Frame *fr, const Ins *ins) {
   for (uint32_t i = r->dst_rank; i-- > 0;) {
     uint32_t g = r->group[i];
     bool innermost = i + 1 == r->dst_rank || r->group[i + 1] != g;
-    strides(tmp, r->dst_rank)[i] =
-        innermost ? strides(s, r->src_rank)[g] : strides(tmp, r->dst_rank)[i + 1] * sizes(tmp)[i + 1];
+    if (innermost)
+      strides(tmp, r->dst_rank)[i] = strides(s, r->src_rank)[g];
+    else if (__builtin_mul_overflow(strides(tmp, r->dst_rank)[i + 1], sizes(tmp)[i + 1], &strides(tmp, r->dst_rank)[i]))
+      return interp_error(fr, ins, "the stride of result dimension %u overflows", i);
   }
   int64_t prod[16];
   for (uint32_t g = 0; g < r->src_rank; g++)
     prod[g] = 1;
   for (uint32_t i = 0; i < r->dst_rank; i++)
-    prod[r->group[i]] *= sizes(tmp)[i];
+    if (__builtin_mul_overflow(prod[r->group[i]], sizes(tmp)[i], &prod[r->group[i]]))
+      return interp_error(fr, ins, "the output shape's size overflows");
   for (uint32_t g = 0; g < r->src_rank; g++)
     if (prod[g] != sizes(s)[g])
       return interp_error(fr, ins, "the output shape does not cover dimension %u of the source (%lld elements vs %lld)",
@@ -1006,11 +1050,15 @@ static int x_view(Frame *fr, const Ins *ins) {
   int64_t n = 1;
   for (uint32_t i = r->dst_rank; i-- > 0;) {
     strides(tmp, r->dst_rank)[i] = n;
-    n *= sizes(tmp)[i];
+    if (sizes(tmp)[i] < 0 || __builtin_mul_overflow(n, sizes(tmp)[i], &n))
+      return interp_error(fr, ins, "the view's size overflows or is negative");
   }
-  if (shift < 0 || shift + n * (int64_t)r->esize > sizes(s)[0])
+  int64_t end = shift;
+  if (!interp_madd(&end, n, (int64_t)r->esize))
+    return interp_error(fr, ins, "a view of %lld elements at byte %lld overflows", (long long)n, (long long)shift);
+  if (shift < 0 || end > sizes(s)[0])
     return interp_error(fr, ins, "a view of %lld bytes at byte %lld does not fit in the %lld-byte buffer",
-                        (long long)(n * (int64_t)r->esize), (long long)shift, (long long)sizes(s)[0]);
+                        (long long)(end - shift), (long long)shift, (long long)sizes(s)[0]);
   interp_copy(d, tmp, 3 + 2 * r->dst_rank);
   return EX_NEXT;
 }

@@ -275,6 +275,18 @@ static bool rank_ok(Frame *fr, const Ins *call, UMem m) {
   return false;
 }
 
+/* A descriptor the program made in memory (lowered code, the C interface) must lie in memory it
+ * owns; one in the interpreter's own slots (func form) is the interpreter's. */
+static bool desc_ok(Frame *fr, const Ins *call, UMem m, bool in_memory) {
+  return !in_memory || interp_mem_owned(fr, call, m.d, (3 + 2 * (uint64_t)m.rank) * sizeof(Slot), "read");
+}
+
+/* Every element of m lies in memory the program owns (the memory table): the descriptor is
+ * trusted no further than that, so a bad view or a freed buffer is an error, not a wild read. */
+static bool data_ok(Frame *fr, const Ins *call, ElemKind k, UMem m) {
+  return interp_view_owned(fr, call, m.d, (uint32_t)m.rank, elem_bytes[k], "read");
+}
+
 /* One native per (function, element kind, calling convention): kind and convention come from the
  * table entry, found again by the callee's name. */
 typedef enum Util { U_PRINT, U_SHAPE, U_VERIFY, U_PRINT_RANKED } Util;
@@ -335,19 +347,24 @@ static int n_memref_util(Frame *fr, const Ins *call, Slot *args, Slot *res) {
       return interp_error(fr, call, "passes a null memref descriptor to a runner util");
     if (!ptr && fr->fn->arg_words && fr->fn->arg_words[0] != 3 + 2 * (uint32_t)e->rank)
       return interp_error(fr, call, "passes a memref of another rank than %d to a runner util", e->rank);
-    if (!report_reads(fr, call, e->kind, r))
+    if (!desc_ok(fr, call, r, ptr) || !data_ok(fr, call, e->kind, r) || !report_reads(fr, call, e->kind, r))
       return EX_ERROR;
     print_memref(out, e->kind, r, "Memref ");
     fflush(out);
     return EX_NEXT;
   }
+  if (ciface && (!interp_mem_owned(fr, call, args[0].p, 2 * sizeof(Slot), "read") ||
+                 (e->util == U_VERIFY && !interp_mem_owned(fr, call, args[1].p, 2 * sizeof(Slot), "read"))))
+    return EX_ERROR;
+  /* lowered code passes (rank, descriptor pointer) as two values */
+  bool in_memory = ciface || (fr->fn->arg_words && fr->fn->arg_words[0] == 1);
   UMem a = unranked_arg(fr, args, 0, ciface);
-  if (!rank_ok(fr, call, a))
+  if (!rank_ok(fr, call, a) || !desc_ok(fr, call, a, in_memory))
     return EX_ERROR;
   switch (e->util) {
   case U_PRINT:
   case U_PRINT_RANKED:
-    if (!report_reads(fr, call, e->kind, a))
+    if (!data_ok(fr, call, e->kind, a) || !report_reads(fr, call, e->kind, a))
       return EX_ERROR;
     print_memref(out, e->kind, a, "Unranked Memref ");
     break;
@@ -364,9 +381,10 @@ static int n_memref_util(Frame *fr, const Ins *call, Slot *args, Slot *res) {
     } else {
       b = unranked_arg(fr, args, 1, ciface);
     }
-    if (!rank_ok(fr, call, b))
+    if (!rank_ok(fr, call, b) || !desc_ok(fr, call, b, in_memory))
       return EX_ERROR;
-    if (same_shape(a, b) && (!report_reads(fr, call, e->kind, a) || !report_reads(fr, call, e->kind, b)))
+    if (same_shape(a, b) && (!data_ok(fr, call, e->kind, a) || !data_ok(fr, call, e->kind, b) ||
+                             !report_reads(fr, call, e->kind, a) || !report_reads(fr, call, e->kind, b)))
       return EX_ERROR;  /* shapes that differ: verify_memref reads no data */
     fflush(out);
     res[0].i = verify_memref(stderr, e->kind, a, b);
@@ -404,12 +422,21 @@ static int n_print_string(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   (void)res;
   if (!args[0].p)
     return interp_error(fr, call, "prints a null string");
+  /* the string must end with a NUL inside memory the program owns: read up to the end of its block */
+  size_t n = 0;
+  const char *p = args[0].p;
+  for (;; n++) {
+    if (!interp_mem_owned(fr, call, p + n, 1, "read"))
+      return EX_ERROR;
+    if (!p[n])
+      break;
+  }
   if (fr->in->be) { /* the string and its NUL are host memory the device may be writing */
     Comp c = {fr->in, NULL, 0};
-    if (be_host_access(fr->in->be, args[0].p, strlen(args[0].p) + 1, false, interp_loc(&c, call->op)) != BE_OK)
+    if (be_host_access(fr->in->be, p, n + 1, false, interp_loc(&c, call->op)) != BE_OK)
       return EX_ERROR;
   }
-  fputs(args[0].p, fr->in->out);
+  fwrite(p, 1, n, fr->in->out);
   return EX_NEXT;
 }
 /* printF16 and printBF16 take the value's bits, as lowered vector.print passes them */

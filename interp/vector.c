@@ -17,6 +17,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The address of element off (in elements) of descriptor d, checked: the arithmetic, and the
+ * memory table for the n elements from there (a view outside the memory the program owns is an
+ * error, not a wild access). NULL after a located error. */
+static char *velem(Frame *fr, const Ins *ins, const Slot *d, int64_t off, uint32_t esize, uint32_t n) {
+  int64_t b = 0;
+  if (!interp_madd(&b, off, (int64_t)esize)) {
+    interp_error(fr, ins, "the element's offset %lld overflows", (long long)off);
+    return NULL;
+  }
+  char *p = (char *)((uintptr_t)d[1].p + (uintptr_t)b);
+  return interp_mem_owned(fr, ins, p, (uint64_t)esize * n, "access") ? p : NULL;
+}
+
+static int overflows(Frame *fr, const Ins *ins) {
+  return interp_error(fr, ins, "index arithmetic overflows (an offset, index or stride too large)");
+}
+
 static bool fixed_vector(const Type *t) {
   if (t->kind != TY_VECTOR)
     return false;
@@ -618,21 +635,24 @@ static int x_vmem(Frame *fr, const Ins *ins) {
   const int64_t *sz = &d[3].i, *st = &d[3 + v->rank].i;
   for (uint32_t i = 0; i < v->rank; i++) {
     int64_t x = fr->s[ins->in[mi + 1 + i]].i;
-    int64_t last = i + 1 == v->rank ? x + v->n - 1 : x;
+    int64_t last = x;
+    if (i + 1 == v->rank && __builtin_add_overflow(x, (int64_t)v->n - 1, &last))
+      return overflows(fr, ins);
     if (x < 0 || last >= sz[i])
       return interp_error(fr, ins, "out-of-bounds access: indices [%lld, %lld] are not in [0, %lld) in dimension %u",
                           (long long)x, (long long)last, (long long)sz[i], i);
-    off += x * st[i];
+    if (!interp_madd(&off, x, st[i]))
+      return overflows(fr, ins);
   }
   int64_t inner = st[v->rank - 1];
   if (inner != 1)
     return interp_error(fr, ins, "the innermost dimension has stride %lld, not 1", (long long)inner);
   const Type *et = v->mt->u.sh.elem;
-  if (fr->in->be && be_host_access(fr->in->be, (char *)d[1].p + off * (int64_t)v->esize,
-                                   (size_t)v->n * v->esize, v->store, v->loc) != BE_OK)
+  char *p0 = velem(fr, ins, d, off, v->esize, v->n); /* the n elements are in bounds of the last dimension */
+  if (!p0 || (fr->in->be && be_host_access(fr->in->be, p0, (size_t)v->n * v->esize, v->store, v->loc) != BE_OK))
     return EX_ERROR;
   for (uint32_t e = 0; e < v->n; e++) {
-    char *p = (char *)d[1].p + (off + e * inner) * (int64_t)v->esize;
+    char *p = p0 + (size_t)e * v->esize;
     if (v->store)
       interp_store_elem(et, p, &fr->s[ins->in[0] + e]);
     else
@@ -654,6 +674,8 @@ static bool vmem(Comp *c, Op *op, Ins *ins, Type *vt, Type *mt, bool store) {
   v->store = store;
   if (!v->rank)
     return interp_unsupported(c, op, "a vector access to a rank-0 memref");
+  if (v->rank > 16)
+    return interp_unsupported(c, op, "a vector access to a memref of rank above 16");
   Attr *lay = mt->u.sh.layout;
   if (lay && lay->kind == ATTR_STRIDED && lay->u.strided.n == v->rank &&
       lay->u.strided.strides[v->rank - 1] != 1 && lay->u.strided.strides[v->rank - 1] != IR_DYNAMIC) {
@@ -706,7 +728,11 @@ static int transfer_at(Frame *fr, const Ins *ins, const Transfer *t, const Slot 
   for (uint32_t k = 0; k < t->vrank; k++) {
     if (t->dim[k] < 0)
       continue;
-    int64_t x = at[t->dim[k]] += idx[k];
+    if (__builtin_add_overflow(at[t->dim[k]], idx[k], &at[t->dim[k]])) {
+      overflows(fr, ins);
+      return -1;
+    }
+    int64_t x = at[t->dim[k]];
     if (x < 0 || x >= sz[t->dim[k]]) {
       if (t->in_bounds[k]) {
         interp_error(fr, ins, "index %lld is out of bounds [0, %lld) in dimension %d, which in_bounds says "
@@ -723,9 +749,12 @@ static int transfer_at(Frame *fr, const Ins *ins, const Transfer *t, const Slot 
     return 0;
   int64_t off = d[2].i;
   for (uint32_t i = 0; i < t->mrank; i++)
-    off += at[i] * st[i];
-  *p = (char *)d[1].p + off * (int64_t)t->esize;
-  return 1;
+    if (!interp_madd(&off, at[i], st[i])) {
+      overflows(fr, ins);
+      return -1;
+    }
+  *p = velem(fr, ins, d, off, t->esize, 1);
+  return *p ? 1 : -1;
 }
 
 static int x_transfer(Frame *fr, const Ins *ins) {
@@ -1068,7 +1097,8 @@ static int x_masked(Frame *fr, const Ins *ins) {
   int64_t off = d[2].i, base[16];
   for (uint32_t i = 0; i < v->rank; i++) {
     base[i] = fr->s[ins->in[1 + i]].i;
-    off += base[i] * st[i];
+    if (!interp_madd(&off, base[i], st[i]))
+      return overflows(fr, ins);
   }
   const Type *et = v->mt->u.sh.elem;
   Lanes lanes = {fr->in->be, v->loc, 0, 0, v->store, true};
@@ -1076,26 +1106,35 @@ static int x_masked(Frame *fr, const Ins *ins) {
     if (!(mask[e].i & 1))
       continue;
     for (uint32_t i = 0; i < v->rank; i++) {
-      int64_t x = base[i] + (i + 1 == v->rank ? e : 0);
+      int64_t x;
+      if (__builtin_add_overflow(base[i], (int64_t)(i + 1 == v->rank ? e : 0), &x))
+        return overflows(fr, ins);
       if (x < 0 || x >= sz[i])
         return interp_error(fr, ins, "out-of-bounds access: lane %u at index %lld is not in [0, %lld) in dimension %u",
                             e, (long long)x, (long long)sz[i], i);
     }
-    lanes_add(&lanes, (char *)d[1].p + (off + e * st[v->rank - 1]) * (int64_t)v->esize, v->esize);
+    int64_t at = off;
+    if (!interp_madd(&at, e, st[v->rank - 1]))
+      return overflows(fr, ins);
+    char *p = velem(fr, ins, d, at, v->esize, 1);
+    if (!p)
+      return EX_ERROR;
+    lanes_add(&lanes, p, v->esize);
   }
   lanes_flush(&lanes);
   if (!lanes.ok)
     return EX_ERROR;
   for (uint32_t e = 0; e < v->n; e++) {
-    char *p = (char *)d[1].p + (off + e * st[v->rank - 1]) * (int64_t)v->esize;
     if (!(mask[e].i & 1)) {
       if (!v->store)
         fr->s[ins->out[0] + e] = val[e];
-    } else if (v->store) {
-      interp_store_elem(et, p, &val[e]);
-    } else {
-      interp_load_elem(et, p, &fr->s[ins->out[0] + e]);
+      continue;
     }
+    char *p = (char *)d[1].p + (off + (int64_t)e * st[v->rank - 1]) * (int64_t)v->esize; /* checked above */
+    if (v->store)
+      interp_store_elem(et, p, &val[e]);
+    else
+      interp_load_elem(et, p, &fr->s[ins->out[0] + e]);
   }
   return EX_NEXT;
 }
@@ -1231,7 +1270,12 @@ static int x_gather_mem(Frame *fr, const Ins *ins) {
     if (wild || __builtin_add_overflow(base, by, &q) || !view_holds(sz, st, v->rank, q))
       return interp_error(fr, ins, "out-of-bounds access: lane %u, %lld elements from the base "
                           "indices, addresses no element of the memref", e, (long long)by);
-    lanes_add(&lanes, (char *)d[1].p + (d[2].i + q) * (int64_t)v->esize, v->esize);
+    if (__builtin_add_overflow(d[2].i, q, &q))
+      return overflows(fr, ins);
+    char *p = velem(fr, ins, d, q, v->esize, 1);
+    if (!p)
+      return EX_ERROR;
+    lanes_add(&lanes, p, v->esize);
   }
   lanes_flush(&lanes);
   if (!lanes.ok)

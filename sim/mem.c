@@ -784,7 +784,10 @@ static void acc_add(SimCtx *ctx, Alloc *a, size_t lo, size_t hi, bool is_write) 
   ctx->acc[ctx->nacc++] = (Acc){a, lo, hi, is_write};
 }
 
-SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc) {
+/* sim_access, and sim_access_check (check: untracked memory is an error too, nothing is reported
+   or recorded) */
+static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc,
+                            bool check) {
   if (!ctx)
     return SIM_ERR_ARG;
   if (!bytes)
@@ -798,8 +801,10 @@ SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write,
     bool kernel = ctx->op->d.kind == SIM_OP_KERNEL;
     pthread_mutex_lock(&dev->mu);
     Where w = where(dev, p, bytes, &a);
-    if (w == W_UNTRACKED && !dev->cfg.strict_host) {
+    if (w == W_UNTRACKED && !dev->cfg.strict_host && !check) {
       a = NULL;
+    } else if (check && w == W_UNTRACKED) {
+      st = SIM_ERR_ARG;
     } else if (w != W_IN) {
       report_where(dev, w, a, p, bytes, kernel ? (is_write ? "kernel store" : "kernel load") :
                    (is_write ? "host callback store" : "host callback load"), at, ctx->op->id);
@@ -821,14 +826,23 @@ SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write,
     }
     pthread_mutex_unlock(&dev->mu);
     if (st != SIM_OK) {
-      ctx->failed = true;
+      ctx->failed = !check;
       return st;
     }
     if (!a)
       return SIM_OK;  /* untracked host memory */
   }
-  acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write);
+  if (!check)
+    acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write);
   return SIM_OK;
+}
+
+SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc) {
+  return mem_access(ctx, addr, bytes, is_write, loc, false);
+}
+
+SimStatus sim_access_check(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc) {
+  return mem_access(ctx, addr, bytes, is_write, loc, true);
 }
 
 /* ---- the end ---- */

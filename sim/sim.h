@@ -305,6 +305,12 @@ void sim_host_stall(SimDevice *dev, SimStall *out);
    diagnostic) when the access is outside any allocation the device may touch: the caller must then
    not perform it. Cheap: consecutive accesses to one allocation take no lock. */
 SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc);
+/* Whether [addr, addr+bytes) lies in an allocation the device knows (host memory it was not told
+   about does not count here, whatever strict_host says) that the running op may touch: SIM_OK;
+   SIM_ERR_MEMORY after a diagnostic when the access is outside or past an allocation the device
+   knows, or one the op may not touch; SIM_ERR_ARG, reporting nothing, when no allocation is near
+   (the caller reports). Records nothing (sim_access records). */
+SimStatus sim_access_check(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc);
 SimDevice *sim_ctx_device(SimCtx *ctx);
 uint64_t sim_ctx_op_id(const SimCtx *ctx);
 int sim_ctx_worker(const SimCtx *ctx);   /* worker index, -1 on the host thread */
