@@ -190,6 +190,7 @@ static void check_reshape(Verifier *v, Op *op, const Type *collapsed, const Type
 
 static void check_known(Verifier *v, Op *op) {
   const char *n = op->info->name;
+  v->errors += ir_verify_ops(v->ctx, op);
   if (!strcmp(n, "func.func") || !strcmp(n, "llvm.func") || !strcmp(n, "gpu.func")) {
     Attr *vis = ir_op_attr(op, "sym_visibility");
     bool decl = op->nregions && !op->regions[0].first;
