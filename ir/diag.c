@@ -10,6 +10,7 @@
 #include "ir/internal.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ir_diag_set_stream(IrCtx *ctx, FILE *out) { ctx->diag_out = out; }
@@ -24,7 +25,7 @@ static const char *sev_name(DiagSeverity s) {
   }
 }
 
-static void quote_source(IrCtx *ctx, const Loc *f) {
+static void quote_source(IrCtx *ctx, const Loc *f, uint32_t underline) {
   for (uint32_t i = 0; i < ctx->nsources; i++) {
     SourceBuf *sb = &ctx->sources[i];
     if (sb->name.s != f->file.s)
@@ -41,15 +42,18 @@ static void quote_source(IrCtx *ctx, const Loc *f) {
     fprintf(ctx->diag_out, "%.*s\n", (int)(e - c), c);
     for (uint32_t k = 1; k < f->col; k++)
       fputc(c + k - 1 < e && c[k - 1] == '\t' ? '\t' : ' ', ctx->diag_out);
-    fputs("^\n", ctx->diag_out);
+    fputc('^', ctx->diag_out);
+    for (uint32_t k = 0; k < underline; k++)
+      fputc('~', ctx->diag_out);
+    fputc('\n', ctx->diag_out);
     return;
   }
 }
 
-static void vdiag(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *fmt, va_list ap) {
+/* Writes one diagnostic: the file:line:col prefix, the message, then the source line with a
+ * caret (and `underline` tildes after it, for a range). */
+void ir_diag_write(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *msg, uint32_t underline) {
   FILE *out = ctx->diag_out;
-  if (sev == DIAG_ERROR)
-    ctx->nerrors++;
   const Loc *f = ir_loc_file_of(loc);
   if (f)
     fprintf(out, "%.*s:%u:%u: ", (int)f->file.len, f->file.s, f->line, f->col);
@@ -59,12 +63,32 @@ static void vdiag(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *fmt,
     fputs("loc(unknown): ", out);
   else
     fputs("gpuinterp: ", out);
-  fprintf(out, "%s: ", sev_name(sev));
-  vfprintf(out, fmt, ap);
-  fputc('\n', out);
+  fprintf(out, "%s: %s\n", sev_name(sev), msg);
   if (f)
-    quote_source(ctx, f);
+    quote_source(ctx, f, underline);
   fflush(out);
+}
+
+/* Formats the message, then writes it, or hands it to --verify-diagnostics (expect.c) when that
+ * is checking this context's diagnostics. */
+static void vdiag(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *fmt, va_list ap) {
+  if (sev == DIAG_ERROR)
+    ctx->nerrors++;
+  char small[1024], *msg = small;
+  va_list aq;
+  va_copy(aq, ap);
+  int n = vsnprintf(small, sizeof small, fmt, aq);
+  va_end(aq);
+  if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)))
+    vsnprintf(msg, (size_t)n + 1, fmt, ap);
+  if (!msg)
+    msg = small;
+  if (ctx->expect)
+    ir_expect_handle(ctx->expect, sev, loc, msg);
+  else
+    ir_diag_write(ctx, sev, loc, msg, 0);
+  if (msg != small)
+    free(msg);
 }
 
 void ir_diag(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *fmt, ...) {

@@ -28,6 +28,7 @@ struct IrCtx {
   uint32_t nsources, capsources;
   FILE *diag_out;
   unsigned nerrors;
+  struct IrExpect *expect; /* --verify-diagnostics: diagnostics go there instead (expect.c) */
 };
 
 void *ir_dup(IrCtx *ctx, const void *src, size_t bytes);
@@ -39,6 +40,11 @@ static inline uint32_t ir_hash_mix(uint32_t h, uint64_t v) {
 }
 uint32_t ir_hash_bytes(const char *s, size_t len);
 const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len);
+
+/* Writes a diagnostic as is (diag.c); underline: tildes after the caret. */
+void ir_diag_write(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *msg, uint32_t underline);
+/* Checks one diagnostic against the expectations (expect.c). */
+void ir_expect_handle(struct IrExpect *e, DiagSeverity sev, const Loc *loc, const char *msg);
 
 /* ---- Lexer ---------------------------------------------------------------------------------- */
 

@@ -295,6 +295,15 @@ void ir_diag(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *fmt, ...)
 void ir_op_error(IrCtx *ctx, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 unsigned ir_error_count(const IrCtx *ctx);
 
+/* --verify-diagnostics (ir/expect.c), as mlir-opt has it: from ir_expect_begin to ir_expect_end,
+ * the context's diagnostics are matched against the `expected-error@+1 {{text}}` directives of
+ * text (the buffer the parser is then given, under filename) instead of being written; those no
+ * directive expects are written as "unexpected error: ...". ir_expect_end writes each directive
+ * nothing matched and returns the number of mismatches (0: the diagnostics were as expected). */
+typedef struct IrExpect IrExpect;
+IrExpect *ir_expect_begin(IrCtx *ctx, const char *filename, const char *text, size_t len);
+unsigned ir_expect_end(IrExpect *e);
+
 /* ---- Parse, verify, print ------------------------------------------------------------------- */
 
 /* Parses a whole file (buffer need not be NUL-terminated; it is copied). Returns the top-level

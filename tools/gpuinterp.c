@@ -40,6 +40,12 @@ static const char usage_text[] =
     "  --print-generic            with --emit=mlir: print every op in the generic form\n"
     "  --print-locations          with --emit=mlir: print loc(...) for every op\n"
     "  --no-verify                with --emit=mlir: skip the verifier\n"
+    "  --split-input-file         split the input at lines '// -----' and handle each part as a\n"
+    "                             program of its own (diagnostics keep the file's line numbers;\n"
+    "                             --emit=mlir and --lower print the parts separated by '// -----')\n"
+    "  --verify-diagnostics       check that parsing and verifying (and --lower) give exactly the\n"
+    "                             diagnostics that 'expected-error@+1 {{text}}' comments expect, as\n"
+    "                             mlir-opt does; runs nothing; exit 1 on a mismatch\n"
     "  --diff                     run the program and a lowering of it (ours, or --against's) under\n"
     "                             serial, threads and --seeds random schedules and report where\n"
     "                             they differ: output, final host buffers, violations, lost\n"
@@ -104,6 +110,88 @@ done:
   return status;
 }
 
+/* What to do with each program of the input. */
+typedef struct Job {
+  const char *name; /* the file name diagnostics give */
+  bool verify, verify_diags, lower, print, split;
+  LowerOptions *lopts;
+  PrintOptions popts;
+  const char *backend, *entry, *sched, *trace_path;
+  bool no_race_check;
+  TraceFormat trace_format;
+  FILE *out; /* for --emit=mlir and --lower */
+} Job;
+
+/* Parses, verifies and then prints, lowers or runs one program; returns the exit status. */
+static int one_program(const Job *job, const char *text, size_t len) {
+  IrCtx *ctx = ir_ctx_create();
+  if (!ctx)
+    return 1;
+  IrExpect *expect = job->verify_diags ? ir_expect_begin(ctx, job->name, text, len) : NULL;
+  int status = 0;
+  Op *top = ir_parse(ctx, job->name, text, len);
+  if (!top || (job->verify && ir_verify(ctx, top))) {
+    status = 2;
+    goto done;
+  }
+  PrintOptions popts = job->popts;
+  if (job->lower) {
+    if (lower_module(ctx, top, job->lopts) || ir_verify(ctx, top)) {
+      status = 1;
+      goto done;
+    }
+    popts.locations = true;
+  }
+  if (job->print) {
+    ir_print(ctx, job->out, top, &popts);
+    if (job->split)
+      fputc('\n', job->out); /* mlir-opt ends each part with a blank line */
+  } else if (!expect) {
+    status = run(ctx, top, job->backend, job->entry, job->sched, job->no_race_check, job->trace_path,
+                 job->trace_format);
+  }
+done:
+  if (expect)
+    status = ir_expect_end(expect) ? 1 : 0;
+  ir_ctx_destroy(ctx);
+  return status;
+}
+
+/* The next "// -----" in [s, end), or end. */
+static const char *find_split_marker(const char *s, const char *end) {
+  for (; end - s >= 8; s++)
+    if (*s == '/' && !memcmp(s, "// -----", 8))
+      return s;
+  return end;
+}
+
+/* The whole input ("-": standard input), or NULL after saying why. */
+static char *read_input(const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "gpuinterp: error: could not open input file '%s'\n", path);
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  for (size_t got = 1; buf && got;) {
+    got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n == cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb)
+        free(buf);
+      buf = nb;
+    }
+  }
+  if (f != stdin)
+    fclose(f);
+  if (!buf)
+    abort();
+  *len = n;
+  return buf;
+}
+
 int main(int argc, char **argv) {
   const char *input = NULL, *emit = NULL, *backend = "sim", *entry = "main";
   const char *sched = "threads", *trace_path = NULL, *out_path = NULL;
@@ -115,6 +203,7 @@ int main(int argc, char **argv) {
   bool verify = true;
   bool diff = false, diff_opt = false;
   DiffOptions dopts = {.seeds = 8, .leak_check = DIFF_LEAK_WARN};
+  bool split = false, verify_diags = false, run_opt = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -141,21 +230,30 @@ int main(int argc, char **argv) {
       popts.locations = true;
     } else if (!strcmp(a, "--no-verify")) {
       verify = false;
+    } else if (!strcmp(a, "--split-input-file")) {
+      split = true;
+    } else if (!strcmp(a, "--verify-diagnostics")) {
+      verify_diags = true;
     } else if (!strncmp(a, "--backend=", 10)) {
       backend = a + 10;
+      run_opt = true;
       if (strcmp(backend, "sim") && strcmp(backend, "cuda") && strcmp(backend, "hip"))
         return usage_error("unknown backend '%s' (expected: sim, cuda or hip)", backend);
     } else if (!strcmp(a, "-e")) {
       if (++i == argc)
         return usage_error("%s needs a function name", a);
       entry = argv[i];
+      run_opt = true;
     } else if (!strncmp(a, "--sched=", 8)) {
       sched = a + 8;
+      run_opt = true;
       if (strcmp(sched, "threads") && strcmp(sched, "serial") && strncmp(sched, "random:", 7))
         return usage_error("unknown scheduler '%s' (expected: threads, serial or random:SEED)", sched);
     } else if (!strncmp(a, "--trace=", 8)) {
       trace_path = a + 8;
+      run_opt = true;
     } else if (!strncmp(a, "--trace-format=", 15)) {
+      run_opt = true;
       if (!strcmp(a + 15, "text"))
         trace_format = TRACE_FORMAT_TEXT;
       else if (!strcmp(a + 15, "chrome"))
@@ -198,6 +296,7 @@ int main(int argc, char **argv) {
       diff_opt = true;
     } else if (!strcmp(a, "--no-race-check")) {
       no_race_check = true;
+      run_opt = true;
     } else if (a[0] == '-' && a[1]) {
       return usage_error("unknown option '%s'", a);
     } else if (input) {
@@ -235,6 +334,13 @@ int main(int argc, char **argv) {
   if (diff && (strcmp(backend, "sim") || strcmp(sched, "threads") || no_race_check))
     return usage_error("%s", "--diff runs on the simulator under its own schedules, with race "
                              "checks: --backend, --sched and --no-race-check do not apply");
+  if (diff && (split || verify_diags))
+    return usage_error("%s", "--diff cannot be used with --split-input-file or --verify-diagnostics");
+  if (verify_diags && run_opt)
+    return usage_error("%s", "--verify-diagnostics checks parsing and verification and runs nothing: "
+                             "--backend, -e, --sched, --trace and --no-race-check do not apply");
+  if (split && trace_path)
+    return usage_error("%s", "--split-input-file runs several programs: --trace does not apply");
   if (diff && !strcmp(input, "-"))
     return usage_error("%s", "--diff needs the program in a file (its locations name it)");
   if (diff) {
@@ -246,40 +352,53 @@ int main(int argc, char **argv) {
     return diff_run(&dopts);
   }
 
-  IrCtx *ctx = ir_ctx_create();
-  if (!ctx)
-    return 1;
+  size_t len = 0;
+  char *text = read_input(input, &len);
+  if (!text)
+    return 2;
+  const char *name = strcmp(input, "-") ? input : "<stdin>";
+  Job job = {.name = name, .split = split, .verify = verify, .verify_diags = verify_diags, .lower = lower,
+             .print = emit || lower, .lopts = &lopts, .popts = popts, .backend = backend,
+             .entry = entry, .sched = sched, .no_race_check = no_race_check,
+             .trace_path = trace_path, .trace_format = trace_format, .out = stdout};
   int status = 0;
-  Op *top = ir_parse_file(ctx, input);
-  if (!top || (verify && ir_verify(ctx, top))) {
-    status = 2;
-    goto done;
+  if (out_path && strcmp(out_path, "-") && !(job.out = fopen(out_path, "w"))) {
+    fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+    free(text);
+    return 1;
   }
-  if (lower) {
-    if (lower_module(ctx, top, &lopts) || ir_verify(ctx, top)) {
-      status = 1;
-      goto done;
+  if (!split) {
+    status = one_program(&job, text, len);
+  } else {
+    /* The input is split wherever "// -----" occurs, as mlir-opt splits it; each part is parsed
+     * with what comes before it blanked out, so that its locations are the file's. */
+    const char *end = text + len, *part = text;
+    for (bool first = true;; first = false) {
+      const char *m = find_split_marker(part, end);
+      size_t pad = (size_t)(part - text), n = (size_t)(m - part);
+      char *buf = malloc(pad + n + 1);
+      if (!buf)
+        abort();
+      for (size_t k = 0; k < pad; k++)
+        buf[k] = text[k] == '\n' ? '\n' : ' ';
+      memcpy(buf + pad, part, n);
+      if (!first && job.print)
+        fputs("// -----\n", job.out);
+      int st = one_program(&job, buf, pad + n);
+      free(buf);
+      if (st > status)
+        status = st;
+      if (m == end)
+        break;
+      part = m + 8;
     }
-    popts.locations = true;
   }
-  if (emit || lower) {
-    FILE *out = stdout;
-    if (out_path && strcmp(out_path, "-") && !(out = fopen(out_path, "w"))) {
-      fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
-      status = 1;
-      goto done;
-    }
-    ir_print(ctx, out, top, &popts);
-    if (out != stdout && fclose(out) != 0 && status == 0) {
-      fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
-      status = 1;
-    }
-    goto done;
+  if (job.out != stdout && fclose(job.out) != 0 && status == 0) {
+    fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+    status = 1;
   }
-  status = run(ctx, top, backend, entry, sched, no_race_check, trace_path, trace_format);
-done:
   if (fflush(stdout) != 0 && status == 0)
     status = 1;
-  ir_ctx_destroy(ctx);
+  free(text);
   return status;
 }
