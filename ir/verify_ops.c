@@ -221,6 +221,69 @@ static void memref_cast(Check *c) {
     op_fail(c, "operand type '%s' and result type '%s' are cast incompatible", ty(c, a), ty(c, b));
 }
 
+/* Reads an affine map's text "(d0, d1)[s0] -> (d1, d0)" as a permutation: the number of
+ * dimensions, and perm[i] for each result; false when a result is not a bare dimension, repeats
+ * one, or there are symbols. */
+static bool permutation_map(Str text, uint32_t *ndims, int64_t *perm, uint32_t *nres) {
+  const char *s = text.s, *end = text.s + text.len, *arrow = NULL;
+  for (const char *q = s; q + 1 < end; q++)
+    if (q[0] == '-' && q[1] == '>') {
+      arrow = q;
+      break;
+    }
+  if (!arrow)
+    return false;
+  uint32_t nd = 0;
+  for (const char *q = s; q < arrow; q++) {
+    if (*q == '[')
+      return false;
+    nd += *q == 'd';
+  }
+  bool seen[MAX_RANK] = {false};
+  uint32_t n = 0;
+  const char *q = arrow + 2;
+  while (q < end && *q != '(')
+    q++;
+  for (q++; q < end && *q != ')';) {
+    while (q < end && *q == ' ')
+      q++;
+    if (q < end && *q == ')')
+      break;
+    if (q >= end || *q != 'd' || n == MAX_RANK)
+      return false;
+    int64_t d = 0;
+    const char *digits = ++q;
+    while (q < end && *q >= '0' && *q <= '9')
+      d = d * 10 + (*q++ - '0');
+    while (q < end && *q == ' ')
+      q++;
+    if (q == digits || d >= nd || d >= MAX_RANK || seen[d] || (q < end && *q != ',' && *q != ')'))
+      return false;
+    seen[d] = true;
+    perm[n++] = d;
+    if (q < end && *q == ',')
+      q++;
+  }
+  *ndims = nd;
+  *nres = n;
+  return n == nd;
+}
+
+static void memref_transpose(Check *c) {
+  Attr *map = ir_op_attr(c->op, "permutation");
+  int64_t perm[MAX_RANK];
+  uint32_t nd, nres;
+  if (!map || map->kind != ATTR_AFFINE_MAP || c->op->noperands != 1)
+    return;
+  if (!permutation_map(map->u.str, &nd, perm, &nres)) {
+    op_fail(c, "expected a permutation map");
+    return;
+  }
+  int rank = shaped_rank(c->op->operands[0]->type);
+  if (rank >= 0 && (uint32_t)rank != nd)
+    op_fail(c, "expected a permutation map of same rank as the input");
+}
+
 static void memref_get_global(Check *c) {
   Attr *name = ir_op_attr(c->op, "name");
   if (!name || name->kind != ATTR_SYMREF || name->u.sym.n != 1 || c->op->nresults != 1)
@@ -474,9 +537,11 @@ static void vector_extract(Check *c) {
   if (c->errors != before || !v || !pos || pos->kind != ATTR_DENSE_ARRAY || c->op->nresults != 1)
     return;
   Type *want = vector_tail(c->ctx, v, pos->u.darr.n);
-  if (want != c->op->results[0].type)
+  if (want != c->op->results[0].type) {
     op_fail(c, "inferred type(s) '%s' are incompatible with return type(s) of operation '%s'", ty(c, want),
             ty(c, c->op->results[0].type));
+    op_fail(c, "failed to infer returned types"); /* MLIR reports both */
+  }
 }
 
 static void vector_insert(Check *c) {
@@ -681,6 +746,7 @@ static const OpCheck checks[] = {
     {"memref.reinterpret_cast", offsets_sizes_strides},
     {"memref.store", memref_store},
     {"memref.subview", offsets_sizes_strides},
+    {"memref.transpose", memref_transpose},
     {"memref.view", memref_view},
     {"vector.bitcast", vector_bitcast},
     {"vector.broadcast", vector_broadcast},
