@@ -9,6 +9,7 @@
 // round-trip corpus. Kept here, next to the errors, because it is the one
 // input where the two front ends are meant to disagree. Not rewritten by
 // update-error-checks.py.
+// verify-corpus: mlir-opt rejects the input
 //
 // OURS: func.func @f(%{{.*}}: i32) -> i32 {
 // OURS: func.func private @decl(f32)
