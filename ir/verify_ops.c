@@ -35,6 +35,11 @@ static void bare_fail(Check *c, const char *fmt, ...) {
   c->errors++;
 }
 
+/* A note on another op, after an error. */
+static void note_on(Check *c, const Op *at, const char *msg) {
+  ir_diag(c->ctx, DIAG_NOTE, ir_loc_file_of(at->loc) ? at->loc : at->src, "%s", msg);
+}
+
 static const char *ty(Check *c, const Type *t) { return ir_type_str(c->ctx, t); }
 
 /* The rank of a ranked memref or tensor, or -1. */
@@ -79,6 +84,14 @@ static bool int_list(const Attr *a, int64_t *out, uint32_t *n) {
   return true;
 }
 
+static uint32_t bit_width(const Type *t) {
+  switch (t->kind) {
+  case TY_INT: return t->u.i.width;
+  case TY_FLOAT: return ir_float_width(t->u.f);
+  default: return 0;
+  }
+}
+
 /* ---- memref -------------------------------------------------------------------------------- */
 
 /* The rank of operand `base` when it is a ranked memref or tensor that takes other than nidx
@@ -109,7 +122,10 @@ static void memref_store(Check *c) {
 }
 
 static void memref_atomic_rmw(Check *c) {
-  if (wrong_indices(c, 1, (int64_t)c->op->noperands - 2) >= 0)
+  if (c->op->noperands >= 2 && c->op->operands[1]->type->kind == TY_MEMREF &&
+      c->op->operands[0]->type != c->op->operands[1]->type->u.sh.elem)
+    op_fail(c, "failed to verify that value type matches element type of memref");
+  else if (wrong_indices(c, 1, (int64_t)c->op->noperands - 2) >= 0)
     op_fail(c, "expects the number of subscripts to be equal to memref rank");
 }
 
@@ -150,6 +166,50 @@ static void memref_realloc(Check *c) {
 
 static void memref_view(Check *c) { dynamic_sizes(c, (int64_t)c->op->noperands - 2); }
 
+/* "dynamic" or the number, for messages. */
+static const char *num(char *buf, size_t n, int64_t v) {
+  if (v == IR_DYNAMIC)
+    return "dynamic";
+  snprintf(buf, n, "%lld", (long long)v);
+  return buf;
+}
+
+/* memref.reinterpret_cast: the result type's static sizes, offset and strides are the op's. */
+static void reinterpret_result(Check *c, const Type *res, int64_t off, const int64_t *sz, const int64_t *st) {
+  char b[32];
+  uint32_t rank = res->u.sh.rank;
+  for (uint32_t i = 0; i < rank; i++)
+    if (res->u.sh.shape[i] != IR_DYNAMIC && res->u.sh.shape[i] != sz[i]) {
+      bare_fail(c, "expected result type with size = %s instead of %lld in dim = %u", num(b, sizeof b, sz[i]),
+                (long long)res->u.sh.shape[i], i);
+      return;
+    }
+  int64_t strides[MAX_RANK], offset = 0;
+  const Attr *layout = res->u.sh.layout;
+  if (layout && layout->kind == ATTR_STRIDED && layout->u.strided.n == rank) {
+    memcpy(strides, layout->u.strided.strides, rank * sizeof *strides);
+    offset = layout->u.strided.has_offset ? layout->u.strided.offset : 0;
+  } else if (!layout) {
+    int64_t acc = 1;
+    for (uint32_t i = rank; i-- > 0;) {
+      strides[i] = acc;
+      acc = acc == IR_DYNAMIC || res->u.sh.shape[i] == IR_DYNAMIC ? IR_DYNAMIC : acc * res->u.sh.shape[i];
+    }
+  } else {
+    return;
+  }
+  if (offset != IR_DYNAMIC && offset != off) {
+    bare_fail(c, "expected result type with offset = %s instead of %lld", num(b, sizeof b, off), (long long)offset);
+    return;
+  }
+  for (uint32_t i = 0; i < rank; i++)
+    if (strides[i] != IR_DYNAMIC && strides[i] != st[i]) {
+      bare_fail(c, "expected result type with stride = %s instead of %lld in dim = %u", num(b, sizeof b, st[i]),
+                (long long)strides[i], i);
+      return;
+    }
+}
+
 /* subview and reinterpret_cast: one offset, size and stride per result dimension (MLIR's
  * OffsetSizeAndStrideOpInterface). */
 static void offsets_sizes_strides(Check *c) {
@@ -166,14 +226,30 @@ static void offsets_sizes_strides(Check *c) {
   } else if (nsz != nst) {
     bare_fail(c, "expected mixed sizes rank to match mixed strides rank (%u vs %u) so the rank of the result type is well-formed.",
               nsz, nst);
-  } else if (subview && c->op->noperands) {
-    int rank = shaped_rank(c->op->operands[0]->type);
-    if (rank >= 0 && (uint32_t)rank != noff)
-      bare_fail(c, "expected %d offset values, got %u", rank, noff);
+  } else if (subview && c->op->noperands && shaped_rank(c->op->operands[0]->type) >= 0 &&
+             (uint32_t)shaped_rank(c->op->operands[0]->type) != noff) {
+    bare_fail(c, "expected %d offset values, got %u", shaped_rank(c->op->operands[0]->type), noff);
   } else if (!subview && c->op->nresults) {
     int rank = shaped_rank(c->op->results[0].type);
     if (rank >= 0 && (uint32_t)rank != nsz)
       bare_fail(c, "expected %d size values, got %u", rank, nsz);
+    else if (rank >= 0 && noff == 1)
+      reinterpret_result(c, c->op->results[0].type, off[0], sz, st);
+  } else if (subview && c->op->nresults) {
+    const Type *res = c->op->results[0].type;
+    int rank = shaped_rank(res);
+    bool differ = false;
+    for (uint32_t i = 0; rank == (int)nsz && i < nsz; i++)
+      differ |= sz[i] != IR_DYNAMIC && res->u.sh.shape[i] != IR_DYNAMIC && sz[i] != res->u.sh.shape[i];
+    if (differ) {
+      /* the expected type's layout is the source's strides scaled, which only MLIR spells out */
+      Type want = *res;
+      int64_t shape[MAX_RANK];
+      memcpy(shape, sz, nsz * sizeof *shape);
+      want.u.sh.shape = shape;
+      bare_fail(c, "expected result type to be '%s' or a rank-reduced version. (mismatch of result sizes), but got '%s'",
+                ty(c, ir_type_intern(c->ctx, &want)), ty(c, res));
+    }
   }
 }
 
@@ -604,14 +680,6 @@ static void vector_constant_mask(Check *c) {
     }
 }
 
-static uint32_t bit_width(const Type *t) {
-  switch (t->kind) {
-  case TY_INT: return t->u.i.width;
-  case TY_FLOAT: return ir_float_width(t->u.f);
-  default: return 0;
-  }
-}
-
 static void vector_bitcast(Check *c) {
   const Type *src = c->op->noperands == 1 ? vector_of(c->op->operands[0]->type) : NULL;
   const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
@@ -725,6 +793,463 @@ static void vector_reduction(Check *c) {
     op_fail(c, "failed to verify that source operand and result have same element type");
 }
 
+/* ---- arith, math, index: types that must agree ------------------------------------------- */
+
+/* Ops of the elementwise forms (binary, unary, ternary) take and give one type. */
+static void same_types(Check *c) {
+  const Type *t = c->op->noperands ? c->op->operands[0]->type : c->op->nresults ? c->op->results[0].type : NULL;
+  for (uint32_t i = 0; i < c->op->noperands; i++)
+    if (c->op->operands[i]->type != t) {
+      op_fail(c, "requires the same type for all operands and results");
+      return;
+    }
+  for (uint32_t i = 0; i < c->op->nresults; i++)
+    if (c->op->results[i].type != t) {
+      op_fail(c, "requires the same type for all operands and results");
+      return;
+    }
+}
+
+static bool is_i1(const Type *t) { return t->kind == TY_INT && t->u.i.width == 1 && t->u.i.sign == SIGNLESS; }
+
+/* Do two types have the same vector shape (both scalars, or vectors of one shape)? */
+static bool same_shape(const Type *a, const Type *b) {
+  if ((a->kind == TY_VECTOR) != (b->kind == TY_VECTOR))
+    return false;
+  if (a->kind != TY_VECTOR)
+    return true;
+  if (a->u.sh.rank != b->u.sh.rank)
+    return false;
+  for (uint32_t i = 0; i < a->u.sh.rank; i++)
+    if (a->u.sh.shape[i] != b->u.sh.shape[i])
+      return false;
+  return true;
+}
+
+static void compare(Check *c, bool llvm) {
+  if (c->op->noperands != 2 || c->op->nresults != 1)
+    return;
+  const Type *res = c->op->results[0].type;
+  if (c->op->operands[0]->type != c->op->operands[1]->type) {
+    op_fail(c, "requires all operands to have the same type");
+  } else if (!is_i1(elem_of(res)) || !same_shape(res, c->op->operands[0]->type)) {
+    if (llvm)
+      op_fail(c, "result #0 must be 1-bit signless integer or LLVM dialect-compatible vector of 1-bit signless integer, but got '%s'",
+              ty(c, res));
+    else
+      op_fail(c, "result #0 must be bool-like, but got '%s'", ty(c, res));
+  }
+}
+
+static void arith_compare(Check *c) { compare(c, false); }
+static void llvm_compare(Check *c) { compare(c, true); }
+
+/* arith's casts: the element types must convert as the op says, elementwise on one shape. */
+static void arith_cast(Check *c) {
+  if (c->op->noperands < 1 || c->op->nresults != 1)
+    return;
+  const Type *a = c->op->operands[0]->type, *b = c->op->results[0].type;
+  const Type *ea = elem_of(a), *eb = elem_of(b);
+  const char *n = c->op->info->name + 6; /* after "arith." */
+  bool ok;
+  uint32_t wa = bit_width(ea), wb = bit_width(eb);
+  bool ia = ea->kind == TY_INT, ib = eb->kind == TY_INT, fa = ea->kind == TY_FLOAT, fb = eb->kind == TY_FLOAT;
+  if (!strcmp(n, "extsi") || !strcmp(n, "extui"))
+    ok = ia && ib && wb > wa;
+  else if (!strcmp(n, "trunci"))
+    ok = ia && ib && wb < wa;
+  else if (!strcmp(n, "extf"))
+    ok = fa && fb && wb > wa;
+  else if (!strcmp(n, "truncf"))
+    ok = fa && fb && wb < wa;
+  else if (!strcmp(n, "index_cast") || !strcmp(n, "index_castui"))
+    ok = (ea->kind == TY_INDEX && ib) || (ia && eb->kind == TY_INDEX);
+  else if (!strcmp(n, "bitcast"))
+    ok = (ia || fa) && (ib || fb) && wa == wb;
+  else if (!strcmp(n, "sitofp") || !strcmp(n, "uitofp") || !strcmp(n, "fptosi") || !strcmp(n, "fptoui")) {
+    bool to_fp = n[3] == 'o'; /* [su]itofp */
+    const char *in_kind = to_fp ? "signless-fixed-width-integer-like" : "floating-point-like";
+    const char *out_kind = to_fp ? "floating-point-like" : "signless-fixed-width-integer-like";
+    if (!(to_fp ? ia && ea->u.i.sign == SIGNLESS : fa))
+      op_fail(c, "operand #0 must be %s, but got '%s'", in_kind, ty(c, a));
+    else if (!(to_fp ? fb : ib && eb->u.i.sign == SIGNLESS))
+      op_fail(c, "result #0 must be %s, but got '%s'", out_kind, ty(c, b));
+    else if (!same_shape(a, b))
+      op_fail(c, "operand type '%s' and result type '%s' are cast incompatible", ty(c, a), ty(c, b));
+    return;
+  } else
+    return;
+  if (!ok || !same_shape(a, b))
+    op_fail(c, "operand type '%s' and result type '%s' are cast incompatible", ty(c, a), ty(c, b));
+}
+
+static void arith_select(Check *c) {
+  if (c->op->noperands == 3 && c->op->nresults == 1 &&
+      (c->op->operands[1]->type != c->op->operands[2]->type || c->op->operands[1]->type != c->op->results[0].type))
+    op_fail(c, "failed to verify that all of {true_value, false_value, result} have same type");
+}
+
+static void arith_constant(Check *c) {
+  Attr *v = ir_op_attr(c->op, "value");
+  if (v && (v->kind == ATTR_INT || v->kind == ATTR_FLOAT || v->kind == ATTR_DENSE) && v->type &&
+      c->op->nresults == 1 && v->type != c->op->results[0].type)
+    op_fail(c, "failed to verify that all of {value, result} have same type");
+}
+
+/* ---- scf, cf: what regions and branches pass on ------------------------------------------ */
+
+static Op *terminator(const Region *r) { return r->first && r->first->last ? r->first->last : NULL; }
+
+static void scf_for(Check *c) {
+  Op *op = c->op;
+  if (op->noperands < 3)
+    return;
+  if (op->operands[0]->type != op->operands[1]->type || op->operands[0]->type != op->operands[2]->type) {
+    op_fail(c, "failed to verify that all of {lowerBound, upperBound, step} have same type");
+    return;
+  }
+  Op *y = op->nregions ? terminator(&op->regions[0]) : NULL;
+  if (!y || !ir_str_eq(y->name, "scf.yield"))
+    return;
+  uint32_t ninit = op->noperands - 3;
+  if (y->noperands != ninit) {
+    op_fail(c, "along control flow edge from Operation scf.yield to Region #0: region branch point has %u operands, but region successor needs %u inputs",
+            y->noperands, ninit);
+    note_on(c, y, "region branch point");
+    return;
+  }
+  for (uint32_t i = 0; i < ninit; i++)
+    if (y->operands[i]->type != op->operands[3 + i]->type) {
+      op_fail(c, "%u-th region iter_arg and %u-th yielded value have different type: '%s' != '%s'", i, i,
+              ty(c, op->operands[3 + i]->type), ty(c, y->operands[i]->type));
+      return;
+    }
+}
+
+static void scf_if(Check *c) {
+  for (uint32_t r = 0; r < c->op->nregions; r++) {
+    Op *y = terminator(&c->op->regions[r]);
+    if (!y || !ir_str_eq(y->name, "scf.yield") || y->noperands != c->op->nresults)
+      continue; /* a count mismatch is verify.c's */
+    for (uint32_t i = 0; i < y->noperands; i++)
+      if (y->operands[i]->type != c->op->results[i].type) {
+        op_fail(c, "along control flow edge from Operation scf.yield to parent: successor operand type #%u '%s' should match successor input type #%u '%s'",
+                i, ty(c, y->operands[i]->type), i, ty(c, c->op->results[i].type));
+        note_on(c, y, "region branch point");
+        return;
+      }
+  }
+}
+
+/* scf.while: the after region's yield feeds the before region's arguments. */
+static void scf_while(Check *c) {
+  if (c->op->nregions != 2 || !c->op->regions[0].first)
+    return;
+  Op *y = terminator(&c->op->regions[1]);
+  Block *before = c->op->regions[0].first;
+  if (!y || !ir_str_eq(y->name, "scf.yield"))
+    return;
+  if (y->noperands != before->nargs) {
+    op_fail(c, "along control flow edge from Operation scf.yield to Region #0: region branch point has %u operands, but region successor needs %u inputs",
+            y->noperands, before->nargs);
+    note_on(c, y, "region branch point");
+    return;
+  }
+  for (uint32_t i = 0; i < y->noperands; i++)
+    if (y->operands[i]->type != before->args[i].type) {
+      op_fail(c, "along control flow edge from Operation scf.yield to Region #0: successor operand type #%u '%s' should match successor input type #%u '%s'",
+              i, ty(c, y->operands[i]->type), i, ty(c, before->args[i].type));
+      note_on(c, y, "region branch point");
+      return;
+    }
+}
+
+static void func_call_indirect(Check *c) {
+  const Type *ft = c->op->noperands ? c->op->operands[0]->type : NULL;
+  if (!ft || ft->kind != TY_FUNC)
+    return;
+  bool ok = ft->u.fn.nin == c->op->noperands - 1;
+  for (uint32_t i = 0; ok && i < ft->u.fn.nin; i++)
+    ok = ft->u.fn.in[i] == c->op->operands[i + 1]->type;
+  if (!ok) {
+    op_fail(c, "failed to verify that callee input types match argument types");
+    return;
+  }
+  ok = ft->u.fn.nout == c->op->nresults;
+  for (uint32_t i = 0; ok && i < ft->u.fn.nout; i++)
+    ok = ft->u.fn.out[i] == c->op->results[i].type;
+  if (!ok)
+    op_fail(c, "failed to verify that callee result types match result types");
+}
+
+/* scf.condition, cf.cond_br, llvm.cond_br: the condition is an i1. */
+static void condition(Check *c) {
+  if (c->op->noperands && !is_i1(c->op->operands[0]->type))
+    op_fail(c, "operand #0 must be 1-bit signless integer, but got '%s'", ty(c, c->op->operands[0]->type));
+}
+
+/* llvm.br and llvm.cond_br pass their operands to their successors' arguments. */
+static void llvm_branch(Check *c) {
+  Op *op = c->op;
+  uint32_t first = 0, counts[2] = {op->noperands, 0};
+  if (op->info->name[5] == 'c') {
+    condition(c);
+    int64_t seg[3];
+    if (c->errors || !ir_op_segments(op, seg, 3))
+      return;
+    first = 1;
+    counts[0] = (uint32_t)seg[1];
+    counts[1] = (uint32_t)seg[2];
+  }
+  for (uint32_t s = 0; s < op->nsuccs && s < 2; s++) {
+    Block *b = op->succs[s];
+    if (counts[s] != b->nargs) {
+      bare_fail(c, "branch has %u operands for successor #%u, but target block has %u", counts[s], s, b->nargs);
+      return;
+    }
+    for (uint32_t i = 0; i < counts[s]; i++)
+      if (op->operands[first + i]->type != b->args[i].type) {
+        bare_fail(c, "type mismatch for bb argument #%u of successor #%u", i, s);
+        return;
+      }
+    first += counts[s];
+  }
+}
+
+/* ---- llvm ---------------------------------------------------------------------------------- */
+
+/* The type at position pos[0..n) inside an LLVM aggregate, or NULL after reporting. */
+static const Type *aggregate_at(Check *c, const Type *t, const int64_t *pos, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (t->kind == TY_LLVM_ARRAY) {
+      if (pos[i] < 0 || (uint64_t)pos[i] >= t->u.arr.count) {
+        op_fail(c, "position out of bounds: %lld", (long long)pos[i]);
+        return NULL;
+      }
+      t = t->u.arr.elem;
+    } else if (t->kind == TY_LLVM_STRUCT && !t->u.agg.opaque) {
+      if (pos[i] < 0 || (uint64_t)pos[i] >= t->u.agg.n) {
+        op_fail(c, "position out of bounds: %lld", (long long)pos[i]);
+        return NULL;
+      }
+      t = t->u.agg.elems[pos[i]];
+    } else {
+      op_fail(c, "expected LLVM IR structure/array type, got: '%s'", ty(c, t));
+      return NULL;
+    }
+  }
+  return t;
+}
+
+static void llvm_extractvalue(Check *c) {
+  int64_t pos[MAX_RANK];
+  uint32_t n;
+  if (c->op->noperands != 1 || c->op->nresults != 1 || !int_list(ir_op_attr(c->op, "position"), pos, &n))
+    return;
+  const Type *agg = c->op->operands[0]->type, *t = aggregate_at(c, agg, pos, n);
+  if (t && t != c->op->results[0].type)
+    op_fail(c, "Type mismatch: extracting from '%s' should produce '%s' but this op returns '%s'", ty(c, agg),
+            ty(c, t), ty(c, c->op->results[0].type));
+}
+
+static void llvm_insertvalue(Check *c) {
+  int64_t pos[MAX_RANK];
+  uint32_t n;
+  if (c->op->noperands != 2 || !int_list(ir_op_attr(c->op, "position"), pos, &n))
+    return;
+  const Type *agg = c->op->operands[0]->type, *t = aggregate_at(c, agg, pos, n);
+  if (t && t != c->op->operands[1]->type)
+    op_fail(c, "Type mismatch: cannot insert '%s' into '%s'", ty(c, c->op->operands[1]->type), ty(c, agg));
+}
+
+#define GEP_DYNAMIC INT32_MIN
+
+/* llvm.getelementptr: an index into a struct is a constant within the struct. */
+static void llvm_gep(Check *c) {
+  Attr *et = ir_op_attr(c->op, "elem_type"), *raw = ir_op_attr(c->op, "rawConstantIndices");
+  if (!et || et->kind != ATTR_TYPE || !raw || raw->kind != ATTR_DENSE_ARRAY || !raw->u.darr.ivals)
+    return;
+  const Type *t = et->type;
+  for (uint32_t i = 1; i < raw->u.darr.n && t; i++) {
+    int64_t k = raw->u.darr.ivals[i];
+    if (t->kind == TY_LLVM_STRUCT && !t->u.agg.opaque) {
+      if (k == GEP_DYNAMIC) {
+        op_fail(c, "expected index %u indexing a struct to be constant", i);
+        return;
+      }
+      if (k < 0 || (uint64_t)k >= t->u.agg.n) {
+        op_fail(c, "index %u indexing a struct is out of bounds", i);
+        return;
+      }
+      t = t->u.agg.elems[k];
+    } else if (t->kind == TY_LLVM_ARRAY) {
+      t = t->u.arr.elem;
+    } else if (t->kind == TY_VECTOR) {
+      t = t->u.sh.elem;
+    } else {
+      return;
+    }
+  }
+}
+
+static void llvm_extractelement(Check *c) {
+  const Type *v = c->op->noperands == 2 ? vector_of(c->op->operands[0]->type) : NULL;
+  if (v && c->op->nresults == 1 && c->op->results[0].type != v->u.sh.elem)
+    op_fail(c, "failed to verify that result type matches vector element type");
+}
+
+static void llvm_select(Check *c) {
+  if (c->op->noperands == 3 && c->op->nresults == 1 &&
+      (c->op->operands[1]->type != c->op->operands[2]->type || c->op->operands[1]->type != c->op->results[0].type))
+    op_fail(c, "failed to verify that all of {trueValue, falseValue, res} have same type");
+}
+
+/* llvm.zext and llvm.sext widen an integer (or a vector of them). */
+static void llvm_extend(Check *c) {
+  if (c->op->noperands != 1 || c->op->nresults != 1)
+    return;
+  const Type *a = elem_of(c->op->operands[0]->type), *b = elem_of(c->op->results[0].type);
+  if (a->kind == TY_INT && b->kind == TY_INT && b->u.i.width <= a->u.i.width)
+    bare_fail(c, "integer width of the output type is smaller or equal to the integer width of the input type");
+}
+
+static void llvm_load(Check *c) {
+  if (c->op->noperands == 1 && c->op->operands[0]->type->kind != TY_LLVM_PTR)
+    op_fail(c, "operand #0 must be LLVM pointer type, but got '%s'", ty(c, c->op->operands[0]->type));
+}
+
+static void llvm_store(Check *c) {
+  if (c->op->noperands == 2 && c->op->operands[1]->type->kind != TY_LLVM_PTR)
+    op_fail(c, "operand #1 must be LLVM pointer type, but got '%s'", ty(c, c->op->operands[1]->type));
+}
+
+static Op *symbol(const Op *from, const Attr *ref) {
+  if (!ref || ref->kind != ATTR_SYMREF || ref->u.sym.n != 1)
+    return NULL;
+  for (Op *t = ir_op_parent_op(from); t; t = ir_op_parent_op(t))
+    if (t->info && (t->info->flags & OPF_SYMBOL_TABLE))
+      return ir_symbol_lookup(t, ref->u.sym.path[0]);
+  return NULL;
+}
+
+static const Type *llvm_func_type(const Op *fn) {
+  Attr *ft = fn ? ir_op_attr(fn, "function_type") : NULL;
+  return ft && ft->kind == ATTR_TYPE && ft->type->kind == TY_LLVM_FUNC ? ft->type : NULL;
+}
+
+/* A direct llvm.call passes what its llvm.func callee takes. */
+static void llvm_call(Check *c) {
+  Op *fn = symbol(c->op, ir_op_attr(c->op, "callee"));
+  const Type *ft = fn && ir_str_eq(fn->name, "llvm.func") ? llvm_func_type(fn) : NULL;
+  if (!ft)
+    return;
+  int64_t seg[2];
+  uint32_t n = ir_op_segments(c->op, seg, 2) ? (uint32_t)seg[0] : c->op->noperands;
+  uint32_t np = ft->u.lfn.nparams;
+  if (ft->u.lfn.vararg ? n < np : n != np) {
+    op_fail(c, "incorrect number of operands (%u) for callee (expecting: %u)", n, np);
+    return;
+  }
+  for (uint32_t i = 0; i < np; i++)
+    if (c->op->operands[i]->type != ft->u.lfn.params[i]) {
+      op_fail(c, "operand type mismatch for operand %u: '%s' != '%s'", i, ty(c, c->op->operands[i]->type),
+              ty(c, ft->u.lfn.params[i]));
+      return;
+    }
+}
+
+static void llvm_return(Check *c) {
+  Op *fn = ir_op_parent_op(c->op);
+  const Type *ft = fn && ir_str_eq(fn->name, "llvm.func") ? llvm_func_type(fn) : NULL;
+  if (!ft)
+    return;
+  bool is_void = ft->u.lfn.ret->kind == TY_LLVM_VOID;
+  if (is_void && c->op->noperands)
+    op_fail(c, "expected no operands");
+  else if (!is_void && c->op->noperands != 1)
+    op_fail(c, "expected 1 operand");
+  else if (!is_void && c->op->operands[0]->type != ft->u.lfn.ret)
+    op_fail(c, "mismatching result types");
+  if (c->errors)
+    note_on(c, fn, "when returning from function");
+}
+
+static void llvm_addressof(Check *c) {
+  Attr *ref = ir_op_attr(c->op, "global_name");
+  Op *g = symbol(c->op, ref);
+  if (ref && ref->kind == ATTR_SYMREF && ref->u.sym.n == 1 &&
+      (!g || !(ir_str_eq(g->name, "llvm.mlir.global") || ir_str_eq(g->name, "llvm.func") ||
+               ir_str_eq(g->name, "llvm.mlir.alias") || ir_str_eq(g->name, "llvm.mlir.ifunc"))))
+    op_fail(c, "must reference a global defined by 'llvm.mlir.global', 'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'");
+}
+
+/* func.func: the entry block takes the signature's arguments. */
+static void func_func(Check *c) {
+  Attr *ft = ir_op_attr(c->op, "function_type");
+  Block *entry = c->op->nregions ? c->op->regions[0].first : NULL;
+  if (!entry || !ft || ft->kind != ATTR_TYPE || ft->type->kind != TY_FUNC)
+    return;
+  const Type *f = ft->type;
+  if (entry->nargs != f->u.fn.nin) {
+    op_fail(c, "entry block must have %u arguments to match function signature", f->u.fn.nin);
+    return;
+  }
+  for (uint32_t i = 0; i < entry->nargs; i++)
+    if (entry->args[i].type != f->u.fn.in[i]) {
+      op_fail(c, "type of entry block argument #%u('%s') must match the type of the corresponding argument in function signature('%s')",
+              i, ty(c, entry->args[i].type), ty(c, f->u.fn.in[i]));
+      return;
+    }
+}
+
+/* scf.index_switch: region 0 is the default, then the cases; each yields the results. */
+static void scf_index_switch(Check *c) {
+  for (uint32_t r = 0; r < c->op->nregions; r++) {
+    Op *y = terminator(&c->op->regions[r]);
+    if (!y || !ir_str_eq(y->name, "scf.yield"))
+      continue;
+    char name[32], msg[1024];
+    if (r)
+      snprintf(name, sizeof name, "case region #%u", r - 1);
+    else
+      snprintf(name, sizeof name, "default region");
+    if (y->noperands != c->op->nresults) {
+      op_fail(c, "expected each region to return %u values, but %s returns %u", c->op->nresults, name, y->noperands);
+      note_on(c, y, "see yield operation here");
+      return;
+    }
+    for (uint32_t i = 0; i < y->noperands; i++)
+      if (y->operands[i]->type != c->op->results[i].type) {
+        op_fail(c, "expected result #%u of each region to be '%s'", i, ty(c, c->op->results[i].type));
+        snprintf(msg, sizeof msg, "%s returns '%s' here", name, ty(c, y->operands[i]->type));
+        note_on(c, y, msg);
+        return;
+      }
+  }
+}
+
+static void scf_parallel(Check *c) {
+  int64_t seg[4];
+  Block *body = c->op->nregions ? c->op->regions[0].first : NULL;
+  if (!ir_op_segments(c->op, seg, 4) || !body)
+    return;
+  if (seg[0] != seg[1] || seg[0] != seg[2] || (int64_t)body->nargs != seg[0])
+    op_fail(c, "expects the same number of induction variables: %u as bound and step values: %lld", body->nargs,
+            (long long)(seg[0] != (int64_t)body->nargs ? seg[0] : seg[1] != (int64_t)body->nargs ? seg[1] : seg[2]));
+}
+
+static void vector_step(Check *c) {
+  const Type *res = c->op->nresults == 1 ? c->op->results[0].type : NULL;
+  if (res && (res->kind != TY_VECTOR || res->u.sh.rank != 1 || res->u.sh.elem->kind != TY_INDEX))
+    op_fail(c, "result #0 must be vector of index values of ranks 1, but got '%s'", ty(c, res));
+}
+
+static void llvm_insertelement(Check *c) {
+  const Type *v = c->op->noperands == 3 ? vector_of(c->op->operands[0]->type) : NULL;
+  if (v && c->op->operands[1]->type != v->u.sh.elem)
+    op_fail(c, "failed to verify that argument type matches vector element type");
+}
+
 /* ---- the table ----------------------------------------------------------------------------- */
 
 typedef struct OpCheck {
@@ -734,7 +1259,43 @@ typedef struct OpCheck {
 
 /* sorted by name, for bsearch */
 static const OpCheck checks[] = {
+    {"arith.bitcast", arith_cast},
+    {"arith.cmpf", arith_compare},
+    {"arith.cmpi", arith_compare},
+    {"arith.constant", arith_constant},
+    {"arith.extf", arith_cast},
+    {"arith.extsi", arith_cast},
+    {"arith.extui", arith_cast},
+    {"arith.fptosi", arith_cast},
+    {"arith.fptoui", arith_cast},
+    {"arith.index_cast", arith_cast},
+    {"arith.index_castui", arith_cast},
+    {"arith.select", arith_select},
+    {"arith.sitofp", arith_cast},
+    {"arith.truncf", arith_cast},
+    {"arith.trunci", arith_cast},
+    {"arith.uitofp", arith_cast},
+    {"cf.cond_br", condition},
+    {"func.call_indirect", func_call_indirect},
+    {"func.func", func_func},
     {"gpu.alloc", gpu_alloc},
+    {"llvm.br", llvm_branch},
+    {"llvm.call", llvm_call},
+    {"llvm.cond_br", llvm_branch},
+    {"llvm.extractelement", llvm_extractelement},
+    {"llvm.extractvalue", llvm_extractvalue},
+    {"llvm.fcmp", llvm_compare},
+    {"llvm.getelementptr", llvm_gep},
+    {"llvm.icmp", llvm_compare},
+    {"llvm.insertelement", llvm_insertelement},
+    {"llvm.insertvalue", llvm_insertvalue},
+    {"llvm.load", llvm_load},
+    {"llvm.mlir.addressof", llvm_addressof},
+    {"llvm.return", llvm_return},
+    {"llvm.select", llvm_select},
+    {"llvm.sext", llvm_extend},
+    {"llvm.store", llvm_store},
+    {"llvm.zext", llvm_extend},
     {"memref.alloc", memref_alloc},
     {"memref.alloca", memref_alloc},
     {"memref.atomic_rmw", memref_atomic_rmw},
@@ -748,6 +1309,12 @@ static const OpCheck checks[] = {
     {"memref.subview", offsets_sizes_strides},
     {"memref.transpose", memref_transpose},
     {"memref.view", memref_view},
+    {"scf.condition", condition},
+    {"scf.for", scf_for},
+    {"scf.if", scf_if},
+    {"scf.index_switch", scf_index_switch},
+    {"scf.parallel", scf_parallel},
+    {"scf.while", scf_while},
     {"vector.bitcast", vector_bitcast},
     {"vector.broadcast", vector_broadcast},
     {"vector.compressstore", vector_masked},
@@ -770,6 +1337,7 @@ static const OpCheck checks[] = {
     {"vector.scatter", vector_gather},
     {"vector.shape_cast", vector_shape_cast},
     {"vector.shuffle", vector_shuffle_length},
+    {"vector.step", vector_step},
     {"vector.store", vector_store},
     {"vector.transfer_read", vector_transfer},
     {"vector.transfer_write", vector_transfer},
@@ -783,10 +1351,14 @@ static int by_name(const void *key, const void *elem) {
 unsigned ir_verify_ops(IrCtx *ctx, Op *op) {
   if (!op->info)
     return 0;
-  const OpCheck *k = bsearch(op->info->name, checks, sizeof checks / sizeof *checks, sizeof *checks, by_name);
-  if (!k)
-    return 0;
   Check c = {ctx, op, 0};
-  k->fn(&c);
+  ParseFn form = op->info->parse;
+  if (form == parse_binary || form == parse_binary_ovf || form == parse_binary_fm || form == parse_unary_fm ||
+      form == parse_index_binary || form == parse_ternary || form == parse_llvm_binary ||
+      form == parse_llvm_binary_ovf || form == parse_llvm_binary_fm || form == parse_llvm_unary_fm)
+    same_types(&c);
+  const OpCheck *k = bsearch(op->info->name, checks, sizeof checks / sizeof *checks, sizeof *checks, by_name);
+  if (k && !c.errors)
+    k->fn(&c);
   return c.errors;
 }

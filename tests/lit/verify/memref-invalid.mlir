@@ -2,8 +2,6 @@
 // RUN: %mlir_opt --split-input-file --verify-diagnostics %s
 // RUN: %gpuinterp --split-input-file --verify-diagnostics %s
 
-// -----
-
 func.func @load_too_few_indices(%m: memref<4x4xf32>, %i: index) -> f32 {
   // expected-error@+1 {{'memref.load' op incorrect number of indices for load, expected 2 but got 1}}
   %v = memref.load %m[%i] : memref<4x4xf32>
@@ -232,5 +230,37 @@ func.func @mload_elem(%m: memref<4xf32>, %i: index, %f: i32) -> i32 {
 func.func @mstore_elem(%m: memref<4xf32>, %i: index, %f: i32) {
   // expected-error@+1 {{'memref.store' op failed to verify that type of 'value' matches element type of 'memref'}}
   "memref.store"(%f, %m, %i) : (i32, memref<4xf32>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @reinterpret_size(%m: memref<16xf32>) {
+  // expected-error@+1 {{expected result type with size = 8 instead of 4 in dim = 0}}
+  %r = memref.reinterpret_cast %m to offset: [0], sizes: [8], strides: [1] : memref<16xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @reinterpret_stride(%m: memref<16xf32>) {
+  // expected-error@+1 {{expected result type with stride = 2 instead of 1 in dim = 0}}
+  %r = memref.reinterpret_cast %m to offset: [0], sizes: [4], strides: [2] : memref<16xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @subview_result(%m: memref<8x8xf32>) {
+  // expected-error@+1 {{expected result type to be 'memref<4x4xf32, strided<[8, 1]>>' or a rank-reduced version. (mismatch of result sizes), but got 'memref<4x5xf32, strided<[8, 1]>>'}}
+  %s = memref.subview %m[0, 0][4, 4][1, 1] : memref<8x8xf32> to memref<4x5xf32, strided<[8, 1]>>
+  return
+}
+
+// -----
+
+func.func @atomic_rmw_kind(%m: memref<4xf32>, %i: index, %x: i32) {
+  // expected-error@+1 {{'memref.atomic_rmw' op failed to verify that value type matches element type of memref}}
+  %r = memref.atomic_rmw addf %x, %m[%i] : (i32, memref<4xf32>) -> i32
   return
 }

@@ -2,8 +2,6 @@
 // RUN: %mlir_opt --split-input-file --verify-diagnostics %s
 // RUN: %gpuinterp --split-input-file --verify-diagnostics %s
 
-// -----
-
 func.func @load_wrong_indices(%m: memref<4x4xf32>, %i: index) -> vector<4xf32> {
   // expected-error@+1 {{'vector.load' op requires 2 indices}}
   %v = vector.load %m[%i] : memref<4x4xf32>, vector<4xf32>
@@ -369,4 +367,12 @@ func.func @from_elements_count(%a: f32) -> vector<2xf32> {
   // expected-error@+1 {{'vector.from_elements' op failed to verify that shaped type 'dest' matches 'elements' element count and types}}
   %r = "vector.from_elements"(%a) : (f32) -> vector<2xf32>
   return %r : vector<2xf32>
+}
+
+// -----
+
+func.func @step(%m: memref<8x8xf32>) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.step' op result #0 must be vector of index values of ranks 1, but got 'vector<4xf32>'}}
+  %s = "vector.step"() : () -> vector<4xf32>
+  return %s : vector<4xf32>
 }
