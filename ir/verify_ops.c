@@ -709,7 +709,7 @@ static void vector_broadcast(Check *c) {
   const Type *src = c->op->operands[0]->type;
   if (src->kind != TY_VECTOR) {
     if (src != res->u.sh.elem)
-      op_fail(c, "source type is not a vector");
+      op_fail(c, "failed to verify that source operand and result have same element type");
     return;
   }
   if (any_scalable(src))
@@ -867,7 +867,7 @@ static void arith_cast(Check *c) {
   else if (!strcmp(n, "bitcast"))
     ok = (ia || fa) && (ib || fb) && wa == wb;
   else if (!strcmp(n, "sitofp") || !strcmp(n, "uitofp") || !strcmp(n, "fptosi") || !strcmp(n, "fptoui")) {
-    bool to_fp = n[3] == 'o'; /* [su]itofp */
+    bool to_fp = n[0] != 'f'; /* [su]itofp, not fpto[su]i */
     const char *in_kind = to_fp ? "signless-fixed-width-integer-like" : "floating-point-like";
     const char *out_kind = to_fp ? "floating-point-like" : "signless-fixed-width-integer-like";
     if (!(to_fp ? ia && ea->u.i.sign == SIGNLESS : fa))

@@ -144,3 +144,19 @@ func.func @cond_br_cond(%x: i32) {
 ^bb0(%a: i64):
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+func.func @arith_fptosi_from_integer(%a: i32) {
+  // expected-error@+1 {{'arith.fptosi' op operand #0 must be floating-point-like, but got 'i32'}}
+  %c = arith.fptosi %a : i32 to i32
+  return
+}
+
+// -----
+
+func.func @arith_uitofp_to_integer(%a: i32) {
+  // expected-error@+1 {{'arith.uitofp' op result #0 must be floating-point-like, but got 'i64'}}
+  %c = arith.uitofp %a : i32 to i64
+  return
+}

@@ -376,3 +376,11 @@ func.func @step(%m: memref<8x8xf32>) -> vector<4xf32> {
   %s = "vector.step"() : () -> vector<4xf32>
   return %s : vector<4xf32>
 }
+
+// -----
+
+func.func @broadcast_scalar_type(%a: f32) -> vector<4xi32> {
+  // expected-error@+1 {{'vector.broadcast' op failed to verify that source operand and result have same element type}}
+  %r = vector.broadcast %a : f32 to vector<4xi32>
+  return %r : vector<4xi32>
+}
