@@ -761,8 +761,12 @@ bool print_br(Printer *pr, Op *op) {
 
 /* async-deps ::= (`async`)? (`[` %tok (`,` %tok)* `]`)? ; returns whether `async` was given */
 static bool parse_async_deps(Parser *p, OpState *st, bool *is_async, uint32_t *ndeps) {
+  const char *at = p_tok(p)->text;
   *is_async = p_opt_kw(p, "async");
   *ndeps = 0;
+  if (*is_async && !st->num_results_expected)
+    return p_error_at(p, at, "custom op '%.*s' needs to be named when marked 'async'", (int)st->name.len,
+                      st->name.s);
   if (!p_opt(p, TOK_LSQUARE))
     return true;
   OperandRef *refs;

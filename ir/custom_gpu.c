@@ -109,8 +109,12 @@ static void print_upper_bound(Printer *pr, const Attr *a) {
 
 /* async-deps ::= (`async`)? (`[` %tok (`,` %tok)* `]`)? */
 static bool parse_deps(Parser *p, OpState *st, bool *is_async, uint32_t *ndeps) {
+  const char *at = p_tok(p)->text;
   *is_async = p_opt_kw(p, "async");
   *ndeps = 0;
+  if (*is_async && !st->num_results_expected)
+    return p_error_at(p, at, "custom op '%.*s' needs to be named when marked 'async'", (int)st->name.len,
+                      st->name.s);
   if (!p_opt(p, TOK_LSQUARE))
     return true;
   OperandRef *refs;
@@ -290,8 +294,20 @@ static void print_unary_fn_type(Printer *pr, Op *op) {
     pr_char(pr, ')');
 }
 
+/* A bare word where a reduction kind goes that is none: mlir-opt's words. */
+static bool bad_reduce_kind(Parser *p) {
+  if (!p_is(p, TOK_BARE))
+    return false;
+  for (const char *const *k = reduce_ops; *k; k++)
+    if (p_is_kw(p, *k))
+      return false;
+  return true;
+}
+
 /* gpu_all_reduce ::= op? %value (`uniform`)? region attr-dict `:` `(` type `)` `->` type */
 bool parse_gpu_all_reduce(Parser *p, OpState *st) {
+  if (bad_reduce_kind(p))
+    return p_error(p, "invalid op kind");
   if (!p_is(p, TOK_PERCENT)) {
     Attr *op;
     if (!parse_kw_attr(p, "#gpu<all_reduce_op", reduce_ops, "reduction operation", &op))
@@ -343,6 +359,8 @@ bool parse_gpu_subgroup_reduce(Parser *p, OpState *st) {
   Type *i32 = ir_type_int(ctx, 32, SIGNLESS);
   Attr *rop;
   OperandRef r;
+  if (bad_reduce_kind(p))
+    return p_error(p, "invalid op kind");
   if (!parse_kw_attr(p, "#gpu<all_reduce_op", reduce_ops, "reduction operation", &rop) ||
       !p_operand(p, &r))
     return false;
@@ -539,12 +557,21 @@ bool print_gpu_dealloc(Printer *pr, Op *op) { return print_deps_values(pr, op, 1
 bool parse_gpu_memset(Parser *p, OpState *st) { return parse_deps_values(p, st, 2); }
 bool print_gpu_memset(Printer *pr, Op *op) { return print_deps_values(pr, op, 2); }
 
-/* gpu_value_type ::= %value attr-dict `:` type   (gpu.host_register, gpu.host_unregister) */
+/* gpu_value_type ::= %value attr-dict `:` type   (gpu.host_register, gpu.host_unregister: an
+ * unranked memref, as mlir-opt's parser wants; llvm.intr.stackrestore, nvvm.bar.warp.sync) */
 bool parse_gpu_value_type(Parser *p, OpState *st) {
   OperandRef r;
   Type *t;
-  if (!p_operand(p, &r) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+  if (!p_operand(p, &r) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
     return false;
+  const char *tpos = p_tok(p)->text;
+  if (!p_type(p, &t))
+    return false;
+  bool host = ir_str_eq(st->name, "gpu.host_register") || ir_str_eq(st->name, "gpu.host_unregister");
+  if (host && t->kind != TY_UNRANKED_MEMREF)
+    return p_error_at(p, tpos, "custom op '%.*s' invalid kind of type specified: expected "
+                      "builtin.unranked_memref, but found '%s'", (int)st->name.len, st->name.s,
+                      ir_type_str(p_ctx(p), t));
   return p_resolve_onto(p, st, &r, 1, &t, 1);
 }
 
@@ -613,7 +640,7 @@ bool parse_gpu_launch_func(Parser *p, OpState *st) {
   const char *kpos = p_tok(p)->text;
   Attr *kernel;
   if (!p_is(p, TOK_AT))
-    return p_error(p, "expected kernel symbol");
+    return p_error(p, "custom op 'gpu.launch_func' invalid kind of attribute specified");
   if (!p_attr(p, NULL, &kernel))
     return false;
   if (kernel->kind != ATTR_SYMREF)
@@ -649,7 +676,7 @@ bool parse_gpu_launch_func(Parser *p, OpState *st) {
         nargs++;
       } while (p_opt(p, TOK_COMMA));
     }
-    if (!p_expect(p, TOK_RPAREN, "')'"))
+    if (!p_expect(p, TOK_RPAREN, "')' in argument list"))
       return false;
   }
   if (!p_opt_attr_dict(p, st))
@@ -988,7 +1015,14 @@ bool parse_gpu_func(Parser *p, OpState *st) {
   uint32_t nargs, nres = 0, nw = 0, np = 0;
   NamedAttr **arg_attrs, **wg_attrs = NULL, **pv_attrs = NULL;
   Type **res = NULL;
-  if (!p_symbol(p, &name) || !p_arg_list(p, &args, &nargs, &arg_attrs, NULL, false))
+  if (!p_symbol(p, &name))
+    return false;
+  const char *c = p_tok(p)->kind == TOK_LPAREN ? p_tok(p)->text + 1 : "%";
+  while (*c == ' ' || *c == '\n' || *c == '\t' || *c == '\r')
+    c++;
+  if (*c != '%' && *c != ')')
+    return p_error(p, "custom op 'gpu.func' gpu.func requires named arguments");
+  if (!p_arg_list(p, &args, &nargs, &arg_attrs, NULL, false))
     return false;
   if (p_opt(p, TOK_ARROW) && !p_result_types(p, &res, &nres))
     return false;

@@ -43,6 +43,8 @@ const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, si
 
 /* Writes a diagnostic as is (diag.c); underline: tildes after the caret. */
 void ir_diag_write(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *msg, uint32_t underline);
+/* mlir-opt's checks of one gpu.* op (verify_gpu.c); returns the number of errors reported. */
+unsigned ir_verify_gpu_op(IrCtx *ctx, Op *op);
 /* Checks one diagnostic against the expectations (expect.c). */
 void ir_expect_handle(struct IrExpect *e, DiagSeverity sev, const Loc *loc, const char *msg);
 

@@ -820,6 +820,8 @@ static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t 
   pushed = false;
   if (p->failed)
     return false;
+  if (nnames && !st.nresults)
+    return p_error_at(p, start, "cannot name an operation with no results");
   if (nnames && st.nresults != nexpected)
     return p_error_at(p, start, "operation defines %u results but was provided %u to bind", st.nresults,
                       nexpected);
@@ -891,11 +893,12 @@ static void region_append(Region *r, Block *b) {
 
 /* After an op failed to parse: skip to the first line after the error that starts at the same
  * bracket depth (or to the `}` that closes the block), and go on, so that one run reports many
- * errors. Gives up at the end of the file or after MAX_ERRORS. */
+ * errors. Gives up at the end of the file or after MAX_ERRORS, and at once under
+ * --verify-diagnostics, where the diagnostics must be mlir-opt's, whose parser stops at the first. */
 #define MAX_ERRORS 20
 
 static bool recover(Parser *p) {
-  if (p->nerrors_here >= MAX_ERRORS || !p->err_pos)
+  if (p->nerrors_here >= MAX_ERRORS || !p->err_pos || p->ctx->expect)
     return false;
   const char *from = p->tok.text > p->err_pos ? p->tok.text : p->err_pos;
   const char *nl = strchr(from, '\n');

@@ -7,7 +7,9 @@
  *     earlier, or a block that dominates the user's block (dominators by the iterative
  *     Cooper-Harvey-Kennedy method over reverse post-order). Graph regions (modules) are exempt;
  *   - a value defined above an isolated-from-above op is not used inside it.
- * Each problem is reported on the op at fault; verification goes on to report them all. */
+ * Each problem is reported on the op at fault; verification goes on to report them all, except
+ * inside an op that failed its own checks, which is not looked into (as in MLIR). The gpu ops'
+ * checks are in verify_gpu.c. */
 #include "ir/internal.h"
 
 #include <stdarg.h>
@@ -191,6 +193,10 @@ static void check_reshape(Verifier *v, Op *op, const Type *collapsed, const Type
 static void check_known(Verifier *v, Op *op) {
   const char *n = op->info->name;
   v->errors += ir_verify_ops(v->ctx, op);
+  if (!strncmp(n, "gpu.", 4) || !strcmp(n, "builtin.module")) {
+    v->errors += ir_verify_gpu_op(v->ctx, op);
+    return;
+  }
   if (!strcmp(n, "func.func") || !strcmp(n, "llvm.func") || !strcmp(n, "gpu.func")) {
     Attr *vis = ir_op_attr(op, "sym_visibility");
     bool decl = op->nregions && !op->regions[0].first;
@@ -291,21 +297,6 @@ static void check_known(Verifier *v, Op *op) {
       check_reshape(v, op, src, res);
     else
       check_reshape(v, op, res, src);
-  } else if (!strcmp(n, "gpu.launch_func")) {
-    Attr *kernel = ir_op_attr(op, "kernel");
-    Op *mod = enclosing(op, "builtin.module");
-    if (mod && !ir_op_attr(mod, "gpu.container_module")) {
-      op_fail(v, op, "expected the closest surrounding module to have the 'gpu.container_module' attribute");
-      return;
-    }
-    if (!kernel || kernel->kind != ATTR_SYMREF || kernel->u.sym.n != 2)
-      return;
-    Op *container = mod ? lookup(v, mod, kernel->u.sym.path[0]) : NULL;
-    if (container && ir_str_eq(container->name, "gpu.binary"))
-      return; /* the kernel is in a binary: nothing to look up */
-    if (!container || !lookup(v, container, kernel->u.sym.path[1]))
-      op_fail(v, op, "kernel function '@%.*s::@%.*s' is undefined", (int)kernel->u.sym.path[0].len,
-              kernel->u.sym.path[0].s, (int)kernel->u.sym.path[1].len, kernel->u.sym.path[1].s);
   }
 }
 
@@ -512,8 +503,11 @@ static void verify_op(Verifier *v, Op *op, bool graph) {
         ir_diag(v->ctx, DIAG_NOTE, where(val->def), "operand defined here");
     }
   }
+  unsigned before = v->errors;
   if (info)
     check_known(v, op);
+  if (v->errors != before)
+    return; /* as in MLIR, an op that fails is not looked into */
   for (uint32_t i = 0; i < op->nregions; i++) {
     bool g = info && (info->flags & OPF_GRAPH);
     verify_region(v, &op->regions[i], g);

@@ -1,8 +1,9 @@
-/* verify_ops.c - the checks of op semantics MLIR's verifiers make for memref, vector, llvm and
- * arith ops that the interpreter runs: index counts against memref ranks, dynamic sizes against
- * `?` dimensions, positions, permutations and slices against vector shapes, and types that must
- * agree. Each is one that, left out, would have the interpreter read the wrong memory or the wrong
- * value (or print what mlir-opt rejects). ir_verify (verify.c) calls ir_verify_ops on every known
+/* verify_ops.c - the checks of op semantics MLIR's verifiers make for memref, vector, llvm,
+ * arith, scf and func ops that the interpreter runs: index counts against memref ranks, dynamic
+ * sizes against `?` dimensions, positions, permutations and slices against vector shapes, and
+ * types that must agree. Each is one that, left out, would have the interpreter read the wrong
+ * memory or the wrong value (or print what mlir-opt rejects). gpu.* ops, gpu.alloc's sizes
+ * included, are verify_gpu.c's. ir_verify (verify.c) calls ir_verify_ops on every known
  * op; the checks table below maps op names to their check, and each check reports in mlir-opt's
  * words, on the op, and returns at its first problem as MLIR's verifiers do. */
 #include "ir/internal.h"
@@ -143,12 +144,6 @@ static void memref_alloc(Check *c) {
   int64_t seg[2];
   if (ir_op_segments(c->op, seg, 2))
     dynamic_sizes(c, seg[0]);
-}
-
-static void gpu_alloc(Check *c) {
-  int64_t seg[3];
-  if (ir_op_segments(c->op, seg, 3))
-    dynamic_sizes(c, seg[1]);
 }
 
 static void memref_realloc(Check *c) {
@@ -1278,7 +1273,6 @@ static const OpCheck checks[] = {
     {"cf.cond_br", condition},
     {"func.call_indirect", func_call_indirect},
     {"func.func", func_func},
-    {"gpu.alloc", gpu_alloc},
     {"llvm.br", llvm_branch},
     {"llvm.call", llvm_call},
     {"llvm.cond_br", llvm_branch},

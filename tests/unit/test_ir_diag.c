@@ -179,8 +179,8 @@ static void test_ir_verify_symbol_lookup_misses(void **state) {
   const char *d = diag_text(f);
   assert_non_null(strstr(d, "sym.mlir:9:5: error: 'gpu.launch_func' op kernel function "
                             "'@kernels::@nope' is undefined\n"));
-  assert_non_null(strstr(d, "sym.mlir:10:5: error: 'gpu.launch_func' op kernel function "
-                            "'@nope::@k' is undefined\n"));
+  assert_non_null(strstr(d, "sym.mlir:10:5: error: 'gpu.launch_func' op kernel container "
+                            "'nope' is undefined\n"));
 }
 
 int main(void) {
