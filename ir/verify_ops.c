@@ -782,10 +782,39 @@ static void vector_create_mask(Check *c) {
     op_fail(c, "must specify an operand for each result vector dimension");
 }
 
+/* vector.reduction: the result is the element type, and the kind one the element type has
+ * (bitwise and integer min/max on integers, the float min/max on floats). */
 static void vector_reduction(Check *c) {
   const Type *src = c->op->noperands >= 1 ? vector_of(c->op->operands[0]->type) : NULL;
-  if (src && c->op->nresults == 1 && c->op->results[0].type != src->u.sh.elem)
+  if (!src || c->op->nresults != 1)
+    return;
+  if (c->op->results[0].type != src->u.sh.elem) {
     op_fail(c, "failed to verify that source operand and result have same element type");
+    return;
+  }
+  Attr *kind = ir_op_attr(c->op, "kind");
+  const char *pre = "#vector.kind<";
+  size_t np = strlen(pre);
+  if (!kind || kind->kind != ATTR_OPAQUE || kind->u.str.len <= np + 1 || strncmp(kind->u.str.s, pre, np))
+    return;
+  char k[32];
+  size_t n = kind->u.str.len - np - 1;
+  if (n >= sizeof k)
+    return;
+  memcpy(k, kind->u.str.s + np, n);
+  k[n] = 0;
+  static const char *const int_kinds[] = {"and", "or", "xor", "minui", "minsi", "maxui", "maxsi", NULL};
+  static const char *const float_kinds[] = {"minnumf", "maxnumf", "minimumf", "maximumf", NULL};
+  const Type *e = src->u.sh.elem;
+  bool is_int = e->kind == TY_INT || e->kind == TY_INDEX, ok = true;
+  for (const char *const *q = int_kinds; *q; q++)
+    if (!strcmp(k, *q))
+      ok = is_int;
+  for (const char *const *q = float_kinds; *q; q++)
+    if (!strcmp(k, *q))
+      ok = e->kind == TY_FLOAT;
+  if (!ok)
+    op_fail(c, "unsupported reduction type ''%s'' for kind '%s'", ty(c, e), k);
 }
 
 /* ---- arith, math, index: types that must agree ------------------------------------------- */

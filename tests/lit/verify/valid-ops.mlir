@@ -30,6 +30,11 @@ func.func @ok_ops(%a: vector<4xf32>, %m: memref<?x4xf32>, %n: index, %i: i32, %f
   %sv = memref.subview %a2[0, 0][2, 4][1, 1] : memref<?x4xf32> to memref<2x4xf32, strided<[4, 1]>>
   %rc = memref.reinterpret_cast %a2 to offset: [0], sizes: [8], strides: [1] : memref<?x4xf32> to memref<8xf32>
   %tr = memref.transpose %sv (i, j) -> (j, i) : memref<2x4xf32, strided<[4, 1]>> to memref<4x2xf32, strided<[1, 4]>>
+  %ra = vector.reduction <add>, %a : vector<4xf32> into f32
+  %rm = vector.reduction <maximumf>, %a : vector<4xf32> into f32
+  %vi = vector.broadcast %i : i32 to vector<4xi32>
+  %rx = vector.reduction <xor>, %vi : vector<4xi32> into i32
+  %rs = vector.reduction <maxsi>, %vi : vector<4xi32> into i32
   memref.dealloc %a2 : memref<?x4xf32>
   return
 }

@@ -384,3 +384,19 @@ func.func @broadcast_scalar_type(%a: f32) -> vector<4xi32> {
   %r = vector.broadcast %a : f32 to vector<4xi32>
   return %r : vector<4xi32>
 }
+
+// -----
+
+func.func @reduction_integer_kind_on_floats(%v: vector<4xf32>) -> f32 {
+  // expected-error@+1 {{'vector.reduction' op unsupported reduction type ''f32'' for kind 'xor'}}
+  %r = vector.reduction <xor>, %v : vector<4xf32> into f32
+  return %r : f32
+}
+
+// -----
+
+func.func @reduction_float_kind_on_integers(%v: vector<4xi32>) -> i32 {
+  // expected-error@+1 {{'vector.reduction' op unsupported reduction type ''i32'' for kind 'maxnumf'}}
+  %r = vector.reduction <maxnumf>, %v : vector<4xi32> into i32
+  return %r : i32
+}
