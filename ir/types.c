@@ -677,8 +677,16 @@ static bool parse_llvm_type_body(Parser *p, Str name, Type **out) {
     /* array<4 x i32>: `4` then a bare `x` */
     Type t = {.kind = TY_LLVM_ARRAY};
     int64_t n;
-    if (!p_expect(p, TOK_LESS, "'<'") || !p_int(p, &n))
+    if (!p_expect(p, TOK_LESS, "'<'"))
       return false;
+    if (!p_int(p, &n)) {
+      if (p_is(p, TOK_INT)) { /* too large: mlir-opt names the parameter too, after the number */
+        p_next(p);
+        ir_diag(ctx, DIAG_ERROR, p_loc_here(p),
+                "failed to parse LLVMArrayType parameter 'numElements' which is to be a `uint64_t`");
+      }
+      return false;
+    }
     if (!p_kw(p, "x") || !parse_llvm_nested(p, &t.u.arr.elem) || !p_expect(p, TOK_GREATER, "'>'"))
       return false;
     t.u.arr.count = (uint64_t)n;

@@ -192,6 +192,7 @@ static void check_reshape(Verifier *v, Op *op, const Type *collapsed, const Type
 
 static void check_known(Verifier *v, Op *op) {
   const char *n = op->info->name;
+  v->errors += ir_verify_ops(v->ctx, op);
   if (!strncmp(n, "gpu.", 4) || !strcmp(n, "builtin.module")) {
     v->errors += ir_verify_gpu_op(v->ctx, op);
     return;

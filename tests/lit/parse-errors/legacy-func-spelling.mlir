@@ -24,3 +24,5 @@ func @g(%c: i32) -> i32 {
   %0 = call @f(%c) : (i32) -> i32
   return %0 : i32
 }
+
+// verify-corpus: mlir-opt rejects the input (the legacy spelling); the output is checked

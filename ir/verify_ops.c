@@ -1,0 +1,1387 @@
+/* verify_ops.c - the checks of op semantics MLIR's verifiers make for memref, vector, llvm,
+ * arith, scf and func ops that the interpreter runs: index counts against memref ranks, dynamic
+ * sizes against `?` dimensions, positions, permutations and slices against vector shapes, and
+ * types that must agree. Each is one that, left out, would have the interpreter read the wrong
+ * memory or the wrong value (or print what mlir-opt rejects). gpu.* ops, gpu.alloc's sizes
+ * included, are verify_gpu.c's. ir_verify (verify.c) calls ir_verify_ops on every known
+ * op; the checks table below maps op names to their check, and each check reports in mlir-opt's
+ * words, on the op, and returns at its first problem as MLIR's verifiers do. */
+#include "ir/internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Check {
+  IrCtx *ctx;
+  Op *op;
+  unsigned errors;
+} Check;
+
+#define MAX_RANK 64
+
+/* "'name' op " + message, on the op. */
+#define op_fail(c, ...) (ir_op_error((c)->ctx, (c)->op, __VA_ARGS__), (c)->errors++)
+
+/* A message without the op prefix (as MLIR's type inference writes some), on the op. */
+static void bare_fail(Check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bare_fail(Check *c, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const Loc *at = ir_loc_file_of(c->op->loc) ? c->op->loc : c->op->src;
+  ir_diag(c->ctx, DIAG_ERROR, at, "%s", msg);
+  c->errors++;
+}
+
+/* A note on another op, after an error. */
+static void note_on(Check *c, const Op *at, const char *msg) {
+  ir_diag(c->ctx, DIAG_NOTE, ir_loc_file_of(at->loc) ? at->loc : at->src, "%s", msg);
+}
+
+static const char *ty(Check *c, const Type *t) { return ir_type_str(c->ctx, t); }
+
+/* The rank of a ranked memref or tensor, or -1. */
+static int shaped_rank(const Type *t) {
+  return t && (t->kind == TY_MEMREF || t->kind == TY_TENSOR) && !t->u.sh.unranked ? (int)t->u.sh.rank : -1;
+}
+
+static const Type *vector_of(const Type *t) { return t && t->kind == TY_VECTOR ? t : NULL; }
+
+static bool any_scalable(const Type *v) {
+  for (uint32_t i = 0; v->u.sh.scalable && i < v->u.sh.rank; i++)
+    if (v->u.sh.scalable[i])
+      return true;
+  return false;
+}
+
+static uint32_t dynamic_dims(const Type *t) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < t->u.sh.rank; i++)
+    n += t->u.sh.shape[i] == IR_DYNAMIC;
+  return n;
+}
+
+/* An integer attribute list: a dense i64 array (array<i64: ...>) or an array of integers. */
+static bool int_list(const Attr *a, int64_t *out, uint32_t *n) {
+  if (!a)
+    return false;
+  if (a->kind == ATTR_DENSE_ARRAY && a->u.darr.ivals && a->u.darr.n <= MAX_RANK) {
+    memcpy(out, a->u.darr.ivals, a->u.darr.n * sizeof *out);
+    *n = a->u.darr.n;
+    return true;
+  }
+  if (a->kind != ATTR_ARRAY || a->u.arr.n > MAX_RANK)
+    return false;
+  for (uint32_t i = 0; i < a->u.arr.n; i++) {
+    const Attr *e = a->u.arr.elems[i];
+    if (e->kind != ATTR_INT || e->u.i.big)
+      return false;
+    out[i] = e->u.i.v;
+  }
+  *n = a->u.arr.n;
+  return true;
+}
+
+static uint32_t bit_width(const Type *t) {
+  switch (t->kind) {
+  case TY_INT: return t->u.i.width;
+  case TY_FLOAT: return ir_float_width(t->u.f);
+  default: return 0;
+  }
+}
+
+/* ---- memref -------------------------------------------------------------------------------- */
+
+/* The rank of operand `base` when it is a ranked memref or tensor that takes other than nidx
+ * indices, else -1. */
+static int wrong_indices(Check *c, uint32_t base, int64_t nidx) {
+  if (base >= c->op->noperands || nidx < 0)
+    return -1;
+  int rank = shaped_rank(c->op->operands[base]->type);
+  return rank >= 0 && nidx != rank ? rank : -1;
+}
+
+static void memref_load(Check *c) {
+  int64_t n = (int64_t)c->op->noperands - 1;
+  int rank = wrong_indices(c, 0, n);
+  if (rank >= 0)
+    op_fail(c, "incorrect number of indices for load, expected %d but got %lld", rank, (long long)n);
+  else if (n >= 0 && c->op->nresults == 1 && c->op->operands[0]->type->kind == TY_MEMREF &&
+           c->op->results[0].type != c->op->operands[0]->type->u.sh.elem)
+    op_fail(c, "failed to verify that result type matches element type of 'memref'");
+}
+
+static void memref_store(Check *c) {
+  if (wrong_indices(c, 1, (int64_t)c->op->noperands - 2) >= 0)
+    op_fail(c, "store index operand count not equal to memref rank");
+  else if (c->op->noperands >= 2 && c->op->operands[1]->type->kind == TY_MEMREF &&
+           c->op->operands[0]->type != c->op->operands[1]->type->u.sh.elem)
+    op_fail(c, "failed to verify that type of 'value' matches element type of 'memref'");
+}
+
+static void memref_atomic_rmw(Check *c) {
+  if (c->op->noperands >= 2 && c->op->operands[1]->type->kind == TY_MEMREF &&
+      c->op->operands[0]->type != c->op->operands[1]->type->u.sh.elem)
+    op_fail(c, "failed to verify that value type matches element type of memref");
+  else if (wrong_indices(c, 1, (int64_t)c->op->noperands - 2) >= 0)
+    op_fail(c, "expects the number of subscripts to be equal to memref rank");
+}
+
+/* The `?` dimensions of the memref result take one size operand each. */
+static void dynamic_sizes(Check *c, int64_t given) {
+  const Type *t = c->op->nresults ? c->op->results[0].type : NULL;
+  if (!t || t->kind != TY_MEMREF || given < 0)
+    return;
+  uint32_t want = dynamic_dims(t);
+  if (given != want)
+    op_fail(c, "incorrect number of dynamic sizes, has %lld, expected %u", (long long)given, want);
+}
+
+static void memref_alloc(Check *c) {
+  int64_t seg[2];
+  if (ir_op_segments(c->op, seg, 2))
+    dynamic_sizes(c, seg[0]);
+}
+
+static void memref_realloc(Check *c) {
+  if (c->op->noperands < 1 || c->op->nresults != 1)
+    return;
+  const Type *src = c->op->operands[0]->type, *res = c->op->results[0].type;
+  if (src->kind != TY_MEMREF || res->kind != TY_MEMREF)
+    return;
+  if (src->u.sh.elem != res->u.sh.elem)
+    bare_fail(c, "different element types specified for source memref type '%s' and result memref type '%s'",
+              ty(c, src), ty(c, res));
+  else if (res->u.sh.rank == 1 && res->u.sh.shape[0] == IR_DYNAMIC && c->op->noperands < 2)
+    bare_fail(c, "missing dimension operand for result type '%s'", ty(c, res));
+}
+
+static void memref_view(Check *c) { dynamic_sizes(c, (int64_t)c->op->noperands - 2); }
+
+/* "dynamic" or the number, for messages. */
+static const char *num(char *buf, size_t n, int64_t v) {
+  if (v == IR_DYNAMIC)
+    return "dynamic";
+  snprintf(buf, n, "%lld", (long long)v);
+  return buf;
+}
+
+/* memref.reinterpret_cast: the result type's static sizes, offset and strides are the op's. */
+static void reinterpret_result(Check *c, const Type *res, int64_t off, const int64_t *sz, const int64_t *st) {
+  char b[32];
+  uint32_t rank = res->u.sh.rank;
+  for (uint32_t i = 0; i < rank; i++)
+    if (res->u.sh.shape[i] != IR_DYNAMIC && res->u.sh.shape[i] != sz[i]) {
+      bare_fail(c, "expected result type with size = %s instead of %lld in dim = %u", num(b, sizeof b, sz[i]),
+                (long long)res->u.sh.shape[i], i);
+      return;
+    }
+  int64_t strides[MAX_RANK], offset = 0;
+  const Attr *layout = res->u.sh.layout;
+  if (layout && layout->kind == ATTR_STRIDED && layout->u.strided.n == rank) {
+    memcpy(strides, layout->u.strided.strides, rank * sizeof *strides);
+    offset = layout->u.strided.has_offset ? layout->u.strided.offset : 0;
+  } else if (!layout) {
+    int64_t acc = 1;
+    for (uint32_t i = rank; i-- > 0;) {
+      strides[i] = acc;
+      acc = acc == IR_DYNAMIC || res->u.sh.shape[i] == IR_DYNAMIC ? IR_DYNAMIC : acc * res->u.sh.shape[i];
+    }
+  } else {
+    return;
+  }
+  if (offset != IR_DYNAMIC && offset != off) {
+    bare_fail(c, "expected result type with offset = %s instead of %lld", num(b, sizeof b, off), (long long)offset);
+    return;
+  }
+  for (uint32_t i = 0; i < rank; i++)
+    if (strides[i] != IR_DYNAMIC && strides[i] != st[i]) {
+      bare_fail(c, "expected result type with stride = %s instead of %lld in dim = %u", num(b, sizeof b, st[i]),
+                (long long)strides[i], i);
+      return;
+    }
+}
+
+/* subview and reinterpret_cast: one offset, size and stride per result dimension (MLIR's
+ * OffsetSizeAndStrideOpInterface). */
+static void offsets_sizes_strides(Check *c) {
+  int64_t off[MAX_RANK], sz[MAX_RANK], st[MAX_RANK];
+  uint32_t noff, nsz, nst;
+  if (!int_list(ir_op_attr(c->op, "static_offsets"), off, &noff) ||
+      !int_list(ir_op_attr(c->op, "static_sizes"), sz, &nsz) ||
+      !int_list(ir_op_attr(c->op, "static_strides"), st, &nst))
+    return;
+  bool subview = c->op->name.s[7] == 's';
+  if (subview && noff != nsz) {
+    bare_fail(c, "expected mixed offsets rank to match mixed sizes rank (%u vs %u) so the rank of the result type is well-formed.",
+              noff, nsz);
+  } else if (nsz != nst) {
+    bare_fail(c, "expected mixed sizes rank to match mixed strides rank (%u vs %u) so the rank of the result type is well-formed.",
+              nsz, nst);
+  } else if (subview && c->op->noperands && shaped_rank(c->op->operands[0]->type) >= 0 &&
+             (uint32_t)shaped_rank(c->op->operands[0]->type) != noff) {
+    bare_fail(c, "expected %d offset values, got %u", shaped_rank(c->op->operands[0]->type), noff);
+  } else if (!subview && c->op->nresults) {
+    int rank = shaped_rank(c->op->results[0].type);
+    if (rank >= 0 && (uint32_t)rank != nsz)
+      bare_fail(c, "expected %d size values, got %u", rank, nsz);
+    else if (rank >= 0 && noff == 1)
+      reinterpret_result(c, c->op->results[0].type, off[0], sz, st);
+  } else if (subview && c->op->nresults) {
+    const Type *res = c->op->results[0].type;
+    int rank = shaped_rank(res);
+    bool differ = false;
+    for (uint32_t i = 0; rank == (int)nsz && i < nsz; i++)
+      differ |= sz[i] != IR_DYNAMIC && res->u.sh.shape[i] != IR_DYNAMIC && sz[i] != res->u.sh.shape[i];
+    if (differ) {
+      /* the expected type's layout is the source's strides scaled, which only MLIR spells out */
+      Type want = *res;
+      int64_t shape[MAX_RANK];
+      memcpy(shape, sz, nsz * sizeof *shape);
+      want.u.sh.shape = shape;
+      bare_fail(c, "expected result type to be '%s' or a rank-reduced version. (mismatch of result sizes), but got '%s'",
+                ty(c, ir_type_intern(c->ctx, &want)), ty(c, res));
+    }
+  }
+}
+
+/* Are two ranked shapes the same, a `?` matching anything? */
+static bool shapes_compatible(const Type *a, const Type *b) {
+  if (a->u.sh.rank != b->u.sh.rank)
+    return false;
+  for (uint32_t i = 0; i < a->u.sh.rank; i++)
+    if (a->u.sh.shape[i] != IR_DYNAMIC && b->u.sh.shape[i] != IR_DYNAMIC && a->u.sh.shape[i] != b->u.sh.shape[i])
+      return false;
+  return true;
+}
+
+static const Type *elem_of(const Type *t) {
+  switch (t->kind) {
+  case TY_MEMREF: case TY_TENSOR: case TY_VECTOR: case TY_UNRANKED_MEMREF: return t->u.sh.elem;
+  default: return t;
+  }
+}
+
+static void memref_copy(Check *c) {
+  if (c->op->noperands != 2)
+    return;
+  const Type *a = c->op->operands[0]->type, *b = c->op->operands[1]->type;
+  if (elem_of(a) != elem_of(b))
+    op_fail(c, "requires the same element type for all operands");
+  else if (shaped_rank(a) >= 0 && shaped_rank(b) >= 0 && !shapes_compatible(a, b))
+    op_fail(c, "requires the same shape for all operands");
+}
+
+static void memref_cast(Check *c) {
+  if (c->op->noperands != 1 || c->op->nresults != 1)
+    return;
+  const Type *a = c->op->operands[0]->type, *b = c->op->results[0].type;
+  bool ok = true;
+  if ((a->kind != TY_MEMREF && a->kind != TY_UNRANKED_MEMREF) || (b->kind != TY_MEMREF && b->kind != TY_UNRANKED_MEMREF))
+    return;
+  if (elem_of(a) != elem_of(b))
+    ok = false;
+  else if (a->kind == TY_UNRANKED_MEMREF && b->kind == TY_UNRANKED_MEMREF)
+    ok = false;
+  else if (a->kind == TY_MEMREF && b->kind == TY_MEMREF)
+    ok = shapes_compatible(a, b);
+  if (!ok)
+    op_fail(c, "operand type '%s' and result type '%s' are cast incompatible", ty(c, a), ty(c, b));
+}
+
+/* Reads an affine map's text "(d0, d1)[s0] -> (d1, d0)" as a permutation: the number of
+ * dimensions, and perm[i] for each result; false when a result is not a bare dimension, repeats
+ * one, or there are symbols. */
+static bool permutation_map(Str text, uint32_t *ndims, int64_t *perm, uint32_t *nres) {
+  const char *s = text.s, *end = text.s + text.len, *arrow = NULL;
+  for (const char *q = s; q + 1 < end; q++)
+    if (q[0] == '-' && q[1] == '>') {
+      arrow = q;
+      break;
+    }
+  if (!arrow)
+    return false;
+  uint32_t nd = 0;
+  for (const char *q = s; q < arrow; q++) {
+    if (*q == '[')
+      return false;
+    nd += *q == 'd';
+  }
+  bool seen[MAX_RANK] = {false};
+  uint32_t n = 0;
+  const char *q = arrow + 2;
+  while (q < end && *q != '(')
+    q++;
+  for (q++; q < end && *q != ')';) {
+    while (q < end && *q == ' ')
+      q++;
+    if (q < end && *q == ')')
+      break;
+    if (q >= end || *q != 'd' || n == MAX_RANK)
+      return false;
+    int64_t d = 0;
+    const char *digits = ++q;
+    while (q < end && *q >= '0' && *q <= '9')
+      d = d * 10 + (*q++ - '0');
+    while (q < end && *q == ' ')
+      q++;
+    if (q == digits || d >= nd || d >= MAX_RANK || seen[d] || (q < end && *q != ',' && *q != ')'))
+      return false;
+    seen[d] = true;
+    perm[n++] = d;
+    if (q < end && *q == ',')
+      q++;
+  }
+  *ndims = nd;
+  *nres = n;
+  return n == nd;
+}
+
+static void memref_transpose(Check *c) {
+  Attr *map = ir_op_attr(c->op, "permutation");
+  int64_t perm[MAX_RANK];
+  uint32_t nd, nres;
+  if (!map || map->kind != ATTR_AFFINE_MAP || c->op->noperands != 1)
+    return;
+  if (!permutation_map(map->u.str, &nd, perm, &nres)) {
+    op_fail(c, "expected a permutation map");
+    return;
+  }
+  int rank = shaped_rank(c->op->operands[0]->type);
+  if (rank >= 0 && (uint32_t)rank != nd)
+    op_fail(c, "expected a permutation map of same rank as the input");
+}
+
+static void memref_get_global(Check *c) {
+  Attr *name = ir_op_attr(c->op, "name");
+  if (!name || name->kind != ATTR_SYMREF || name->u.sym.n != 1 || c->op->nresults != 1)
+    return;
+  Op *table = ir_op_parent_op(c->op);
+  while (table && !(table->info && (table->info->flags & OPF_SYMBOL_TABLE)))
+    table = ir_op_parent_op(table);
+  Op *g = table ? ir_symbol_lookup(table, name->u.sym.path[0]) : NULL;
+  if (!g || !ir_str_eq(g->name, "memref.global")) {
+    op_fail(c, "'%.*s' does not reference a valid global memref", (int)name->u.sym.path[0].len,
+            name->u.sym.path[0].s);
+    return;
+  }
+  Attr *gt = ir_op_attr(g, "type");
+  if (gt && gt->kind == ATTR_TYPE && gt->type != c->op->results[0].type)
+    op_fail(c, "result type '%s' does not match type '%s' of the global memref @%.*s",
+            ty(c, c->op->results[0].type), ty(c, gt->type), (int)name->u.sym.path[0].len, name->u.sym.path[0].s);
+}
+
+/* ---- vector -------------------------------------------------------------------------------- */
+
+static void vector_indices(Check *c, uint32_t base, int64_t nidx) {
+  int rank = wrong_indices(c, base, nidx);
+  if (rank >= 0)
+    op_fail(c, "requires %d indices", rank);
+}
+
+/* A scalar memref's element type is the vector's (a memref of vectors must hold the vector type). */
+static bool elements_differ(const Type *base, const Type *v) {
+  const Type *e = base->kind == TY_MEMREF ? base->u.sh.elem : NULL;
+  return e && v && v->kind == TY_VECTOR && e->kind != TY_VECTOR && e != v->u.sh.elem;
+}
+
+static void vector_load(Check *c) {
+  int64_t n = (int64_t)c->op->noperands - 1;
+  if (wrong_indices(c, 0, n) >= 0)
+    vector_indices(c, 0, n);
+  else if (n >= 0 && c->op->nresults == 1 && elements_differ(c->op->operands[0]->type, c->op->results[0].type))
+    op_fail(c, "base and result element types should match");
+}
+
+static void vector_store(Check *c) {
+  int64_t n = (int64_t)c->op->noperands - 2;
+  if (wrong_indices(c, 1, n) >= 0)
+    vector_indices(c, 1, n);
+  else if (n >= 0 && elements_differ(c->op->operands[1]->type, c->op->operands[0]->type))
+    op_fail(c, "base and valueToStore element type should match");
+}
+/* maskedload, expandload: base, indices, mask, pass_thru; maskedstore, compressstore: base,
+ * indices, mask, value */
+static void vector_masked(Check *c) { vector_indices(c, 0, (int64_t)c->op->noperands - 3); }
+/* gather: base, offsets, index vector, mask, pass_thru; scatter: ..., value */
+static void vector_gather(Check *c) { vector_indices(c, 0, (int64_t)c->op->noperands - 4); }
+
+static void vector_transfer(Check *c) {
+  int64_t seg[4];
+  if (!ir_op_segments(c->op, seg, 4))
+    return;
+  bool read = c->op->name.s[16] == 'r'; /* vector.transfer_read: base, indices, padding, mask */
+  vector_indices(c, read ? 0 : 1, read ? seg[1] : seg[2]);
+}
+
+static void vector_transpose(Check *c) {
+  const Type *src = c->op->noperands == 1 ? vector_of(c->op->operands[0]->type) : NULL;
+  const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
+  int64_t perm[MAX_RANK];
+  uint32_t n;
+  if (!src || !res || !int_list(ir_op_attr(c->op, "permutation"), perm, &n))
+    return;
+  uint32_t rank = res->u.sh.rank;
+  if (src->u.sh.rank != rank) {
+    op_fail(c, "vector result rank mismatch: %u", rank);
+    return;
+  }
+  if (n != rank) {
+    op_fail(c, "transposition length mismatch: %u", n);
+    return;
+  }
+  bool seen[MAX_RANK] = {false};
+  for (uint32_t i = 0; i < n; i++) {
+    if (perm[i] < 0 || perm[i] >= (int64_t)rank) {
+      op_fail(c, "transposition index out of range: %lld", (long long)perm[i]);
+      return;
+    }
+    if (seen[perm[i]]) {
+      op_fail(c, "duplicate position index: %lld", (long long)perm[i]);
+      return;
+    }
+    seen[perm[i]] = true;
+    if (res->u.sh.shape[i] != src->u.sh.shape[perm[i]]) {
+      op_fail(c, "dimension size mismatch at: %lld", (long long)perm[i]);
+      return;
+    }
+  }
+}
+
+/* MLIR's isIntegerArrayAttrConfinedToShape: each vals[i] in [lo, shape[i] + (closed ? 1 : 0)). */
+static bool confined_to_shape(Check *c, const int64_t *vals, uint32_t n, const Type *v, const char *name,
+                              bool closed, int64_t lo) {
+  for (uint32_t i = 0; i < n; i++) {
+    int64_t hi = v->u.sh.shape[i] + closed;
+    if (vals[i] < lo || vals[i] >= hi) {
+      op_fail(c, "expected %s dimension %u to be confined to [%lld, %lld)", name, i, (long long)lo, (long long)hi);
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool strides_are_one(Check *c, const int64_t *st, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (st[i] != 1) {
+      op_fail(c, "expected strides to be confined to [1, 2)");
+      return false;
+    }
+  return true;
+}
+
+/* offsets[i] + sizes[i] within [0, shape[i]] (MLIR's isSumOfIntegerArrayAttrConfinedToShape). */
+static bool sum_confined(Check *c, const int64_t *a, const int64_t *b, uint32_t n, const Type *v, const char *what) {
+  for (uint32_t i = 0; i < n; i++) {
+    int64_t hi = v->u.sh.shape[i] + 1;
+    if (a[i] + b[i] < 0 || a[i] + b[i] >= hi) {
+      op_fail(c, "expected sum(%s) dimension %u to be confined to [1, %lld)", what, i, (long long)hi);
+      return false;
+    }
+  }
+  return true;
+}
+
+static void extract_strided_slice(Check *c) {
+  const Type *src = c->op->noperands == 1 ? vector_of(c->op->operands[0]->type) : NULL;
+  const Type *res = c->op->nresults == 1 ? c->op->results[0].type : NULL;
+  int64_t off[MAX_RANK], sz[MAX_RANK], st[MAX_RANK];
+  uint32_t noff, nsz, nst;
+  if (!src || !res || any_scalable(src) || !int_list(ir_op_attr(c->op, "offsets"), off, &noff) ||
+      !int_list(ir_op_attr(c->op, "sizes"), sz, &nsz) || !int_list(ir_op_attr(c->op, "strides"), st, &nst))
+    return;
+  if (noff != nsz || noff != nst) {
+    op_fail(c, "expected offsets, sizes and strides attributes of same size");
+    return;
+  }
+  if (noff > src->u.sh.rank) {
+    op_fail(c, "expected offsets attribute of rank no greater than vector rank");
+    return;
+  }
+  if (!confined_to_shape(c, off, noff, src, "offsets", false, 0) ||
+      !confined_to_shape(c, sz, nsz, src, "sizes", true, 1) || !strides_are_one(c, st, nst) ||
+      !sum_confined(c, off, sz, noff, src, "offsets, sizes"))
+    return;
+  int64_t shape[MAX_RANK];
+  for (uint32_t i = 0; i < src->u.sh.rank; i++)
+    shape[i] = i < nsz ? sz[i] : src->u.sh.shape[i];
+  Type want = {.kind = TY_VECTOR};
+  want.u.sh.shape = shape;
+  want.u.sh.rank = src->u.sh.rank;
+  want.u.sh.elem = src->u.sh.elem;
+  Type *w = ir_type_intern(c->ctx, &want);
+  if (w != res)
+    op_fail(c, "expected result type to be '%s'", ty(c, w));
+}
+
+static void insert_strided_slice(Check *c) {
+  const Type *src = c->op->noperands == 2 ? vector_of(c->op->operands[0]->type) : NULL;
+  const Type *dst = c->op->noperands == 2 ? vector_of(c->op->operands[1]->type) : NULL;
+  int64_t off[MAX_RANK], st[MAX_RANK];
+  uint32_t noff, nst;
+  if (!src || !dst || any_scalable(dst) || !int_list(ir_op_attr(c->op, "offsets"), off, &noff) ||
+      !int_list(ir_op_attr(c->op, "strides"), st, &nst))
+    return;
+  if (c->op->nresults == 1 && c->op->results[0].type != dst) {
+    op_fail(c, "failed to verify that all of {dest, res} have same type");
+    return;
+  }
+  if (noff != dst->u.sh.rank) {
+    op_fail(c, "expected offsets of same size as destination vector rank");
+    return;
+  }
+  if (nst != src->u.sh.rank) {
+    op_fail(c, "expected strides of same size as source vector rank");
+    return;
+  }
+  if (src->u.sh.rank > dst->u.sh.rank) {
+    op_fail(c, "expected source rank to be no greater than destination rank");
+    return;
+  }
+  int64_t inner[MAX_RANK];
+  uint32_t lead = dst->u.sh.rank - src->u.sh.rank;
+  for (uint32_t i = 0; i < dst->u.sh.rank; i++)
+    inner[i] = i < lead ? 0 : src->u.sh.shape[i - lead];
+  if (!confined_to_shape(c, off, noff, dst, "offsets", false, 0) || !strides_are_one(c, st, nst))
+    return;
+  sum_confined(c, off, inner, noff, dst, "offsets, source vector shape");
+}
+
+static uint64_t elements(const Type *v) {
+  uint64_t n = 1;
+  for (uint32_t i = 0; i < v->u.sh.rank; i++)
+    n *= (uint64_t)v->u.sh.shape[i];
+  return n;
+}
+
+static void vector_shape_cast(Check *c) {
+  const Type *src = c->op->noperands == 1 ? vector_of(c->op->operands[0]->type) : NULL;
+  const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
+  if (!src || !res)
+    return;
+  if (src->u.sh.elem != res->u.sh.elem)
+    op_fail(c, "has different source and result element types");
+  else if (elements(src) != elements(res))
+    op_fail(c, "has different number of elements at source (%llu) and result (%llu)",
+            (unsigned long long)elements(src), (unsigned long long)elements(res));
+}
+
+/* vector.extract and vector.insert: static positions within the vector's dimensions, or poison
+ * (-1); a dynamic one is IR_DYNAMIC. */
+static void positions(Check *c, const Type *v, bool insert) {
+  int64_t pos[MAX_RANK];
+  uint32_t n;
+  if (!v || !int_list(ir_op_attr(c->op, "static_position"), pos, &n))
+    return;
+  if (n > v->u.sh.rank) {
+    op_fail(c, "expected position attribute of rank no greater than %svector rank", insert ? "dest " : "");
+    return;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (pos[i] != IR_DYNAMIC && pos[i] != -1 && (pos[i] < 0 || pos[i] >= v->u.sh.shape[i])) {
+      op_fail(c, "expected position attribute #%u to be a non-negative integer smaller than the corresponding %s", i + 1,
+              insert ? "dest vector dimension" : "vector dimension or poison (-1)");
+      return;
+    }
+}
+
+/* vector<shape[from:]> of elem, with its scalable flags; elem itself when from == rank. */
+static Type *vector_tail(IrCtx *ctx, const Type *v, uint32_t from) {
+  if (from >= v->u.sh.rank)
+    return v->u.sh.elem;
+  Type t = {.kind = TY_VECTOR};
+  t.u.sh.shape = v->u.sh.shape + from;
+  t.u.sh.scalable = v->u.sh.scalable ? v->u.sh.scalable + from : NULL;
+  t.u.sh.rank = v->u.sh.rank - from;
+  t.u.sh.elem = v->u.sh.elem;
+  return ir_type_intern(ctx, &t);
+}
+
+static void vector_extract(Check *c) {
+  const Type *v = c->op->noperands >= 1 ? vector_of(c->op->operands[0]->type) : NULL;
+  unsigned before = c->errors;
+  positions(c, v, false);
+  Attr *pos = ir_op_attr(c->op, "static_position");
+  if (c->errors != before || !v || !pos || pos->kind != ATTR_DENSE_ARRAY || c->op->nresults != 1)
+    return;
+  Type *want = vector_tail(c->ctx, v, pos->u.darr.n);
+  if (want != c->op->results[0].type) {
+    op_fail(c, "inferred type(s) '%s' are incompatible with return type(s) of operation '%s'", ty(c, want),
+            ty(c, c->op->results[0].type));
+    op_fail(c, "failed to infer returned types"); /* MLIR reports both */
+  }
+}
+
+static void vector_insert(Check *c) {
+  if (c->op->noperands >= 2)
+    positions(c, vector_of(c->op->operands[1]->type), true);
+}
+
+static void vector_shuffle(Check *c) {
+  if (c->op->noperands != 2)
+    return;
+  const Type *a = c->op->operands[0]->type, *b = c->op->operands[1]->type;
+  int64_t na = a->kind == TY_VECTOR && a->u.sh.rank ? a->u.sh.shape[0] : 1;
+  int64_t nb = b->kind == TY_VECTOR && b->u.sh.rank ? b->u.sh.shape[0] : 1;
+  Attr *mask = ir_op_attr(c->op, "mask");
+  if (!mask || mask->kind != ATTR_DENSE_ARRAY || !mask->u.darr.ivals)
+    return;
+  for (uint32_t i = 0; i < mask->u.darr.n; i++) {
+    int64_t m = mask->u.darr.ivals[i];
+    if (m != -1 && (m < 0 || m >= na + nb)) {
+      op_fail(c, "mask index #%u out of range", i + 1);
+      return;
+    }
+  }
+}
+
+static void vector_shuffle_length(Check *c) {
+  const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
+  Attr *mask = ir_op_attr(c->op, "mask");
+  if (res && res->u.sh.rank && mask && mask->kind == ATTR_DENSE_ARRAY && res->u.sh.shape[0] != (int64_t)mask->u.darr.n)
+    op_fail(c, "mask length mismatch");
+  else
+    vector_shuffle(c);
+}
+
+static void vector_from_elements(Check *c) {
+  const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
+  if (!res || any_scalable(res))
+    return;
+  bool ok = elements(res) == c->op->noperands;
+  for (uint32_t i = 0; ok && i < c->op->noperands; i++)
+    ok = c->op->operands[i]->type == res->u.sh.elem;
+  if (!ok)
+    op_fail(c, "failed to verify that shaped type 'dest' matches 'elements' element count and types");
+}
+
+static void vector_constant_mask(Check *c) {
+  const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
+  int64_t sz[MAX_RANK];
+  uint32_t n;
+  if (!res || !res->u.sh.rank || any_scalable(res) || !int_list(ir_op_attr(c->op, "mask_dim_sizes"), sz, &n))
+    return;
+  if (n != res->u.sh.rank) {
+    op_fail(c, "must specify array attr of size equal vector result rank");
+    return;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (sz[i] < 0 || sz[i] > res->u.sh.shape[i]) {
+      op_fail(c, "array attr of size out of bounds of vector result dimension size");
+      return;
+    }
+}
+
+static void vector_bitcast(Check *c) {
+  const Type *src = c->op->noperands == 1 ? vector_of(c->op->operands[0]->type) : NULL;
+  const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
+  if (!src || !res || !src->u.sh.rank || !res->u.sh.rank)
+    return;
+  uint32_t sw = bit_width(src->u.sh.elem), rw = bit_width(res->u.sh.elem);
+  if (!sw || !rw)
+    return;
+  if (src->u.sh.rank != res->u.sh.rank) {
+    op_fail(c, "failed to verify that all of {source, result} have same rank");
+    return;
+  }
+  for (uint32_t i = 0; i + 1 < src->u.sh.rank; i++)
+    if (src->u.sh.shape[i] != res->u.sh.shape[i]) {
+      op_fail(c, "dimension size mismatch at: %u", i);
+      return;
+    }
+  uint32_t last = src->u.sh.rank - 1;
+  if ((uint64_t)sw * (uint64_t)src->u.sh.shape[last] != (uint64_t)rw * (uint64_t)res->u.sh.shape[last])
+    op_fail(c, "source/result bitwidth of the minor 1-D vectors must be equal");
+}
+
+static void vector_broadcast(Check *c) {
+  const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
+  if (!res || c->op->noperands != 1 || any_scalable(res))
+    return;
+  const Type *src = c->op->operands[0]->type;
+  if (src->kind != TY_VECTOR) {
+    if (src != res->u.sh.elem)
+      op_fail(c, "failed to verify that source operand and result have same element type");
+    return;
+  }
+  if (any_scalable(src))
+    return;
+  if (src->u.sh.elem != res->u.sh.elem) {
+    op_fail(c, "failed to verify that source operand and result have same element type");
+    return;
+  }
+  if (src->u.sh.rank > res->u.sh.rank) {
+    op_fail(c, "source rank higher than destination rank");
+    return;
+  }
+  uint32_t lead = res->u.sh.rank - src->u.sh.rank;
+  for (uint32_t i = 0; i < src->u.sh.rank; i++) {
+    int64_t s = src->u.sh.shape[i], d = res->u.sh.shape[lead + i];
+    if (s != 1 && s != d) {
+      op_fail(c, "dimension mismatch (%lld vs. %lld)", (long long)s, (long long)d);
+      return;
+    }
+  }
+}
+
+static void vector_scan(Check *c) {
+  const Type *src = c->op->noperands >= 1 ? vector_of(c->op->operands[0]->type) : NULL;
+  Attr *dim = ir_op_attr(c->op, "reduction_dim");
+  if (src && dim && dim->kind == ATTR_INT && (dim->u.i.v < 0 || dim->u.i.v >= (int64_t)src->u.sh.rank))
+    op_fail(c, "reduction dimension %lld has to be less than %u", (long long)dim->u.i.v, src->u.sh.rank);
+}
+
+static void vector_multi_reduction(Check *c) {
+  const Type *src = c->op->noperands == 2 ? vector_of(c->op->operands[0]->type) : NULL;
+  int64_t dims[MAX_RANK];
+  uint32_t n;
+  if (!src || c->op->nresults != 1 || !int_list(ir_op_attr(c->op, "reduction_dims"), dims, &n))
+    return;
+  bool reduced[MAX_RANK] = {false};
+  for (uint32_t i = 0; i < n; i++)
+    if (dims[i] >= 0 && dims[i] < (int64_t)src->u.sh.rank)
+      reduced[dims[i]] = true;
+  int64_t shape[MAX_RANK];
+  bool scal[MAX_RANK];
+  uint32_t rank = 0;
+  for (uint32_t i = 0; i < src->u.sh.rank; i++)
+    if (!reduced[i]) {
+      scal[rank] = src->u.sh.scalable && src->u.sh.scalable[i];
+      shape[rank++] = src->u.sh.shape[i];
+    }
+  const Type *want = src->u.sh.elem;
+  if (rank) {
+    Type t = {.kind = TY_VECTOR};
+    t.u.sh.shape = shape;
+    t.u.sh.scalable = scal;
+    t.u.sh.rank = rank;
+    t.u.sh.elem = src->u.sh.elem;
+    want = ir_type_intern(c->ctx, &t);
+  }
+  const Type *res = c->op->results[0].type;
+  if (want != res)
+    op_fail(c, "destination type '%s' is incompatible with source type '%s'", ty(c, res), ty(c, src));
+}
+
+static void vector_interleave(Check *c) {
+  const Type *a = c->op->noperands == 2 ? vector_of(c->op->operands[0]->type) : NULL;
+  const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
+  if (!a || !res || !a->u.sh.rank || a->u.sh.rank != res->u.sh.rank)
+    return;
+  uint32_t last = a->u.sh.rank - 1;
+  if (res->u.sh.shape[last] != 2 * a->u.sh.shape[last])
+    op_fail(c, "failed to verify that type of 'result' is double the width of the inputs");
+}
+
+static void vector_create_mask(Check *c) {
+  const Type *res = c->op->nresults == 1 ? vector_of(c->op->results[0].type) : NULL;
+  if (res && c->op->noperands != (res->u.sh.rank ? res->u.sh.rank : 1)) /* 0-D: one operand */
+    op_fail(c, "must specify an operand for each result vector dimension");
+}
+
+/* vector.reduction: the result is the element type, and the kind one the element type has
+ * (bitwise and integer min/max on integers, the float min/max on floats). */
+static void vector_reduction(Check *c) {
+  const Type *src = c->op->noperands >= 1 ? vector_of(c->op->operands[0]->type) : NULL;
+  if (!src || c->op->nresults != 1)
+    return;
+  if (c->op->results[0].type != src->u.sh.elem) {
+    op_fail(c, "failed to verify that source operand and result have same element type");
+    return;
+  }
+  Attr *kind = ir_op_attr(c->op, "kind");
+  const char *pre = "#vector.kind<";
+  size_t np = strlen(pre);
+  if (!kind || kind->kind != ATTR_OPAQUE || kind->u.str.len <= np + 1 || strncmp(kind->u.str.s, pre, np))
+    return;
+  char k[32];
+  size_t n = kind->u.str.len - np - 1;
+  if (n >= sizeof k)
+    return;
+  memcpy(k, kind->u.str.s + np, n);
+  k[n] = 0;
+  static const char *const int_kinds[] = {"and", "or", "xor", "minui", "minsi", "maxui", "maxsi", NULL};
+  static const char *const float_kinds[] = {"minnumf", "maxnumf", "minimumf", "maximumf", NULL};
+  const Type *e = src->u.sh.elem;
+  bool is_int = e->kind == TY_INT || e->kind == TY_INDEX, ok = true;
+  for (const char *const *q = int_kinds; *q; q++)
+    if (!strcmp(k, *q))
+      ok = is_int;
+  for (const char *const *q = float_kinds; *q; q++)
+    if (!strcmp(k, *q))
+      ok = e->kind == TY_FLOAT;
+  if (!ok)
+    op_fail(c, "unsupported reduction type ''%s'' for kind '%s'", ty(c, e), k);
+}
+
+/* ---- arith, math, index: types that must agree ------------------------------------------- */
+
+/* Ops of the elementwise forms (binary, unary, ternary) take and give one type. */
+static void same_types(Check *c) {
+  const Type *t = c->op->noperands ? c->op->operands[0]->type : c->op->nresults ? c->op->results[0].type : NULL;
+  for (uint32_t i = 0; i < c->op->noperands; i++)
+    if (c->op->operands[i]->type != t) {
+      op_fail(c, "requires the same type for all operands and results");
+      return;
+    }
+  for (uint32_t i = 0; i < c->op->nresults; i++)
+    if (c->op->results[i].type != t) {
+      op_fail(c, "requires the same type for all operands and results");
+      return;
+    }
+}
+
+static bool is_i1(const Type *t) { return t->kind == TY_INT && t->u.i.width == 1 && t->u.i.sign == SIGNLESS; }
+
+/* Do two types have the same vector shape (both scalars, or vectors of one shape)? */
+static bool same_shape(const Type *a, const Type *b) {
+  if ((a->kind == TY_VECTOR) != (b->kind == TY_VECTOR))
+    return false;
+  if (a->kind != TY_VECTOR)
+    return true;
+  if (a->u.sh.rank != b->u.sh.rank)
+    return false;
+  for (uint32_t i = 0; i < a->u.sh.rank; i++)
+    if (a->u.sh.shape[i] != b->u.sh.shape[i])
+      return false;
+  return true;
+}
+
+static void compare(Check *c, bool llvm) {
+  if (c->op->noperands != 2 || c->op->nresults != 1)
+    return;
+  const Type *res = c->op->results[0].type;
+  if (c->op->operands[0]->type != c->op->operands[1]->type) {
+    op_fail(c, "requires all operands to have the same type");
+  } else if (!is_i1(elem_of(res)) || !same_shape(res, c->op->operands[0]->type)) {
+    if (llvm)
+      op_fail(c, "result #0 must be 1-bit signless integer or LLVM dialect-compatible vector of 1-bit signless integer, but got '%s'",
+              ty(c, res));
+    else
+      op_fail(c, "result #0 must be bool-like, but got '%s'", ty(c, res));
+  }
+}
+
+static void arith_compare(Check *c) { compare(c, false); }
+static void llvm_compare(Check *c) { compare(c, true); }
+
+/* arith's casts: the element types must convert as the op says, elementwise on one shape. */
+static void arith_cast(Check *c) {
+  if (c->op->noperands < 1 || c->op->nresults != 1)
+    return;
+  const Type *a = c->op->operands[0]->type, *b = c->op->results[0].type;
+  const Type *ea = elem_of(a), *eb = elem_of(b);
+  const char *n = c->op->info->name + 6; /* after "arith." */
+  bool ok;
+  uint32_t wa = bit_width(ea), wb = bit_width(eb);
+  bool ia = ea->kind == TY_INT, ib = eb->kind == TY_INT, fa = ea->kind == TY_FLOAT, fb = eb->kind == TY_FLOAT;
+  if (!strcmp(n, "extsi") || !strcmp(n, "extui"))
+    ok = ia && ib && wb > wa;
+  else if (!strcmp(n, "trunci"))
+    ok = ia && ib && wb < wa;
+  else if (!strcmp(n, "extf"))
+    ok = fa && fb && wb > wa;
+  else if (!strcmp(n, "truncf"))
+    ok = fa && fb && wb < wa;
+  else if (!strcmp(n, "index_cast") || !strcmp(n, "index_castui"))
+    ok = (ea->kind == TY_INDEX && ib) || (ia && eb->kind == TY_INDEX);
+  else if (!strcmp(n, "bitcast"))
+    ok = (ia || fa) && (ib || fb) && wa == wb;
+  else if (!strcmp(n, "sitofp") || !strcmp(n, "uitofp") || !strcmp(n, "fptosi") || !strcmp(n, "fptoui")) {
+    bool to_fp = n[0] != 'f'; /* [su]itofp, not fpto[su]i */
+    const char *in_kind = to_fp ? "signless-fixed-width-integer-like" : "floating-point-like";
+    const char *out_kind = to_fp ? "floating-point-like" : "signless-fixed-width-integer-like";
+    if (!(to_fp ? ia && ea->u.i.sign == SIGNLESS : fa))
+      op_fail(c, "operand #0 must be %s, but got '%s'", in_kind, ty(c, a));
+    else if (!(to_fp ? fb : ib && eb->u.i.sign == SIGNLESS))
+      op_fail(c, "result #0 must be %s, but got '%s'", out_kind, ty(c, b));
+    else if (!same_shape(a, b))
+      op_fail(c, "operand type '%s' and result type '%s' are cast incompatible", ty(c, a), ty(c, b));
+    return;
+  } else
+    return;
+  if (!ok || !same_shape(a, b))
+    op_fail(c, "operand type '%s' and result type '%s' are cast incompatible", ty(c, a), ty(c, b));
+}
+
+static void arith_select(Check *c) {
+  if (c->op->noperands == 3 && c->op->nresults == 1 &&
+      (c->op->operands[1]->type != c->op->operands[2]->type || c->op->operands[1]->type != c->op->results[0].type))
+    op_fail(c, "failed to verify that all of {true_value, false_value, result} have same type");
+}
+
+static void arith_constant(Check *c) {
+  Attr *v = ir_op_attr(c->op, "value");
+  if (v && (v->kind == ATTR_INT || v->kind == ATTR_FLOAT || v->kind == ATTR_DENSE) && v->type &&
+      c->op->nresults == 1 && v->type != c->op->results[0].type)
+    op_fail(c, "failed to verify that all of {value, result} have same type");
+}
+
+/* ---- scf, cf: what regions and branches pass on ------------------------------------------ */
+
+static Op *terminator(const Region *r) { return r->first && r->first->last ? r->first->last : NULL; }
+
+static void scf_for(Check *c) {
+  Op *op = c->op;
+  if (op->noperands < 3)
+    return;
+  if (op->operands[0]->type != op->operands[1]->type || op->operands[0]->type != op->operands[2]->type) {
+    op_fail(c, "failed to verify that all of {lowerBound, upperBound, step} have same type");
+    return;
+  }
+  Op *y = op->nregions ? terminator(&op->regions[0]) : NULL;
+  if (!y || !ir_str_eq(y->name, "scf.yield"))
+    return;
+  uint32_t ninit = op->noperands - 3;
+  if (y->noperands != ninit) {
+    op_fail(c, "along control flow edge from Operation scf.yield to Region #0: region branch point has %u operands, but region successor needs %u inputs",
+            y->noperands, ninit);
+    note_on(c, y, "region branch point");
+    return;
+  }
+  for (uint32_t i = 0; i < ninit; i++)
+    if (y->operands[i]->type != op->operands[3 + i]->type) {
+      op_fail(c, "%u-th region iter_arg and %u-th yielded value have different type: '%s' != '%s'", i, i,
+              ty(c, op->operands[3 + i]->type), ty(c, y->operands[i]->type));
+      return;
+    }
+}
+
+static void scf_if(Check *c) {
+  for (uint32_t r = 0; r < c->op->nregions; r++) {
+    Op *y = terminator(&c->op->regions[r]);
+    if (!y || !ir_str_eq(y->name, "scf.yield") || y->noperands != c->op->nresults)
+      continue; /* a count mismatch is verify.c's */
+    for (uint32_t i = 0; i < y->noperands; i++)
+      if (y->operands[i]->type != c->op->results[i].type) {
+        op_fail(c, "along control flow edge from Operation scf.yield to parent: successor operand type #%u '%s' should match successor input type #%u '%s'",
+                i, ty(c, y->operands[i]->type), i, ty(c, c->op->results[i].type));
+        note_on(c, y, "region branch point");
+        return;
+      }
+  }
+}
+
+/* scf.while: the after region's yield feeds the before region's arguments. */
+static void scf_while(Check *c) {
+  if (c->op->nregions != 2 || !c->op->regions[0].first)
+    return;
+  Op *y = terminator(&c->op->regions[1]);
+  Block *before = c->op->regions[0].first;
+  if (!y || !ir_str_eq(y->name, "scf.yield"))
+    return;
+  if (y->noperands != before->nargs) {
+    op_fail(c, "along control flow edge from Operation scf.yield to Region #0: region branch point has %u operands, but region successor needs %u inputs",
+            y->noperands, before->nargs);
+    note_on(c, y, "region branch point");
+    return;
+  }
+  for (uint32_t i = 0; i < y->noperands; i++)
+    if (y->operands[i]->type != before->args[i].type) {
+      op_fail(c, "along control flow edge from Operation scf.yield to Region #0: successor operand type #%u '%s' should match successor input type #%u '%s'",
+              i, ty(c, y->operands[i]->type), i, ty(c, before->args[i].type));
+      note_on(c, y, "region branch point");
+      return;
+    }
+}
+
+static void func_call_indirect(Check *c) {
+  const Type *ft = c->op->noperands ? c->op->operands[0]->type : NULL;
+  if (!ft || ft->kind != TY_FUNC)
+    return;
+  bool ok = ft->u.fn.nin == c->op->noperands - 1;
+  for (uint32_t i = 0; ok && i < ft->u.fn.nin; i++)
+    ok = ft->u.fn.in[i] == c->op->operands[i + 1]->type;
+  if (!ok) {
+    op_fail(c, "failed to verify that callee input types match argument types");
+    return;
+  }
+  ok = ft->u.fn.nout == c->op->nresults;
+  for (uint32_t i = 0; ok && i < ft->u.fn.nout; i++)
+    ok = ft->u.fn.out[i] == c->op->results[i].type;
+  if (!ok)
+    op_fail(c, "failed to verify that callee result types match result types");
+}
+
+/* scf.condition, cf.cond_br, llvm.cond_br: the condition is an i1. */
+static void condition(Check *c) {
+  if (c->op->noperands && !is_i1(c->op->operands[0]->type))
+    op_fail(c, "operand #0 must be 1-bit signless integer, but got '%s'", ty(c, c->op->operands[0]->type));
+}
+
+/* llvm.br and llvm.cond_br pass their operands to their successors' arguments. */
+static void llvm_branch(Check *c) {
+  Op *op = c->op;
+  uint32_t first = 0, counts[2] = {op->noperands, 0};
+  if (op->info->name[5] == 'c') {
+    condition(c);
+    int64_t seg[3];
+    if (c->errors || !ir_op_segments(op, seg, 3))
+      return;
+    first = 1;
+    counts[0] = (uint32_t)seg[1];
+    counts[1] = (uint32_t)seg[2];
+  }
+  for (uint32_t s = 0; s < op->nsuccs && s < 2; s++) {
+    Block *b = op->succs[s];
+    if (counts[s] != b->nargs) {
+      bare_fail(c, "branch has %u operands for successor #%u, but target block has %u", counts[s], s, b->nargs);
+      return;
+    }
+    for (uint32_t i = 0; i < counts[s]; i++)
+      if (op->operands[first + i]->type != b->args[i].type) {
+        bare_fail(c, "type mismatch for bb argument #%u of successor #%u", i, s);
+        return;
+      }
+    first += counts[s];
+  }
+}
+
+/* ---- llvm ---------------------------------------------------------------------------------- */
+
+/* The type at position pos[0..n) inside an LLVM aggregate, or NULL after reporting. */
+static const Type *aggregate_at(Check *c, const Type *t, const int64_t *pos, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (t->kind == TY_LLVM_ARRAY) {
+      if (pos[i] < 0 || (uint64_t)pos[i] >= t->u.arr.count) {
+        op_fail(c, "position out of bounds: %lld", (long long)pos[i]);
+        return NULL;
+      }
+      t = t->u.arr.elem;
+    } else if (t->kind == TY_LLVM_STRUCT && !t->u.agg.opaque) {
+      if (pos[i] < 0 || (uint64_t)pos[i] >= t->u.agg.n) {
+        op_fail(c, "position out of bounds: %lld", (long long)pos[i]);
+        return NULL;
+      }
+      t = t->u.agg.elems[pos[i]];
+    } else {
+      op_fail(c, "expected LLVM IR structure/array type, got: '%s'", ty(c, t));
+      return NULL;
+    }
+  }
+  return t;
+}
+
+static void llvm_extractvalue(Check *c) {
+  int64_t pos[MAX_RANK];
+  uint32_t n;
+  if (c->op->noperands != 1 || c->op->nresults != 1 || !int_list(ir_op_attr(c->op, "position"), pos, &n))
+    return;
+  const Type *agg = c->op->operands[0]->type, *t = aggregate_at(c, agg, pos, n);
+  if (t && t != c->op->results[0].type)
+    op_fail(c, "Type mismatch: extracting from '%s' should produce '%s' but this op returns '%s'", ty(c, agg),
+            ty(c, t), ty(c, c->op->results[0].type));
+}
+
+static void llvm_insertvalue(Check *c) {
+  int64_t pos[MAX_RANK];
+  uint32_t n;
+  if (c->op->noperands != 2 || !int_list(ir_op_attr(c->op, "position"), pos, &n))
+    return;
+  const Type *agg = c->op->operands[0]->type, *t = aggregate_at(c, agg, pos, n);
+  if (t && t != c->op->operands[1]->type)
+    op_fail(c, "Type mismatch: cannot insert '%s' into '%s'", ty(c, c->op->operands[1]->type), ty(c, agg));
+}
+
+#define GEP_DYNAMIC INT32_MIN
+
+/* llvm.getelementptr: an index into a struct is a constant within the struct. */
+static void llvm_gep(Check *c) {
+  Attr *et = ir_op_attr(c->op, "elem_type"), *raw = ir_op_attr(c->op, "rawConstantIndices");
+  if (!et || et->kind != ATTR_TYPE || !raw || raw->kind != ATTR_DENSE_ARRAY || !raw->u.darr.ivals)
+    return;
+  const Type *t = et->type;
+  for (uint32_t i = 1; i < raw->u.darr.n && t; i++) {
+    int64_t k = raw->u.darr.ivals[i];
+    if (t->kind == TY_LLVM_STRUCT && !t->u.agg.opaque) {
+      if (k == GEP_DYNAMIC) {
+        op_fail(c, "expected index %u indexing a struct to be constant", i);
+        return;
+      }
+      if (k < 0 || (uint64_t)k >= t->u.agg.n) {
+        op_fail(c, "index %u indexing a struct is out of bounds", i);
+        return;
+      }
+      t = t->u.agg.elems[k];
+    } else if (t->kind == TY_LLVM_ARRAY) {
+      t = t->u.arr.elem;
+    } else if (t->kind == TY_VECTOR) {
+      t = t->u.sh.elem;
+    } else {
+      return;
+    }
+  }
+}
+
+static void llvm_extractelement(Check *c) {
+  const Type *v = c->op->noperands == 2 ? vector_of(c->op->operands[0]->type) : NULL;
+  if (v && c->op->nresults == 1 && c->op->results[0].type != v->u.sh.elem)
+    op_fail(c, "failed to verify that result type matches vector element type");
+}
+
+static void llvm_select(Check *c) {
+  if (c->op->noperands == 3 && c->op->nresults == 1 &&
+      (c->op->operands[1]->type != c->op->operands[2]->type || c->op->operands[1]->type != c->op->results[0].type))
+    op_fail(c, "failed to verify that all of {trueValue, falseValue, res} have same type");
+}
+
+/* llvm.zext and llvm.sext widen an integer (or a vector of them). */
+static void llvm_extend(Check *c) {
+  if (c->op->noperands != 1 || c->op->nresults != 1)
+    return;
+  const Type *a = elem_of(c->op->operands[0]->type), *b = elem_of(c->op->results[0].type);
+  if (a->kind == TY_INT && b->kind == TY_INT && b->u.i.width <= a->u.i.width)
+    bare_fail(c, "integer width of the output type is smaller or equal to the integer width of the input type");
+}
+
+static void llvm_load(Check *c) {
+  if (c->op->noperands == 1 && c->op->operands[0]->type->kind != TY_LLVM_PTR)
+    op_fail(c, "operand #0 must be LLVM pointer type, but got '%s'", ty(c, c->op->operands[0]->type));
+}
+
+static void llvm_store(Check *c) {
+  if (c->op->noperands == 2 && c->op->operands[1]->type->kind != TY_LLVM_PTR)
+    op_fail(c, "operand #1 must be LLVM pointer type, but got '%s'", ty(c, c->op->operands[1]->type));
+}
+
+static Op *symbol(const Op *from, const Attr *ref) {
+  if (!ref || ref->kind != ATTR_SYMREF || ref->u.sym.n != 1)
+    return NULL;
+  for (Op *t = ir_op_parent_op(from); t; t = ir_op_parent_op(t))
+    if (t->info && (t->info->flags & OPF_SYMBOL_TABLE))
+      return ir_symbol_lookup(t, ref->u.sym.path[0]);
+  return NULL;
+}
+
+static const Type *llvm_func_type(const Op *fn) {
+  Attr *ft = fn ? ir_op_attr(fn, "function_type") : NULL;
+  return ft && ft->kind == ATTR_TYPE && ft->type->kind == TY_LLVM_FUNC ? ft->type : NULL;
+}
+
+/* A direct llvm.call passes what its llvm.func callee takes. */
+static void llvm_call(Check *c) {
+  Op *fn = symbol(c->op, ir_op_attr(c->op, "callee"));
+  const Type *ft = fn && ir_str_eq(fn->name, "llvm.func") ? llvm_func_type(fn) : NULL;
+  if (!ft)
+    return;
+  int64_t seg[2];
+  uint32_t n = ir_op_segments(c->op, seg, 2) ? (uint32_t)seg[0] : c->op->noperands;
+  uint32_t np = ft->u.lfn.nparams;
+  if (ft->u.lfn.vararg ? n < np : n != np) {
+    op_fail(c, "incorrect number of operands (%u) for callee (expecting: %u)", n, np);
+    return;
+  }
+  for (uint32_t i = 0; i < np; i++)
+    if (c->op->operands[i]->type != ft->u.lfn.params[i]) {
+      op_fail(c, "operand type mismatch for operand %u: '%s' != '%s'", i, ty(c, c->op->operands[i]->type),
+              ty(c, ft->u.lfn.params[i]));
+      return;
+    }
+}
+
+static void llvm_return(Check *c) {
+  Op *fn = ir_op_parent_op(c->op);
+  const Type *ft = fn && ir_str_eq(fn->name, "llvm.func") ? llvm_func_type(fn) : NULL;
+  if (!ft)
+    return;
+  bool is_void = ft->u.lfn.ret->kind == TY_LLVM_VOID;
+  if (is_void && c->op->noperands)
+    op_fail(c, "expected no operands");
+  else if (!is_void && c->op->noperands != 1)
+    op_fail(c, "expected 1 operand");
+  else if (!is_void && c->op->operands[0]->type != ft->u.lfn.ret)
+    op_fail(c, "mismatching result types");
+  if (c->errors)
+    note_on(c, fn, "when returning from function");
+}
+
+static void llvm_addressof(Check *c) {
+  Attr *ref = ir_op_attr(c->op, "global_name");
+  Op *g = symbol(c->op, ref);
+  if (ref && ref->kind == ATTR_SYMREF && ref->u.sym.n == 1 &&
+      (!g || !(ir_str_eq(g->name, "llvm.mlir.global") || ir_str_eq(g->name, "llvm.func") ||
+               ir_str_eq(g->name, "llvm.mlir.alias") || ir_str_eq(g->name, "llvm.mlir.ifunc"))))
+    op_fail(c, "must reference a global defined by 'llvm.mlir.global', 'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'");
+}
+
+/* func.func: the entry block takes the signature's arguments. */
+static void func_func(Check *c) {
+  Attr *ft = ir_op_attr(c->op, "function_type");
+  Block *entry = c->op->nregions ? c->op->regions[0].first : NULL;
+  if (!entry || !ft || ft->kind != ATTR_TYPE || ft->type->kind != TY_FUNC)
+    return;
+  const Type *f = ft->type;
+  if (entry->nargs != f->u.fn.nin) {
+    op_fail(c, "entry block must have %u arguments to match function signature", f->u.fn.nin);
+    return;
+  }
+  for (uint32_t i = 0; i < entry->nargs; i++)
+    if (entry->args[i].type != f->u.fn.in[i]) {
+      op_fail(c, "type of entry block argument #%u('%s') must match the type of the corresponding argument in function signature('%s')",
+              i, ty(c, entry->args[i].type), ty(c, f->u.fn.in[i]));
+      return;
+    }
+}
+
+/* scf.index_switch: region 0 is the default, then the cases; each yields the results. */
+static void scf_index_switch(Check *c) {
+  for (uint32_t r = 0; r < c->op->nregions; r++) {
+    Op *y = terminator(&c->op->regions[r]);
+    if (!y || !ir_str_eq(y->name, "scf.yield"))
+      continue;
+    char name[32], msg[1024];
+    if (r)
+      snprintf(name, sizeof name, "case region #%u", r - 1);
+    else
+      snprintf(name, sizeof name, "default region");
+    if (y->noperands != c->op->nresults) {
+      op_fail(c, "expected each region to return %u values, but %s returns %u", c->op->nresults, name, y->noperands);
+      note_on(c, y, "see yield operation here");
+      return;
+    }
+    for (uint32_t i = 0; i < y->noperands; i++)
+      if (y->operands[i]->type != c->op->results[i].type) {
+        op_fail(c, "expected result #%u of each region to be '%s'", i, ty(c, c->op->results[i].type));
+        snprintf(msg, sizeof msg, "%s returns '%s' here", name, ty(c, y->operands[i]->type));
+        note_on(c, y, msg);
+        return;
+      }
+  }
+}
+
+static void scf_parallel(Check *c) {
+  int64_t seg[4];
+  Block *body = c->op->nregions ? c->op->regions[0].first : NULL;
+  if (!ir_op_segments(c->op, seg, 4) || !body)
+    return;
+  if (seg[0] != seg[1] || seg[0] != seg[2] || (int64_t)body->nargs != seg[0])
+    op_fail(c, "expects the same number of induction variables: %u as bound and step values: %lld", body->nargs,
+            (long long)(seg[0] != (int64_t)body->nargs ? seg[0] : seg[1] != (int64_t)body->nargs ? seg[1] : seg[2]));
+}
+
+static void vector_step(Check *c) {
+  const Type *res = c->op->nresults == 1 ? c->op->results[0].type : NULL;
+  if (res && (res->kind != TY_VECTOR || res->u.sh.rank != 1 || res->u.sh.elem->kind != TY_INDEX))
+    op_fail(c, "result #0 must be vector of index values of ranks 1, but got '%s'", ty(c, res));
+}
+
+static void llvm_insertelement(Check *c) {
+  const Type *v = c->op->noperands == 3 ? vector_of(c->op->operands[0]->type) : NULL;
+  if (v && c->op->operands[1]->type != v->u.sh.elem)
+    op_fail(c, "failed to verify that argument type matches vector element type");
+}
+
+/* ---- the table ----------------------------------------------------------------------------- */
+
+typedef struct OpCheck {
+  const char *name;
+  void (*fn)(Check *);
+} OpCheck;
+
+/* sorted by name, for bsearch */
+static const OpCheck checks[] = {
+    {"arith.bitcast", arith_cast},
+    {"arith.cmpf", arith_compare},
+    {"arith.cmpi", arith_compare},
+    {"arith.constant", arith_constant},
+    {"arith.extf", arith_cast},
+    {"arith.extsi", arith_cast},
+    {"arith.extui", arith_cast},
+    {"arith.fptosi", arith_cast},
+    {"arith.fptoui", arith_cast},
+    {"arith.index_cast", arith_cast},
+    {"arith.index_castui", arith_cast},
+    {"arith.select", arith_select},
+    {"arith.sitofp", arith_cast},
+    {"arith.truncf", arith_cast},
+    {"arith.trunci", arith_cast},
+    {"arith.uitofp", arith_cast},
+    {"cf.cond_br", condition},
+    {"func.call_indirect", func_call_indirect},
+    {"func.func", func_func},
+    {"llvm.br", llvm_branch},
+    {"llvm.call", llvm_call},
+    {"llvm.cond_br", llvm_branch},
+    {"llvm.extractelement", llvm_extractelement},
+    {"llvm.extractvalue", llvm_extractvalue},
+    {"llvm.fcmp", llvm_compare},
+    {"llvm.getelementptr", llvm_gep},
+    {"llvm.icmp", llvm_compare},
+    {"llvm.insertelement", llvm_insertelement},
+    {"llvm.insertvalue", llvm_insertvalue},
+    {"llvm.load", llvm_load},
+    {"llvm.mlir.addressof", llvm_addressof},
+    {"llvm.return", llvm_return},
+    {"llvm.select", llvm_select},
+    {"llvm.sext", llvm_extend},
+    {"llvm.store", llvm_store},
+    {"llvm.zext", llvm_extend},
+    {"memref.alloc", memref_alloc},
+    {"memref.alloca", memref_alloc},
+    {"memref.atomic_rmw", memref_atomic_rmw},
+    {"memref.cast", memref_cast},
+    {"memref.copy", memref_copy},
+    {"memref.get_global", memref_get_global},
+    {"memref.load", memref_load},
+    {"memref.realloc", memref_realloc},
+    {"memref.reinterpret_cast", offsets_sizes_strides},
+    {"memref.store", memref_store},
+    {"memref.subview", offsets_sizes_strides},
+    {"memref.transpose", memref_transpose},
+    {"memref.view", memref_view},
+    {"scf.condition", condition},
+    {"scf.for", scf_for},
+    {"scf.if", scf_if},
+    {"scf.index_switch", scf_index_switch},
+    {"scf.parallel", scf_parallel},
+    {"scf.while", scf_while},
+    {"vector.bitcast", vector_bitcast},
+    {"vector.broadcast", vector_broadcast},
+    {"vector.compressstore", vector_masked},
+    {"vector.constant_mask", vector_constant_mask},
+    {"vector.create_mask", vector_create_mask},
+    {"vector.expandload", vector_masked},
+    {"vector.extract", vector_extract},
+    {"vector.extract_strided_slice", extract_strided_slice},
+    {"vector.from_elements", vector_from_elements},
+    {"vector.gather", vector_gather},
+    {"vector.insert", vector_insert},
+    {"vector.insert_strided_slice", insert_strided_slice},
+    {"vector.interleave", vector_interleave},
+    {"vector.load", vector_load},
+    {"vector.maskedload", vector_masked},
+    {"vector.maskedstore", vector_masked},
+    {"vector.multi_reduction", vector_multi_reduction},
+    {"vector.reduction", vector_reduction},
+    {"vector.scan", vector_scan},
+    {"vector.scatter", vector_gather},
+    {"vector.shape_cast", vector_shape_cast},
+    {"vector.shuffle", vector_shuffle_length},
+    {"vector.step", vector_step},
+    {"vector.store", vector_store},
+    {"vector.transfer_read", vector_transfer},
+    {"vector.transfer_write", vector_transfer},
+    {"vector.transpose", vector_transpose},
+};
+
+static int by_name(const void *key, const void *elem) {
+  return strcmp((const char *)key, ((const OpCheck *)elem)->name);
+}
+
+unsigned ir_verify_ops(IrCtx *ctx, Op *op) {
+  if (!op->info)
+    return 0;
+  Check c = {ctx, op, 0};
+  ParseFn form = op->info->parse;
+  if (form == parse_binary || form == parse_binary_ovf || form == parse_binary_fm || form == parse_unary_fm ||
+      form == parse_index_binary || form == parse_ternary || form == parse_llvm_binary ||
+      form == parse_llvm_binary_ovf || form == parse_llvm_binary_fm || form == parse_llvm_unary_fm)
+    same_types(&c);
+  const OpCheck *k = bsearch(op->info->name, checks, sizeof checks / sizeof *checks, sizeof *checks, by_name);
+  if (k && !c.errors)
+    k->fn(&c);
+  return c.errors;
+}

@@ -1,0 +1,10 @@
+func.func @fine() {
+  return
+}
+
+// -----
+
+func.func @missing_size() {
+  %a = memref.alloc() : memref<?xf32>
+  return
+}

@@ -1,0 +1,266 @@
+// memref ops (and gpu.alloc's sizes) checked against the memref's shape, in mlir-opt's words.
+// RUN: %mlir_opt --split-input-file --verify-diagnostics %s
+// RUN: %gpuinterp --split-input-file --verify-diagnostics %s
+
+func.func @load_too_few_indices(%m: memref<4x4xf32>, %i: index) -> f32 {
+  // expected-error@+1 {{'memref.load' op incorrect number of indices for load, expected 2 but got 1}}
+  %v = memref.load %m[%i] : memref<4x4xf32>
+  return %v : f32
+}
+
+// -----
+
+func.func @store_too_many_indices(%m: memref<4x4xf32>, %i: index, %f: f32) {
+  // expected-error@+1 {{'memref.store' op store index operand count not equal to memref rank}}
+  memref.store %f, %m[%i, %i, %i] : memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_missing_dynamic_size() {
+  // expected-error@+1 {{'memref.alloc' op incorrect number of dynamic sizes, has 0, expected 1}}
+  %a = memref.alloc() : memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_extra_dynamic_size(%n: index) {
+  // expected-error@+1 {{'memref.alloc' op incorrect number of dynamic sizes, has 2, expected 1}}
+  %a = memref.alloc(%n, %n) : memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @alloca_missing_dynamic_size() {
+  // expected-error@+1 {{'memref.alloca' op incorrect number of dynamic sizes, has 0, expected 1}}
+  %a = memref.alloca() : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @gpu_alloc_missing_dynamic_size() {
+  // expected-error@+1 {{'gpu.alloc' op incorrect number of dynamic sizes, has 0, expected 1}}
+  %a = gpu.alloc() : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @gpu_alloc_extra_dynamic_size(%n: index) {
+  // expected-error@+1 {{'gpu.alloc' op incorrect number of dynamic sizes, has 1, expected 0}}
+  %a = gpu.alloc(%n) : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @view_missing_dynamic_size(%b: memref<2048xi8>, %o: index) {
+  // expected-error@+1 {{'memref.view' op incorrect number of dynamic sizes, has 0, expected 1}}
+  %v = memref.view %b[%o][] : memref<2048xi8> to memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @atomic_rmw_wrong_indices(%m: memref<4x4xf32>, %i: index, %f: f32) {
+  // expected-error@+1 {{'memref.atomic_rmw' op expects the number of subscripts to be equal to memref rank}}
+  %r = memref.atomic_rmw addf %f, %m[%i] : (f32, memref<4x4xf32>) -> f32
+  return
+}
+
+// -----
+
+func.func @subview_wrong_offset_count(%m: memref<8x8xf32>) {
+  // expected-error@+1 {{expected mixed offsets rank to match mixed sizes rank (1 vs 2) so the rank of the result type is well-formed.}}
+  %s = memref.subview %m[0][4, 4][1, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[8, 1]>>
+  return
+}
+
+// -----
+
+func.func @subview_wrong_size_count(%m: memref<8x8xf32>) {
+  // expected-error@+1 {{expected mixed offsets rank to match mixed sizes rank (2 vs 1) so the rank of the result type is well-formed.}}
+  %s = memref.subview %m[0, 0][4][1, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[8, 1]>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_cast_wrong_size_count(%m: memref<16xf32>) {
+  // expected-error@+1 {{expected mixed sizes rank to match mixed strides rank (1 vs 2) so the rank of the result type is well-formed.}}
+  %r = memref.reinterpret_cast %m to offset: [0], sizes: [4], strides: [4, 1] : memref<16xf32> to memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_shape_mismatch(%a: memref<4xf32>, %b: memref<8xf32>) {
+  // expected-error@+1 {{'memref.copy' op requires the same shape for all operands}}
+  memref.copy %a, %b : memref<4xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @copy_element_type_mismatch(%a: memref<4xf32>, %b: memref<4xi32>) {
+  // expected-error@+1 {{'memref.copy' op requires the same element type for all operands}}
+  memref.copy %a, %b : memref<4xf32> to memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @cast_incompatible_shape(%a: memref<4xf32>) {
+  // expected-error@+1 {{'memref.cast' op operand type 'memref<4xf32>' and result type 'memref<8xf32>' are cast incompatible}}
+  %c = memref.cast %a : memref<4xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @cast_incompatible_element(%a: memref<4xf32>) {
+  // expected-error@+1 {{'memref.cast' op operand type 'memref<4xf32>' and result type 'memref<4xi32>' are cast incompatible}}
+  %c = memref.cast %a : memref<4xf32> to memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @transpose_not_permutation(%a: memref<4x8xf32>) {
+  // expected-error@+1 {{'memref.transpose' op expected a permutation map}}
+  %t = memref.transpose %a (i, j) -> (i, i) : memref<4x8xf32> to memref<4x8xf32>
+  return
+}
+
+// -----
+
+memref.global "private" @g : memref<4xf32> = dense<0.0>
+func.func @get_global_type_mismatch() {
+  // expected-error@+1 {{'memref.get_global' op result type 'memref<8xf32>' does not match type 'memref<4xf32>' of the global memref @g}}
+  %g = memref.get_global @g : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @dim_too_many_indices(%m: memref<4x4xf32>, %i: index) -> f32 {
+  // expected-error@+1 {{'memref.load' op incorrect number of indices for load, expected 2 but got 4}}
+  %v = memref.load %m[%i, %i, %i, %i] : memref<4x4xf32>
+  return %v : f32
+}
+
+// -----
+
+func.func @subview_source_rank(%m: memref<8x8xf32>) {
+  // expected-error@+1 {{expected 2 offset values, got 1}}
+  %s = memref.subview %m[0][4][1] : memref<8x8xf32> to memref<4xf32, strided<[1]>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_result_rank(%m: memref<16xf32>) {
+  // expected-error@+1 {{expected 2 size values, got 3}}
+  %r = memref.reinterpret_cast %m to offset: [0], sizes: [4, 4, 1], strides: [4, 1, 1] : memref<16xf32> to memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @realloc_missing(%m: memref<4xf32>) {
+  // expected-error@+1 {{missing dimension operand for result type 'memref<?xf32>'}}
+  %r = memref.realloc %m : memref<4xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @dim_idx(%m: memref<4xf32>) {
+  // expected-error@+1 {{different element types specified for source memref type 'memref<4xf32>' and result memref type 'memref<8xi32>'}}
+  %r = memref.realloc %m : memref<4xf32> to memref<8xi32>
+  return
+}
+
+// -----
+
+func.func @scan_dim(%a: vector<4x8xf32>, %acc: vector<4xf32>) {
+  // expected-error@+1 {{'vector.scan' op reduction dimension 2 has to be less than 2}}
+  %r:2 = vector.scan <add>, %a, %acc {inclusive = true, reduction_dim = 2 : i64} : vector<4x8xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @multi_reduction_out(%a: vector<4x8xf32>, %acc: vector<4xf32>) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.multi_reduction' op destination type 'vector<4xf32>' is incompatible with source type 'vector<4x8xf32>'}}
+  %r = vector.multi_reduction <add>, %a, %acc [0] : vector<4x8xf32> to vector<4xf32>
+  return %r : vector<4xf32>
+}
+
+// -----
+
+func.func @interleave(%a: vector<4xf32>, %b: vector<4xf32>) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.interleave' op failed to verify that type of 'result' is double the width of the inputs}}
+  %r = "vector.interleave"(%a, %b) : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+  return %r : vector<4xf32>
+}
+
+// -----
+
+func.func @vload_elem(%m: memref<4xf32>, %i: index) -> vector<4xi32> {
+  // expected-error@+1 {{'vector.load' op base and result element types should match}}
+  %v = vector.load %m[%i] : memref<4xf32>, vector<4xi32>
+  return %v : vector<4xi32>
+}
+
+// -----
+
+func.func @mload_elem(%m: memref<4xf32>, %i: index, %f: i32) -> i32 {
+  // expected-error@+1 {{'memref.load' op failed to verify that result type matches element type of 'memref'}}
+  %v = "memref.load"(%m, %i) : (memref<4xf32>, index) -> i32
+  return %v : i32
+}
+
+// -----
+
+func.func @mstore_elem(%m: memref<4xf32>, %i: index, %f: i32) {
+  // expected-error@+1 {{'memref.store' op failed to verify that type of 'value' matches element type of 'memref'}}
+  "memref.store"(%f, %m, %i) : (i32, memref<4xf32>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @reinterpret_size(%m: memref<16xf32>) {
+  // expected-error@+1 {{expected result type with size = 8 instead of 4 in dim = 0}}
+  %r = memref.reinterpret_cast %m to offset: [0], sizes: [8], strides: [1] : memref<16xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @reinterpret_stride(%m: memref<16xf32>) {
+  // expected-error@+1 {{expected result type with stride = 2 instead of 1 in dim = 0}}
+  %r = memref.reinterpret_cast %m to offset: [0], sizes: [4], strides: [2] : memref<16xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @subview_result(%m: memref<8x8xf32>) {
+  // expected-error@+1 {{expected result type to be 'memref<4x4xf32, strided<[8, 1]>>' or a rank-reduced version. (mismatch of result sizes), but got 'memref<4x5xf32, strided<[8, 1]>>'}}
+  %s = memref.subview %m[0, 0][4, 4][1, 1] : memref<8x8xf32> to memref<4x5xf32, strided<[8, 1]>>
+  return
+}
+
+// -----
+
+func.func @atomic_rmw_kind(%m: memref<4xf32>, %i: index, %x: i32) {
+  // expected-error@+1 {{'memref.atomic_rmw' op failed to verify that value type matches element type of memref}}
+  %r = memref.atomic_rmw addf %x, %m[%i] : (i32, memref<4xf32>) -> i32
+  return
+}
