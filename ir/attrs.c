@@ -836,7 +836,17 @@ bool p_symbol(Parser *p, Str *out) {
   return true;
 }
 
+static bool parse_attr(Parser *p, Type *type, Attr **out);
+
 bool p_attr(Parser *p, Type *type, Attr **out) {
+  if (!p_nest_enter(p, "attributes"))
+    return false;
+  bool ok = parse_attr(p, type, out);
+  p_nest_leave(p);
+  return ok;
+}
+
+static bool parse_attr(Parser *p, Type *type, Attr **out) {
   IrCtx *ctx = p->ctx;
   switch (p->tok.kind) {
   case TOK_INT: case TOK_FLOAT: case TOK_MINUS:

@@ -137,6 +137,15 @@ bool p_error(Parser *p, const char *fmt, ...) {
   return false;
 }
 
+bool p_nest_enter(Parser *p, const char *what) {
+  if (p->nest >= P_MAX_NEST)
+    return p_error(p, "%s nested too deeply", what);
+  p->nest++;
+  return true;
+}
+
+void p_nest_leave(Parser *p) { p->nest--; }
+
 bool p_error_at(Parser *p, const char *pos, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

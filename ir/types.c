@@ -559,7 +559,17 @@ static bool parse_dialect_type(Parser *p, Type **out) {
   return true;
 }
 
+static bool parse_type(Parser *p, Type **out);
+
 bool p_type(Parser *p, Type **out) {
+  if (!p_nest_enter(p, "types"))
+    return false;
+  bool ok = parse_type(p, out);
+  p_nest_leave(p);
+  return ok;
+}
+
+static bool parse_type(Parser *p, Type **out) {
   Token *t = &p->tok;
   if (t->kind == TOK_BANG)
     return parse_dialect_type(p, out);
@@ -648,8 +658,12 @@ static bool parse_llvm_nested(Parser *p, Type **out) {
     for (int i = 0; names[i]; i++) {
       if (p_is_kw(p, names[i])) {
         Str n = ir_intern_cstr(p->ctx, names[i]);
+        if (!p_nest_enter(p, "types"))
+          return false;
         p_next(p);
-        return parse_llvm_type_body(p, n, out);
+        bool ok = parse_llvm_type_body(p, n, out);
+        p_nest_leave(p);
+        return ok;
       }
     }
   }
