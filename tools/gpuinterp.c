@@ -11,6 +11,7 @@
 #include "tools/diff.h"
 #include "traces/traces.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,21 @@ static int usage_error(const char *fmt, const char *arg) {
   return 2;
 }
 
+/* Flushes f, closes it unless it is stdout, and reports a write error on it, met now or earlier
+ * (ferror), as `cannot write to 'NAME': reason`; returns 1 then, else 0. */
+static int finish_output(FILE *f, const char *name) {
+  int bad = fflush(f) != 0 || ferror(f);
+  int err = errno;
+  if (f != stdout && fclose(f) != 0 && !bad) {
+    bad = 1;
+    err = errno;
+  }
+  if (!bad)
+    return 0;
+  fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", name, strerror(err ? err : EIO));
+  return 1;
+}
+
 /* Runs the program on a backend; returns the exit status. */
 static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, const char *sched,
                bool no_race_check, const char *trace_path, TraceFormat trace_format) {
@@ -88,15 +104,16 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
   } else {
     if (interp_run(in, entry))
       status = 1;
-    fflush(stdout);
     interp_destroy(in);
   }
   BeSummary sum = {0};
   be_close(be, &sum);
   if (sum.errors)
     status = 1;
+  errno = 0;
   if (rec && trace_write_path(rec, trace_format, trace_path) != 0) {
-    fprintf(stderr, "gpuinterp: error: cannot write the trace to '%s'\n", trace_path);
+    fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", trace_path,
+            strerror(errno ? errno : EIO));
     status = 1;
   }
 done:
@@ -119,10 +136,10 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(usage_text, stdout);
-      return 0;
+      return finish_output(stdout, "<stdout>");
     } else if (!strcmp(a, "--version")) {
       printf("gpuinterp %s\n", VERSION);
-      return 0;
+      return finish_output(stdout, "<stdout>");
     } else if (!strncmp(a, "--emit=", 7)) {
       emit = a + 7;
       if (strcmp(emit, "mlir"))
@@ -265,21 +282,21 @@ int main(int argc, char **argv) {
   if (emit || lower) {
     FILE *out = stdout;
     if (out_path && strcmp(out_path, "-") && !(out = fopen(out_path, "w"))) {
-      fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+      fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", out_path, strerror(errno));
       status = 1;
       goto done;
     }
     ir_print(ctx, out, top, &popts);
-    if (out != stdout && fclose(out) != 0 && status == 0) {
-      fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+    if (out != stdout && finish_output(out, out_path))
       status = 1;
-    }
     goto done;
   }
   status = run(ctx, top, backend, entry, sched, no_race_check, trace_path, trace_format);
 done:
-  if (fflush(stdout) != 0 && status == 0)
+  if (finish_output(stdout, "<stdout>") && status == 0)
     status = 1;
+  if ((fflush(stderr) != 0 || ferror(stderr)) && status == 0)
+    status = 1; /* nowhere left to say so */
   ir_ctx_destroy(ctx);
   return status;
 }
