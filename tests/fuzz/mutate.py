@@ -31,7 +31,8 @@ status is 1 when anything was kept, else 0.
 
 The same --seed gives the same mutants in the same order: mutant I is made from the seed and I
 alone, so `--only I` makes and runs just that one again. Progress goes to stderr when it is a
-terminal; piped, only the summary is printed (on stdout).
+terminal; piped, only the summary is printed (on stdout). SIGINT or SIGTERM stops the run
+early, with the summary.
 
 Environment: the runs get ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 and
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 unless these are set already.
@@ -43,6 +44,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -357,6 +359,12 @@ def main():
     n = 0
     start = time.monotonic()
     prog = os.path.join(tmp, "prog.mlir")
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    # SIGINT or SIGTERM end the run early with the summary (SIGINT too when started in the
+    # background, where the shell ignores it)
+    signal.signal(signal.SIGINT, interrupt)
+    signal.signal(signal.SIGTERM, interrupt)
     try:
         indices = [a.only] if a.only is not None else iter(range(1 << 62))
         for i in indices:
