@@ -43,6 +43,7 @@
  */
 #include "backends/backend.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -143,8 +144,10 @@ static void finish(void)
     be_close(dev, &sum);
     dev = NULL;
     if (rec && trace_path) {
+        errno = 0;
         if (trace_write_path(rec, trace_format, trace_path) != 0) {
-            fprintf(stderr, "mgpusim: error: cannot write the trace to '%s'\n", trace_path);
+            fprintf(stderr, "mgpusim: error: cannot write to '%s': %s\n", trace_path,
+                    strerror(errno ? errno : EIO));
             atomic_fetch_add(&n_errors, 1);
         }
     }

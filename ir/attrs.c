@@ -836,7 +836,17 @@ bool p_symbol(Parser *p, Str *out) {
   return true;
 }
 
+static bool parse_attr(Parser *p, Type *type, Attr **out);
+
 bool p_attr(Parser *p, Type *type, Attr **out) {
+  if (!p_nest_enter(p, "attributes"))
+    return false;
+  bool ok = parse_attr(p, type, out);
+  p_nest_leave(p);
+  return ok;
+}
+
+static bool parse_attr(Parser *p, Type *type, Attr **out) {
   IrCtx *ctx = p->ctx;
   switch (p->tok.kind) {
   case TOK_INT: case TOK_FLOAT: case TOK_MINUS:
@@ -1300,11 +1310,20 @@ static bool dense_values(Parser *p, Attr *a, const DLit **leaves, uint64_t n, co
     } else {
       if (d->tok.kind == TOK_FLOAT)
         return p_error_at(p, d->tok.text, "expected integer elements, but parsed floating-point");
+      errno = 0;
       uint64_t v = is_bool ? (buf[0] == 't') : strtoull(buf, NULL, 0);
       uint32_t w = et->kind == TY_INDEX ? 64 : et->u.i.width;
       if (w > 64)
         return true; /* wide integers keep their text */
-      int64_t sv = d->neg ? -(int64_t)v : (int64_t)v;
+      /* as MLIR: the signed or the unsigned range of the width; negative values of an unsigned
+       * type are out of range too */
+      bool uns = et->kind == TY_INT && et->u.i.sign == UNSIGNED;
+      if (uns && d->neg)
+        return p_error_at(p, d->tok.text, "expected unsigned integer elements, but parsed negative value");
+      uint64_t max = d->neg ? 1ULL << (w - 1) : w == 64 ? UINT64_MAX : (1ULL << w) - 1;
+      if (errno || v > max)
+        return p_error_at(p, d->tok.text, "integer constant out of range for type");
+      int64_t sv = (int64_t)(d->neg ? 0 - v : v); /* v may be 2^63: negate unsigned */
       if (w < 64) {
         uint64_t mask = (1ULL << w) - 1, u = (uint64_t)sv & mask;
         if (et->kind == TY_INT && et->u.i.sign != UNSIGNED && w > 1 && ((u >> (w - 1)) & 1))

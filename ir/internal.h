@@ -128,6 +128,7 @@ struct Parser {
   uint32_t ndialect;
   uint32_t depth;
   RegionMark marks[256];
+  uint32_t nest;          /* types, attributes and locations being parsed, one inside another */
 };
 
 /* A use of an SSA value not yet resolved to a Value: its name, result number and position. */
@@ -174,6 +175,13 @@ bool p_bare(Parser *p, Str *out);             /* any bare identifier */
 bool p_error(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool p_error_at(Parser *p, const char *pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 IrCtx *p_ctx(Parser *p);
+/* Types, attributes and locations nest by recursion (`[[...]]`, `((i32))`, `!llvm.struct<(...)>`,
+ * `fused[...]`): every recursive parse goes through p_nest_enter, which bounds the nesting at
+ * P_MAX_NEST as p_region bounds regions, so that deep input is an error, not a stack overflow.
+ * what names the thing in the error ("types"); p_nest_leave undoes a successful enter. */
+#define P_MAX_NEST 256
+bool p_nest_enter(Parser *p, const char *what);
+void p_nest_leave(Parser *p);
 
 bool p_operand(Parser *p, OperandRef *out);
 bool p_opt_operand(Parser *p, OperandRef *out);

@@ -17,6 +17,7 @@
  * ends are undeclared names. */
 #include "ir/internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,15 @@ bool p_error(Parser *p, const char *fmt, ...) {
   va_end(ap);
   return false;
 }
+
+bool p_nest_enter(Parser *p, const char *what) {
+  if (p->nest >= P_MAX_NEST)
+    return p_error(p, "%s nested too deeply", what);
+  p->nest++;
+  return true;
+}
+
+void p_nest_leave(Parser *p) { p->nest--; }
 
 bool p_error_at(Parser *p, const char *pos, const char *fmt, ...) {
   va_list ap;
@@ -1213,21 +1223,30 @@ Op *ir_parse(IrCtx *ctx, const char *filename, const char *text, size_t len) {
   return top;
 }
 
+/* Reads path (`-`: standard input) whole. A file that cannot be opened or read (a directory, a
+ * closed standard input) is an error, not an empty program. */
 Op *ir_parse_file(IrCtx *ctx, const char *path) {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  bool is_stdin = strcmp(path, "-") == 0;
+  const char *name = is_stdin ? "<stdin>" : path;
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
   if (!f) {
-    ir_diag(ctx, DIAG_ERROR, NULL, "could not open input file '%s'", path);
+    ir_diag(ctx, DIAG_ERROR, NULL, "cannot read '%s': %s", name, strerror(errno));
     return NULL;
   }
   size_t cap = 1 << 16, len = 0;
   char *buf = malloc(cap);
   if (!buf)
     abort();
+  int err = 0;
   for (;;) {
+    errno = 0;
     size_t n = fread(buf + len, 1, cap - len, f);
     len += n;
-    if (n == 0)
+    if (n == 0) {
+      if (ferror(f))
+        err = errno ? errno : EIO;
       break;
+    }
     if (len == cap) {
       cap *= 2;
       char *nb = realloc(buf, cap);
@@ -1238,7 +1257,12 @@ Op *ir_parse_file(IrCtx *ctx, const char *path) {
   }
   if (f != stdin)
     fclose(f);
-  Op *top = ir_parse(ctx, strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len);
+  if (err) {
+    ir_diag(ctx, DIAG_ERROR, NULL, "cannot read '%s': %s", name, strerror(err));
+    free(buf);
+    return NULL;
+  }
+  Op *top = ir_parse(ctx, name, buf, len);
   free(buf);
   return top;
 }

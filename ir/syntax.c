@@ -106,7 +106,17 @@ Loc *p_loc_new(Parser *p, LocKind k) {
   return l;
 }
 
+static bool parse_loc_body(Parser *p, Loc **out);
+
 static bool parse_loc_inner(Parser *p, Loc **out) {
+  if (!p_nest_enter(p, "locations"))
+    return false;
+  bool ok = parse_loc_body(p, out);
+  p_nest_leave(p);
+  return ok;
+}
+
+static bool parse_loc_body(Parser *p, Loc **out) {
   if (p_is(p, TOK_HASH)) {
     /* a #loc alias; it may be defined later in the file */
     Loc *l = ir_alias_find(p->loc_alias, p->nloc_alias, p->tok.text, p->tok.len);

@@ -346,6 +346,19 @@ static bool parse_shaped(Parser *p, TypeKind kind, Type **out) {
     shape[i] = (int64_t)(intptr_t)dims.v[i];
   free(dims.v);
   dims.v = NULL;
+  /* Every static size is at most 2^50 (parse_dims) and so is their product: element and byte
+   * counts of a static shape then fit in int64_t wherever they are computed. */
+  uint64_t count = 1;
+  bool empty = false;
+  for (uint32_t i = 0; i < t.u.sh.rank; i++)
+    empty |= shape[i] == 0;
+  for (uint32_t i = 0; i < t.u.sh.rank; i++) {
+    if (kind == TY_VECTOR && shape[i] == 0)
+      return p_error_at(p, kw_pos, "vector types must have positive constant sizes but got 0");
+    if (!empty && shape[i] != IR_DYNAMIC &&
+        (__builtin_mul_overflow(count, (uint64_t)shape[i], &count) || count > ((uint64_t)1 << 50)))
+      return p_error_at(p, kw_pos, "shape has too many elements (more than 2^50)");
+  }
   t.u.sh.shape = shape;
   if (unranked) {
     if (kind == TY_VECTOR)
@@ -559,7 +572,17 @@ static bool parse_dialect_type(Parser *p, Type **out) {
   return true;
 }
 
+static bool parse_type(Parser *p, Type **out);
+
 bool p_type(Parser *p, Type **out) {
+  if (!p_nest_enter(p, "types"))
+    return false;
+  bool ok = parse_type(p, out);
+  p_nest_leave(p);
+  return ok;
+}
+
+static bool parse_type(Parser *p, Type **out) {
   Token *t = &p->tok;
   if (t->kind == TOK_BANG)
     return parse_dialect_type(p, out);
@@ -648,8 +671,12 @@ static bool parse_llvm_nested(Parser *p, Type **out) {
     for (int i = 0; names[i]; i++) {
       if (p_is_kw(p, names[i])) {
         Str n = ir_intern_cstr(p->ctx, names[i]);
+        if (!p_nest_enter(p, "types"))
+          return false;
         p_next(p);
-        return parse_llvm_type_body(p, n, out);
+        bool ok = parse_llvm_type_body(p, n, out);
+        p_nest_leave(p);
+        return ok;
       }
     }
   }
@@ -662,7 +689,12 @@ static bool parse_llvm_type_body(Parser *p, Str name, Type **out) {
     uint32_t as = 0;
     if (p_opt(p, TOK_LESS)) {
       int64_t v;
-      if (!p_int(p, &v) || !p_expect(p, TOK_GREATER, "'>'"))
+      const char *vpos = p->tok.text;
+      if (!p_int(p, &v))
+        return false;
+      if (v > (int64_t)UINT32_MAX || v < INT32_MIN)
+        return p_error_at(p, vpos, "integer value too large");
+      if (!p_expect(p, TOK_GREATER, "'>'"))
         return false;
       as = (uint32_t)v;
     }
@@ -679,6 +711,7 @@ static bool parse_llvm_type_body(Parser *p, Str name, Type **out) {
     int64_t n;
     if (!p_expect(p, TOK_LESS, "'<'"))
       return false;
+    const char *npos = p->tok.text;
     if (!p_int(p, &n)) {
       if (p_is(p, TOK_INT)) { /* too large: mlir-opt names the parameter too, after the number */
         p_next(p);
@@ -687,6 +720,8 @@ static bool parse_llvm_type_body(Parser *p, Str name, Type **out) {
       }
       return false;
     }
+    if (n < 0 || n > ((int64_t)1 << 50))
+      return p_error_at(p, npos, "array has too many elements (more than 2^50)");
     if (!p_kw(p, "x") || !parse_llvm_nested(p, &t.u.arr.elem) || !p_expect(p, TOK_GREATER, "'>'"))
       return false;
     t.u.arr.count = (uint64_t)n;

@@ -44,6 +44,7 @@
 #include "ir/ir.h"
 #include "lower/lower.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -1205,8 +1206,9 @@ static int write_traces(Checker *C, Run *h, Run *l) {
   const char *what[2] = {"high", "lowered"};
   for (int i = 0; i < 2; i++) {
     char *p = trace_name(C->o->trace_path, what[i]);
+    errno = 0;
     if (!r[i]->rec || trace_write_path(r[i]->rec, C->o->trace_format, p) != 0) {
-      fprintf(stderr, "gpuinterp: error: cannot write the trace to '%s'\n", p);
+      fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", p, strerror(errno ? errno : EIO));
       st = 1;
     }
     free(p);

@@ -12,6 +12,7 @@
 #include "traces/traces.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,21 @@ typedef struct Bounds {
   double timeout;
 } Bounds;
 
+/* Flushes f, closes it unless it is stdout, and reports a write error on it, met now or earlier
+ * (ferror), as `cannot write to 'NAME': reason`; returns 1 then, else 0. */
+static int finish_output(FILE *f, const char *name) {
+  int bad = fflush(f) != 0 || ferror(f);
+  int err = errno;
+  if (f != stdout && fclose(f) != 0 && !bad) {
+    bad = 1;
+    err = errno;
+  }
+  if (!bad)
+    return 0;
+  fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", name, strerror(err ? err : EIO));
+  return 1;
+}
+
 /* Runs the program on a backend; returns the exit status. */
 static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, const char *sched,
                bool no_race_check, bool race_strict, const char *trace_path, TraceFormat trace_format,
@@ -110,15 +126,16 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
   } else {
     if (interp_run(in, entry))
       status = 1;
-    fflush(stdout);
     interp_destroy(in);
   }
   BeSummary sum = {0};
   be_close(be, &sum);
   if (sum.errors)
     status = 1;
+  errno = 0;
   if (rec && trace_write_path(rec, trace_format, trace_path) != 0) {
-    fprintf(stderr, "gpuinterp: error: cannot write the trace to '%s'\n", trace_path);
+    fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", trace_path,
+            strerror(errno ? errno : EIO));
     status = 1;
   }
 done:
@@ -182,18 +199,25 @@ static const char *find_split_marker(const char *s, const char *end) {
   return end;
 }
 
-/* The whole input ("-": standard input), or NULL after saying why. */
+/* The whole input ("-": standard input), or NULL after saying why. A file that cannot be opened or
+ * read (a directory, a closed standard input) is an error, not an empty program. */
 static char *read_input(const char *path, size_t *len) {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  bool is_stdin = strcmp(path, "-") == 0;
+  const char *name = is_stdin ? "<stdin>" : path;
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
   if (!f) {
-    fprintf(stderr, "gpuinterp: error: could not open input file '%s'\n", path);
+    fprintf(stderr, "gpuinterp: error: cannot read '%s': %s\n", name, strerror(errno));
     return NULL;
   }
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
+  int err = 0;
   for (size_t got = 1; buf && got;) {
+    errno = 0;
     got = fread(buf + n, 1, cap - n, f);
     n += got;
+    if (!got && ferror(f))
+      err = errno ? errno : EIO;
     if (n == cap) {
       char *nb = realloc(buf, cap *= 2);
       if (!nb)
@@ -205,6 +229,11 @@ static char *read_input(const char *path, size_t *len) {
     fclose(f);
   if (!buf)
     abort();
+  if (err) {
+    fprintf(stderr, "gpuinterp: error: cannot read '%s': %s\n", name, strerror(err));
+    free(buf);
+    return NULL;
+  }
   *len = n;
   return buf;
 }
@@ -226,10 +255,10 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(usage_text, stdout);
-      return 0;
+      return finish_output(stdout, "<stdout>");
     } else if (!strcmp(a, "--version")) {
       printf("gpuinterp %s\n", VERSION);
-      return 0;
+      return finish_output(stdout, "<stdout>");
     } else if (!strncmp(a, "--emit=", 7)) {
       emit = a + 7;
       if (strcmp(emit, "mlir"))
@@ -407,7 +436,7 @@ int main(int argc, char **argv) {
              .trace_path = trace_path, .trace_format = trace_format, .out = stdout};
   int status = 0;
   if (out_path && strcmp(out_path, "-") && !(job.out = fopen(out_path, "w"))) {
-    fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+    fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", out_path, strerror(errno));
     free(text);
     return 1;
   }
@@ -437,12 +466,12 @@ int main(int argc, char **argv) {
       part = m + 8;
     }
   }
-  if (job.out != stdout && fclose(job.out) != 0 && status == 0) {
-    fprintf(stderr, "gpuinterp: error: cannot write '%s'\n", out_path);
+  if (job.out != stdout && finish_output(job.out, out_path) && status == 0)
     status = 1;
-  }
-  if (fflush(stdout) != 0 && status == 0)
+  if (finish_output(stdout, "<stdout>") && status == 0)
     status = 1;
+  if ((fflush(stderr) != 0 || ferror(stderr)) && status == 0)
+    status = 1; /* nowhere left to say so */
   free(text);
   return status;
 }

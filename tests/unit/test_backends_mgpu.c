@@ -393,7 +393,7 @@ static void test_mgpu_trace_that_cannot_be_written_is_an_error(void **state)
     const char *const env[] = {"MGPUSIM_TRACE=/nonexistent/dir/t.json", NULL};
     Run r;
     run(&r, traced, env);
-    assert_non_null(strstr(r.err, "mgpusim: error: cannot write the trace to '/nonexistent/dir/t.json'"));
+    assert_non_null(strstr(r.err, "mgpusim: error: cannot write to '/nonexistent/dir/t.json': No such file or directory\n"));
     assert_non_null(strstr(r.err, "mgpusim: 1 error, 0 warnings\n"));
     assert_int_equal(r.status, 1);
 }
