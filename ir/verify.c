@@ -30,6 +30,8 @@ typedef struct Verifier {
   unsigned errors;
   SymEntry *syms; /* open addressing, cap a power of two */
   size_t nsyms, cap;
+  struct Doms *doms; /* dominator trees by region (doms_of), open addressing */
+  size_t ndoms, domcap;
 } Verifier;
 
 static void verify_region(Verifier *v, Region *r, bool graph);
@@ -329,73 +331,129 @@ static bool is_graph_region(Region *r) {
   return !owner || (owner->info && (owner->info->flags & OPF_GRAPH));
 }
 
-/* Dominator tree of a region's blocks: idom[i] is the index of block i's immediate dominator. */
+/* Dominator tree of a region's blocks, computed once per region (the first use that needs it):
+ * idom[i] is block i's immediate dominator (-1: unreachable), and tin/tout number the tree in
+ * depth-first order, so that a dominates b iff tin[a] <= tin[b] and tout[b] <= tout[a]. Blocks are
+ * found by a hash of their address, predecessors are listed once, and every walk is iterative, so
+ * a region of N blocks costs O(N + edges) to set up (times the Cooper-Harvey-Kennedy passes, two
+ * for reducible graphs) and O(1) per query, with no recursion a long chain of blocks could
+ * overflow. */
 typedef struct Doms {
+  const Region *r;
   Block **blocks;
-  int *idom, *rpo_num;
-  uint32_t n;
+  uint32_t n, cap;   /* cap: slots of the block hash, a power of two */
+  int *slot;         /* block index + 1 per hash slot, 0 empty */
+  int *idom, *rpo_num, *tin, *tout;
 } Doms;
 
+static size_t block_hash(const Block *b) { return (size_t)(((uintptr_t)b * 0x9E3779B97F4A7C15u) >> 17); }
+
 static int block_index(const Doms *d, const Block *b) {
-  for (uint32_t i = 0; i < d->n; i++)
-    if (d->blocks[i] == b)
-      return (int)i;
-  return -1;
+  for (size_t h = block_hash(b) & (d->cap - 1);; h = (h + 1) & (d->cap - 1)) {
+    int i = d->slot[h] - 1;
+    if (i < 0 || d->blocks[i] == b)
+      return i;
+  }
 }
 
-static void dfs(const Doms *d, int i, bool *seen, int *order, int *k) {
-  seen[i] = true;
-  Op *t = d->blocks[i]->last;
-  for (uint32_t s = 0; t && s < t->nsuccs; s++) {
-    int j = block_index(d, t->succs[s]);
-    if (j >= 0 && !seen[j])
-      dfs(d, j, seen, order, k);
-  }
-  order[(*k)++] = i;
+static void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p)
+    abort();
+  return p;
 }
 
 static void compute_doms(Doms *d, Region *r) {
   uint32_t n = 0;
   for (Block *b = r->first; b; b = b->next)
     n++;
+  d->r = r;
   d->n = n;
-  d->blocks = malloc(n * sizeof *d->blocks);
-  d->idom = malloc(n * sizeof *d->idom);
-  d->rpo_num = malloc(n * sizeof *d->rpo_num);
-  bool *seen = calloc(n, 1);
-  int *post = malloc(n * sizeof *post);
-  if (!d->blocks || !d->idom || !d->rpo_num || !seen || !post)
+  for (d->cap = 16; d->cap < 2 * (size_t)n; d->cap *= 2) {
+  }
+  d->blocks = xmalloc(n * sizeof *d->blocks);
+  d->slot = calloc(d->cap, sizeof *d->slot);
+  d->idom = xmalloc(n * sizeof *d->idom);
+  d->rpo_num = xmalloc(n * sizeof *d->rpo_num);
+  d->tin = xmalloc(n * sizeof *d->tin);
+  d->tout = xmalloc(n * sizeof *d->tout);
+  int *post = xmalloc(n * sizeof *post), *stack = xmalloc(n * sizeof *stack);
+  uint32_t *next = calloc(n ? n : 1, sizeof *next), *npred = calloc(n + 1, sizeof *npred);
+  if (!d->slot || !next || !npred)
     abort();
   n = 0;
-  for (Block *b = r->first; b; b = b->next)
+  for (Block *b = r->first; b; b = b->next) {
+    size_t h = block_hash(b) & (d->cap - 1);
+    while (d->slot[h])
+      h = (h + 1) & (d->cap - 1);
+    d->slot[h] = (int)n + 1;
     d->blocks[n++] = b;
-  int k = 0;
-  dfs(d, 0, seen, post, &k);
+  }
+  /* predecessors, as lists in one array: preds[npred[j] .. npred[j + 1]) */
+  for (uint32_t i = 0; i < n; i++) {
+    Op *t = d->blocks[i]->last;
+    for (uint32_t s = 0; t && s < t->nsuccs; s++) {
+      int j = block_index(d, t->succs[s]);
+      if (j >= 0)
+        npred[j + 1]++;
+    }
+  }
+  for (uint32_t j = 0; j < n; j++)
+    npred[j + 1] += npred[j];
+  int *preds = xmalloc(npred[n] * sizeof *preds);
+  uint32_t *fill = xmalloc(n * sizeof *fill);
+  memcpy(fill, npred, n * sizeof *fill);
+  for (uint32_t i = 0; i < n; i++) {
+    Op *t = d->blocks[i]->last;
+    for (uint32_t s = 0; t && s < t->nsuccs; s++) {
+      int j = block_index(d, t->succs[s]);
+      if (j >= 0)
+        preds[fill[j]++] = (int)i;
+    }
+  }
+  /* post-order of the blocks reachable from the entry, by an explicit stack */
   for (uint32_t i = 0; i < n; i++) {
     d->idom[i] = -1;
     d->rpo_num[i] = -1;
   }
+  int k = 0, sp = 0;
+  if (n) {
+    stack[sp++] = 0;
+    d->rpo_num[0] = -2; /* on the stack */
+  }
+  while (sp) {
+    int i = stack[sp - 1];
+    Op *t = d->blocks[i]->last;
+    if (t && next[i] < t->nsuccs) {
+      int j = block_index(d, t->succs[next[i]++]);
+      if (j >= 0 && d->rpo_num[j] == -1) {
+        d->rpo_num[j] = -2;
+        stack[sp++] = j;
+      }
+      continue;
+    }
+    post[k++] = i;
+    sp--;
+  }
   for (int i = 0; i < k; i++)
     d->rpo_num[post[i]] = i; /* higher = earlier in reverse post-order */
-  d->idom[0] = 0;
+  if (n)
+    d->idom[0] = 0;
   bool changed = true;
   while (changed) {
     changed = false;
     for (int oi = k - 2; oi >= 0; oi--) {
       int b = post[oi];
       int new_idom = -1;
-      for (uint32_t p = 0; p < n; p++) {
-        Op *t = d->blocks[p]->last;
-        bool is_pred = false;
-        for (uint32_t s = 0; t && s < t->nsuccs; s++)
-          is_pred |= t->succs[s] == d->blocks[b];
-        if (!is_pred || d->idom[p] < 0)
+      for (uint32_t q = npred[b]; q < npred[b + 1]; q++) {
+        int p = preds[q];
+        if (d->idom[p] < 0)
           continue;
         if (new_idom < 0) {
-          new_idom = (int)p;
+          new_idom = p;
           continue;
         }
-        int a = (int)p, c = new_idom;
+        int a = p, c = new_idom;
         while (a != c) {
           while (d->rpo_num[a] < d->rpo_num[c])
             a = d->idom[a];
@@ -410,8 +468,55 @@ static void compute_doms(Doms *d, Region *r) {
       }
     }
   }
-  free(seen);
+  /* number the tree: children as lists (reusing the predecessor arrays), then a depth-first walk */
+  memset(npred, 0, (n + 1) * sizeof *npred);
+  for (uint32_t i = 1; i < n; i++)
+    if (d->idom[i] >= 0)
+      npred[d->idom[i] + 1]++;
+  for (uint32_t j = 0; j < n; j++)
+    npred[j + 1] += npred[j];
+  int *kids = xmalloc((npred[n] ? npred[n] : 1) * sizeof *kids);
+  memcpy(fill, npred, n * sizeof *fill);
+  for (uint32_t i = 1; i < n; i++)
+    if (d->idom[i] >= 0)
+      kids[fill[d->idom[i]]++] = (int)i;
+  for (uint32_t i = 0; i < n; i++) {
+    d->tin[i] = d->tout[i] = -1;
+    next[i] = npred[i];
+  }
+  int clock = 0;
+  sp = 0;
+  if (n) {
+    stack[sp++] = 0;
+    d->tin[0] = clock++;
+  }
+  while (sp) {
+    int i = stack[sp - 1];
+    if (next[i] < npred[i + 1]) {
+      int j = kids[next[i]++];
+      d->tin[j] = clock++;
+      stack[sp++] = j;
+      continue;
+    }
+    d->tout[i] = clock++;
+    sp--;
+  }
+  free(kids);
+  free(preds);
+  free(fill);
+  free(next);
+  free(npred);
   free(post);
+  free(stack);
+}
+
+static void free_doms(Doms *d) {
+  free(d->blocks);
+  free(d->slot);
+  free(d->idom);
+  free(d->rpo_num);
+  free(d->tin);
+  free(d->tout);
 }
 
 static bool dominates_block(const Doms *d, const Block *a, const Block *b) {
@@ -420,16 +525,43 @@ static bool dominates_block(const Doms *d, const Block *a, const Block *b) {
     return false;
   if (d->idom[ib] < 0)
     return true; /* unreachable blocks are dominated by everything, as in MLIR */
-  while (ib != ia) {
-    if (ib == 0)
-      return false;
-    ib = d->idom[ib];
+  return d->tin[ia] <= d->tin[ib] && d->tout[ib] <= d->tout[ia];
+}
+
+/* The dominator tree of region r, computed on first need and kept while the IR is verified. */
+static const Doms *doms_of(Verifier *v, Region *r) {
+  for (size_t h = ((uintptr_t)r * 0x9E3779B97F4A7C15u >> 17) & (v->domcap - 1); v->domcap; h = (h + 1) & (v->domcap - 1)) {
+    if (!v->doms[h].r)
+      break;
+    if (v->doms[h].r == r)
+      return &v->doms[h];
   }
-  return true;
+  if (2 * (v->ndoms + 1) > v->domcap) {
+    Doms *old = v->doms;
+    size_t oldcap = v->domcap;
+    v->domcap = oldcap ? 2 * oldcap : 16;
+    v->doms = calloc(v->domcap, sizeof *v->doms);
+    if (!v->doms)
+      abort();
+    for (size_t i = 0; i < oldcap; i++)
+      if (old[i].r) {
+        size_t h = ((uintptr_t)old[i].r * 0x9E3779B97F4A7C15u >> 17) & (v->domcap - 1);
+        while (v->doms[h].r)
+          h = (h + 1) & (v->domcap - 1);
+        v->doms[h] = old[i];
+      }
+    free(old);
+  }
+  size_t h = ((uintptr_t)r * 0x9E3779B97F4A7C15u >> 17) & (v->domcap - 1);
+  while (v->doms[h].r)
+    h = (h + 1) & (v->domcap - 1);
+  compute_doms(&v->doms[h], r);
+  v->ndoms++;
+  return &v->doms[h];
 }
 
 /* Is the definition of value visible and dominating at user? */
-static bool properly_dominated(Value *val, Op *user) {
+static bool properly_dominated(Verifier *v, Value *val, Op *user) {
   Block *db = val->def ? val->def->parent : val->block;
   if (!db)
     return false;
@@ -450,13 +582,7 @@ static bool properly_dominated(Value *val, Op *user) {
     return false;
   if (is_graph_region(r))
     return true;
-  Doms d;
-  compute_doms(&d, r);
-  bool ok = dominates_block(&d, db, u->parent);
-  free(d.blocks);
-  free(d.idom);
-  free(d.rpo_num);
-  return ok;
+  return dominates_block(doms_of(v, r), db, u->parent);
 }
 
 static bool isolated_above(Value *val, Op *user) {
@@ -497,7 +623,7 @@ static void verify_op(Verifier *v, Op *op, bool graph) {
       op_fail(v, op, "operand #%u is not defined", i);
     } else if (isolated_above(val, op)) {
       op_fail(v, op, "using value defined outside the region");
-    } else if (!graph && !properly_dominated(val, op)) {
+    } else if (!graph && !properly_dominated(v, val, op)) {
       fail(v, op, "operand #%u does not dominate this use", i);
       if (val->def)
         ir_diag(v->ctx, DIAG_NOTE, where(val->def), "operand defined here");
@@ -555,9 +681,13 @@ static void verify_region(Verifier *v, Region *r, bool graph) {
 }
 
 unsigned ir_verify(IrCtx *ctx, Op *top) {
-  Verifier v = {ctx, 0, NULL, 0, 0};
+  Verifier v = {ctx, 0, NULL, 0, 0, NULL, 0, 0};
   top->order = 0;
   verify_op(&v, top, true);
   free(v.syms);
+  for (size_t i = 0; i < v.domcap; i++)
+    if (v.doms[i].r)
+      free_doms(&v.doms[i]);
+  free(v.doms);
   return v.errors;
 }
