@@ -163,14 +163,17 @@ static bool contiguous(const Slot *d, uint32_t rank, uint64_t *n) {
     int64_t sz = d[D_SIZES + i].i;
     if (sz != 1 && d[D_SIZES + rank + i].i != st)
       return false;
-    st *= sz;
+    if (sz < 0 || __builtin_mul_overflow(st, sz, &st))
+      return false; /* no memory holds it: not the identity layout of anything */
     *n *= (uint64_t)sz;
   }
   return true;
 }
 
+/* The address of the first element; wrapping, as the address of a bad view may (the device
+ * refuses an access outside the memory it knows). */
 static char *data_of(const Slot *d, uint32_t esize) {
-  return (char *)d[D_ALIGNED].p + d[D_OFFSET].i * (int64_t)esize;
+  return (char *)((uintptr_t)d[D_ALIGNED].p + (uintptr_t)d[D_OFFSET].i * esize);
 }
 
 static const BeToken *deps_of(Frame *fr, const Ins *ins, uint32_t n, BeToken *buf) {
