@@ -205,6 +205,73 @@ static void reinterpret_result(Check *c, const Type *res, int64_t off, const int
     }
 }
 
+/* A ranked memref type's offset and strides (IR_DYNAMIC where unknown): its strided layout, or
+ * the identity's; false for other layouts. */
+static bool layout_of(const Type *t, int64_t *offset, int64_t *strides) {
+  uint32_t rank = t->u.sh.rank;
+  const Attr *layout = t->u.sh.layout;
+  if (layout && layout->kind == ATTR_STRIDED && layout->u.strided.n == rank) {
+    memcpy(strides, layout->u.strided.strides, rank * sizeof *strides);
+    *offset = layout->u.strided.has_offset ? layout->u.strided.offset : 0;
+    return true;
+  }
+  if (layout)
+    return false;
+  int64_t acc = 1;
+  for (uint32_t i = rank; i-- > 0;) {
+    strides[i] = acc;
+    if (acc == IR_DYNAMIC || t->u.sh.shape[i] == IR_DYNAMIC || __builtin_mul_overflow(acc, t->u.sh.shape[i], &acc))
+      acc = IR_DYNAMIC;
+  }
+  *offset = 0;
+  return true;
+}
+
+/* memref.subview without rank reduction, everything static: the result's layout is the source's
+ * offset moved by the offsets and its strides scaled by the strides, as MLIR infers it, exactly (a `?`
+ * in the result does not match a static value). An offset or stride that overflows matches nothing. */
+static void subview_layout(Check *c, const Type *src, const Type *res, const int64_t *off, const int64_t *sz,
+                           const int64_t *st, uint32_t n) {
+  int64_t soff, sst[MAX_RANK], roff, rst[MAX_RANK], woff, wst[MAX_RANK];
+  if (src->kind != TY_MEMREF || src->u.sh.rank != n || res->u.sh.rank != n || !layout_of(src, &soff, sst) ||
+      !layout_of(res, &roff, rst) || soff == IR_DYNAMIC)
+    return;
+  bool overflow = false, differ = false;
+  woff = soff;
+  for (uint32_t i = 0; i < n; i++) {
+    int64_t t;
+    if (off[i] == IR_DYNAMIC || st[i] == IR_DYNAMIC || sst[i] == IR_DYNAMIC)
+      return;
+    overflow |= __builtin_mul_overflow(off[i], sst[i], &t) || __builtin_add_overflow(woff, t, &woff) ||
+                __builtin_mul_overflow(sst[i], st[i], &wst[i]);
+  }
+  for (uint32_t i = 0; i < n; i++)
+    differ |= rst[i] != wst[i];
+  differ |= roff != woff;
+  if (!overflow && !differ)
+    return;
+  char want[512] = "memref<";
+  size_t k = strlen(want);
+  for (uint32_t i = 0; i < n && k < sizeof want; i++)
+    k += (size_t)snprintf(want + k, sizeof want - k, "%lldx", (long long)sz[i]);
+  const char *et = ty(c, res->u.sh.elem);
+  if (k < sizeof want)
+    k += (size_t)snprintf(want + k, sizeof want - k, "%s, strided<[", et);
+  for (uint32_t i = 0; i < n && k < sizeof want; i++)
+    k += overflow ? (size_t)snprintf(want + k, sizeof want - k, "%s?", i ? ", " : "")
+                  : (size_t)snprintf(want + k, sizeof want - k, "%s%lld", i ? ", " : "", (long long)wst[i]);
+  if (k < sizeof want) {
+    if (overflow)
+      snprintf(want + k, sizeof want - k, "], offset: ?>>");
+    else if (woff)
+      snprintf(want + k, sizeof want - k, "], offset: %lld>>", (long long)woff);
+    else
+      snprintf(want + k, sizeof want - k, "]>>");
+  }
+  bare_fail(c, "expected result type to be '%s' or a rank-reduced version. (mismatch of result layout), but got '%s'",
+            want, ty(c, res));
+}
+
 /* subview and reinterpret_cast: one offset, size and stride per result dimension (MLIR's
  * OffsetSizeAndStrideOpInterface). */
 static void offsets_sizes_strides(Check *c) {
@@ -244,6 +311,8 @@ static void offsets_sizes_strides(Check *c) {
       want.u.sh.shape = shape;
       bare_fail(c, "expected result type to be '%s' or a rank-reduced version. (mismatch of result sizes), but got '%s'",
                 ty(c, ir_type_intern(c->ctx, &want)), ty(c, res));
+    } else if (rank == (int)nsz) {
+      subview_layout(c, c->op->operands[0]->type, res, off, sz, st, nsz);
     }
   }
 }

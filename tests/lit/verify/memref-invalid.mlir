@@ -264,3 +264,28 @@ func.func @atomic_rmw_kind(%m: memref<4xf32>, %i: index, %x: i32) {
   %r = memref.atomic_rmw addf %x, %m[%i] : (i32, memref<4xf32>) -> i32
   return
 }
+
+// -----
+
+func.func @subview_wrong_result_offset(%m: memref<8x16xf32>) {
+  // expected-error@+1 {{expected result type to be 'memref<4x4xf32, strided<[16, 2], offset: 36>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<4x4xf32, strided<[16, 2], offset: 35>>'}}
+  %s = memref.subview %m[2, 4] [4, 4] [1, 2] : memref<8x16xf32> to memref<4x4xf32, strided<[16, 2], offset: 35>>
+  return
+}
+
+// -----
+
+func.func @subview_dynamic_result_offset(%m: memref<32xi32>) {
+  // expected-error@+1 {{(mismatch of result layout), but got 'memref<16xi32, strided<[1], offset: ?>>'}}
+  %s = memref.subview %m[4] [16] [1] : memref<32xi32> to memref<16xi32, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+// an offset near 2^63: the result type the interpreter would trust is not the one MLIR infers
+func.func @subview_huge_offset(%m: memref<32xi32>) {
+  // expected-error@+1 {{expected result type to be 'memref<16xi32, strided<[1], offset: 9223372036854775807>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<16xi32, strided<[1], offset: 16>>'}}
+  %s = memref.subview %m[9223372036854775807] [16] [1] : memref<32xi32> to memref<16xi32, strided<[1], offset: 16>>
+  return
+}
