@@ -650,14 +650,18 @@ MGPU(mgpuMemcpy) {
 }
 
 MGPU(mgpuMemset32) {
-  OWNED(a[0].p, a[2].u * 4, "memset of");
+  if (a[2].u > UINT64_MAX / 4)
+    return interp_error(fr, call, "memset of %" PRIu64 " elements: their bytes overflow 64 bits", a[2].u);
+  OWNED(a[0].p, a[2].u * 4, "memset");
   BIND(mgpuMemset32);
   mgpuMemset32(a[0].p, (unsigned)a[1].i, a[2].u, a[3].p);
   return unbind();
 }
 
 MGPU(mgpuMemset16) {
-  OWNED(a[0].p, a[2].u * 2, "memset of");
+  if (a[2].u > UINT64_MAX / 2)
+    return interp_error(fr, call, "memset of %" PRIu64 " elements: their bytes overflow 64 bits", a[2].u);
+  OWNED(a[0].p, a[2].u * 2, "memset");
   BIND(mgpuMemset16);
   mgpuMemset16(a[0].p, (unsigned short)a[1].i, a[2].u, a[3].p);
   return unbind();
@@ -690,7 +694,7 @@ static void *memref_data(const Slot *a) {
 }
 
 MGPU(mgpuMemHostRegister) {
-  OWNED(a[0].p, a[1].u, "registration of");
+  OWNED(a[0].p, a[1].u, "registration");
   BIND(mgpuMemHostRegister);
   reg_take(fr, a[0].p);
   mgpuMemHostRegister(a[0].p, a[1].u);

@@ -12,6 +12,8 @@
 // RUN: not %gpuinterp %t/device.mlir 2>&1 | FileCheck --check-prefix=DEVICE %s
 // RUN: not %gpuinterp %t/unreachable.mlir 2>&1 | FileCheck --check-prefix=UNREACHABLE %s
 // RUN: not %gpuinterp %t/unsupported.mlir 2>&1 | FileCheck --check-prefix=NOTPROVIDED %s
+// RUN: not %gpuinterp %t/memset.mlir 2>&1 | FileCheck --check-prefix=MEMSET %s
+// RUN: not %gpuinterp %t/memset-huge.mlir 2>&1 | FileCheck --check-prefix=MEMSETHUGE %s
 // A memref.load past the end, lowered with --mlir-print-debuginfo: the error names the load's
 // original location and where the memory was allocated.
 // RUN: %mlir_opt %t/memref.mlir --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts --mlir-print-debuginfo > %t/memref.ll.mlir
@@ -112,4 +114,42 @@ func.func @main() {
   vector.print %v : f32
   memref.dealloc %h : memref<4xf32>
   return
+}
+
+//--- memset.mlir
+// A memset past its buffer.
+llvm.func @mgpuStreamCreate() -> !llvm.ptr
+llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
+llvm.func @mgpuMemset32(!llvm.ptr, i32, i64, !llvm.ptr)
+llvm.func @mgpuMemset16(!llvm.ptr, i16, i64, !llvm.ptr)
+llvm.func @main() {
+  %s = llvm.call @mgpuStreamCreate() : () -> !llvm.ptr
+  %n = llvm.mlir.constant(16 : i64) : i64
+  %f = llvm.mlir.constant(0 : i8) : i8
+  %d = llvm.call @mgpuMemAlloc(%n, %s, %f) : (i64, !llvm.ptr, i8) -> !llvm.ptr
+  %v = llvm.mlir.constant(7 : i32) : i32
+  %five = llvm.mlir.constant(5 : i64) : i64
+  // MEMSET: memset.mlir:[[@LINE+1]]:3: error: 'llvm.call' op out-of-bounds memset: bytes [0, 20) of a 16-byte
+  llvm.call @mgpuMemset32(%d, %v, %five, %s) : (!llvm.ptr, i32, i64, !llvm.ptr) -> ()
+  llvm.return
+}
+
+//--- memset-huge.mlir
+// A memset whose count of elements has more bytes than 64 bits hold.
+llvm.func @mgpuStreamCreate() -> !llvm.ptr
+llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
+llvm.func @mgpuMemset32(!llvm.ptr, i32, i64, !llvm.ptr)
+llvm.func @mgpuMemset16(!llvm.ptr, i16, i64, !llvm.ptr)
+llvm.func @main() {
+  %s = llvm.call @mgpuStreamCreate() : () -> !llvm.ptr
+  %n = llvm.mlir.constant(16 : i64) : i64
+  %f = llvm.mlir.constant(0 : i8) : i8
+  %d = llvm.call @mgpuMemAlloc(%n, %s, %f) : (i64, !llvm.ptr, i8) -> !llvm.ptr
+  %v = llvm.mlir.constant(7 : i32) : i32
+  %five = llvm.mlir.constant(5 : i64) : i64
+  %h = llvm.mlir.constant(7 : i16) : i16
+  %huge = llvm.mlir.constant(-1 : i64) : i64
+  // MEMSETHUGE: memset-huge.mlir:[[@LINE+1]]:3: error: 'llvm.call' op memset of 18446744073709551615 elements: their bytes overflow 64 bits
+  llvm.call @mgpuMemset16(%d, %h, %huge, %s) : (!llvm.ptr, i16, i64, !llvm.ptr) -> ()
+  llvm.return
 }
