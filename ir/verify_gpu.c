@@ -266,10 +266,13 @@ static unsigned check_func(Check *c) {
   Block *body = op->nregions ? op->regions[0].first : NULL;
   if (!body)
     return op_fail(c, "expected body with at least one block");
-  int64_t nw = int_attr(op, "workgroup_attributions", 0);
+  /* MLIR reads the count as a 32-bit int */
+  int64_t nw = (int32_t)(uint32_t)int_attr(op, "workgroup_attributions", 0);
   uint32_t nin = fty->u.fn.nin;
   if ((int64_t)body->nargs < nin + nw)
     return op_fail(c, "expected at least %lld arguments to body region", (long long)(nin + nw));
+  if (nw < 0)
+    return op_fail(c, "expected a count of workgroup attributions that is not negative, not %lld", (long long)nw);
   for (uint32_t i = 0; i < nin; i++)
     if (body->args[i].type != fty->u.fn.in[i])
       return op_fail(c, "expected body region argument #%u to be of type '%s', got '%s'", i, ty(c, fty->u.fn.in[i]),

@@ -741,3 +741,15 @@ func.func @memcpy_dynamic_matches(%d : memref<?xf32>, %s : memref<8xf32>) {
   return
 }
 
+
+// -----
+
+// a count of workgroup attributions that does not fit 32 bits is read as MLIR reads it
+module {
+  gpu.module @kernels {
+    // expected-error@+1 {{'gpu.func' op expected at least 2 arguments to body region}}
+    "gpu.func"() ({
+      "gpu.return"() : () -> ()
+    }) {function_type = (f32, memref<?xf32>) -> (), gpu.kernel, sym_name = "huge_count", workgroup_attributions = -9223372036854775808 : i64} : () -> ()
+  }
+}
