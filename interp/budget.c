@@ -83,8 +83,6 @@ void interp_budget_message(const Budget *b, int why, char *buf, size_t n) {
     snprintf(buf, n, "step limit of %" PRIu64 " reached", b->max_steps);
 }
 
-const Loc *interp_op_loc(const Op *op) { return ir_loc_file_of(op->loc) ? op->loc : op->src; }
-
 /* "file:line:col" as a location of ctx, or NULL */
 static const Loc *loc_of_string(IrCtx *ctx, const char *s) {
   const char *c2 = s ? strrchr(s, ':') : NULL, *c1 = c2;
@@ -114,10 +112,10 @@ int interp_budget_stop(Frame *fr, const Ins *ins, int why) {
   char msg[128];
   interp_budget_message(&in->budget, why, msg, sizeof msg);
   in->errors++;
-  ir_diag(in->ctx, DIAG_ERROR, interp_op_loc(ins->op), "%s", msg);
+  ir_diag(in->ctx, DIAG_ERROR, ir_op_loc(ins->op), "%s", msg);
   const Op *fn = fr->fn ? fr->fn->op : NULL;
   if (fn)
-    ir_diag(in->ctx, DIAG_NOTE, interp_op_loc(fn), "on the host, running '%.*s' in '@%.*s'", (int)ins->op->name.len,
+    ir_diag(in->ctx, DIAG_NOTE, ir_op_loc(fn), "on the host, running '%.*s' in '@%.*s'", (int)ins->op->name.len,
             ins->op->name.s, (int)fr->fn->name.len, fr->fn->name.s);
   else
     ir_diag(in->ctx, DIAG_NOTE, NULL, "on the host, running '%.*s'", (int)ins->op->name.len, ins->op->name.s);

@@ -63,7 +63,7 @@ int gpu_sync_point(Frame *fr, const Ins *ins) {
   if (!failed && in->errors == before)
     return EX_NEXT;
   const Op *op = ins->op;
-  ir_diag(in->ctx, DIAG_NOTE, ir_loc_file_of(op->loc) ? op->loc : op->src,
+  ir_diag(in->ctx, DIAG_NOTE, ir_op_loc(op),
           "the program ends at this synchronization: the kernel launched at '%s' failed, and a failed "
           "launch is sticky",
           failed ? failed : "?");

@@ -224,7 +224,6 @@ static inline bool interp_step(Interp *in) {
   atomic_store_explicit(&in->credit, c, memory_order_relaxed);
   return c >= 0;
 }
-const Loc *interp_op_loc(const Op *op); /* where diagnostics about op point */
 /* llvm_extern.c: the memory table (every block the program allocated: memref.alloc and alloca,
  * globals, malloc, device allocations). Whether [p, p + bytes) lies in one block; a located error
  * on ins otherwise (what: "load", "store", "print", ...). interp_view_owned: the same for every

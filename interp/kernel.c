@@ -149,7 +149,7 @@ void kernel_benign(KFrame *f, const KIns *k, uint32_t memo, uint32_t lane, const
     va_end(ap);
     uint32_t x = lane % f->bdim[0], y = lane / f->bdim[0] % f->bdim[1], z = lane / (f->bdim[0] * f->bdim[1]);
     const Op *op = k->op;
-    ir_diag(L->in->ctx, L->in->race_strict ? DIAG_WARNING : DIAG_NOTE, ir_loc_file_of(op->loc) ? op->loc : op->src,
+    ir_diag(L->in->ctx, L->in->race_strict ? DIAG_WARNING : DIAG_NOTE, ir_op_loc(op),
             "'%.*s' op %s (thread (%u, %u, %u) of block (%u, %u, %u)); reported once per op and launch",
             (int)op->name.len, op->name.s, msg, x, y, z, f->bid[0], f->bid[1], f->bid[2]);
   }
@@ -200,11 +200,11 @@ static int kernel_budget_stop(KFrame *f, const KIns *k, int why) {
   uint32_t z = lane / (f->bdim[0] * f->bdim[1]);
   GpuState *gs = interp_gpu(in);
   pthread_mutex_lock(&gs->mu);
-  ir_diag(in->ctx, DIAG_ERROR, interp_op_loc(k->op), "%s", msg);
+  ir_diag(in->ctx, DIAG_ERROR, ir_op_loc(k->op), "%s", msg);
   char more[64] = "";
   if (f->nact > 1)
     snprintf(more, sizeof more, " and %u other thread%s", f->nact - 1, f->nact > 2 ? "s" : "");
-  ir_diag(in->ctx, DIAG_NOTE, L->site ? interp_op_loc(L->site) : NULL,
+  ir_diag(in->ctx, DIAG_NOTE, L->site ? ir_op_loc(L->site) : NULL,
           "in thread (%u, %u, %u)%s of block (%u, %u, %u), running '%.*s' in the kernel launched here", x, y, z,
           more, f->bid[0], f->bid[1], f->bid[2], (int)k->op->name.len, k->op->name.s);
   if (in->lazy_sched && f->k->op->nregions && loads_memory(&f->k->op->regions[0]))

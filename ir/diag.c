@@ -104,6 +104,16 @@ void ir_op_error(IrCtx *ctx, const Op *op, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  const Loc *where = ir_loc_file_of(op->loc) ? op->loc : op->src;
-  ir_diag(ctx, DIAG_ERROR, where, "'%.*s' op %s", (int)op->name.len, op->name.s, msg);
+  ir_diag(ctx, DIAG_ERROR, ir_op_loc(op), "'%.*s' op %s", (int)op->name.len, op->name.s, msg);
+}
+
+const Loc *ir_op_loc(const Op *op) { return ir_loc_file_of(op->loc) ? op->loc : op->src; }
+
+void ir_op_diag(IrCtx *ctx, DiagSeverity sev, const Op *op, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  ir_diag(ctx, sev, ir_op_loc(op), "%s", msg);
 }

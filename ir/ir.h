@@ -293,6 +293,10 @@ void ir_diag_set_stream(IrCtx *ctx, FILE *out);
 void ir_diag(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void ir_op_error(IrCtx *ctx, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Where diagnostics about op point: its location when that names a file, else where it was parsed. */
+const Loc *ir_op_loc(const Op *op);
+/* The message alone (no "'name' op" prefix) at op's location. */
+void ir_op_diag(IrCtx *ctx, DiagSeverity sev, const Op *op, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 unsigned ir_error_count(const IrCtx *ctx);
 
 /* --verify-diagnostics (ir/expect.c), as mlir-opt has it: from ir_expect_begin to ir_expect_end,

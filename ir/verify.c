@@ -36,19 +36,10 @@ typedef struct Verifier {
 
 static void verify_region(Verifier *v, Region *r, bool graph);
 
-static const Loc *where(const Op *op) { return ir_loc_file_of(op->loc) ? op->loc : op->src; }
+#define where ir_op_loc
 
 /* An error in mlir-opt's words, at op, without the "'name' op" prefix. */
-static void fail(Verifier *v, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(Verifier *v, const Op *op, const char *fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  ir_diag(v->ctx, DIAG_ERROR, where(op), "%s", msg);
-  v->errors++;
-}
+#define fail(v, op, ...) (ir_op_diag((v)->ctx, DIAG_ERROR, (op), __VA_ARGS__), (v)->errors++)
 
 /* The same with the "'name' op" prefix, as MLIR's emitOpError writes it. */
 #define op_fail(v, op, ...) (ir_op_error((v)->ctx, (op), __VA_ARGS__), (v)->errors++)

@@ -20,33 +20,12 @@ typedef struct Check {
   Op *op;
 } Check;
 
-static const Loc *where(const Op *op) { return ir_loc_file_of(op->loc) ? op->loc : op->src; }
+/* "'name' op ..." at the op, as emitOpError, and the message alone at an op, as emitError; each
+ * gives 1, the error count. */
+#define op_fail(c, ...) (ir_op_error((c)->ctx, (c)->op, __VA_ARGS__), 1u)
+#define fail_at(c, op, ...) (ir_op_diag((c)->ctx, DIAG_ERROR, (op), __VA_ARGS__), 1u)
 
-/* "'name' op ..." at the op, as emitOpError; returns 1, the error count. */
-static unsigned op_fail(Check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static unsigned op_fail(Check *c, const char *fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  ir_op_error(c->ctx, c->op, "%s", msg);
-  return 1;
-}
-
-/* The message alone at an op, as emitError. */
-static unsigned fail_at(Check *c, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static unsigned fail_at(Check *c, const Op *op, const char *fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  ir_diag(c->ctx, DIAG_ERROR, where(op), "%s", msg);
-  return 1;
-}
-
-static void note_at(Check *c, const Op *op, const char *msg) { ir_diag(c->ctx, DIAG_NOTE, where(op), "%s", msg); }
+static void note_at(Check *c, const Op *op, const char *msg) { ir_op_diag(c->ctx, DIAG_NOTE, op, "%s", msg); }
 
 static const char *ty(Check *c, const Type *t) { return ir_type_str(c->ctx, t); }
 
@@ -142,7 +121,7 @@ static unsigned check_launch(Check *c) {
     Op *t = b->last;
     if (!t || t->nsuccs || named(t, "gpu.terminator"))
       continue;
-    fail_at(c, t, "expected 'gpu.terminator' or a terminator with successors");
+    (void)fail_at(c, t, "expected 'gpu.terminator' or a terminator with successors");
     note_at(c, op, "in 'gpu.launch' body region");
     return 1;
   }
@@ -193,7 +172,7 @@ static unsigned check_kernel_ref(Check *c, Op *mod) {
     return op_fail(c, "kernel function '@%.*s::@%.*s' is undefined", (int)cname.len, cname.s, (int)fname.len,
                    fname.s);
   if (!is_function(fn)) {
-    op_fail(c, "referenced kernel '@%.*s::@%.*s' is not a function", (int)cname.len, cname.s, (int)fname.len,
+    (void)op_fail(c, "referenced kernel '@%.*s::@%.*s' is not a function", (int)cname.len, cname.s, (int)fname.len,
             fname.s);
     note_at(c, fn, "see the kernel definition here");
     return 1;
@@ -291,7 +270,7 @@ static unsigned check_return(Check *c) {
     return 0;
   const Type *fty = ft->type;
   if (fty->u.fn.nout != op->noperands) {
-    op_fail(c, "expected %u result operands", fty->u.fn.nout);
+    (void)op_fail(c, "expected %u result operands", fty->u.fn.nout);
     note_at(c, fn, "return type declared here");
     return 1;
   }

@@ -24,22 +24,10 @@ typedef struct Check {
 #define op_fail(c, ...) (ir_op_error((c)->ctx, (c)->op, __VA_ARGS__), (c)->errors++)
 
 /* A message without the op prefix (as MLIR's type inference writes some), on the op. */
-static void bare_fail(Check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bare_fail(Check *c, const char *fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  const Loc *at = ir_loc_file_of(c->op->loc) ? c->op->loc : c->op->src;
-  ir_diag(c->ctx, DIAG_ERROR, at, "%s", msg);
-  c->errors++;
-}
+#define bare_fail(c, ...) (ir_op_diag((c)->ctx, DIAG_ERROR, (c)->op, __VA_ARGS__), (c)->errors++)
 
 /* A note on another op, after an error. */
-static void note_on(Check *c, const Op *at, const char *msg) {
-  ir_diag(c->ctx, DIAG_NOTE, ir_loc_file_of(at->loc) ? at->loc : at->src, "%s", msg);
-}
+static void note_on(Check *c, const Op *at, const char *msg) { ir_op_diag(c->ctx, DIAG_NOTE, at, "%s", msg); }
 
 static const char *ty(Check *c, const Type *t) { return ir_type_str(c->ctx, t); }
 
