@@ -124,8 +124,7 @@ int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) 
     ir_op_error(L->in->ctx, k->op, "%s (thread (%u, %u, %u) of block (%u, %u, %u))", msg, x, y, z, f->bid[0],
                 f->bid[1], f->bid[2]);
   pthread_mutex_unlock(&gs->mu);
-  atomic_fetch_add(&gs->errors, 1);
-  be_launch_failed(L->in->be, L->loc);
+  kernel_failed(f);
   return EX_ERROR;
 }
 
