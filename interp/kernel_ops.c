@@ -1386,16 +1386,23 @@ static int x_view(KFrame *f, const KIns *k) {
     int64_t shift = KIN(f, k, 1)[k->vin[1] ? l : 0].i, total = S[(D_SIZES)*(vs ? f->n : 1) + sl].i;
     for (uint32_t j = 0; j < nd && j < 16; j++)
       dyn[j] = KIN(f, k, 2 + j)[k->vin[2 + j] ? l : 0].i;
-    char *base = (char *)S[D_ALIGNED * (vs ? f->n : 1) + sl].p + S[D_OFFSET * (vs ? f->n : 1) + sl].i;
+    /* addresses in uintptr_t: a bad shift is refused below, before anything goes through it */
+    uintptr_t base = (uintptr_t)S[D_ALIGNED * (vs ? f->n : 1) + sl].p + (uintptr_t)S[D_OFFSET * (vs ? f->n : 1) + sl].i;
     Slot *D = KOUT(f, k, 0) + ls;
-    kernel_describe(D, vary ? f->n : 1, t, base + shift, dyn);
+    kernel_describe(D, vary ? f->n : 1, t, (char *)(base + (uintptr_t)shift), dyn);
     D[D_ALLOC * (vary ? f->n : 1)].p = S[D_ALLOC * (vs ? f->n : 1) + sl].p;
-    int64_t bytes = interp_elem_bytes(t->u.sh.elem);
+    int64_t bytes = interp_elem_bytes(t->u.sh.elem), end = 0;
+    bool over = false;
     for (uint32_t j = 0; j < t->u.sh.rank; j++)
-      bytes *= D[(D_SIZES + j) * (vary ? f->n : 1)].i;
-    if (shift < 0 || shift + bytes > total) {
+      over |= __builtin_mul_overflow(bytes, D[(D_SIZES + j) * (vary ? f->n : 1)].i, &bytes);
+    over |= __builtin_add_overflow(shift, bytes, &end);
+    if (over) {
+      r = kernel_error(f, k, l, "the view's size or shift overflows");
+      break;
+    }
+    if (shift < 0 || end > total) {
       r = kernel_error(f, k, l, "the view [%lld, %lld) is outside its source of %lld bytes", (long long)shift,
-                       (long long)(shift + bytes), (long long)total);
+                       (long long)end, (long long)total);
       break;
     }
   }
