@@ -37,7 +37,9 @@ alone, so `--only I` makes and runs just that one again. Progress goes to stderr
 terminal; piped, only the summary is printed (on stdout). SIGINT or SIGTERM stops the run
 early, with the summary.
 
-Environment: the runs get ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 and
+Environment: the runs get ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1:max_allocation_size_mb=1024
+(a mutant's allocation above 1 GiB fails, as on a machine without the memory: the tool's
+out-of-memory error, not minutes of copying gigabytes that one op does before any bound can stop it) and
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 unless these are set already.
 """
 import argparse
@@ -342,7 +344,7 @@ def main():
     ap.add_argument("--reduce", metavar="DIR", default=None)
     a = ap.parse_args()
     env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "allocator_may_return_null=1:detect_leaks=1")
+    env.setdefault("ASAN_OPTIONS", "allocator_may_return_null=1:detect_leaks=1:max_allocation_size_mb=1024")
     env.setdefault("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")
     if a.reduce:
         reduce(a.reduce, a.timeout, env)
