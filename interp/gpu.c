@@ -313,6 +313,9 @@ static int x_memcpy(Frame *fr, const Ins *ins) {
   if (nd != ns)
     return interp_error(fr, ins, "the target has %llu elements and the source %llu", (unsigned long long)nd,
                         (unsigned long long)ns);
+  /* both views in memory the program owns now: not freed, not past their blocks */
+  if (!interp_view_owned(fr, ins, dst, rd, g->esize, "write") || !interp_view_owned(fr, ins, src, rs, g->esize, "read"))
+    return EX_ERROR;
   be_token_memcpy(fr->in->be, data_of(dst, g->esize), data_of(src, g->esize), nd * g->esize,
                   deps_of(fr, ins, g->ndeps, deps), g->ndeps, &tok, g->loc);
   return finish(fr, ins, g, tok);
@@ -340,6 +343,8 @@ static int x_memset(Frame *fr, const Ins *ins) {
   uint64_t n;
   if (!contiguous(d, rank, &n))
     return interp_error(fr, ins, "sets a memref that is not contiguous");
+  if (!interp_view_owned(fr, ins, d, rank, g->esize, "write"))
+    return EX_ERROR;
   uint32_t bits = 0;
   interp_store_elem(g->type->u.sh.elem, &bits, &fr->s[ins->in[g->ndeps + 1]]);
   be_token_memset(fr->in->be, data_of(d, g->esize), bits, g->esize, n, deps_of(fr, ins, g->ndeps, deps), g->ndeps,
