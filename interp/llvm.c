@@ -485,7 +485,7 @@ bool c_gep(Comp *c, Op *op, Ins *ins) {
     } else if (t->kind == TY_LLVM_STRUCT) {
       if (dyn || cidx < 0 || cidx >= t->u.agg.n)
         return interp_unsupported(c, op, "a struct index that is not a field number");
-      g->off += (int64_t)field_offset(t, (uint32_t)cidx);
+      g->off = (int64_t)((uint64_t)g->off + field_offset(t, (uint32_t)cidx));
       t = t->u.agg.elems[cidx];
       continue;
     } else if (t->kind == TY_LLVM_ARRAY) {
@@ -500,7 +500,7 @@ bool c_gep(Comp *c, Op *op, Ins *ins) {
       g->slot[g->n] = ins->in[next++];
       g->scale[g->n++] = (int64_t)l.size;
     } else {
-      g->off += cidx * (int64_t)l.size;
+      g->off = (int64_t)((uint64_t)g->off + (uint64_t)cidx * l.size); /* wrapping, as x_gep's address */
     }
   }
   ins->aux = g;

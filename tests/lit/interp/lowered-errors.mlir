@@ -14,6 +14,7 @@
 // RUN: not %gpuinterp %t/unsupported.mlir 2>&1 | FileCheck --check-prefix=NOTPROVIDED %s
 // RUN: not %gpuinterp %t/memset.mlir 2>&1 | FileCheck --check-prefix=MEMSET %s
 // RUN: not %gpuinterp %t/memset-huge.mlir 2>&1 | FileCheck --check-prefix=MEMSETHUGE %s
+// RUN: not %gpuinterp %t/gep-huge.mlir 2>&1 | FileCheck --check-prefix=GEPHUGE --implicit-check-not='runtime error' %s
 // A memref.load past the end, lowered with --mlir-print-debuginfo: the error names the load's
 // original location and where the memory was allocated.
 // RUN: %mlir_opt %t/memref.mlir --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts --mlir-print-debuginfo > %t/memref.ll.mlir
@@ -151,5 +152,18 @@ llvm.func @main() {
   %huge = llvm.mlir.constant(-1 : i64) : i64
   // MEMSETHUGE: memset-huge.mlir:[[@LINE+1]]:3: error: 'llvm.call' op memset of 18446744073709551615 elements: their bytes overflow 64 bits
   llvm.call @mgpuMemset16(%d, %h, %huge, %s) : (!llvm.ptr, i16, i64, !llvm.ptr) -> ()
+  llvm.return
+}
+
+//--- gep-huge.mlir
+// A constant getelementptr index of 2^63-1 over 24-byte structs: the address wraps, as LLVM's
+// does, and the load through it is refused.
+llvm.func @malloc(i64) -> !llvm.ptr
+llvm.func @main() {
+  %n = llvm.mlir.constant(48 : i64) : i64
+  %p = llvm.call @malloc(%n) : (i64) -> !llvm.ptr
+  %q = llvm.getelementptr %p[9223372036854775807] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64)>
+  // GEPHUGE: gep-huge.mlir:[[@LINE+1]]:8: error: 'llvm.load' op
+  %v = llvm.load %q : !llvm.ptr -> i64
   llvm.return
 }
