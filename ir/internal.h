@@ -312,6 +312,8 @@ bool pr_flags(Printer *pr, const Attr *a, const char *prefix, const char *kw);
 bool ir_op_segments(const Op *op, int64_t *out, uint32_t n); /* operandSegmentSizes, summing right */
 /* The checks of op semantics (verify_ops.c) on one op: the number of errors reported. */
 unsigned ir_verify_ops(IrCtx *ctx, Op *op);
+/* Two ranked shapes of the same rank whose static extents agree (a `?` matches anything). */
+bool ir_shapes_compatible(const Type *a, const Type *b);
 bool ir_region_ends_in_bare(const Region *r, const char *name); /* one block ending in a bare `name` */
 bool ir_all_index(Value *const *vs, uint32_t n);
 bool ir_values_typed(Value *const *vs, uint32_t n, const Type *t); /* all of type t */

@@ -445,12 +445,7 @@ static const Type *elem_of(const Type *t) {
 static bool shapes_compatible(const Type *a, const Type *b) {
   if (a->kind != TY_MEMREF || b->kind != TY_MEMREF || a->u.sh.unranked || b->u.sh.unranked)
     return true;
-  if (a->u.sh.rank != b->u.sh.rank)
-    return false;
-  for (uint32_t i = 0; i < a->u.sh.rank; i++)
-    if (a->u.sh.shape[i] != IR_DYNAMIC && b->u.sh.shape[i] != IR_DYNAMIC && a->u.sh.shape[i] != b->u.sh.shape[i])
-      return false;
-  return true;
+  return ir_shapes_compatible(a, b);
 }
 
 static unsigned check_memcpy(Check *c) {

@@ -305,8 +305,7 @@ static void offsets_sizes_strides(Check *c) {
   }
 }
 
-/* Are two ranked shapes the same, a `?` matching anything? */
-static bool shapes_compatible(const Type *a, const Type *b) {
+bool ir_shapes_compatible(const Type *a, const Type *b) {
   if (a->u.sh.rank != b->u.sh.rank)
     return false;
   for (uint32_t i = 0; i < a->u.sh.rank; i++)
@@ -328,7 +327,7 @@ static void memref_copy(Check *c) {
   const Type *a = c->op->operands[0]->type, *b = c->op->operands[1]->type;
   if (elem_of(a) != elem_of(b))
     op_fail(c, "requires the same element type for all operands");
-  else if (shaped_rank(a) >= 0 && shaped_rank(b) >= 0 && !shapes_compatible(a, b))
+  else if (shaped_rank(a) >= 0 && shaped_rank(b) >= 0 && !ir_shapes_compatible(a, b))
     op_fail(c, "requires the same shape for all operands");
 }
 
@@ -344,7 +343,7 @@ static void memref_cast(Check *c) {
   else if (a->kind == TY_UNRANKED_MEMREF && b->kind == TY_UNRANKED_MEMREF)
     ok = false;
   else if (a->kind == TY_MEMREF && b->kind == TY_MEMREF)
-    ok = shapes_compatible(a, b);
+    ok = ir_shapes_compatible(a, b);
   if (!ok)
     op_fail(c, "operand type '%s' and result type '%s' are cast incompatible", ty(c, a), ty(c, b));
 }
