@@ -23,6 +23,8 @@
  * Usage: bench/kernels [sched]   (the sim's scheduler; default serial: one thread runs the kernel,
  *                                  as one thread runs the peer. With threads, a host that waits
  *                                  for a kernel spins a while, which CPU time counts.)
+ *        bench/kernels nvvm [sched]   each kernel at three sizes against its llvm + nvvm form
+ *                                  (section "nvvm" below; bench/scale-nvvm.sh runs it)
  */
 #include "backends/backend.h"
 #include "interp/interp.h"
@@ -309,13 +311,15 @@ static void prog_round(Prog *p, int r) {
   p->run[r] = t2 - t1;
 }
 
-/* Median seconds of one launch: @run minus @base, over LAUNCHES. */
-static double prog_close(Prog *p) {
+/* Median seconds of one launch: @run minus @base, over the launches @run makes. */
+static double prog_close_n(Prog *p, int launches) {
   interp_destroy(p->in);
   ir_ctx_destroy(p->ctx);
-  double t = (median(p->run, RUNS) - median(p->base, RUNS)) / LAUNCHES;
+  double t = (median(p->run, RUNS) - median(p->base, RUNS)) / launches;
   return t > 1e-9 ? t : 1e-9;
 }
+
+static double prog_close(Prog *p) { return prog_close_n(p, LAUNCHES); }
 
 /* ---- the peers in C ----------------------------------------------------------------------------- */
 
@@ -380,7 +384,269 @@ static void peer_remove(void) {
   remove(peer_dir);
 }
 
+/* ---- nvvm: the kernels in llvm + nvvm form against the same kernels as gpu.func ---------------- *
+ *
+ * `bench/kernels nvvm [sched]`: each kernel above at three sizes (small, about 10x and about 100x
+ * the work), as written (gpu.func) and as upstream lowers its gpu.module, made here by
+ *   mlir-opt --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))'
+ * (mlir-opt 22, $MLIR_OPT or /usr/lib/llvm-22/bin/mlir-opt): llvm.func kernels with nvvm special
+ * registers, getelementptr, llvm.load/store and llvm.br/cond_br. Both forms of one program run in
+ * the same rounds, timed as above (median of RUNS, launches minus the same program without them);
+ * printed: each form's time per launch and nvvm / gpu.func (target: <= 1.5x). */
+
+/* src with each "%KEY%" of keys replaced by the matching vals (malloc'ed) */
+static char *subst(const char *src, const char *const *keys, const long long *vals, int n) {
+  size_t cap = strlen(src) * 2 + 256, len = 0;
+  char *out = malloc(cap);
+  for (const char *s = src; *s;) {
+    int hit = -1;
+    for (int i = 0; i < n && hit < 0; i++)
+      if (*s == '%' && !strncmp(s + 1, keys[i], strlen(keys[i])) && s[1 + strlen(keys[i])] == '%')
+        hit = i;
+    if (len + 32 > cap)
+      out = realloc(out, cap *= 2);
+    if (hit >= 0) {
+      len += (size_t)sprintf(out + len, "%lld", vals[hit]);
+      s += strlen(keys[hit]) + 2;
+    } else {
+      out[len++] = *s++;
+    }
+  }
+  out[len] = 0;
+  return out;
+}
+
+static const char nv_vadd[] =
+    "module attributes {gpu.container_module} {\n"
+    "  gpu.module @k {\n"
+    "    gpu.func @vadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %n: index) kernel {\n"
+    "      %bx = gpu.block_id x\n"
+    "      %bd = gpu.block_dim x\n"
+    "      %tx = gpu.thread_id x\n"
+    "      %i0 = arith.muli %bx, %bd : index\n"
+    "      %i = arith.addi %i0, %tx : index\n"
+    "      %ok = arith.cmpi slt, %i, %n : index\n"
+    "      scf.if %ok {\n"
+    "        %x = memref.load %a[%i] : memref<?xf32>\n"
+    "        %y = memref.load %b[%i] : memref<?xf32>\n"
+    "        %s = arith.addf %x, %y : f32\n"
+    "        memref.store %s, %c[%i] : memref<?xf32>\n"
+    "      }\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "  func.func @body(%launches: index) {\n"
+    "    %c1 = arith.constant 1 : index\n"
+    "    %n = arith.constant %N% : index\n"
+    "    %c256 = arith.constant 256 : index\n"
+    "    %nb = arith.constant %NB% : index\n"
+    "    %a = gpu.alloc (%n) : memref<?xf32>\n"
+    "    %b = gpu.alloc (%n) : memref<?xf32>\n"
+    "    %c = gpu.alloc (%n) : memref<?xf32>\n"
+    "    %one = arith.constant 1.0 : f32\n"
+    "    gpu.memset %a, %one : memref<?xf32>, f32\n"
+    "    gpu.memset %b, %one : memref<?xf32>, f32\n"
+    "    gpu.memset %c, %one : memref<?xf32>, f32\n"
+    "    %l0 = arith.constant 0 : index\n"
+    "    scf.for %r = %l0 to %launches step %c1 {\n"
+    "      gpu.launch_func @k::@vadd blocks in (%nb, %c1, %c1) threads in (%c256, %c1, %c1)\n"
+    "          args(%a : memref<?xf32>, %b : memref<?xf32>, %c : memref<?xf32>, %n : index)\n"
+    "    }\n"
+    "    gpu.dealloc %a : memref<?xf32>\n"
+    "    gpu.dealloc %b : memref<?xf32>\n"
+    "    gpu.dealloc %c : memref<?xf32>\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @base() {\n"
+    "    %f = arith.constant 0 : index\n"
+    "    call @body(%f) : (index) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @run() {\n"
+    "    %t = arith.constant %L% : index\n"
+    "    call @body(%t) : (index) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+static const char nv_matmul[] =
+    "module attributes {gpu.container_module} {\n"
+    "  gpu.module @k {\n"
+    "    gpu.func @mm(%a: memref<%N%x%N%xf32>, %b: memref<%N%x%N%xf32>, %c: memref<%N%x%N%xf32>) kernel {\n"
+    "      %bx = gpu.block_id x\n"
+    "      %by = gpu.block_id y\n"
+    "      %tx = gpu.thread_id x\n"
+    "      %ty = gpu.thread_id y\n"
+    "      %c0 = arith.constant 0 : index\n"
+    "      %c1 = arith.constant 1 : index\n"
+    "      %c16 = arith.constant 16 : index\n"
+    "      %cn = arith.constant %N% : index\n"
+    "      %r0 = arith.muli %by, %c16 : index\n"
+    "      %row = arith.addi %r0, %ty : index\n"
+    "      %q0 = arith.muli %bx, %c16 : index\n"
+    "      %col = arith.addi %q0, %tx : index\n"
+    "      %z = arith.constant 0.0 : f32\n"
+    "      %sum = scf.for %k = %c0 to %cn step %c1 iter_args(%acc = %z) -> (f32) {\n"
+    "        %x = memref.load %a[%row, %k] : memref<%N%x%N%xf32>\n"
+    "        %y = memref.load %b[%k, %col] : memref<%N%x%N%xf32>\n"
+    "        %p = arith.mulf %x, %y : f32\n"
+    "        %s = arith.addf %acc, %p : f32\n"
+    "        scf.yield %s : f32\n"
+    "      }\n"
+    "      memref.store %sum, %c[%row, %col] : memref<%N%x%N%xf32>\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "  func.func @body(%launches: index) {\n"
+    "    %c1 = arith.constant 1 : index\n"
+    "    %c16 = arith.constant 16 : index\n"
+    "    %nb = arith.constant %NB% : index\n"
+    "    %a = gpu.alloc () : memref<%N%x%N%xf32>\n"
+    "    %b = gpu.alloc () : memref<%N%x%N%xf32>\n"
+    "    %c = gpu.alloc () : memref<%N%x%N%xf32>\n"
+    "    %one = arith.constant 1.0 : f32\n"
+    "    gpu.memset %a, %one : memref<%N%x%N%xf32>, f32\n"
+    "    gpu.memset %b, %one : memref<%N%x%N%xf32>, f32\n"
+    "    %l0 = arith.constant 0 : index\n"
+    "    scf.for %r = %l0 to %launches step %c1 {\n"
+    "      gpu.launch_func @k::@mm blocks in (%nb, %nb, %c1) threads in (%c16, %c16, %c1)\n"
+    "          args(%a : memref<%N%x%N%xf32>, %b : memref<%N%x%N%xf32>, %c : memref<%N%x%N%xf32>)\n"
+    "    }\n"
+    "    gpu.dealloc %a : memref<%N%x%N%xf32>\n"
+    "    gpu.dealloc %b : memref<%N%x%N%xf32>\n"
+    "    gpu.dealloc %c : memref<%N%x%N%xf32>\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @base() {\n"
+    "    %f = arith.constant 0 : index\n"
+    "    call @body(%f) : (index) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "  func.func @run() {\n"
+    "    %t = arith.constant %L% : index\n"
+    "    call @body(%t) : (index) -> ()\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+/* The upstream lowering of src's gpu.module (malloc'ed), or NULL after a message. */
+static char *nvvm_form(const char *src) {
+  const char *opt = getenv("MLIR_OPT") ? getenv("MLIR_OPT") : "/usr/lib/llvm-22/bin/mlir-opt";
+  char in[] = "/tmp/gpuinterp-bench-nvvm-XXXXXX", cmd[512];
+  int fd = mkstemp(in);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f)
+    return NULL;
+  fputs(src, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))' %s", opt, in);
+  FILE *p = popen(cmd, "r");
+  size_t cap = 1 << 16, len = 0, got;
+  char *out = malloc(cap);
+  while (p && (got = fread(out + len, 1, cap - len - 1, p)) > 0)
+    if ((len += got) + 1 == cap)
+      out = realloc(out, cap *= 2);
+  out[len] = 0;
+  int st = p ? pclose(p) : -1;
+  remove(in);
+  if (st != 0 || !len) {
+    fprintf(stderr, "bench: `%s` failed\n", cmd);
+    free(out);
+    return NULL;
+  }
+  return out;
+}
+
+enum { NV_SIZES = 3, NV_KERNELS = 3 };
+
+static int nvvm_main(void) {
+  static const char *const keys[] = {"N", "NB", "L"};
+  /* per kernel: its template (the reduction's: %BARRIER% becomes gpu.barrier), and per size its
+   * N, NB (blocks: per dimension for the matmul) and launches; work grows 1x, about 10x, 100x */
+  struct {
+    const char *name, *src;
+    long long v[NV_SIZES][3];
+    const char *what[NV_SIZES];
+  } ks[NV_KERNELS] = {
+    {"vector add", nv_vadd, {{65536, 256, 32}, {655360, 2560, 8}, {6553600, 25600, 2}},
+     {"64K f32", "640K f32", "6.4M f32"}},
+    {"matmul", nv_matmul, {{64, 4, 32}, {144, 9, 4}, {304, 19, 1}},
+     {"64x64 f32", "144x144", "304x304"}},
+    {"tree reduction", NULL, {{65536, 256, 32}, {655360, 2560, 8}, {6553600, 25600, 2}},
+     {"64K f32", "640K f32", "6.4M f32"}},
+  };
+  char *red = substitute(reduce_src, "gpu.barrier");
+  /* the reduction's sizes: its template has them fixed, so they are put back as keys */
+  char *red_t = red;
+  {
+    const char *from[] = {"constant 4194304 : index", "constant 16384 : index", "constant " LAUNCHES_S " : index"};
+    const char *to[] = {"constant %N% : index", "constant %NB% : index", "constant %L% : index"};
+    for (int i = 0; i < 3; i++) {
+      char *at = strstr(red_t, from[i]);
+      if (!at) {
+        fprintf(stderr, "bench: the reduction's template changed\n");
+        return 1;
+      }
+      size_t pre = (size_t)(at - red_t);
+      char *n = malloc(strlen(red_t) + strlen(to[i]) + 1);
+      memcpy(n, red_t, pre);
+      strcpy(n + pre, to[i]);
+      strcat(n, at + strlen(from[i]));
+      free(red_t);
+      red_t = n;
+    }
+  }
+  ks[2].src = red_t;
+  BeOptions bo = {0};
+  bo.sched = sched;
+  Backend *be = NULL;
+  char err[256];
+  if (be_open("sim", &bo, &be, err, sizeof err) != BE_OK) {
+    fprintf(stderr, "bench: %s\n", err);
+    return 1;
+  }
+  static Prog progs[NV_KERNELS][NV_SIZES][2];
+  char *texts[NV_KERNELS][NV_SIZES][2];
+  for (int i = 0; i < NV_KERNELS; i++)
+    for (int s = 0; s < NV_SIZES; s++) {
+      texts[i][s][0] = subst(ks[i].src, keys, ks[i].v[s], 3);
+      texts[i][s][1] = nvvm_form(texts[i][s][0]);
+      if (!texts[i][s][1])
+        return 1;
+      char name[64];
+      snprintf(name, sizeof name, "%d-%d.mlir", i, s);
+      prog_open(&progs[i][s][0], be, strdup(name), texts[i][s][0], false);
+      snprintf(name, sizeof name, "%d-%d-nvvm.mlir", i, s);
+      prog_open(&progs[i][s][1], be, strdup(name), texts[i][s][1], false);
+    }
+  printf("bench/kernels nvvm (--sched=%s): gpu.func kernels against their convert-gpu-to-nvvm form\n\n", sched);
+  for (int r = 0; r < RUNS; r++)
+    for (int i = 0; i < NV_KERNELS; i++)
+      for (int s = 0; s < NV_SIZES; s++)
+        for (int form = 0; form < 2; form++)
+          prog_round(&progs[i][s][form], r);
+  printf("%-16s %-10s %12s %12s %8s %8s\n", "kernel", "size", "gpu.func", "nvvm", "ratio", "target");
+  for (int i = 0; i < NV_KERNELS; i++)
+    for (int s = 0; s < NV_SIZES; s++) {
+      double g = prog_close_n(&progs[i][s][0], (int)ks[i].v[s][2]);
+      double v = prog_close_n(&progs[i][s][1], (int)ks[i].v[s][2]);
+      printf("%-16s %-10s %10.3fms %10.3fms %7.2fx %8s\n", ks[i].name, ks[i].what[s], g * 1e3, v * 1e3, v / g,
+             "<= 1.5x");
+      free(texts[i][s][0]);
+      free(texts[i][s][1]);
+    }
+  printf("(median of %d rounds, CPU time per launch)\n", RUNS);
+  be_close(be, NULL);
+  free(red_t);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "nvvm")) {
+    if (argc > 2)
+      sched = argv[2];
+    return nvvm_main();
+  }
   if (argc > 1)
     sched = argv[1];
   printf("bench/kernels (--sched=%s): the peer is this C, compiled with `%s`:\n\n%s\n", sched, native_flags,
