@@ -287,6 +287,16 @@ bool c_kview(KComp *kc, Op *op, KIns *k);
  * atomics. False after reporting a race. */
 bool kernel_shared_check(KFrame *f, const KIns *k, uint32_t memo, uint32_t l, const char *p, size_t bytes,
                          bool write, const Type *t, const Slot *v);
+/* Threads l0 .. l0 + m - 1 access the m consecutive elements of es bytes from p in the block's
+ * shared memory, thread l0 + i the i-th: checked and recorded at once as kernel_shared_check would
+ * one by one. False, with nothing recorded, when that does not apply or any of them may race
+ * (the caller then checks them one by one, which reports the first). */
+bool kernel_shared_lanes(KFrame *f, const KIns *k, uint32_t memo, const char *p, uint32_t l0, uint32_t m, size_t es,
+                         bool write);
+/* Records rows ranges [lo, lo + len) + r * stride of global memory for race detection, through the
+ * memory op's pending accesses (memo: its kernel_new_memo), as the memref ops record theirs. */
+void kernel_note_rows(KFrame *f, const KIns *k, uint32_t memo, uintptr_t lo, uintptr_t len, int64_t stride,
+                      uint32_t rows, bool write);
 /* The active threads sync with the others of their warp (a shuffle): what each did before is
  * ordered before what the others of its warp do after. */
 void kernel_warp_sync(KFrame *f);

@@ -26,6 +26,10 @@
  * the block's threads (kernel_shared_check). An access of a kernel passed an unranked memref or a
  * raw pointer (no bounds known here) is checked against the device's memory table before it is
  * performed (be_kernel_access_check): memory the device does not know is an error too. */
+/* Lane loops are the interpreter's inner loops: let gcc vectorize them. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
 #include "interp/kernel.h"
 
 #include <math.h>
@@ -197,8 +201,11 @@ typedef struct LMem {
   int bin;        /* atomicrmw: bin_op */
   bool local;     /* address space 3: the block's shared memory */
   bool write;
-  uint32_t memo;  /* its kernel_new_memo (shared memory race checks) */
+  uint32_t memo;  /* its kernel_new_memo (shared memory race checks, pending accesses) */
   uint32_t ptr;   /* operand of the pointer */
+  bool gep;       /* the pointer is a getelementptr of a uniform base just before: */
+  uint32_t gbase, gidx; /* the words of its base (uniform) and index (varying) */
+  int64_t gscale; /* bytes per index */
 } LMem;
 
 static const LInfo *info(const KFrame *f) { return *kernel_llvm_ext(f->k); }
@@ -371,27 +378,243 @@ static inline char *ptr_of(const KFrame *f, const KIns *k, uint32_t op, uint32_t
   return KIN(f, k, op)[k->vin[op] ? l : 0].p;
 }
 
-/* The common case, every active thread's address (a varying pointer, operand pop) in one memref's
- * range: checked at once from the lowest and highest address. *run is then the range they cover
- * when the threads' addresses are consecutive, else empty (each is to be recorded). */
-static bool bulk_ok(const KFrame *f, const KIns *k, const LMem *m, uint32_t pop, const LBounds *b, LRun *run) {
-  if (!k->vin[pop] || !b->n || !f->nact)
-    return false;
-  const Slot *P = KIN(f, k, pop);
-  uintptr_t first = P[f->act[0]].u, lo = first, hi = first, bad = 0;
-  for (uint32_t i = 0; i < f->nact; i++) {
-    uintptr_t a = P[f->act[i]].u;
-    lo = a < lo ? a : lo;
-    hi = a > hi ? a : hi;
-    bad |= a ^ (first + (uintptr_t)i * m->bytes);
-  }
-  hi += m->bytes;
+/* ---- whole lane vectors at once -----------------------------------------------------------------
+ *
+ * The common access is every active thread's address in one memref's range (or in the block's
+ * own memory), often in a regular shape: consecutive threads at consecutive elements, the threads
+ * of each row of the block at one element or at one row of elements. Thread l's address is
+ * B + I[l] * s: for a pointer from a getelementptr %base[%i] of a uniform base just before the
+ * access (LMem.gep), B the base, I the index column and s the element size; otherwise B = 0, s = 1
+ * and I the pointer column itself. The shape is found from I in one pass; its bytes are checked
+ * against the bounds at once, and the access then runs in lane loops and is recorded as rows.
+ * When the bytes do not lie in one range the threads are checked one by one (check(), which
+ * reports the first that is out of bounds), so what is reported does not change. */
+
+typedef struct LShape {
+  char *B;            /* the base */
+  const Slot *I;      /* the index (or pointer) column */
+  int64_t s;          /* bytes per index step */
+  uint32_t l0, bx, rows; /* the threads, when affine: l0 + g * bx + t, g < rows, t < bx */
+  bool affine;        /* I[l0 + g * bx + t] = I[l0] + g * dr + t * d1, modulo 2^64 */
+  int64_t d1, dr;
+  int64_t sb, rb;     /* affine: d1 * s and dr * s, the steps in bytes */
+  uintptr_t p0;       /* affine: the first thread's address */
+  uintptr_t lo, hi;   /* the bytes the active threads touch */
+} LShape;
+
+enum { AT_NONE, AT_GLOBAL, AT_SHARED, AT_PRIVATE };
+
+static inline char *lane_ptr(const KFrame *f, const KIns *k, const LMem *m, uint32_t l) {
+  if (m->gep)
+    return (char *)((uintptr_t)f->u[m->gbase].p + (uint64_t)kw(f, m->gidx, true)[l].i * (uint64_t)m->gscale);
+  return ptr_of(f, k, m->ptr, l);
+}
+
+/* Where bytes [lo, hi) lie: all in shared memory, in private memory, in one memref passed to the
+ * kernel, or none of these (then each thread is checked on its own). */
+static int where(const KFrame *f, const LMem *m, uintptr_t lo, uintptr_t hi, LBounds *b) {
+  if (hi <= lo)
+    return AT_NONE;
+  if (lo >= (uintptr_t)f->lo && hi <= (uintptr_t)f->priv)
+    return AT_SHARED;
+  if (m->local)
+    return AT_NONE;
+  if (lo >= (uintptr_t)f->priv && hi <= (uintptr_t)f->hi)
+    return AT_PRIVATE;
   for (uint32_t i = 0; i < b->n; i++)
-    if (lo >= (uintptr_t)b->lo[i] && hi <= (uintptr_t)b->hi[i] && hi > lo) {
-      *run = bad ? (LRun){0, 0} : (LRun){lo, hi};
-      return true;
+    if (lo >= (uintptr_t)b->lo[i] && hi <= (uintptr_t)b->hi[i])
+      return AT_GLOBAL;
+  return AT_NONE;
+}
+
+/* x + d * s as an address, false when it leaves the address space */
+static inline bool offset_of(uintptr_t x, int64_t d, int64_t s, uintptr_t *out) {
+  int64_t o;
+  if (__builtin_mul_overflow(d, s, &o))
+    return false;
+  if (o < 0)
+    return (uint64_t)-(o + 1) < x && ((*out = x - (uint64_t)-(o + 1) - 1), true);
+  return !__builtin_add_overflow(x, (uint64_t)o, out);
+}
+
+/* The shape of the active threads' addresses (a varying pointer); false when their bytes cannot
+ * be bounded (arithmetic that leaves the address space). */
+KLANEFN static bool shape_of(const KFrame *f, const KIns *k, const LMem *m, LShape *S) {
+  if (m->gep) {
+    S->B = f->u[m->gbase].p;
+    S->I = kw(f, m->gidx, true);
+    S->s = m->gscale;
+  } else {
+    S->B = NULL;
+    S->I = KIN(f, k, m->ptr);
+    S->s = 1;
+  }
+  const Slot *I = S->I;
+  uint32_t n = f->n, nact = f->nact;
+  S->affine = false;
+  if (nact == n) {
+    S->l0 = 0;
+    S->bx = f->bdim[0];
+    S->rows = n / S->bx;
+  } else if (f->act[nact - 1] - f->act[0] == nact - 1) {
+    S->l0 = f->act[0];
+    S->bx = nact;
+    S->rows = 1;
+  } else {
+    S->bx = 0;
+  }
+  if (S->bx) {
+    const Slot *J = I + S->l0;
+    uint64_t i0 = J[0].u, d1 = S->bx > 1 ? J[1].u - i0 : 0, dr = S->rows > 1 ? J[S->bx].u - i0 : 0, bad = 0;
+    for (uint32_t g = 0; g < S->rows; g++) {
+      uint64_t r = i0 + g * dr;
+      const Slot *R = J + (size_t)g * S->bx;
+      for (uint32_t t = 0; t < S->bx; t++)
+        bad |= R[t].u ^ (r + t * d1);
     }
-  return false;
+    if (!bad && !__builtin_mul_overflow((int64_t)d1, S->s, &S->sb) &&
+        !__builtin_mul_overflow((int64_t)dr, S->s, &S->rb)) {
+      int64_t t1, t2;
+      S->affine = true;
+      S->d1 = (int64_t)d1;
+      S->dr = (int64_t)dr;
+      if (__builtin_mul_overflow((int64_t)(S->bx - 1), S->d1, &t1) ||
+          __builtin_mul_overflow((int64_t)(S->rows - 1), S->dr, &t2))
+        return false;
+      int64_t dmin = (t1 < 0 ? t1 : 0) + (t2 < 0 ? t2 : 0), dmax = (t1 > 0 ? t1 : 0) + (t2 > 0 ? t2 : 0);
+      S->p0 = (uintptr_t)S->B + i0 * (uint64_t)S->s;
+      return offset_of(S->p0, dmin, S->s, &S->lo) && offset_of(S->p0, dmax, S->s, &S->hi) &&
+             !__builtin_add_overflow(S->hi, (uintptr_t)m->bytes, &S->hi);
+    }
+  }
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  KLANES(f, l, {
+    int64_t x = I[l].i;
+    lo = x < lo ? x : lo;
+    hi = x > hi ? x : hi;
+  });
+  return offset_of((uintptr_t)S->B, lo, S->s, &S->lo) && offset_of((uintptr_t)S->B, hi, S->s, &S->hi) &&
+         !__builtin_add_overflow(S->hi, (uintptr_t)m->bytes, &S->hi);
+}
+
+/* Records the active threads' accesses of global memory: as rows when the shape allows. */
+static void record_shape(KFrame *f, const KIns *k, const LMem *m, const LShape *S, bool write) {
+  int64_t es = m->bytes, stride = S->rb;
+  if (S->affine && (S->sb == es || S->d1 == 0)) {
+    uintptr_t len = S->d1 ? (uintptr_t)S->bx * (uintptr_t)es : (uintptr_t)es;
+    uint32_t rows = S->rows;
+    if (rows > 1 && S->d1 && stride == (int64_t)len) { /* the rows follow each other */
+      len *= rows;
+      rows = 1;
+    } else if (rows > 1 && !S->d1 && !stride) {
+      rows = 1;
+    }
+    kernel_note_rows(f, k, m->memo, S->p0, len, stride, rows, write);
+    return;
+  }
+  LRun run = {0, 0};
+  KLANES(f, l, { record(f, &run, lane_ptr(f, k, m, l), m->bytes, write, k->loc); });
+  flush_run(f, &run, write, k->loc);
+}
+
+/* Loads for the active threads of shape S, in bounds: rows of consecutive elements copied, one
+ * element per row broadcast, else one address per thread. */
+KLANEFN static void load_shape(KFrame *f, const KIns *k, const LMem *m, const LShape *S, Slot *O) {
+  bool f32 = m->bytes == 4 && m->t->kind == TY_FLOAT, i32 = m->bytes == 4 && m->t->kind == TY_INT && m->t->u.i.width == 32;
+  if (S->affine && (f32 || i32) && (S->sb == 4 || S->d1 == 0)) {
+    for (uint32_t g = 0; g < S->rows; g++) {
+      const char *p = (const char *)(S->p0 + (uintptr_t)((int64_t)g * S->rb));
+      Slot *o = O + S->l0 + (size_t)g * S->bx;
+      if (g && !S->dr) {
+        memcpy(o, O + S->l0, S->bx * sizeof *o);
+        continue;
+      }
+      if (!S->d1) {
+        Slot v;
+        uint32_t w;
+        memcpy(&w, p, 4);
+        v.i = f32 ? (int64_t)w : (int64_t)(int32_t)w;
+        for (uint32_t t = 0; t < S->bx; t++)
+          o[t] = v;
+      } else {
+        const uint32_t *q = (const uint32_t *)(const void *)p;
+        if (f32)
+          for (uint32_t t = 0; t < S->bx; t++)
+            o[t].u = q[t];
+        else
+          for (uint32_t t = 0; t < S->bx; t++)
+            o[t].i = (int32_t)q[t];
+      }
+    }
+    return;
+  }
+  char *B = S->B;
+  const Slot *I = S->I;
+  uint64_t s = (uint64_t)S->s;
+  if (f32)
+    KLANES(f, l, {
+      uint32_t w;
+      memcpy(&w, B + I[l].u * s, 4);
+      O[l].u = w;
+    });
+  else if (i32)
+    KLANES(f, l, {
+      int32_t w;
+      memcpy(&w, B + I[l].u * s, 4);
+      O[l].i = w;
+    });
+  else if (m->bytes == 8)
+    KLANES(f, l, { memcpy(&O[l], B + I[l].u * s, 8); });
+  else
+    KLANES(f, l, { load_one(m, B + I[l].u * s, &O[l]); });
+}
+
+KLANEFN static void store_shape(KFrame *f, const LMem *m, const LShape *S, const Slot *V, size_t sv) {
+  char *B = S->B;
+  const Slot *I = S->I;
+  uint64_t s = (uint64_t)S->s;
+  if (m->bytes == 4 && m->t->kind == TY_FLOAT)
+    KLANES(f, l, { memcpy(B + I[l].u * s, &V[l * sv].f32, 4); });
+  else if ((m->bytes == 4 && m->t->kind == TY_INT && m->t->u.i.width == 32) || m->bytes == 8)
+    KLANES(f, l, { memcpy(B + I[l].u * s, &V[l * sv], m->bytes); });
+  else
+    KLANES(f, l, { store_one(m, B + I[l].u * s, &V[l * sv]); });
+}
+
+/* The fast path of a varying pointer's access: EX_NEXT when done, EX_ERROR after a race report,
+ * -1 when the threads are to be taken one by one. */
+static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, bool write, Slot *O, const Slot *V,
+                        size_t sv) {
+  LShape S;
+  if (!f->nact || !k->vin[m->ptr] || !shape_of(f, k, m, &S))
+    return -1;
+  int at = where(f, m, S.lo, S.hi, b);
+  if (at == AT_NONE)
+    return -1;
+  if (at == AT_SHARED) {
+    /* consecutive threads at consecutive elements are checked at once; else one by one */
+    bool run = S.affine && S.sb == (int64_t)m->bytes && (S.rows == 1 || S.rb == (int64_t)S.bx * S.sb);
+    if (!run || !kernel_shared_lanes(f, k, m->memo, (const char *)S.p0, S.l0, S.bx * S.rows, m->bytes, write)) {
+      for (uint32_t i = 0; i < f->nact; i++) {
+        uint32_t l = f->act[i];
+        char *p = lane_ptr(f, k, m, l);
+        if (!kernel_shared_check(f, k, m->memo, l, p, m->bytes, write, write ? m->t : NULL, write ? &V[l * sv] : NULL))
+          return EX_ERROR;
+        if (write)
+          store_one(m, p, &V[l * sv]);
+        else
+          load_one(m, p, &O[l]);
+      }
+      return EX_NEXT;
+    }
+  }
+  if (write)
+    store_shape(f, m, &S, V, sv);
+  else
+    load_shape(f, k, m, &S, O);
+  if (at == AT_GLOBAL)
+    record_shape(f, k, m, &S, write);
+  return EX_NEXT;
 }
 
 static int x_load(KFrame *f, const KIns *k) {
@@ -401,17 +624,14 @@ static int x_load(KFrame *f, const KIns *k) {
   Slot *o = KOUT(f, k, 0);
   LBounds b;
   bounds_of(f, &b);
-  if (vary && bulk_ok(f, k, m, 0, &b, &run)) {
-    const Slot *P = KIN(f, k, 0);
-    KLANES(f, l, { load_one(m, P[l].p, &o[l]); });
-    if (!run.hi)
-      KLANES(f, l, { record(f, &run, P[l].p, m->bytes, false, k->loc); });
-    flush_run(f, &run, false, k->loc);
-    return EX_NEXT;
+  if (vary) {
+    int r = access_shape(f, k, m, &b, false, o, NULL, 0);
+    if (r >= 0)
+      return r;
   }
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
-    char *p = ptr_of(f, k, 0, l);
+    char *p = lane_ptr(f, k, m, l);
     if (!check_fast(f, k, m, l, p, &b) ||
         (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false, NULL, NULL)))
       return EX_ERROR;
@@ -430,17 +650,12 @@ static int x_store(KFrame *f, const KIns *k) {
   size_t sv = k->vin[0];
   LBounds b;
   bounds_of(f, &b);
-  if (bulk_ok(f, k, m, 1, &b, &run)) {
-    const Slot *P = KIN(f, k, 1);
-    KLANES(f, l, { store_one(m, P[l].p, &v[l * sv]); });
-    if (!run.hi)
-      KLANES(f, l, { record(f, &run, P[l].p, m->bytes, true, k->loc); });
-    flush_run(f, &run, true, k->loc);
-    return EX_NEXT;
-  }
+  int r = access_shape(f, k, m, &b, true, NULL, v, sv);
+  if (r >= 0)
+    return r;
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
-    char *p = ptr_of(f, k, 1, l);
+    char *p = lane_ptr(f, k, m, l);
     if (!check_fast(f, k, m, l, p, &b) ||
         (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true, m->t, &v[l * sv])))
       return EX_ERROR;
@@ -461,6 +676,44 @@ static uint32_t bytes_of(const Type *t) {
   return interp_elem_bytes(t);
 }
 
+/* getelementptr %p[%i] over a scalar element: its size, else 0 */
+static int64_t gep1_scale(const Op *op) {
+  Attr *raw = ir_op_attr(op, "rawConstantIndices"), *et = ir_op_attr(op, "elem_type");
+  if (!raw || raw->kind != ATTR_DENSE_ARRAY || raw->u.darr.n != 1 || raw->u.darr.ivals[0] != INT32_MIN ||
+      op->noperands != 2 || op->operands[1]->type->kind != TY_INT || !et || et->kind != ATTR_TYPE ||
+      !scalar(et->type) || op->operands[0]->type->kind != TY_LLVM_PTR)
+    return 0;
+  return bytes_of(et->type);
+}
+
+/* Whether memory op `use` takes the getelementptr its pointer (operand ptr) comes from apart,
+ * addressing B + I[l] * s itself (LMem.gep, filled in when m is not NULL): a single-index one of
+ * a uniform base and a varying index, just before it in its block (no op in between that may
+ * take the index's slot for a loop-carried value: kernel.c's coalesce_loops). */
+static bool gep_split(KComp *kc, const Op *use, uint32_t ptr, LMem *m) {
+  Op *g = use->operands[ptr]->def;
+  int64_t s = g && ir_str_eq(g->name, "llvm.getelementptr") && g->parent == use->parent ? gep1_scale(g) : 0;
+  if (!s)
+    return false;
+  const Op *o = g->next;
+  for (; o && o != use; o = o->next)
+    if (kernel_is_arith((Op *)o) || ir_str_eq(o->name, "memref.load"))
+      return false;
+  uint32_t wb, wi;
+  uint8_t vb, vi;
+  kernel_operand(kc, g->operands[0], &wb, &vb);
+  kernel_operand(kc, g->operands[1], &wi, &vi);
+  if (o != use || vb || !vi)
+    return false;
+  if (m) {
+    m->gep = true;
+    m->gbase = wb;
+    m->gidx = wi;
+    m->gscale = s;
+  }
+  return true;
+}
+
 static bool l_mem(KComp *kc, Op *op, KIns *k, uint32_t ptr, Type *t) {
   LMem *m = ir_alloc(kc->in->ctx, sizeof *m);
   Type *pt = op->operands[ptr]->type;
@@ -474,6 +727,8 @@ static bool l_mem(KComp *kc, Op *op, KIns *k, uint32_t ptr, Type *t) {
   m->local = pt->u.ptr.addrspace == 3;
   m->memo = kernel_new_memo(kc, m->bytes);
   m->ptr = ptr;
+  if (k->vin[ptr])
+    gep_split(kc, op, ptr, m);
   k->aux = m;
   return true;
 }
@@ -1006,7 +1261,7 @@ static bool twin_lanes(KComp *kc, Op *op, KIns *k) {
 }
 
 /* llvm.getelementptr %p[%i] over a scalar element: p + i * k->imm. */
-static int x_gep1(KFrame *f, const KIns *k) {
+KLANEFN static int x_gep1(KFrame *f, const KIns *k) {
   const Slot *P = KIN(f, k, 0), *I = KIN(f, k, 1);
   size_t sp = k->vin[0], si = k->vin[1];
   Slot *o = KOUT(f, k, 0);
@@ -1018,17 +1273,24 @@ static int x_gep1(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+static int x_gep_split(KFrame *f, const KIns *k) {
+  (void)f;
+  (void)k;
+  return EX_NEXT;
+}
+
 static bool gep_lanes(KComp *kc, Op *op, KIns *k) {
-  (void)kc;
-  Attr *raw = ir_op_attr(op, "rawConstantIndices"), *et = ir_op_attr(op, "elem_type");
-  if (!raw || raw->kind != ATTR_DENSE_ARRAY || raw->u.darr.n != 1 || raw->u.darr.ivals[0] != INT32_MIN ||
-      op->noperands != 2 || op->operands[1]->type->kind != TY_INT || !et || et->kind != ATTR_TYPE ||
-      !scalar(et->type) || op->operands[0]->type->kind != TY_LLVM_PTR)
-    return false;
-  k->imm = bytes_of(et->type);
-  if (!k->imm)
+  if (!(k->imm = gep1_scale(op)))
     return false;
   k->fn = x_gep1;
+  /* every use takes it apart (gep_split): no thread's pointer is needed */
+  bool all = op->results[0].uses != NULL;
+  for (Use *u = op->results[0].uses; u && all; u = u->next)
+    all = ((ir_str_eq(u->user->name, "llvm.load") && u->index == 0) ||
+           (ir_str_eq(u->user->name, "llvm.store") && u->index == 1)) &&
+          gep_split(kc, u->user, u->index, NULL);
+  if (all)
+    k->fn = x_gep_split;
   return true;
 }
 

@@ -1428,3 +1428,21 @@ bool kernel_shared_check(KFrame *f, const KIns *k, uint32_t memo, uint32_t l, co
   m.elem = (Type *)t;
   return shared_ok(f, k, &m, l, p, bytes, write, v);
 }
+
+bool kernel_shared_lanes(KFrame *f, const KIns *k, uint32_t memo, const char *p, uint32_t l0, uint32_t m, size_t es,
+                         bool write) {
+  if (!f->shadow)
+    return true; /* checks are off */
+  if (es != (size_t)1 << f->gshift || p < f->lo || p + (size_t)m * es > f->priv || (size_t)(p - f->lo) % es)
+    return false;
+  KMem mem = {0};
+  mem.memo = memo;
+  return shared_run(f, k, &mem, (size_t)(p - f->lo) >> f->gshift, l0, m, write);
+}
+
+void kernel_note_rows(KFrame *f, const KIns *k, uint32_t memo, uintptr_t lo, uintptr_t len, int64_t stride,
+                      uint32_t rows, bool write) {
+  KMem mem = {0};
+  mem.memo = memo;
+  note_rows(f, k, &mem, lo, len, stride, rows, write);
+}
