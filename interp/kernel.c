@@ -512,7 +512,7 @@ static void coalesce_loops(Region *r) {
           reads = reads || d->operands[j] == a;
         /* (not an op that writes its column once per frame, as gpu.thread_id: a move into
          * the argument's slot would overwrite it) */
-        if ((reads || !ir_str_eq(d->name, "memref.load")) && !kernel_is_arith(d))
+        if ((reads || !ir_str_eq(d->name, "memref.load")) && !kernel_is_arith(d) && !kernel_llvm_lanewise(d))
           continue;
         v->id = a->id;
       }
@@ -551,6 +551,35 @@ int kernel_tid(const Value *v) {
 
 static uint32_t tid_flags(const Value *v) { return (v->id & KV_MINE) ? v->id & (KV_TIDX | KV_TIDY) : 0; }
 
+/* The same for lowered kernels: nvvm's tid.x and tid.y, their sext and zext (they are below
+ * 1024), i64 sums and differences as above, and casts between i64 and index. */
+static uint32_t llvm_tid_flags(Op *o) {
+  if (ir_str_eq(o->name, "nvvm.read.ptx.sreg.tid.x"))
+    return KV_TIDX;
+  if (ir_str_eq(o->name, "nvvm.read.ptx.sreg.tid.y"))
+    return KV_TIDY;
+  if (o->nresults != 1 || !o->noperands)
+    return 0;
+  const Type *t = o->results[0].type;
+  bool i64 = t->kind == TY_INT && t->u.i.width == 64;
+  Op *d = o->operands[0]->def;
+  if ((ir_str_eq(o->name, "llvm.sext") || ir_str_eq(o->name, "llvm.zext")) && d &&
+      (ir_str_eq(d->name, "nvvm.read.ptx.sreg.tid.x") || ir_str_eq(d->name, "nvvm.read.ptx.sreg.tid.y")))
+    return tid_flags(o->operands[0]);
+  if (ir_str_eq(o->name, "builtin.unrealized_conversion_cast") && o->noperands == 1 &&
+      (i64 || t->kind == TY_INDEX) &&
+      (o->operands[0]->type->kind == TY_INDEX ||
+       (o->operands[0]->type->kind == TY_INT && o->operands[0]->type->u.i.width == 64)))
+    return tid_flags(o->operands[0]);
+  if (!i64 || o->noperands != 2)
+    return 0;
+  if (ir_str_eq(o->name, "llvm.add"))
+    return !varies(o->operands[1]) ? tid_flags(o->operands[0]) : !varies(o->operands[0]) ? tid_flags(o->operands[1]) : 0;
+  if (ir_str_eq(o->name, "llvm.sub"))
+    return !varies(o->operands[1]) ? tid_flags(o->operands[0]) : 0;
+  return 0;
+}
+
 static void mark_tids(Region *r) {
   for (Block *b = r->first; b; b = b->next)
     for (Op *o = b->first; o; o = o->next) {
@@ -562,6 +591,8 @@ static void mark_tids(Region *r) {
         t = !varies(o->operands[1]) ? tid_flags(o->operands[0]) : !varies(o->operands[0]) ? tid_flags(o->operands[1]) : 0;
       else if (index && (ir_str_eq(o->name, "arith.subi") || ir_str_eq(o->name, "index.sub")))
         t = !varies(o->operands[1]) ? tid_flags(o->operands[0]) : 0;
+      else
+        t = llvm_tid_flags(o);
       if (t && o->nresults == 1 && (o->results[0].id & KV_MINE))
         o->results[0].id |= t;
       for (uint32_t i = 0; i < o->nregions; i++)
@@ -1182,6 +1213,8 @@ static bool compile_op(KComp *kc, Op *op, KIns *k) {
     return kernel_compile_arith(kc->in, op, k);
   if (kernel_is_llvm(op))
     return kernel_compile_llvm(kc, op, k);
+  if (ir_str_eq(op->name, "builtin.unrealized_conversion_cast") && kernel_llvm_words(kc, op, k))
+    return true;
   if (name_in(op, host_ops))
     return kernel_compile_host(kc->in, op, k);
   char what[160];

@@ -162,6 +162,7 @@ struct KFrame {
 #define KV_TIDX 0x10000000u /* a uniform value plus the thread's x id (kernel_tid) */
 #define KV_TIDY 0x08000000u /* a uniform value plus the thread's y id */
 #define KV_INDEX 0x07ffffffu
+#define KV_INV 0x80000000u  /* the same in every block of the launch (kernel_llvm.c, once computed) */
 
 /* A value word's storage: the word of a uniform value, or lane 0 of a varying one. */
 static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
@@ -313,7 +314,12 @@ size_t kernel_align16(size_t n);
 /* kernel_llvm.c: kernels already lowered to llvm + nvvm (an llvm.func with gpu.kernel) */
 bool kernel_is_llvm(const Op *op);
 bool kernel_llvm_varies(const Op *op);
+/* An llvm op with an arith twin: each thread's result from its own operands, as arith's. */
+bool kernel_llvm_lanewise(const Op *op);
 bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k);
+/* builtin.unrealized_conversion_cast and other ops that only move words, as word moves (computed
+ * once per frame where that applies); false when op is not one (it then compiles as before). */
+bool kernel_llvm_words(KComp *kc, Op *op, KIns *k);
 /* Records the memrefs launch_func op passes (operands first..first+n) to llvm.func kernel k, for
  * bounds checks; false after a diagnostic. */
 bool kernel_llvm_bind(Comp *c, Op *site, Op *fn, Kernel *k, uint32_t first, uint32_t n);

@@ -471,8 +471,11 @@ bool kernel_is_arith(Op *op) {
 }
 
 int kernel_tidx_cmp(const Op *op) {
-  if (!(ir_str_eq(op->name, "arith.cmpi") || ir_str_eq(op->name, "index.cmp")) || op->noperands != 2 ||
-      op->operands[0]->type->kind != TY_INDEX || kernel_tid(op->operands[0]) != 1 || !(op->operands[0]->id & KV_VARY) ||
+  const Type *t = op->noperands == 2 ? op->operands[0]->type : NULL;
+  /* i64: a lowered kernel's (only its ops mark i64 values, kernel.c) */
+  if (!(ir_str_eq(op->name, "arith.cmpi") || ir_str_eq(op->name, "index.cmp") || ir_str_eq(op->name, "llvm.icmp")) ||
+      !t || !(t->kind == TY_INDEX || (t->kind == TY_INT && t->u.i.width == 64)) || kernel_tid(op->operands[0]) != 1 ||
+      !(op->operands[0]->id & KV_VARY) ||
       (op->operands[1]->id & KV_VARY))
     return -1;
   Attr *pred = ir_op_attr(op, "predicate");

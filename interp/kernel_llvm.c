@@ -466,11 +466,12 @@ KLANEFN static bool shape_of(const KFrame *f, const KIns *k, const LMem *m, LSha
   if (S->bx) {
     const Slot *J = I + S->l0;
     uint64_t i0 = J[0].u, d1 = S->bx > 1 ? J[1].u - i0 : 0, dr = S->rows > 1 ? J[S->bx].u - i0 : 0, bad = 0;
-    for (uint32_t g = 0; g < S->rows; g++) {
-      uint64_t r = i0 + g * dr;
+    uint64_t r = i0;
+    for (uint32_t g = 0; g < S->rows; g++, r += dr) {
       const Slot *R = J + (size_t)g * S->bx;
-      for (uint32_t t = 0; t < S->bx; t++)
-        bad |= R[t].u ^ (r + t * d1);
+      uint64_t v = r; /* an induction, not a product: 64-bit lanes have no vector multiply here */
+      for (uint32_t t = 0; t < S->bx; t++, v += d1)
+        bad |= R[t].u ^ v;
     }
     if (!bad && !__builtin_mul_overflow((int64_t)d1, S->s, &S->sb) &&
         !__builtin_mul_overflow((int64_t)dr, S->s, &S->rb)) {
@@ -570,6 +571,15 @@ KLANEFN static void load_shape(KFrame *f, const KIns *k, const LMem *m, const LS
 }
 
 KLANEFN static void store_shape(KFrame *f, const LMem *m, const LShape *S, const Slot *V, size_t sv) {
+  if (S->affine && S->sb == 4 && m->bytes == 4 && sv && (m->t->kind == TY_FLOAT || m->t->u.i.width == 32)) {
+    for (uint32_t g = 0; g < S->rows; g++) { /* rows of consecutive elements */
+      uint32_t *q = (uint32_t *)(S->p0 + (uintptr_t)((int64_t)g * S->rb));
+      const Slot *v = V + S->l0 + (size_t)g * S->bx;
+      for (uint32_t t = 0; t < S->bx; t++)
+        q[t] = (uint32_t)v[t].u;
+    }
+    return;
+  }
   char *B = S->B;
   const Slot *I = S->I;
   uint64_t s = (uint64_t)S->s;
@@ -697,7 +707,7 @@ static bool gep_split(KComp *kc, const Op *use, uint32_t ptr, LMem *m) {
     return false;
   const Op *o = g->next;
   for (; o && o != use; o = o->next)
-    if (kernel_is_arith((Op *)o) || ir_str_eq(o->name, "memref.load"))
+    if (kernel_is_arith((Op *)o) || kernel_llvm_lanewise(o) || ir_str_eq(o->name, "memref.load"))
       return false;
   uint32_t wb, wi;
   uint8_t vb, vi;
@@ -1236,6 +1246,13 @@ static const char *const twins[][2] = {
   {"llvm.intr.umin", "arith.minui"},
 };
 
+bool kernel_llvm_lanewise(const Op *op) {
+  for (uint32_t i = 0; i < sizeof twins / sizeof twins[0]; i++)
+    if (ir_str_eq(op->name, twins[i][0]))
+      return true;
+  return false;
+}
+
 /* The lane loop kernel_arith.c has for op's arith twin (the same semantics on the same words),
  * compiled on a copy of op named as the twin; false when it would run the twin's host
  * implementation instead (then op runs through its own). */
@@ -1294,6 +1311,163 @@ static bool gep_lanes(KComp *kc, Op *op, KIns *k) {
   return true;
 }
 
+/* ---- ops that only move words: casts, extractvalue, insertvalue, poison -------------------------- */
+
+/* k->aux: per result word, the operand word it copies (operand << 16 | word), or -1 for zero */
+static int x_words(KFrame *f, const KIns *k) {
+  const int32_t *src = k->aux;
+  for (uint32_t x = 0; x < k->wout[0]; x++) {
+    Slot *O = kw(f, k->out[0] + x, k->vout[0]);
+    if (src[x] < 0) {
+      if (!k->vout[0])
+        O[0].u = 0;
+      else
+        KLANES(f, l, { O[l].u = 0; });
+      continue;
+    }
+    uint32_t j = (uint32_t)src[x] >> 16, w = (uint32_t)src[x] & 0xffff;
+    const Slot *I = kw(f, k->in[j] + w, k->vin[j]);
+    if (!k->vout[0])
+      O[0] = I[0];
+    else if (k->vin[j])
+      KLANES(f, l, { O[l] = I[l]; });
+    else
+      KLANES(f, l, { O[l] = I[0]; });
+  }
+  return EX_NEXT;
+}
+
+/* The word offset of op's position attribute in a value of type t, or -1. */
+static int64_t position_word(const Op *op, const Type *t, const Type **leaf) {
+  Attr *pos = ir_op_attr(op, "position");
+  if (!pos || pos->kind != ATTR_DENSE_ARRAY)
+    return -1;
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < pos->u.darr.n; i++) {
+    int64_t p = pos->u.darr.ivals[i];
+    if (t->kind == TY_LLVM_STRUCT && p >= 0 && p < t->u.agg.n) {
+      for (int64_t j = 0; j < p; j++)
+        w += interp_words(t->u.agg.elems[j]);
+      t = t->u.agg.elems[p];
+    } else if (t->kind == TY_LLVM_ARRAY && p >= 0 && (uint64_t)p < t->u.arr.count) {
+      w += (uint32_t)p * interp_words(t->u.arr.elem);
+      t = t->u.arr.elem;
+    } else {
+      return -1;
+    }
+  }
+  *leaf = t;
+  return w;
+}
+
+static bool is_ptr(const Type *t) { return t->kind == TY_LLVM_PTR; }
+
+/* op as word moves, when it is one (else false, and op compiles as it did) */
+static bool l_words(KComp *kc, Op *op, KIns *k) {
+  if (op->nresults != 1 || k->wout[0] > 0xffff)
+    return false;
+  uint32_t n = k->wout[0];
+  int32_t *src = ir_alloc(kc->in->ctx, (n + 1) * sizeof *src);
+  Str name = op->name;
+  const Type *leaf;
+  if (ir_str_eq(name, "llvm.mlir.poison") || ir_str_eq(name, "llvm.mlir.undef") || ir_str_eq(name, "llvm.mlir.zero")) {
+    if (op->noperands)
+      return false;
+    for (uint32_t x = 0; x < n; x++)
+      src[x] = -1;
+  } else if ((ir_str_eq(name, "builtin.unrealized_conversion_cast") &&
+              op->noperands == 1 && k->win[0] == n && op->operands[0]->type->kind != TY_UNRANKED_MEMREF) ||
+             ((ir_str_eq(name, "llvm.bitcast") || ir_str_eq(name, "llvm.addrspacecast")) && op->noperands == 1 &&
+              is_ptr(op->operands[0]->type) && is_ptr(op->results[0].type))) {
+    for (uint32_t x = 0; x < n; x++)
+      src[x] = (int32_t)x;
+  } else if (ir_str_eq(name, "llvm.extractvalue") && op->noperands == 1) {
+    int64_t w = position_word(op, op->operands[0]->type, &leaf);
+    if (w < 0 || interp_words(leaf) != n || w + n > k->win[0])
+      return false;
+    for (uint32_t x = 0; x < n; x++)
+      src[x] = (int32_t)(w + x);
+  } else if (ir_str_eq(name, "llvm.insertvalue") && op->noperands == 2) {
+    int64_t w = position_word(op, op->operands[0]->type, &leaf);
+    if (w < 0 || interp_words(leaf) != k->win[1] || w + k->win[1] > n || k->win[0] != n)
+      return false;
+    for (uint32_t x = 0; x < n; x++)
+      src[x] = x >= w && x < w + k->win[1] ? (int32_t)(1u << 16 | (uint32_t)(x - w)) : (int32_t)x;
+  } else {
+    return false;
+  }
+  k->aux = src;
+  k->fn = x_words;
+  return true;
+}
+
+/* ---- values the same in every block: computed once per frame ------------------------------------ *
+ *
+ * A lowered kernel recomputes in every block what only its arguments, constants and the block's
+ * shape decide: the descriptors it rebuilds from the expanded memref arguments, the special
+ * registers but the block id, and what only they feed. Such an op (pure: no effects, no error)
+ * runs once per frame (a run of blocks of one launch) and is skipped after: its slots keep its
+ * results. A varying result is computed for every thread, so only ops in the kernel's entry block
+ * (where the mask is full and no slot is shared with a loop-carried value) hoist a varying result. */
+
+typedef struct LOnce {
+  KIns ins;      /* the op as compiled */
+  uint32_t once; /* its KFrame.once flag */
+} LOnce;
+
+static int x_once(KFrame *f, const KIns *k) {
+  const LOnce *o = k->aux;
+  if (f->once[o->once])
+    return EX_NEXT;
+  if (o->ins.nout && o->ins.vout[0] && f->nact != f->n)
+    return o->ins.fn(f, &o->ins);
+  f->once[o->once] = 1;
+  return o->ins.fn(f, &o->ins);
+}
+
+static const char *const pure_ops[] = {
+  "llvm.mlir.constant", "llvm.mlir.poison", "llvm.mlir.undef", "llvm.mlir.zero", "llvm.mlir.addressof",
+  "llvm.extractvalue", "llvm.insertvalue", "builtin.unrealized_conversion_cast", "llvm.bitcast",
+  "llvm.addrspacecast", "llvm.getelementptr", "llvm.add", "llvm.sub", "llvm.mul", "llvm.and", "llvm.or",
+  "llvm.xor", "llvm.shl", "llvm.lshr", "llvm.ashr", "llvm.sext", "llvm.zext", "llvm.trunc", "llvm.icmp",
+  "llvm.select", "llvm.sitofp", "llvm.fadd", "llvm.fsub", "llvm.fmul", "llvm.fdiv", "llvm.ptrtoint",
+  "llvm.inttoptr", "llvm.intr.smax", "llvm.intr.smin", "llvm.intr.umax", "llvm.intr.umin", NULL};
+
+static bool launch_invariant(KComp *kc, const Value *v) {
+  if (v->id & KV_INV)
+    return true;
+  Block *entry = kc->root->regions[0].first;
+  return !v->def && v->block == entry;
+}
+
+/* Wraps k in x_once when op is such an op. */
+static void hoist(KComp *kc, Op *op, KIns *k) {
+  if (kc->ninlined || !kc->root || !ir_str_eq(kc->root->name, "llvm.func") || op->nresults != 1 || op->nregions)
+    return;
+  bool pure = false;
+  if (prefix(op->name, "nvvm.read.ptx.sreg."))
+    pure = !prefix(op->name, "nvvm.read.ptx.sreg.ctaid.");
+  for (const char *const *p = pure_ops; *p && !pure; p++)
+    pure = ir_str_eq(op->name, *p);
+  for (uint32_t i = 0; i < op->noperands && pure; i++)
+    pure = launch_invariant(kc, op->operands[i]);
+  if (!pure || (k->vout[0] && op->parent != kc->root->regions[0].first))
+    return;
+  op->results[0].id |= KV_INV;
+  LOnce *o = ir_alloc(kc->in->ctx, sizeof *o);
+  o->ins = *k;
+  o->once = kernel_new_once(kc);
+  k->fn = x_once;
+  k->aux = o;
+}
+
+bool kernel_llvm_words(KComp *kc, Op *op, KIns *k) {
+  if (!l_words(kc, op, k))
+    return false;
+  hoist(kc, op, k);
+  return true;
+}
+
 /* ---- compiling ---------------------------------------------------------------------------- */
 
 /* llvm ops with effects or control the host implementations do not cover in kernels */
@@ -1302,7 +1476,16 @@ static const char *const refused[] = {"llvm.call", "llvm.switch", "llvm.unreacha
                                       "llvm.intr.stacksave", "llvm.intr.stackrestore", "llvm.invoke",
                                       "llvm.indirectbr", "llvm.resume", "llvm.landingpad", NULL};
 
+static bool compile_llvm(KComp *kc, Op *op, KIns *k);
+
 bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k) {
+  if (!compile_llvm(kc, op, k))
+    return false;
+  hoist(kc, op, k);
+  return true;
+}
+
+static bool compile_llvm(KComp *kc, Op *op, KIns *k) {
   char what[160];
   if (prefix(op->name, "nvvm.read.ptx.sreg."))
     return l_sreg(kc, op, k);
@@ -1334,7 +1517,8 @@ bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k) {
   bool ok = !prefix(op->name, "nvvm.") && interp_compile_fn(op->name);
   for (uint32_t i = 0; ok && refused[i]; i++)
     ok = !ir_str_eq(op->name, refused[i]);
-  if (ok && (twin_lanes(kc, op, k) || (ir_str_eq(op->name, "llvm.getelementptr") && gep_lanes(kc, op, k))))
+  if (ok && (twin_lanes(kc, op, k) || (ir_str_eq(op->name, "llvm.getelementptr") && gep_lanes(kc, op, k)) ||
+             l_words(kc, op, k)))
     return true;
   if (ok)
     return kernel_compile_host(kc->in, op, k);
