@@ -206,6 +206,7 @@ typedef struct LMem {
   bool gep;       /* the pointer is a getelementptr of a uniform base just before: */
   uint32_t gbase, gidx; /* the words of its base (uniform) and index (varying) */
   int64_t gscale; /* bytes per index */
+  uint8_t gtid;   /* the index is a uniform value plus the thread's x (1) or y (2) id (kernel_tid) */
 } LMem;
 
 static const LInfo *info(const KFrame *f) { return *kernel_llvm_ext(f->k); }
@@ -412,6 +413,8 @@ static inline char *lane_ptr(const KFrame *f, const KIns *k, const LMem *m, uint
 
 /* Where bytes [lo, hi) lie: all in shared memory, in private memory, in one memref passed to the
  * kernel, or none of these (then each thread is checked on its own). */
+static void bounds_of(const KFrame *f, LBounds *b);
+
 static int where(const KFrame *f, const LMem *m, uintptr_t lo, uintptr_t hi, LBounds *b) {
   if (hi <= lo)
     return AT_NONE;
@@ -421,6 +424,8 @@ static int where(const KFrame *f, const LMem *m, uintptr_t lo, uintptr_t hi, LBo
     return AT_NONE;
   if (lo >= (uintptr_t)f->priv && hi <= (uintptr_t)f->hi)
     return AT_PRIVATE;
+  if (b->n == UINT32_MAX) /* not known yet */
+    bounds_of(f, b);
   for (uint32_t i = 0; i < b->n; i++)
     if (lo >= (uintptr_t)b->lo[i] && hi <= (uintptr_t)b->hi[i])
       return AT_GLOBAL;
@@ -462,6 +467,20 @@ KLANEFN static bool shape_of(const KFrame *f, const KIns *k, const LMem *m, LSha
     S->rows = 1;
   } else {
     S->bx = 0;
+  }
+  if (S->bx && nact == n && m->gtid && (m->gtid == 1 || f->bdim[2] == 1)) {
+    /* known when compiled: x (1) or y (2) thread id plus a uniform value, thread l at
+     * I[0] + l % bx or I[0] + l / bx (kernel_tid) */
+    S->d1 = m->gtid == 1;
+    S->dr = m->gtid == 2;
+    S->sb = S->d1 * S->s;
+    S->rb = S->dr * S->s;
+    S->affine = true;
+    uint64_t i0 = I[0].u;
+    int64_t dmax = m->gtid == 1 ? (int64_t)S->bx - 1 : (int64_t)S->rows - 1;
+    S->p0 = (uintptr_t)S->B + i0 * (uint64_t)S->s;
+    S->lo = S->p0;
+    return offset_of(S->p0, dmax, S->s, &S->hi) && !__builtin_add_overflow(S->hi, (uintptr_t)m->bytes, &S->hi);
   }
   if (S->bx) {
     const Slot *J = I + S->l0;
@@ -538,12 +557,13 @@ KLANEFN static void load_shape(KFrame *f, const KIns *k, const LMem *m, const LS
         for (uint32_t t = 0; t < S->bx; t++)
           o[t] = v;
       } else {
-        const uint32_t *q = (const uint32_t *)(const void *)p;
+        const uint32_t *restrict q = (const uint32_t *)(const void *)p;
+        const uint32_t bx = S->bx; /* a local: the stores below may not alias it */
         if (f32)
-          for (uint32_t t = 0; t < S->bx; t++)
+          for (uint32_t t = 0; t < bx; t++)
             o[t].u = q[t];
         else
-          for (uint32_t t = 0; t < S->bx; t++)
+          for (uint32_t t = 0; t < bx; t++)
             o[t].i = (int32_t)q[t];
       }
     }
@@ -573,9 +593,10 @@ KLANEFN static void load_shape(KFrame *f, const KIns *k, const LMem *m, const LS
 KLANEFN static void store_shape(KFrame *f, const LMem *m, const LShape *S, const Slot *V, size_t sv) {
   if (S->affine && S->sb == 4 && m->bytes == 4 && sv && (m->t->kind == TY_FLOAT || m->t->u.i.width == 32)) {
     for (uint32_t g = 0; g < S->rows; g++) { /* rows of consecutive elements */
-      uint32_t *q = (uint32_t *)(S->p0 + (uintptr_t)((int64_t)g * S->rb));
-      const Slot *v = V + S->l0 + (size_t)g * S->bx;
-      for (uint32_t t = 0; t < S->bx; t++)
+      uint32_t *restrict q = (uint32_t *)(S->p0 + (uintptr_t)((int64_t)g * S->rb));
+      const Slot *restrict v = V + S->l0 + (size_t)g * S->bx;
+      const uint32_t bx = S->bx; /* a local: the stores below may not alias it */
+      for (uint32_t t = 0; t < bx; t++)
         q[t] = (uint32_t)v[t].u;
     }
     return;
@@ -633,12 +654,14 @@ static int x_load(KFrame *f, const KIns *k) {
   bool vary = k->vout[0];
   Slot *o = KOUT(f, k, 0);
   LBounds b;
-  bounds_of(f, &b);
+  b.n = UINT32_MAX; /* computed when needed */
   if (vary) {
     int r = access_shape(f, k, m, &b, false, o, NULL, 0);
     if (r >= 0)
       return r;
   }
+  if (b.n == UINT32_MAX)
+    bounds_of(f, &b);
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = lane_ptr(f, k, m, l);
@@ -659,10 +682,12 @@ static int x_store(KFrame *f, const KIns *k) {
   const Slot *v = KIN(f, k, 0);
   size_t sv = k->vin[0];
   LBounds b;
-  bounds_of(f, &b);
+  b.n = UINT32_MAX; /* computed when needed */
   int r = access_shape(f, k, m, &b, true, NULL, v, sv);
   if (r >= 0)
     return r;
+  if (b.n == UINT32_MAX)
+    bounds_of(f, &b);
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = lane_ptr(f, k, m, l);
@@ -720,6 +745,7 @@ static bool gep_split(KComp *kc, const Op *use, uint32_t ptr, LMem *m) {
     m->gbase = wb;
     m->gidx = wi;
     m->gscale = s;
+    m->gtid = (uint8_t)kernel_tid(g->operands[1]);
   }
   return true;
 }
