@@ -206,7 +206,8 @@ typedef struct LMem {
   bool gep;       /* the pointer is a getelementptr of a uniform base just before: */
   uint32_t gbase, gidx; /* the words of its base (uniform) and index (varying) */
   int64_t gscale; /* bytes per index */
-  uint8_t gtid;   /* the index is a uniform value plus the thread's x (1) or y (2) id (kernel_tid) */
+  bool gaff;      /* the index is a uniform value plus gcx times the thread's x id plus gcy times its y */
+  int64_t gcx, gcy; /* id, in every thread (affine_tid) */
 } LMem;
 
 static const LInfo *info(const KFrame *f) { return *kernel_llvm_ext(f->k); }
@@ -468,40 +469,36 @@ KLANEFN static bool shape_of(const KFrame *f, const KIns *k, const LMem *m, LSha
   } else {
     S->bx = 0;
   }
-  if (S->bx && nact == n && m->gtid && (m->gtid == 1 || f->bdim[2] == 1)) {
-    /* known when compiled: x (1) or y (2) thread id plus a uniform value, thread l at
-     * I[0] + l % bx or I[0] + l / bx (kernel_tid) */
-    S->d1 = m->gtid == 1;
-    S->dr = m->gtid == 2;
-    S->sb = S->d1 * S->s;
-    S->rb = S->dr * S->s;
-    S->affine = true;
-    uint64_t i0 = I[0].u;
-    int64_t dmax = m->gtid == 1 ? (int64_t)S->bx - 1 : (int64_t)S->rows - 1;
-    S->p0 = (uintptr_t)S->B + i0 * (uint64_t)S->s;
-    S->lo = S->p0;
-    return offset_of(S->p0, dmax, S->s, &S->hi) && !__builtin_add_overflow(S->hi, (uintptr_t)m->bytes, &S->hi);
-  }
   if (S->bx) {
     const Slot *J = I + S->l0;
-    uint64_t i0 = J[0].u, d1 = S->bx > 1 ? J[1].u - i0 : 0, dr = S->rows > 1 ? J[S->bx].u - i0 : 0, bad = 0;
-    uint64_t r = i0;
-    for (uint32_t g = 0; g < S->rows; g++, r += dr) {
-      const Slot *R = J + (size_t)g * S->bx;
-      uint64_t v = r; /* an induction, not a product: 64-bit lanes have no vector multiply here */
-      for (uint32_t t = 0; t < S->bx; t++, v += d1)
-        bad |= R[t].u ^ v;
+    uint64_t i0 = J[0].u, d1, dr, bad = 0;
+    if (m->gaff && (nact == n ? !m->gcy || f->bdim[2] == 1 : f->bdim[0] == n)) {
+      /* known when compiled (affine_tid): thread (x, y) at I[0] + cx * x + cy * y (a run of
+       * threads of a block of one row: all at y 0) */
+      d1 = (uint64_t)m->gcx;
+      dr = (uint64_t)m->gcy;
+    } else {
+      d1 = S->bx > 1 ? J[1].u - i0 : 0;
+      dr = S->rows > 1 ? J[S->bx].u - i0 : 0;
+      uint64_t r = i0;
+      for (uint32_t g = 0; g < S->rows; g++, r += dr) {
+        const Slot *R = J + (size_t)g * S->bx;
+        uint64_t v = r; /* an induction, not a product: 64-bit lanes have no vector multiply here */
+        for (uint32_t t = 0; t < S->bx; t++, v += d1)
+          bad |= R[t].u ^ v;
+      }
     }
+    int64_t t1, t2, dmin, dmax;
     if (!bad && !__builtin_mul_overflow((int64_t)d1, S->s, &S->sb) &&
         !__builtin_mul_overflow((int64_t)dr, S->s, &S->rb)) {
-      int64_t t1, t2;
       S->affine = true;
       S->d1 = (int64_t)d1;
       S->dr = (int64_t)dr;
       if (__builtin_mul_overflow((int64_t)(S->bx - 1), S->d1, &t1) ||
-          __builtin_mul_overflow((int64_t)(S->rows - 1), S->dr, &t2))
+          __builtin_mul_overflow((int64_t)(S->rows - 1), S->dr, &t2) ||
+          __builtin_add_overflow(t1 < 0 ? t1 : 0, t2 < 0 ? t2 : 0, &dmin) ||
+          __builtin_add_overflow(t1 > 0 ? t1 : 0, t2 > 0 ? t2 : 0, &dmax))
         return false;
-      int64_t dmin = (t1 < 0 ? t1 : 0) + (t2 < 0 ? t2 : 0), dmax = (t1 > 0 ? t1 : 0) + (t2 > 0 ? t2 : 0);
       S->p0 = (uintptr_t)S->B + i0 * (uint64_t)S->s;
       return offset_of(S->p0, dmin, S->s, &S->lo) && offset_of(S->p0, dmax, S->s, &S->hi) &&
              !__builtin_add_overflow(S->hi, (uintptr_t)m->bytes, &S->hi);
@@ -526,7 +523,7 @@ static void record_shape(KFrame *f, const KIns *k, const LMem *m, const LShape *
     if (rows > 1 && S->d1 && stride == (int64_t)len) { /* the rows follow each other */
       len *= rows;
       rows = 1;
-    } else if (rows > 1 && !S->d1 && !stride) {
+    } else if (rows > 1 && !stride) { /* every row the same */
       rows = 1;
     }
     kernel_note_rows(f, k, m->memo, S->p0, len, stride, rows, write);
@@ -721,6 +718,62 @@ static int64_t gep1_scale(const Op *op) {
   return bytes_of(et->type);
 }
 
+static bool is_i64(const Type *t) { return t->kind == TY_INDEX || (t->kind == TY_INT && t->u.i.width == 64); }
+
+/* Whether v is, in every thread of a block, some uniform value plus *cx times the thread's x id
+ * plus *cy times its y id, modulo 2^64 (then consecutive threads' values step evenly): the
+ * thread ids (nvvm's tid.x and tid.y, and their sext or zext: they are below 1024), uniform
+ * values, and i64 sums, differences, products with a constant and shifts by one of those, and
+ * casts between i64 and index; false when not known. */
+static bool affine_tid(const Value *v, int64_t *cx, int64_t *cy, int depth) {
+  *cx = *cy = 0;
+  if ((v->id & (KV_MINE | KV_VARY)) != (KV_MINE | KV_VARY))
+    return true; /* uniform */
+  const Op *d = v->def;
+  if (!d || depth > 8 || d->nresults != 1)
+    return false;
+  if (ir_str_eq(d->name, "nvvm.read.ptx.sreg.tid.x") || ir_str_eq(d->name, "nvvm.read.ptx.sreg.tid.y")) {
+    *(ir_str_eq(d->name, "nvvm.read.ptx.sreg.tid.x") ? cx : cy) = 1;
+    return true;
+  }
+  if (ir_str_eq(d->name, "llvm.sext") || ir_str_eq(d->name, "llvm.zext")) {
+    const Op *s = d->operands[0]->def;
+    return s && (ir_str_eq(s->name, "nvvm.read.ptx.sreg.tid.x") || ir_str_eq(s->name, "nvvm.read.ptx.sreg.tid.y")) &&
+           affine_tid(d->operands[0], cx, cy, depth + 1);
+  }
+  if (!is_i64(v->type))
+    return false;
+  if (ir_str_eq(d->name, "builtin.unrealized_conversion_cast"))
+    return d->noperands == 1 && is_i64(d->operands[0]->type) && affine_tid(d->operands[0], cx, cy, depth + 1);
+  if (d->noperands != 2)
+    return false;
+  int64_t ax, ay, bx, by;
+  bool add = ir_str_eq(d->name, "llvm.add"), sub = ir_str_eq(d->name, "llvm.sub");
+  if (add || sub) {
+    if (!affine_tid(d->operands[0], &ax, &ay, depth + 1) || !affine_tid(d->operands[1], &bx, &by, depth + 1))
+      return false;
+    return add ? !__builtin_add_overflow(ax, bx, cx) && !__builtin_add_overflow(ay, by, cy)
+               : !__builtin_sub_overflow(ax, bx, cx) && !__builtin_sub_overflow(ay, by, cy);
+  }
+  bool mul = ir_str_eq(d->name, "llvm.mul"), shl = ir_str_eq(d->name, "llvm.shl");
+  if (!mul && !shl)
+    return false;
+  for (uint32_t j = 0; j < 2; j++) { /* j: the constant operand */
+    const Op *c = d->operands[j]->def;
+    Attr *a = c && ir_str_eq(c->name, "llvm.mlir.constant") ? ir_op_attr(c, "value") : NULL;
+    if (!a || a->kind != ATTR_INT || (shl && j != 1))
+      continue;
+    int64_t f = a->u.i.v;
+    if (shl && (f < 0 || f > 62))
+      return false;
+    if (shl)
+      f = (int64_t)1 << f;
+    return affine_tid(d->operands[1 - j], &ax, &ay, depth + 1) && !__builtin_mul_overflow(ax, f, cx) &&
+           !__builtin_mul_overflow(ay, f, cy);
+  }
+  return false;
+}
+
 /* Whether memory op `use` takes the getelementptr its pointer (operand ptr) comes from apart,
  * addressing B + I[l] * s itself (LMem.gep, filled in when m is not NULL): a single-index one of
  * a uniform base and a varying index, just before it in its block (no op in between that may
@@ -745,7 +798,7 @@ static bool gep_split(KComp *kc, const Op *use, uint32_t ptr, LMem *m) {
     m->gbase = wb;
     m->gidx = wi;
     m->gscale = s;
-    m->gtid = (uint8_t)kernel_tid(g->operands[1]);
+    m->gaff = affine_tid(g->operands[1], &m->gcx, &m->gcy, 0);
   }
   return true;
 }
