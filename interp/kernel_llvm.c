@@ -207,7 +207,9 @@ typedef struct LMem {
   uint32_t gbase, gidx; /* the words of its base (uniform) and index (varying) */
   int64_t gscale; /* bytes per index */
   bool gaff;      /* the index is a uniform value plus gcx times the thread's x id plus gcy times its y */
-  int64_t gcx, gcy; /* id, in every thread (affine_tid) */
+  int64_t gcx, gcy; /* id, in every thread (affine_tid): then the index column is not read, */
+  struct LAff *aff; /* the uniform value is computed from this (so the ops computing the index
+                       need not run: unneeded()) */
 } LMem;
 
 static const LInfo *info(const KFrame *f) { return *kernel_llvm_ext(f->k); }
@@ -402,11 +404,21 @@ typedef struct LShape {
   int64_t sb, rb;     /* affine: d1 * s and dr * s, the steps in bytes */
   uintptr_t p0;       /* affine: the first thread's address */
   uintptr_t lo, hi;   /* the bytes the active threads touch */
+  uint64_t u;         /* I NULL (LMem.gaff): the index of thread (0, 0), thread l's aff_index */
 } LShape;
 
 enum { AT_NONE, AT_GLOBAL, AT_SHARED, AT_PRIVATE };
 
+static uint64_t aff_base(const KFrame *f, const struct LAff *a);
+
+/* The index of thread l, from the index of thread (0, 0) (LMem.gaff) */
+static inline uint64_t aff_index(const KFrame *f, const LMem *m, uint64_t u, uint32_t l) {
+  return u + (uint64_t)m->gcx * (l % f->bdim[0]) + (uint64_t)m->gcy * (l / f->bdim[0] % f->bdim[1]);
+}
+
 static inline char *lane_ptr(const KFrame *f, const KIns *k, const LMem *m, uint32_t l) {
+  if (m->gaff)
+    return (char *)((uintptr_t)f->u[m->gbase].p + aff_index(f, m, aff_base(f, m->aff), l) * (uint64_t)m->gscale);
   if (m->gep)
     return (char *)((uintptr_t)f->u[m->gbase].p + (uint64_t)kw(f, m->gidx, true)[l].i * (uint64_t)m->gscale);
   return ptr_of(f, k, m->ptr, l);
@@ -448,8 +460,10 @@ static inline bool offset_of(uintptr_t x, int64_t d, int64_t s, uintptr_t *out) 
 KLANEFN static bool shape_of(const KFrame *f, const KIns *k, const LMem *m, LShape *S) {
   if (m->gep) {
     S->B = f->u[m->gbase].p;
-    S->I = kw(f, m->gidx, true);
+    S->I = m->gaff ? NULL : kw(f, m->gidx, true); /* gaff: from S->u, the column is not computed */
     S->s = m->gscale;
+    if (m->gaff)
+      S->u = aff_base(f, m->aff);
   } else {
     S->B = NULL;
     S->I = KIN(f, k, m->ptr);
@@ -470,13 +484,16 @@ KLANEFN static bool shape_of(const KFrame *f, const KIns *k, const LMem *m, LSha
     S->bx = 0;
   }
   if (S->bx) {
-    const Slot *J = I + S->l0;
-    uint64_t i0 = J[0].u, d1, dr, bad = 0;
+    const Slot *J = I ? I + S->l0 : NULL;
+    uint64_t i0 = J ? J[0].u : aff_index(f, m, S->u, S->l0), d1, dr, bad = 0;
     if (m->gaff && (nact == n ? !m->gcy || f->bdim[2] == 1 : f->bdim[0] == n)) {
       /* known when compiled (affine_tid): thread (x, y) at I[0] + cx * x + cy * y (a run of
        * threads of a block of one row: all at y 0) */
       d1 = (uint64_t)m->gcx;
       dr = (uint64_t)m->gcy;
+    } else if (!J) {
+      bad = 1; /* another shape of block or mask: bounded thread by thread below */
+      d1 = dr = 0;
     } else {
       d1 = S->bx > 1 ? J[1].u - i0 : 0;
       dr = S->rows > 1 ? J[S->bx].u - i0 : 0;
@@ -506,7 +523,7 @@ KLANEFN static bool shape_of(const KFrame *f, const KIns *k, const LMem *m, LSha
   }
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   KLANES(f, l, {
-    int64_t x = I[l].i;
+    int64_t x = I ? I[l].i : (int64_t)aff_index(f, m, S->u, l);
     lo = x < lo ? x : lo;
     hi = x > hi ? x : hi;
   });
@@ -569,6 +586,10 @@ KLANEFN static void load_shape(KFrame *f, const KIns *k, const LMem *m, const LS
   char *B = S->B;
   const Slot *I = S->I;
   uint64_t s = (uint64_t)S->s;
+  if (!I) {
+    KLANES(f, l, { load_one(m, B + aff_index(f, m, S->u, l) * s, &O[l]); });
+    return;
+  }
   if (f32)
     KLANES(f, l, {
       uint32_t w;
@@ -601,7 +622,9 @@ KLANEFN static void store_shape(KFrame *f, const LMem *m, const LShape *S, const
   char *B = S->B;
   const Slot *I = S->I;
   uint64_t s = (uint64_t)S->s;
-  if (m->bytes == 4 && m->t->kind == TY_FLOAT)
+  if (!I)
+    KLANES(f, l, { store_one(m, B + aff_index(f, m, S->u, l) * s, &V[l * sv]); });
+  else if (m->bytes == 4 && m->t->kind == TY_FLOAT)
     KLANES(f, l, { memcpy(B + I[l].u * s, &V[l * sv].f32, 4); });
   else if ((m->bytes == 4 && m->t->kind == TY_INT && m->t->u.i.width == 32) || m->bytes == 8)
     KLANES(f, l, { memcpy(B + I[l].u * s, &V[l * sv], m->bytes); });
@@ -720,37 +743,66 @@ static int64_t gep1_scale(const Op *op) {
 
 static bool is_i64(const Type *t) { return t->kind == TY_INDEX || (t->kind == TY_INT && t->u.i.width == 64); }
 
+/* An index as affine_tid finds it: its value in thread (0, 0), as a program over uniform words
+ * and constants (postfix), evaluated when an access needs it. */
+typedef struct LNode {
+  uint8_t op; /* N_WORD: f->u[word]; N_CONST: c; N_ADD, N_SUB, N_MUL: of the two below */
+  uint32_t word;
+  int64_t c;
+} LNode;
+enum { N_WORD, N_CONST, N_ADD, N_SUB, N_MUL };
+#define LPROG 32
+
+typedef struct LAff {
+  LNode prog[LPROG];
+  uint32_t n;
+} LAff;
+
+static bool emit(LAff *a, uint8_t op, uint32_t word, int64_t c) {
+  if (!a)
+    return true;
+  if (a->n == LPROG)
+    return false;
+  a->prog[a->n++] = (LNode){op, word, c};
+  return true;
+}
+
 /* Whether v is, in every thread of a block, some uniform value plus *cx times the thread's x id
  * plus *cy times its y id, modulo 2^64 (then consecutive threads' values step evenly): the
  * thread ids (nvvm's tid.x and tid.y, and their sext or zext: they are below 1024), uniform
  * values, and i64 sums, differences, products with a constant and shifts by one of those, and
- * casts between i64 and index; false when not known. */
-static bool affine_tid(const Value *v, int64_t *cx, int64_t *cy, int depth) {
+ * casts between i64 and index; false when not known. With a, the uniform value's program. */
+static bool affine_tid(KComp *kc, const Value *v, int64_t *cx, int64_t *cy, LAff *a, int depth) {
   *cx = *cy = 0;
-  if ((v->id & (KV_MINE | KV_VARY)) != (KV_MINE | KV_VARY))
-    return true; /* uniform */
+  if ((v->id & (KV_MINE | KV_VARY)) != (KV_MINE | KV_VARY)) { /* uniform */
+    uint32_t w;
+    uint8_t vary;
+    kernel_operand(kc, (Value *)v, &w, &vary);
+    return !vary && interp_words(v->type) == 1 && emit(a, N_WORD, w, 0);
+  }
   const Op *d = v->def;
   if (!d || depth > 8 || d->nresults != 1)
     return false;
   if (ir_str_eq(d->name, "nvvm.read.ptx.sreg.tid.x") || ir_str_eq(d->name, "nvvm.read.ptx.sreg.tid.y")) {
     *(ir_str_eq(d->name, "nvvm.read.ptx.sreg.tid.x") ? cx : cy) = 1;
-    return true;
+    return emit(a, N_CONST, 0, 0); /* 0 in thread (0, 0) */
   }
   if (ir_str_eq(d->name, "llvm.sext") || ir_str_eq(d->name, "llvm.zext")) {
     const Op *s = d->operands[0]->def;
     return s && (ir_str_eq(s->name, "nvvm.read.ptx.sreg.tid.x") || ir_str_eq(s->name, "nvvm.read.ptx.sreg.tid.y")) &&
-           affine_tid(d->operands[0], cx, cy, depth + 1);
+           affine_tid(kc, d->operands[0], cx, cy, a, depth + 1);
   }
   if (!is_i64(v->type))
     return false;
   if (ir_str_eq(d->name, "builtin.unrealized_conversion_cast"))
-    return d->noperands == 1 && is_i64(d->operands[0]->type) && affine_tid(d->operands[0], cx, cy, depth + 1);
+    return d->noperands == 1 && is_i64(d->operands[0]->type) && affine_tid(kc, d->operands[0], cx, cy, a, depth + 1);
   if (d->noperands != 2)
     return false;
   int64_t ax, ay, bx, by;
   bool add = ir_str_eq(d->name, "llvm.add"), sub = ir_str_eq(d->name, "llvm.sub");
   if (add || sub) {
-    if (!affine_tid(d->operands[0], &ax, &ay, depth + 1) || !affine_tid(d->operands[1], &bx, &by, depth + 1))
+    if (!affine_tid(kc, d->operands[0], &ax, &ay, a, depth + 1) ||
+        !affine_tid(kc, d->operands[1], &bx, &by, a, depth + 1) || !emit(a, add ? N_ADD : N_SUB, 0, 0))
       return false;
     return add ? !__builtin_add_overflow(ax, bx, cx) && !__builtin_add_overflow(ay, by, cy)
                : !__builtin_sub_overflow(ax, bx, cx) && !__builtin_sub_overflow(ay, by, cy);
@@ -760,18 +812,35 @@ static bool affine_tid(const Value *v, int64_t *cx, int64_t *cy, int depth) {
     return false;
   for (uint32_t j = 0; j < 2; j++) { /* j: the constant operand */
     const Op *c = d->operands[j]->def;
-    Attr *a = c && ir_str_eq(c->name, "llvm.mlir.constant") ? ir_op_attr(c, "value") : NULL;
-    if (!a || a->kind != ATTR_INT || (shl && j != 1))
+    Attr *at = c && ir_str_eq(c->name, "llvm.mlir.constant") ? ir_op_attr(c, "value") : NULL;
+    if (!at || at->kind != ATTR_INT || (shl && j != 1))
       continue;
-    int64_t f = a->u.i.v;
+    int64_t f = at->u.i.v;
     if (shl && (f < 0 || f > 62))
       return false;
     if (shl)
       f = (int64_t)1 << f;
-    return affine_tid(d->operands[1 - j], &ax, &ay, depth + 1) && !__builtin_mul_overflow(ax, f, cx) &&
-           !__builtin_mul_overflow(ay, f, cy);
+    return affine_tid(kc, d->operands[1 - j], &ax, &ay, a, depth + 1) && emit(a, N_CONST, 0, f) &&
+           emit(a, N_MUL, 0, 0) && !__builtin_mul_overflow(ax, f, cx) && !__builtin_mul_overflow(ay, f, cy);
   }
   return false;
+}
+
+/* The index of thread (0, 0) (modulo 2^64) */
+static uint64_t aff_base(const KFrame *f, const LAff *a) {
+  uint64_t st[LPROG];
+  uint32_t sp = 0;
+  for (uint32_t i = 0; i < a->n; i++) {
+    const LNode *x = &a->prog[i];
+    switch (x->op) {
+    case N_WORD: st[sp++] = f->u[x->word].u; break;
+    case N_CONST: st[sp++] = (uint64_t)x->c; break;
+    case N_ADD: sp--; st[sp - 1] += st[sp]; break;
+    case N_SUB: sp--; st[sp - 1] -= st[sp]; break;
+    default: sp--; st[sp - 1] *= st[sp]; break;
+    }
+  }
+  return sp ? st[0] : 0;
 }
 
 /* Whether memory op `use` takes the getelementptr its pointer (operand ptr) comes from apart,
@@ -798,7 +867,12 @@ static bool gep_split(KComp *kc, const Op *use, uint32_t ptr, LMem *m) {
     m->gbase = wb;
     m->gidx = wi;
     m->gscale = s;
-    m->gaff = affine_tid(g->operands[1], &m->gcx, &m->gcy, 0);
+    LAff aff = {0};
+    m->gaff = affine_tid(kc, g->operands[1], &m->gcx, &m->gcy, &aff, 0);
+    if (m->gaff) {
+      m->aff = ir_alloc(kc->in->ctx, sizeof *m->aff);
+      *m->aff = aff;
+    }
   }
   return true;
 }
@@ -1369,24 +1443,50 @@ KLANEFN static int x_gep1(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
-static int x_gep_split(KFrame *f, const KIns *k) {
+/* An op whose value no thread needs: every use computes it itself (gep_split, unneeded()). */
+static int x_unneeded(KFrame *f, const KIns *k) {
   (void)f;
   (void)k;
   return EX_NEXT;
 }
 
-static bool gep_lanes(KComp *kc, Op *op, KIns *k) {
-  if (!(k->imm = gep1_scale(op)))
-    return false;
-  k->fn = x_gep1;
-  /* every use takes it apart (gep_split): no thread's pointer is needed */
-  bool all = op->results[0].uses != NULL;
+/* Whether every use of getelementptr op takes it apart (gep_split): no thread's pointer is needed */
+static bool gep_all_split(KComp *kc, const Op *op) {
+  bool all = gep1_scale(op) && op->results[0].uses != NULL;
   for (Use *u = op->results[0].uses; u && all; u = u->next)
     all = ((ir_str_eq(u->user->name, "llvm.load") && u->index == 0) ||
            (ir_str_eq(u->user->name, "llvm.store") && u->index == 1)) &&
           gep_split(kc, u->user, u->index, NULL);
-  if (all)
-    k->fn = x_gep_split;
+  return all;
+}
+
+static bool gep_lanes(KComp *kc, Op *op, KIns *k) {
+  if (!(k->imm = gep1_scale(op)))
+    return false;
+  k->fn = gep_all_split(kc, op) ? x_unneeded : x_gep1;
+  return true;
+}
+
+/* Whether no thread needs v's value: a varying index (affine_tid) that only indices of the same
+ * kind and getelementptrs taken apart by all their uses use; those accesses compute the index
+ * themselves from its uniform part (LMem.aff). */
+static bool unneeded(KComp *kc, const Value *v, int depth) {
+  int64_t cx, cy;
+  LAff a = {0}; /* as gep_split's program: it may not be too long */
+  if (depth > 8 || !v->uses || (v->id & (KV_MINE | KV_VARY)) != (KV_MINE | KV_VARY) ||
+      !affine_tid(kc, v, &cx, &cy, &a, 0))
+    return false;
+  for (Use *u = v->uses; u; u = u->next) {
+    const Op *o = u->user;
+    if (ir_str_eq(o->name, "llvm.getelementptr") && u->index == 1 && o->noperands == 2 && gep_all_split(kc, o))
+      continue;
+    if (o->nresults != 1 || !(ir_str_eq(o->name, "llvm.add") || ir_str_eq(o->name, "llvm.sub") ||
+                              ir_str_eq(o->name, "llvm.mul") || ir_str_eq(o->name, "llvm.shl") ||
+                              ir_str_eq(o->name, "llvm.sext") || ir_str_eq(o->name, "llvm.zext") ||
+                              ir_str_eq(o->name, "builtin.unrealized_conversion_cast")) ||
+        !unneeded(kc, &o->results[0], depth + 1))
+      return false;
+  }
   return true;
 }
 
@@ -1544,6 +1644,8 @@ bool kernel_llvm_words(KComp *kc, Op *op, KIns *k) {
   if (!l_words(kc, op, k))
     return false;
   hoist(kc, op, k);
+  if (unneeded(kc, &op->results[0], 0))
+    k->fn = x_unneeded;
   return true;
 }
 
@@ -1561,6 +1663,8 @@ bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k) {
   if (!compile_llvm(kc, op, k))
     return false;
   hoist(kc, op, k);
+  if (op->nresults == 1 && !prefix(op->name, "nvvm.") && unneeded(kc, &op->results[0], 0))
+    k->fn = x_unneeded;
   return true;
 }
 
