@@ -1303,6 +1303,12 @@ uint32_t kernel_new_memo(KComp *kc, uint32_t esize) {
 }
 uint32_t kernel_new_once(KComp *kc) { return kc->k->nonce++; }
 
+uint32_t kernel_new_uniform(KComp *kc, uint32_t n) {
+  uint32_t w = kc->k->nu;
+  kc->k->nu += n;
+  return w;
+}
+
 size_t kernel_reserve_shared(KComp *kc, size_t bytes) {
   size_t off = kc->k->shared_bytes;
   kc->k->shared_bytes += kernel_align16(bytes);

@@ -270,6 +270,8 @@ uint32_t kernel_new_memo(KComp *kc, uint32_t esize);
 /* A new index in KFrame.once, for an op whose varying result is the same in every block of the
  * launch (gpu.thread_id): it fills the whole column once per frame. */
 uint32_t kernel_new_once(KComp *kc);
+/* n uniform words of the kernel's own (kept across the blocks of a frame) */
+uint32_t kernel_new_uniform(KComp *kc, uint32_t n);
 int kernel_run_body(KFrame *f, const KBody *b);
 
 /* kernel_ops.c: compile functions of the ops it runs, and memory helpers */

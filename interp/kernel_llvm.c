@@ -60,6 +60,8 @@ typedef struct LInfo {
   uint32_t nshared;
   struct LConst { Op *global; char *p; size_t bytes; } consts[MAX_SHARED_GLOBALS]; /* constant globals */
   uint32_t nconsts;
+  bool cached;          /* bounds_of keeps the bounds in uniform words bwords.. (once flag bonce) */
+  uint32_t bwords, bonce;
 } LInfo;
 
 static LInfo *linfo(Interp *in, Kernel *k) {
@@ -290,15 +292,33 @@ typedef struct LBounds {
   uint32_t n, last;
 } LBounds;
 
+/* Computed once per frame (the launch's arguments decide them), kept in uniform words. */
 static void bounds_of(const KFrame *f, LBounds *b) {
   const LInfo *in = info(f);
-  b->n = 0;
   b->last = 0;
+  Slot *keep = in && in->cached ? f->u + in->bwords : NULL;
+  if (keep && f->once[in->bonce]) {
+    b->n = (uint32_t)keep[2 * LB_MAX].u;
+    for (uint32_t i = 0; i < b->n; i++) {
+      b->lo[i] = keep[2 * i].p;
+      b->hi[i] = keep[2 * i + 1].p;
+    }
+    return;
+  }
+  b->n = 0;
   for (uint32_t i = 0; in && in->bound && i < in->n && i < LB_MAX; i++) {
     const LRef *r = &in->refs[i];
     char *base = f->u[r->aligned].p;
     b->lo[b->n] = base + f->u[r->words[0]].i * (int64_t)r->esize;
     b->hi[b->n++] = base + ref_extent(f, r) * (int64_t)r->esize;
+  }
+  if (keep) {
+    for (uint32_t i = 0; i < b->n; i++) {
+      keep[2 * i].p = b->lo[i];
+      keep[2 * i + 1].p = b->hi[i];
+    }
+    keep[2 * LB_MAX].u = b->n;
+    f->once[in->bonce] = 1;
   }
 }
 
@@ -890,6 +910,12 @@ static bool l_mem(KComp *kc, Op *op, KIns *k, uint32_t ptr, Type *t) {
   m->local = pt->u.ptr.addrspace == 3;
   m->memo = kernel_new_memo(kc, m->bytes);
   m->ptr = ptr;
+  LInfo *li = linfo(kc->in, kc->k);
+  if (!li->cached && kc->root && ir_str_eq(kc->root->name, "llvm.func")) {
+    li->cached = true;
+    li->bwords = kernel_new_uniform(kc, 2 * LB_MAX + 1);
+    li->bonce = kernel_new_once(kc);
+  }
   if (k->vin[ptr])
     gep_split(kc, op, ptr, m);
   k->aux = m;
