@@ -556,11 +556,15 @@ static bool bind(Frame *fr, const Ins *call, const char *name) {
     return false;
   }
   be_mgpu_bind(fr->in->be, call_site(fr->in, call->op, name));
+  char label[200];
+  snprintf(label, sizeof label, "llvm.call @%s", name);
+  be_trace_label(ir_intern_cstr(fr->in->ctx, label).s); /* traces name the call as the program does */
   return true;
 }
 
 static int unbind(void) {
   be_mgpu_bind(NULL, NULL);
+  be_trace_label(NULL);
   return EX_NEXT;
 }
 

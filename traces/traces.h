@@ -32,7 +32,10 @@
 
 typedef enum TraceKind {
     TRACE_CALL,      /* a host API call returned: name, loc, detail, t_ns = its start, dur_ns */
-    TRACE_ENQUEUE,   /* op submitted by the host: op, stream, name (op kind), loc, accesses known up front */
+    TRACE_ENQUEUE,   /* op submitted by the host: op, stream, name (op kind: "memcpy", "memset",
+                        "kernel", "marker", ...), detail (what the host ran, as the program names
+                        it: "gpu.memcpy", "gpu.launch_func @kernels::@vadd"; may be NULL), loc,
+                        accesses known up front */
     TRACE_START,     /* op began on a worker: op, stream, worker */
     TRACE_END,       /* op completed: op, stream; accesses found while running (e.g. a kernel's) */
     TRACE_EDGE,      /* happens-before: op -> op2 (either may be TRACE_HOST), edge says why */
