@@ -10,13 +10,15 @@
  * worker, so they are sorted. Nothing time- or address-dependent is printed.
  *
  * JSON follows the Trace Event Format (the "JSON Object Format" with a traceEvents array):
- *   pid 1; tid 0 is the host, tid S is stream S, tid WORKER_TID+w holds ops on no stream that worker w
- *   ran, tid VIOLATION_TID holds violations.
+ *   pid 1 is the program: tid 0 the host, tid S stream S, TID_CHAIN + c chain c (the high-level
+ *   form's logical streams, chains_build), TID_VIOLATIONS the violations; pid 2 ("workers") has the
+ *   same op slices on the threads that ran them, without flows.
  *   API calls and ops are complete events ("X"); enqueues and violations are instants ("i").
- *   Every happens-before edge is a flow: "s" inside the source slice (just before the source op ends),
- *   "f" on the target track. A flow finish without "bp":"e" binds to the next slice that begins on its
- *   track, so it is placed one nanosecond before the target op starts (or before the violation
- *   instant); a finish on the host binds with "bp":"e" to the enclosing synchronization call.
+ *   Every happens-before edge is a flow: "s" inside the source slice (1 ns before it ends), "f"
+ *   1 ns before the target's slice begins, which it binds to as the next slice on its track; a
+ *   finish on the host binds with "bp":"e" to the enclosing synchronization call. Slices are
+ *   placed by lay_out so that none overlaps another on its track and no arrow points back.
+ *   tests/corpus-tools/check-chrome-trace.py holds the output to these rules.
  *   Timestamps are microseconds with three decimals (nanosecond resolution), written with integer
  *   arithmetic so the output does not depend on the locale.
  */
