@@ -160,6 +160,18 @@ void be_quiet_leaks(Backend *be)
 
 /* ---- tracing the calls ---- */
 
+static _Thread_local const char *label; /* be_trace_label: what the caller is running */
+
+void be_trace_label(const char *name)
+{
+    label = name;
+}
+
+const char *be_trace_label_now(void)
+{
+    return label;
+}
+
 typedef struct Detail {
     char buf[200];
     size_t n;
@@ -211,7 +223,7 @@ static BeStatus done(Backend *be, const char *name, const char *loc, uint64_t t0
 {
     if (st != BE_OK)
         add(d, "%s-> %s", d->n ? " " : "", be_status_name(st));
-    trace_call(be->trace, name, loc, t0, d->n ? d->buf : NULL);
+    trace_call(be->trace, label ? label : name, loc, t0, d->n ? d->buf : NULL);
     return st;
 }
 

@@ -407,6 +407,17 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
  * NULL) goes back to the process-wide device. Not exported by libmgpusim.so. */
 void be_mgpu_bind(Backend *be, const char *loc);
 
+/* Names, in traces, the calls this thread makes next and the ops they enqueue: `name` is what the
+ * caller runs, as MLIR names it ("gpu.memcpy", "gpu.launch_func @kernels::@vadd", "llvm.call
+ * @mgpuMemcpy"; libmgpusim.so: the C function, "mgpuMemcpy"), shown instead of the backend's own
+ * call names ("memcpy", "token_memcpy") and op kinds ("memcpy", "marker", "kernel"). It holds
+ * until the next be_trace_label on this thread; NULL goes back to the backend's names. The string
+ * is not copied: it must live until it is replaced. A thread-local store, whether or not a trace
+ * is recorded. */
+void be_trace_label(const char *name);
+/* This thread's label, or NULL. For the adapters' trace observers. */
+const char *be_trace_label_now(void);
+
 /* ---- backend constructors (one per adapter file) ------------------------------------------- */
 
 /* Creates the sim adapter's state and table. Only be_open calls it. */

@@ -276,7 +276,9 @@ static bool dim(intptr_t v, uint32_t *out)
     Backend *b = be();                                                                           \
     if (!b)                                                                                      \
         return __VA_ARGS__;                                                                      \
-    const char *loc = bound ? (bound_loc ? bound_loc : #name) : call_loc(F_##name)
+    const char *loc = bound ? (bound_loc ? bound_loc : #name) : call_loc(F_##name);              \
+    if (!bound)                                                                                  \
+        be_trace_label(#name) /* the interpreter names its own calls (llvm.call @...) */
 
 void *mgpuStreamCreate(void)
 {

@@ -313,7 +313,12 @@ static void observe(const SimObs *o, void *user)
         if (o->opkind == SIM_OP_MEMCPY && o->bytes)
             acc[n++] = buffer_access(b, o->src, o->bytes, TRACE_READ);
         op_stream_set(b, o->op, o->stream);
-        trace_op_enqueue(t, o->op, o->stream, op_kind(o->opkind), o->loc, acc, n);
+        /* the kind, and what the host ran when it said (be_trace_label): the host's thread
+         * enqueues */
+        TraceEvent ev = {.kind = TRACE_ENQUEUE, .op = o->op, .stream = o->stream,
+                         .name = op_kind(o->opkind), .detail = be_trace_label_now(), .loc = o->loc,
+                         .accesses = acc, .n_accesses = n};
+        trace_recorder_add(t, &ev);
         break;
     }
     case SIM_OBS_DEP:

@@ -110,6 +110,9 @@ typedef struct GOp {
   uint32_t first_arg, nargs;          /* gpu.launch_func: kernel operands */
   int smem;                           /* operand of the dynamic shared memory size, or -1 */
   int stream;                         /* gpu.launch_func <%stream>: its operand, or -1 */
+  const char *label;                  /* the op as traces name it: "gpu.memcpy", "gpu.launch_func
+                                         @kernels::@vadd" (be_trace_label) */
+  ExecFn run;                         /* what labelled() runs */
 } GOp;
 
 static bool is_token(const Type *t) { return t->kind == TY_GPU_TOKEN; }
@@ -122,7 +125,25 @@ static GOp *gop(Comp *c, Op *op) {
   g->async = op->nresults && is_token(op->results[op->nresults - 1].type);
   g->smem = -1;
   g->stream = -1;
+  char name[200];
+  snprintf(name, sizeof name, "%.*s", (int)op->name.len, op->name.s);
+  g->label = ir_intern_cstr(c->in->ctx, name).s;
   return g;
+}
+
+/* Every gpu op runs through here, so that what it records in a trace is named by the op. */
+static int labelled(Frame *fr, const Ins *ins) {
+  const GOp *g = ins->aux;
+  be_trace_label(g->label);
+  int r = g->run(fr, ins);
+  be_trace_label(NULL);
+  return r;
+}
+
+static void set_run(Ins *ins, ExecFn fn) {
+  GOp *g = ins->aux;
+  g->run = fn;
+  ins->fn = labelled;
 }
 
 static bool no_device(Comp *c, Op *op) {
@@ -224,7 +245,7 @@ bool c_gpu_wait(Comp *c, Op *op, Ins *ins) {
   if (no_device(c, op))
     return false;
   ins->aux = gop(c, op);
-  ins->fn = x_wait;
+  set_run(ins, x_wait);
   return true;
 }
 
@@ -279,7 +300,7 @@ bool c_gpu_alloc(Comp *c, Op *op, Ins *ins) {
     return interp_unsupported(c, op, "more than 64 dependencies");
   g->host_shared = ir_op_attr(op, "hostShared") != NULL;
   ins->aux = g;
-  ins->fn = x_alloc;
+  set_run(ins, x_alloc);
   return true;
 }
 
@@ -298,7 +319,7 @@ bool c_gpu_dealloc(Comp *c, Op *op, Ins *ins) {
   if (no_device(c, op) || g->ndeps > 64 || !memref_ok(c, op, op->operands[g->ndeps]->type, g))
     return false;
   ins->aux = g;
-  ins->fn = x_dealloc;
+  set_run(ins, x_dealloc);
   return true;
 }
 
@@ -331,7 +352,7 @@ bool c_gpu_memcpy(Comp *c, Op *op, Ins *ins) {
   if (interp_elem_bytes(op->operands[g->ndeps + 1]->type->u.sh.elem) != g->esize)
     return interp_unsupported(c, op, "a copy between element types of different sizes");
   ins->aux = g;
-  ins->fn = x_memcpy;
+  set_run(ins, x_memcpy);
   return true;
 }
 
@@ -359,7 +380,7 @@ bool c_gpu_memset(Comp *c, Op *op, Ins *ins) {
   if (g->esize != 1 && g->esize != 2 && g->esize != 4)
     return interp_unsupported(c, op, "a memset of elements wider than 4 bytes");
   ins->aux = g;
-  ins->fn = x_memset;
+  set_run(ins, x_memset);
   return true;
 }
 
@@ -418,7 +439,7 @@ bool c_gpu_host_register(Comp *c, Op *op, Ins *ins) {
     return false;
   ins->a = ir_str_eq(op->name, "gpu.host_unregister");
   ins->aux = g;
-  ins->fn = x_host_register;
+  set_run(ins, x_host_register);
   return true;
 }
 
@@ -432,7 +453,7 @@ bool c_gpu_set_default_device(Comp *c, Op *op, Ins *ins) {
   if (no_device(c, op))
     return false;
   ins->aux = gop(c, op);
-  ins->fn = x_set_default_device;
+  set_run(ins, x_set_default_device);
   return true;
 }
 
@@ -525,6 +546,10 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
   g->k = kernel_of_func(c, op, fn);
   if (!g->k)
     return false;
+  char label[300];
+  snprintf(label, sizeof label, "gpu.launch_func @%.*s::@%.*s", (int)kernel->u.sym.path[0].len,
+           kernel->u.sym.path[0].s, (int)kernel->u.sym.path[1].len, kernel->u.sym.path[1].s);
+  g->label = ir_intern_cstr(c->in->ctx, label).s;
   g->first_arg = (uint32_t)(s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7] + s[8] + s[9] + s[10]);
   g->nargs = (uint32_t)s[11];
   g->in_words = ir_alloc(c->in->ctx, (g->nargs + 1) * sizeof *g->in_words);
@@ -540,7 +565,7 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
   if (ir_str_eq(fn->name, "llvm.func") && !kernel_llvm_bind(c, op, fn, g->k, g->first_arg, g->nargs))
     return false;
   ins->aux = g;
-  ins->fn = x_launch_func;
+  set_run(ins, x_launch_func);
   return true;
 }
 
@@ -580,6 +605,6 @@ bool c_gpu_launch(Comp *c, Op *op, Ins *ins) {
   if (!g->k)
     return false;
   ins->aux = g;
-  ins->fn = x_launch;
+  set_run(ins, x_launch);
   return true;
 }

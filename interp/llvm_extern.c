@@ -278,7 +278,10 @@ char *interp_low_stack_alloc(Frame *fr, const Ins *ins, uint64_t bytes, uint64_t
     L->stack = m;
     /* known to the backend as one block of host memory, so copies to and from allocas are
        checked and their accesses race-tracked like those of any other host memory */
-    if (fr->in->be && be_host_add(fr->in->be, m, STACK_BYTES, STACK_LOC) != BE_OK)
+    be_trace_label("llvm.alloca");
+    BeStatus st = fr->in->be ? be_host_add(fr->in->be, m, STACK_BYTES, STACK_LOC) : BE_OK;
+    be_trace_label(NULL);
+    if (st != BE_OK)
       return NULL;
   }
   uint64_t at = (fr->in->sp + align - 1) / align * align;
@@ -349,6 +352,18 @@ static const char *native_loc(Frame *fr, const Ins *call) {
   return interp_loc(&c, call->op);
 }
 
+/* "llvm.call @malloc": what traces name the device calls a C library call makes. */
+static const char *call_label(Frame *fr, const Ins *call) {
+  Attr *callee = ir_op_attr(call->op, "callee");
+  char buf[200];
+  if (callee && callee->kind == ATTR_SYMREF && callee->u.sym.n == 1)
+    snprintf(buf, sizeof buf, "%.*s @%.*s", (int)call->op->name.len, call->op->name.s,
+             (int)callee->u.sym.path[0].len, callee->u.sym.path[0].s);
+  else
+    snprintf(buf, sizeof buf, "%.*s", (int)call->op->name.len, call->op->name.s);
+  return ir_intern_cstr(fr->in->ctx, buf).s;
+}
+
 static int heap_alloc(Frame *fr, const Ins *call, uint64_t bytes, uint64_t align, Slot *res) {
   void *p = NULL;
   align = align < 16 ? 16 : align;
@@ -357,8 +372,13 @@ static int heap_alloc(Frame *fr, const Ins *call, uint64_t bytes, uint64_t align
                         bytes, align);
   const char *loc = native_loc(fr, call);
   interp_low_block_add(fr->in, p, bytes, R_HEAP, loc);
-  if (fr->in->be && be_host_add(fr->in->be, p, bytes ? bytes : 1, loc) != BE_OK)
-    return EX_ERROR;
+  if (fr->in->be) {
+    be_trace_label(call_label(fr, call));
+    BeStatus st = be_host_add(fr->in->be, p, bytes ? bytes : 1, loc);
+    be_trace_label(NULL);
+    if (st != BE_OK)
+      return EX_ERROR;
+  }
   res[0].p = p;
   return EX_NEXT;
 }
@@ -372,10 +392,13 @@ static int heap_free(Frame *fr, const Ins *call, void *p) {
     return interp_error(fr, call,
                         "frees 0x%" PRIxPTR ", which is not a live malloc block (double free?)",
                         (uintptr_t)p);
+  if (fr->in->be)
+    be_trace_label(call_label(fr, call));
   if (fr->in->be && reg)
     be_mem_unregister(fr->in->be, reg, native_loc(fr, call));
   else if (fr->in->be)
     be_host_remove(fr->in->be, p, native_loc(fr, call));
+  be_trace_label(NULL);
   free(p);
   return EX_NEXT;
 }
@@ -556,11 +579,15 @@ static bool bind(Frame *fr, const Ins *call, const char *name) {
     return false;
   }
   be_mgpu_bind(fr->in->be, call_site(fr->in, call->op, name));
+  char label[200];
+  snprintf(label, sizeof label, "llvm.call @%s", name);
+  be_trace_label(ir_intern_cstr(fr->in->ctx, label).s); /* traces name the call as the program does */
   return true;
 }
 
 static int unbind(void) {
   be_mgpu_bind(NULL, NULL);
+  be_trace_label(NULL);
   return EX_NEXT;
 }
 

@@ -277,7 +277,10 @@ static int x_alloc(Frame *fr, const Ins *ins) {
   d[D_ALLOC].p = p;
   d[D_ALIGNED].p = p;
   d[D_OFFSET].i = 0;
-  if (p && fr->in->be && be_host_add(fr->in->be, p, bytes, sh->loc) != BE_OK)
+  be_trace_label(ins->op->name.s); /* traces name the call by the op */
+  BeStatus added = p && fr->in->be ? be_host_add(fr->in->be, p, bytes, sh->loc) : BE_OK;
+  be_trace_label(NULL);
+  if (added != BE_OK)
     return EX_ERROR;
   return EX_NEXT;
 }
@@ -349,7 +352,10 @@ static int x_realloc(Frame *fr, const Ins *ins) {
   d[D_OFFSET].i = 0;
   d[D_SIZES].i = n;
   d[D_SIZES + 1].i = 1;
-  if (p && fr->in->be && be_host_add(fr->in->be, p, bytes, sh->loc) != BE_OK)
+  be_trace_label(ins->op->name.s); /* traces name the call by the op */
+  BeStatus added = p && fr->in->be ? be_host_add(fr->in->be, p, bytes, sh->loc) : BE_OK;
+  be_trace_label(NULL);
+  if (added != BE_OK)
     return EX_ERROR;
   return EX_NEXT;
 }
@@ -426,8 +432,11 @@ static int x_dealloc(Frame *fr, const Ins *ins) {
     return EX_NEXT;
   if (!heap_remove(fr->in, d[D_ALLOC].p))
     return interp_error(fr, ins, "frees memory that is not a live allocation (double free?)");
-  if (fr->in->be)
+  if (fr->in->be) {
+    be_trace_label(ins->op->name.s);
     be_host_remove(fr->in->be, d[D_ALLOC].p, ins->aux);
+    be_trace_label(NULL);
+  }
   free(d[D_ALLOC].p);
   return EX_NEXT;
 }

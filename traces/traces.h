@@ -6,13 +6,15 @@
  * by addresses, so a trace of a deterministic run is itself deterministic.
  *
  * Two writers read a finished recording (and trace_diff compares two through the first):
- *   - text: one line per event, grouped by track (the host first, then each stream, then violations),
+ *   - text: one line per event, grouped by track (the host first, then each stream and each chain of
+ *     token ops, the high-level form's logical streams; then violations),
  *     without timestamps or worker numbers. Ops on one stream run in order and the host is one thread,
  *     so the text is stable under the `serial` scheduler (and largely under the others): it is the form
  *     golden tests diff (traces/golden/).
- *   - Chrome Trace Event JSON, for Perfetto or chrome://tracing: a track per stream, API calls as
- *     slices on the host track, a flow arrow for every happens-before edge, violations as instant
- *     events on their own track with flows from both ops.
+ *   - Chrome Trace Event JSON, for Perfetto or chrome://tracing: a track per stream and per chain,
+ *     API calls as slices on the host track, a flow arrow for every happens-before edge, violations
+ *     as instant events on their own track with flows from both ops, and the workers that ran the
+ *     ops as a second process.
  *
  * Threads: trace_recorder_add and its helpers may be called from any thread at once (one mutex guards
  * the event list). Readers (trace_recorder_count/event, the writers) must run after recording ended,
@@ -32,7 +34,10 @@
 
 typedef enum TraceKind {
     TRACE_CALL,      /* a host API call returned: name, loc, detail, t_ns = its start, dur_ns */
-    TRACE_ENQUEUE,   /* op submitted by the host: op, stream, name (op kind), loc, accesses known up front */
+    TRACE_ENQUEUE,   /* op submitted by the host: op, stream, name (op kind: "memcpy", "memset",
+                        "kernel", "marker", ...), detail (what the host ran, as the program names
+                        it: "gpu.memcpy", "gpu.launch_func @kernels::@vadd"; may be NULL), loc,
+                        accesses known up front */
     TRACE_START,     /* op began on a worker: op, stream, worker */
     TRACE_END,       /* op completed: op, stream; accesses found while running (e.g. a kernel's) */
     TRACE_EDGE,      /* happens-before: op -> op2 (either may be TRACE_HOST), edge says why */

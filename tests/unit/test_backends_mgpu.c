@@ -382,9 +382,9 @@ static void test_mgpu_trace_env_writes_text_trace(void **state)
     fclose(f);
     unlink(path);
     assert_true(n > 0);
-    assert_non_null(strstr(text, "trace v1\nhost:\n  call stream_create at mgpuStreamCreate#1: stream "));
+    assert_non_null(strstr(text, "trace v1\nhost:\n  call mgpuStreamCreate at mgpuStreamCreate#1: stream "));
     assert_non_null(strstr(text, "at mgpuMemset32#1 write b1[0,16)\n"));
-    assert_non_null(strstr(text, "  call stream_sync at mgpuStreamSynchronize#1: stream "));
+    assert_non_null(strstr(text, "  call mgpuStreamSynchronize at mgpuStreamSynchronize#1: stream "));
 }
 
 static void test_mgpu_trace_that_cannot_be_written_is_an_error(void **state)

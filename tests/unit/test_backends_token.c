@@ -625,13 +625,41 @@ static void test_be_token_trace_shows_token_ops_and_edges(void **state)
     assert_non_null(strstr(text, "  edge dep op 3 (prog.mlir:4:8) -> op 4 (prog.mlir:5:8)\n"));
     assert_non_null(strstr(text, "  edge dep op 4 (prog.mlir:5:8) -> op 5 (prog.mlir:6:8)\n"));
     assert_non_null(strstr(text, "  edge sync op 5 (prog.mlir:6:8) -> host\n"));
-    assert_non_null(strstr(text, "no stream:\n"));
+    assert_non_null(strstr(text, "chain 1:\n  start op 1 marker\n")); /* alloc, memset, join, ... */
+    assert_non_null(strstr(text, "chain 2:\n  start op 3 memset\n")); /* the second memset forks */
     assert_non_null(strstr(text, "misuse"));
     assert_null(strstr(text, "0x"));
     free(text);
     BeToken all[] = {ta, t1, t2, j, tc, tf};
     for (size_t i = 0; i < 6; i++)
         be_token_release(fx->be, all[i]);
+}
+
+static void test_be_token_trace_names_calls_and_ops_by_the_label(void **state)
+{
+    Fixture *fx = *state;
+    void *d;
+    BeToken ta, t1;
+    be_trace_label("gpu.alloc");
+    be_token_alloc(fx->be, 16, false, NULL, 0, &d, &ta, "prog.mlir:2:8");
+    be_trace_label("gpu.memset");
+    be_token_memset(fx->be, d, 1, 4, 2, &ta, 1, &t1, "prog.mlir:3:8");
+    be_trace_label(NULL);
+    be_token_wait(fx->be, &t1, 1, "prog.mlir:4:3");
+    char *text = render(fx->trace);
+    assert_non_null(strstr(text, "  call gpu.alloc at prog.mlir:2:8: 16 bytes -> b1 -> op 1\n"));
+    assert_non_null(strstr(text, "  enqueue op 2 gpu.memset at prog.mlir:3:8 write b1[0,8)\n"));
+    assert_non_null(strstr(text, "  call gpu.memset at prog.mlir:3:8: 2 x 4 bytes to b1 after op 1"));
+    assert_non_null(strstr(text, "  start op 2 gpu.memset\n"));
+    /* without a label, the backend's own names */
+    assert_non_null(strstr(text, "  call token_wait at prog.mlir:4:3: for op 2\n"));
+    free(text);
+    BeToken tf;
+    be_token_free(fx->be, d, &t1, 1, &tf, "prog.mlir:5:3");
+    be_token_wait(fx->be, &tf, 1, "prog.mlir:6:3");
+    be_token_release(fx->be, ta);
+    be_token_release(fx->be, t1);
+    be_token_release(fx->be, tf);
 }
 
 static void test_be_token_trace_names_a_token_given_as_a_stream(void **state)
@@ -688,6 +716,7 @@ int main(void)
         T(test_be_token_from_stream_and_stream_wait_token, setup_serial),
         T(test_be_token_from_stream_and_stream_wait_token, setup_threads),
         T(test_be_token_trace_shows_token_ops_and_edges, setup_traced),
+        T(test_be_token_trace_names_calls_and_ops_by_the_label, setup_traced),
         T(test_be_token_trace_names_a_token_given_as_a_stream, setup_traced),
     };
     return cmocka_run_group_tests_name("backends_token", tests, NULL, NULL);

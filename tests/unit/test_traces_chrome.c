@@ -279,26 +279,42 @@ static void test_trace_write_chrome_skips_ops_that_never_ran(void **state)
     free(s);
 }
 
-static void test_trace_write_chrome_puts_streamless_ops_on_worker_tracks(void **state)
+static void test_trace_write_chrome_puts_token_chains_on_one_track_each(void **state)
 {
     TraceRecorder *rec = *state;
+    /* 1 -> 2 is a chain; 3 also waits for 1, after 2 went on from it: a fork, a second chain */
     TraceEvent ev[] = {
-        {.kind = TRACE_ENQUEUE, .op = 1, .name = "kernel", .loc = "prog.mlir:3:5", .t_ns = 10},
+        {.kind = TRACE_ENQUEUE, .op = 1, .name = "kernel", .detail = "gpu.launch_func @m::@k",
+         .loc = "prog.mlir:3:5", .t_ns = 10},
         {.kind = TRACE_ENQUEUE, .op = 2, .name = "kernel", .loc = "prog.mlir:4:5", .t_ns = 20},
         {.kind = TRACE_EDGE, .edge = TRACE_EDGE_DEP, .op = 1, .op2 = 2, .t_ns = 20},
+        {.kind = TRACE_ENQUEUE, .op = 3, .name = "memcpy", .loc = "prog.mlir:5:5", .t_ns = 30},
+        {.kind = TRACE_EDGE, .edge = TRACE_EDGE_DEP, .op = 1, .op2 = 3, .t_ns = 30},
         {.kind = TRACE_START, .op = 1, .worker = 3, .t_ns = 100},
         {.kind = TRACE_END, .op = 1, .t_ns = 200},
         {.kind = TRACE_START, .op = 2, .worker = 1, .t_ns = 300},
+        {.kind = TRACE_START, .op = 3, .worker = 3, .t_ns = 300},
         {.kind = TRACE_END, .op = 2, .t_ns = 400},
+        {.kind = TRACE_END, .op = 3, .t_ns = 400},
     };
     for (size_t i = 0; i < sizeof ev / sizeof *ev; i++)
         trace_recorder_add(rec, &ev[i]);
     char *s = render(rec);
     assert_true(json_valid(s));
-    assert_non_null(strstr(s, "\"tid\":1000003,\"name\":\"thread_name\",\"args\":{\"name\":\"worker 3\"}"));
-    assert_non_null(strstr(s, "\"tid\":1000001,\"name\":\"thread_name\",\"args\":{\"name\":\"worker 1\"}"));
-    assert_non_null(strstr(s, "{\"ph\":\"s\",\"pid\":1,\"tid\":1000003,\"name\":\"dep\""));
-    assert_non_null(strstr(s, "{\"ph\":\"f\",\"pid\":1,\"tid\":1000001,\"name\":\"dep\""));
+    assert_non_null(strstr(s, "\"pid\":1,\"tid\":1000001,\"name\":\"thread_name\",\"args\":{\"name\":\"chain 1\"}"));
+    assert_non_null(strstr(s, "\"pid\":1,\"tid\":1000002,\"name\":\"thread_name\",\"args\":{\"name\":\"chain 2\"}"));
+    assert_null(strstr(s, "chain 3"));
+    /* named by what the host ran, else by kind; the edges stay on the chains' tracks */
+    assert_non_null(strstr(s, "{\"ph\":\"X\",\"pid\":1,\"tid\":1000001,\"name\":\"gpu.launch_func @m::@k\""));
+    assert_non_null(strstr(s, "{\"ph\":\"X\",\"pid\":1,\"tid\":1000001,\"name\":\"kernel\""));
+    assert_non_null(strstr(s, "{\"ph\":\"X\",\"pid\":1,\"tid\":1000002,\"name\":\"memcpy\""));
+    assert_non_null(strstr(s, "{\"ph\":\"s\",\"pid\":1,\"tid\":1000001,\"name\":\"dep\""));
+    assert_non_null(strstr(s, "{\"ph\":\"f\",\"pid\":1,\"tid\":1000002,\"name\":\"dep\""));
+    /* the workers view: a process of its own, a track per worker, no flows */
+    assert_non_null(strstr(s, "\"pid\":2,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"workers\"}"));
+    assert_non_null(strstr(s, "\"pid\":2,\"tid\":3,\"name\":\"thread_name\",\"args\":{\"name\":\"worker 3\"}"));
+    assert_non_null(strstr(s, "{\"ph\":\"X\",\"pid\":2,\"tid\":1,\"name\":\"kernel\",\"cat\":\"worker\""));
+    assert_null(strstr(s, "\"ph\":\"s\",\"pid\":2"));
     free(s);
 }
 
@@ -319,7 +335,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_trace_write_chrome_links_violation_to_both_ops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_chrome_escapes_strings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_chrome_skips_ops_that_never_ran, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_trace_write_chrome_puts_streamless_ops_on_worker_tracks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_write_chrome_puts_token_chains_on_one_track_each, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_write_chrome_of_empty_recording_is_valid, setup, teardown),
     };
     return cmocka_run_group_tests_name("traces_chrome", tests, NULL, NULL);

@@ -124,7 +124,7 @@ static void test_trace_write_text_prints_accesses_at_end(void **state)
     assert_string_equal(s, "trace v1\n"
                            "host:\n"
                            "  enqueue op 1 kernel k at prog.mlir:4:3\n"
-                           "no stream:\n"
+                           "chain 1:\n"
                            "  start op 1 kernel k\n"
                            "  end op 1 readwrite b3[8,12)\n");
     free(s);

@@ -15,5 +15,7 @@
 // RUN: %gpuinterp --diff %root/examples/copy.mlir --against %t.abs.mlir --seeds 0 --trace=%t.trace.txt
 // RUN: FileCheck --check-prefix=HIGH %s < %t.trace.high.txt
 // RUN: FileCheck --check-prefix=LOW %s < %t.trace.lowered.txt
-// HIGH: call token_memcpy
-// LOW: call memcpy at {{.*}}copy.mlir:20:11 mgpuMemcpy
+// HIGH: call gpu.memcpy at {{.*}}copy.mlir:20:11: 16 bytes to b3 from b1 after op 2 -> op 3
+// HIGH: chain 1:
+// HIGH-NEXT: start op 1 gpu.wait
+// LOW: call llvm.call @mgpuMemcpy at {{.*}}copy.mlir:20:11

@@ -14,9 +14,9 @@
 // The trace names each call the same way, and shows the copy's stream never waited for the memset.
 // RUN: not %gpuinterp --sched=serial --trace=%t.trace %t.ll.mlir > /dev/null 2>&1
 // RUN: FileCheck --check-prefix=TRACE %s < %t.trace
-// TRACE: enqueue op 1 memset on stream 2 at {{.*}}lowered-token-arg.mlir:{{[0-9]+}}:9 mgpuMemset32 write b2[0,16)
-// TRACE: call stream_wait_event at {{.*}}lowered-token-arg.mlir:{{[0-9]+}}:9 mgpuStreamWaitEvent: stream 3 waits for stream 2 given as an event -> invalid handle
-// TRACE: enqueue op 2 memcpy on stream 3 at {{.*}}lowered-token-arg.mlir:{{[0-9]+}}:9 mgpuMemcpy write b1[0,16) read b2[0,16)
+// TRACE: enqueue op 1 llvm.call @mgpuMemset32 on stream 2 at {{.*}}lowered-token-arg.mlir:{{[0-9]+}}:9 mgpuMemset32 write b2[0,16)
+// TRACE: call llvm.call @mgpuStreamWaitEvent at {{.*}}lowered-token-arg.mlir:{{[0-9]+}}:9 mgpuStreamWaitEvent: stream 3 waits for stream 2 given as an event -> invalid handle
+// TRACE: enqueue op 2 llvm.call @mgpuMemcpy on stream 3 at {{.*}}lowered-token-arg.mlir:{{[0-9]+}}:9 mgpuMemcpy write b1[0,16) read b2[0,16)
 // TRACE-NOT: edge {{.*}}op 1
 
 // The lowered calls the diagnostics point at.

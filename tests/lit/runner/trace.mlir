@@ -11,6 +11,7 @@
 // RUN: env MGPUSIM_SCHED=serial MGPUSIM_TRACE=- MGPUSIM_TRACE_FORMAT=text %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim %t.ll.mlir 2>/dev/null | FileCheck --check-prefix=TEXT %s
 
 // JSON: tracks: host stream 2 stream 3 stream 6 violations
+// JSON: workers: {{(host thread|worker [0-9]+)( worker [0-9]+)*$}}
 // JSON: ops: 3 calls: 20 flows: 3
 // JSON: flow kinds: event=2 sync=1
 // JSON: violation: leak
@@ -20,11 +21,11 @@
 // TEXT: [1,  1,  1,  1]
 // TEXT: trace v1
 // TEXT: host:
-// TEXT: call event_record at mgpuEventRecord#1: event 3 on stream 2
+// TEXT: call mgpuEventRecord at mgpuEventRecord#1: event 3 on stream 2
 // TEXT: edge event op 1 (mgpuMemset32#1) -> op 3 (mgpuMemcpy#1)
 // TEXT: edge event op 2 (mgpuMemset32#2) -> op 3 (mgpuMemcpy#1)
 // TEXT: stream 6:
-// TEXT-NEXT: start op 3 memcpy
+// TEXT-NEXT: start op 3 mgpuMemcpy
 // TEXT: violations:
 // TEXT-NEXT: leak host: mgpuStreamCreate#1: stream created here was never destroyed
 

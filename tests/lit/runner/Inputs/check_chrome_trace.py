@@ -1,7 +1,8 @@
 """Checks a Chrome Trace Event JSON file written by libmgpusim (MGPUSIM_TRACE=file.json).
 
 Prints a short summary that the lit test matches with FileCheck:
-  tracks: host stream 2 stream 3 ...      thread names, in tid order
+  tracks: host stream 2 stream 3 ...      thread names of the program's process, in tid order
+  workers: host thread worker 1 ...       thread names of the workers view
   ops: N   calls: N   flows: N            complete op slices, API call slices, flow pairs
   flow kinds: dep=N event=N ...           the happens-before edges drawn
 and fails (exit 1) when the JSON does not parse or a flow has no matching start or finish.
@@ -14,11 +15,12 @@ with open(sys.argv[1]) as f:
     doc = json.load(f)
 
 events = doc["traceEvents"]
-names = {}
+names = {1: {}, 2: {}}
 for e in events:
     if e["ph"] == "M" and e["name"] == "thread_name":
-        names[e["tid"]] = e["args"]["name"]
-print("tracks:", " ".join(names[t] for t in sorted(names)))
+        names[e["pid"]][e["tid"]] = e["args"]["name"]
+print("tracks:", " ".join(names[1][t] for t in sorted(names[1])))
+print("workers:", " ".join(names[2][t] for t in sorted(names[2])))
 
 ops = [e for e in events if e["ph"] == "X" and e.get("cat") == "op"]
 calls = [e for e in events if e["ph"] == "X" and e.get("cat") == "api"]
