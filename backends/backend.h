@@ -89,6 +89,8 @@ typedef struct BeLaunch {
     uint32_t smem;
     void **params;
     size_t n_params;
+    bool bounded; /* host kernels: it ends without waiting for other work (no loop that could spin
+                     on memory), so a device may run it on the thread that launches it */
 } BeLaunch;
 
 /* A kernel the host runs itself (the interpreter's kernels on the sim): it runs the whole grid and

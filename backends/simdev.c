@@ -771,7 +771,8 @@ static BeStatus launch_host(void *self, BeKernelFn fn, void *user, const BeLaunc
     if (!k)
         return BE_ERR_MEMORY;
     *k = (HostKernel){.fn = fn, .user = user, .launch = *l};
-    SimOpDesc d = {.kind = SIM_OP_KERNEL, .loc = loc, .fn = host_kernel_run, .user = k, .release = free};
+    SimOpDesc d = {.kind = SIM_OP_KERNEL, .loc = loc, .fn = host_kernel_run, .user = k, .release = free,
+                   .bounded = l->bounded};
     return status(sim_stream_submit(b->dev, (SimStream)s, &d, NULL));
 }
 
@@ -1058,7 +1059,7 @@ static BeStatus token_launch_host(void *self, BeKernelFn fn, void *user, const B
         return BE_ERR_MEMORY;
     *k = (HostKernel){.fn = fn, .user = user, .launch = *l};
     SimOpDesc d = {.kind = SIM_OP_KERNEL, .loc = loc, .fn = host_kernel_run, .user = k,
-                   .release = free};
+                   .release = free, .bounded = l->bounded};
     return token_submit(self, &d, deps, ndeps, out);
 }
 

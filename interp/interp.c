@@ -645,10 +645,42 @@ static const struct {
 #undef IOP
 };
 
+/* compile_table by name: an open-addressing hash of table indices (+1; 0 is empty), built once per
+ * process, so that compiling an op costs one hash of its name and one compare, not a scan of every
+ * name in the table. */
+#define NCOMPILE (sizeof compile_table / sizeof compile_table[0])
+#define COMPILE_SLOTS 1024 /* a power of two, at least twice NCOMPILE */
+_Static_assert(COMPILE_SLOTS >= 2 * NCOMPILE, "compile_slots too small for ops.def");
+static uint16_t compile_slots[COMPILE_SLOTS];
+static pthread_once_t compile_once = PTHREAD_ONCE_INIT;
+
+static uint32_t name_hash(const char *s, size_t len) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (uint8_t)s[i]) * 16777619u;
+  return h;
+}
+
+static void compile_index(void) {
+  for (size_t i = 0; i < NCOMPILE; i++) {
+    const char *name = compile_table[i].name;
+    uint32_t h = name_hash(name, strlen(name)) & (COMPILE_SLOTS - 1);
+    while (compile_slots[h]) {
+      if (!strcmp(compile_table[compile_slots[h] - 1].name, name))
+        break; /* a name listed twice: the first entry wins, as the scan it replaces did */
+      h = (h + 1) & (COMPILE_SLOTS - 1);
+    }
+    if (!compile_slots[h])
+      compile_slots[h] = (uint16_t)(i + 1);
+  }
+}
+
 CompileFn interp_compile_fn(Str name) {
-  for (size_t i = 0; i < sizeof compile_table / sizeof compile_table[0]; i++)
-    if (ir_str_eq(name, compile_table[i].name))
-      return compile_table[i].fn;
+  pthread_once(&compile_once, compile_index);
+  for (uint32_t h = name_hash(name.s, name.len) & (COMPILE_SLOTS - 1); compile_slots[h];
+       h = (h + 1) & (COMPILE_SLOTS - 1))
+    if (ir_str_eq(name, compile_table[compile_slots[h] - 1].name))
+      return compile_table[compile_slots[h] - 1].fn;
   return NULL;
 }
 

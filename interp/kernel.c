@@ -33,8 +33,14 @@
  * The ops themselves (ids, barriers, shuffles, reductions, gpu.printf, memory) are in
  * kernel_ops.c, arith, index and math in kernel_arith.c.
  *
- * Threads: a launch's blocks are cut into runs spread over the backend's workers
- * (be_kernel_parallel_for); each run has its own frame. Diagnostics and gpu.printf output take the
+ * Threads: a launch is a few runs (one per RUN_THREADS threads, at most MAX_RUNS) spread over the
+ * backend's workers (be_kernel_parallel_for); each run takes blocks a share at a time until none is
+ * left (blocks_take), in a frame of its own that it takes from the interpreter's cache of idle
+ * frames and gives back (frame_take), so that a launch costs its blocks' work plus a few
+ * microseconds, whatever its number of blocks. Launches of small one-row blocks of a kernel whose
+ * threads never meet run several blocks per frame (block_wise). A kernel without loops that could
+ * wait is bounded (BeLaunch.bounded): the threads scheduler may run it on the host's thread when
+ * nothing else runs. Diagnostics and gpu.printf output take the
  * interpreter's gpu mutex; the first error of a launch stops its other blocks and fails the
  * device (be_launch_failed): the host stops at its next synchronization (gpu.c, llvm_extern.c). */
 /* Lane loops are the interpreter's inner loops: let gcc vectorize them. */
@@ -76,15 +82,22 @@ struct Kernel {
   uint32_t minaccess; /* bytes of the smallest access of those, 0 if none */
   uint32_t nonce;   /* ops with a KFrame.once flag */
   void *llvm;       /* kernel_llvm.c: what it knows of an llvm.func kernel's arguments */
+  /* the same kernel compiled to run several small blocks as one frame (block_wise), or NULL */
+  struct Kernel *wide;
+  bool is_wide;     /* this is such a variant: block ids vary, thread ids carry no KV_TID flags */
+  bool bounded;     /* no loop but scf.for, no call: it ends without waiting (BeLaunch.bounded) */
 };
 
 typedef struct Launch {
   struct Launch *next;
   Kernel *k;
+  const Kernel *rk; /* what runs: k, or k->wide running `group` blocks per frame */
+  uint32_t group;
   Interp *in;
   Slot *inputs;
   uint32_t grid[3], block[3];
   size_t smem, nblocks, nruns;
+  _Atomic size_t next_block; /* the first block no run has taken yet (blocks_take) */
   BeToken tok;
   atomic_int failed, done;
   const char *loc;  /* the launch op's, and its number in the run: for InterpOptions.device_print */
@@ -115,14 +128,16 @@ int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) 
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  uint32_t x = lane % f->bdim[0], y = lane / f->bdim[0] % f->bdim[1], z = lane / (f->bdim[0] * f->bdim[1]);
+  uint32_t t, bid[3];
+  kernel_lane_block(f, lane == UINT32_MAX ? 0 : lane, &t, bid);
+  uint32_t x = t % f->bdim[0], y = t / f->bdim[0] % f->bdim[1], z = t / (f->bdim[0] * f->bdim[1]);
   GpuState *gs = interp_gpu(L->in);
   pthread_mutex_lock(&gs->mu);
   if (lane == UINT32_MAX)
-    ir_op_error(L->in->ctx, k->op, "%s (block (%u, %u, %u))", msg, f->bid[0], f->bid[1], f->bid[2]);
+    ir_op_error(L->in->ctx, k->op, "%s (block (%u, %u, %u))", msg, bid[0], bid[1], bid[2]);
   else
-    ir_op_error(L->in->ctx, k->op, "%s (thread (%u, %u, %u) of block (%u, %u, %u))", msg, x, y, z, f->bid[0],
-                f->bid[1], f->bid[2]);
+    ir_op_error(L->in->ctx, k->op, "%s (thread (%u, %u, %u) of block (%u, %u, %u))", msg, x, y, z, bid[0], bid[1],
+                bid[2]);
   pthread_mutex_unlock(&gs->mu);
   kernel_failed(f);
   return EX_ERROR;
@@ -146,11 +161,13 @@ void kernel_benign(KFrame *f, const KIns *k, uint32_t memo, uint32_t lane, const
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    uint32_t x = lane % f->bdim[0], y = lane / f->bdim[0] % f->bdim[1], z = lane / (f->bdim[0] * f->bdim[1]);
+    uint32_t t, bid[3];
+    kernel_lane_block(f, lane, &t, bid);
+    uint32_t x = t % f->bdim[0], y = t / f->bdim[0] % f->bdim[1], z = t / (f->bdim[0] * f->bdim[1]);
     const Op *op = k->op;
     ir_diag(L->in->ctx, L->in->race_strict ? DIAG_WARNING : DIAG_NOTE, ir_op_loc(op),
             "'%.*s' op %s (thread (%u, %u, %u) of block (%u, %u, %u)); reported once per op and launch",
-            (int)op->name.len, op->name.s, msg, x, y, z, f->bid[0], f->bid[1], f->bid[2]);
+            (int)op->name.len, op->name.s, msg, x, y, z, bid[0], bid[1], bid[2]);
   }
   pthread_mutex_unlock(&gs->mu);
 }
@@ -195,17 +212,21 @@ static int kernel_budget_stop(KFrame *f, const KIns *k, int why) {
     return EX_ERROR;
   char msg[128];
   interp_budget_message(&in->budget, why, msg, sizeof msg);
-  uint32_t lane = f->act[0], x = lane % f->bdim[0], y = lane / f->bdim[0] % f->bdim[1];
-  uint32_t z = lane / (f->bdim[0] * f->bdim[1]);
+  uint32_t t, bid[3];
+  kernel_lane_block(f, f->act[0], &t, bid);
+  uint32_t x = t % f->bdim[0], y = t / f->bdim[0] % f->bdim[1], z = t / (f->bdim[0] * f->bdim[1]);
   GpuState *gs = interp_gpu(in);
   pthread_mutex_lock(&gs->mu);
   ir_diag(in->ctx, DIAG_ERROR, ir_op_loc(k->op), "%s", msg);
   char more[64] = "";
-  if (f->nact > 1)
-    snprintf(more, sizeof more, " and %u other thread%s", f->nact - 1, f->nact > 2 ? "s" : "");
+  uint32_t others = 0; /* of the same block */
+  for (uint32_t i = 1; i < f->nact; i++)
+    others += !f->wide || f->act[i] / f->wide == f->act[0] / f->wide;
+  if (others)
+    snprintf(more, sizeof more, " and %u other thread%s", others, others > 1 ? "s" : "");
   ir_diag(in->ctx, DIAG_NOTE, L->site ? ir_op_loc(L->site) : NULL,
           "in thread (%u, %u, %u)%s of block (%u, %u, %u), running '%.*s' in the kernel launched here", x, y, z,
-          more, f->bid[0], f->bid[1], f->bid[2], (int)k->op->name.len, k->op->name.s);
+          more, bid[0], bid[1], bid[2], (int)k->op->name.len, k->op->name.s);
   if (in->lazy_sched && f->k->op->nregions && loads_memory(&f->k->op->regions[0]))
     ir_diag(in->ctx, DIAG_NOTE, NULL,
             "if the kernel waits for the host or for other device work: under --sched=%s it runs on the "
@@ -1253,13 +1274,20 @@ bool kernel_compile_body(KComp *kc, Region *r, KBody *out) {
 
 /* Analysis, placement and compilation of a kernel's region. args: the entry block's arguments
  * that vary (seeded before the analysis). */
+static void vary_block_ids(Region *r);
+static void mark_lanes(Region *r);
+static bool bounded(const Region *r);
+
 static bool compile_kernel(KComp *kc, Region *r, const bool *vary_args, uint32_t nargs) {
   Kernel *k = kc->k;
   claim_region(r);
+  k->bounded = bounded(r);
   Block *entry = r->first;
   for (uint32_t i = 0; i < nargs && i < entry->nargs; i++)
     if (vary_args[i])
       entry->args[i].id |= KV_VARY;
+  if (k->is_wide)
+    vary_block_ids(r);
   bool changed = true;
   while (changed) {
     changed = false;
@@ -1267,6 +1295,10 @@ static bool compile_kernel(KComp *kc, Region *r, const bool *vary_args, uint32_t
   }
   place_region(k, r);
   coalesce_loops(r);
+  if (k->is_wide) { /* thread l of the frame is not thread l of a block, but may be its index */
+    mark_lanes(r);
+    return kernel_compile_body(kc, r, &k->body);
+  }
   /* the thread ids of a gpu.launch body are its arguments 3..5 */
   if (kc->root && ir_str_eq(kc->root->name, "gpu.launch") && entry->nargs > 4) {
     entry->args[3].id |= KV_TIDX;
@@ -1274,6 +1306,104 @@ static bool compile_kernel(KComp *kc, Region *r, const bool *vary_args, uint32_t
   }
   mark_tids(r);
   return kernel_compile_body(kc, r, &k->body);
+}
+
+/* Block-wise kernels. A launch of small blocks spends most of its time starting blocks and
+ * dispatching ops over few threads; when nothing in a kernel lets a block's threads see each other
+ * (no shared memory, barriers, shuffles, reductions, lane or subgroup ids, atomics, printf, calls:
+ * only the ops below), its blocks can run side by side as one frame of several blocks' threads,
+ * thread l of the frame being thread l % n of block first + l / n (KFrame.wide): the same
+ * computation, each thread's ops in the same order, and accesses to global memory that race
+ * detection sees as the launch's either way. Such a kernel gets a second compilation in which
+ * block ids vary like thread ids; launches of blocks smaller than WIDE_THREADS use it. */
+static const char *const wide_ops[] = {
+    "scf.for", "scf.if", "scf.yield", "scf.while", "scf.condition", "cf.br", "cf.cond_br", "gpu.return",
+    "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id", "memref.load",
+    "memref.store", "memref.dim", "memref.cast", "memref.subview", "memref.extract_aligned_pointer_as_index",
+    NULL};
+
+static bool block_wise(const Region *r) {
+  for (const Block *b = r->first; b; b = b->next)
+    for (Op *o = b->first; o; o = o->next) {
+      Str n = o->name;
+      bool ok = name_in(o, wide_ops) || (n.len > 6 && !memcmp(n.s, "arith.", 6)) ||
+                (n.len > 6 && !memcmp(n.s, "index.", 6)) || (n.len > 5 && !memcmp(n.s, "math.", 5));
+      if (!ok)
+        return false;
+      for (uint32_t i = 0; i < o->nregions; i++)
+        if (!block_wise(&o->regions[i]))
+          return false;
+    }
+  return true;
+}
+
+/* A block-wise frame runs only launches of one row of threads per block and one row of blocks
+ * (kernel_run), so there its thread l is thread l % n of block first + l / n (n the threads of a
+ * block), and a block's first global index plus its thread x id is first * n + l: a uniform
+ * value plus the frame's thread, which KV_TIDX then means (the meaning it has in a block of one
+ * row, kernel_tid). gpu.global_id x is such a value, and so is block_id x * block_dim x +
+ * thread_id x; uniform values added or subtracted keep it so. */
+static bool is_id(const Value *v, const char *name, uint32_t flag) {
+  return v->def && ir_str_eq(v->def->name, name) && dim_flag(v->def) == flag;
+}
+
+static bool block_start(const Value *v) { /* block_id x * block_dim x */
+  const Op *o = v->def;
+  if (!o || o->noperands != 2 || !(ir_str_eq(o->name, "arith.muli") || ir_str_eq(o->name, "index.mul")))
+    return false;
+  return (is_id(o->operands[0], "gpu.block_id", KV_TIDX) && is_id(o->operands[1], "gpu.block_dim", KV_TIDX)) ||
+         (is_id(o->operands[1], "gpu.block_id", KV_TIDX) && is_id(o->operands[0], "gpu.block_dim", KV_TIDX));
+}
+
+static void mark_lanes(Region *r) {
+  for (Block *b = r->first; b; b = b->next)
+    for (Op *o = b->first; o; o = o->next) {
+      uint32_t t = 0;
+      bool index = o->nresults == 1 && o->results[0].type->kind == TY_INDEX && o->noperands == 2;
+      bool add = index && (ir_str_eq(o->name, "arith.addi") || ir_str_eq(o->name, "index.add"));
+      if (ir_str_eq(o->name, "gpu.global_id"))
+        t = dim_flag(o) == KV_TIDX ? KV_TIDX : 0;
+      else if (add && ((block_start(o->operands[0]) && is_id(o->operands[1], "gpu.thread_id", KV_TIDX)) ||
+                       (block_start(o->operands[1]) && is_id(o->operands[0], "gpu.thread_id", KV_TIDX))))
+        t = KV_TIDX;
+      else if (add)
+        t = !varies(o->operands[1]) ? tid_flags(o->operands[0]) : !varies(o->operands[0]) ? tid_flags(o->operands[1]) : 0;
+      else if (index && (ir_str_eq(o->name, "arith.subi") || ir_str_eq(o->name, "index.sub")))
+        t = !varies(o->operands[1]) ? tid_flags(o->operands[0]) : 0;
+      if (t && (o->results[0].id & KV_MINE))
+        o->results[0].id |= t;
+      for (uint32_t i = 0; i < o->nregions; i++)
+        mark_lanes(&o->regions[i]);
+    }
+}
+
+/* Whether a kernel body surely ends without other threads' help: a loop that could spin on
+ * memory (scf.while, branches, calls that could hold either) could wait for another kernel or for
+ * the host, and such a kernel must not run on the host's thread (BeLaunch.bounded). */
+static bool bounded(const Region *r) {
+  if (r->first && r->first->next)
+    return false; /* branches between blocks */
+  for (const Block *b = r->first; b; b = b->next)
+    for (const Op *o = b->first; o; o = o->next) {
+      if (ir_str_eq(o->name, "scf.while") || ir_str_eq(o->name, "func.call") || ir_str_eq(o->name, "llvm.call") ||
+          ir_str_eq(o->name, "llvm.br") || ir_str_eq(o->name, "llvm.cond_br") || ir_str_eq(o->name, "llvm.switch") ||
+          ir_str_eq(o->name, "cf.br") || ir_str_eq(o->name, "cf.cond_br") || ir_str_eq(o->name, "cf.switch"))
+        return false;
+      for (uint32_t i = 0; i < o->nregions; i++)
+        if (!bounded(&o->regions[i]))
+          return false;
+    }
+  return true;
+}
+
+static void vary_block_ids(Region *r) {
+  for (Block *b = r->first; b; b = b->next)
+    for (Op *o = b->first; o; o = o->next) {
+      if (ir_str_eq(o->name, "gpu.block_id") && o->nresults == 1)
+        o->results[0].id |= KV_VARY;
+      for (uint32_t i = 0; i < o->nregions; i++)
+        vary_block_ids(&o->regions[i]);
+    }
 }
 
 /* attributions: entry arguments [first, first+n), shared or private */
@@ -1335,6 +1465,8 @@ static int64_t attr_count(Op *op) {
   return a && a->kind == ATTR_INT ? a->u.i.v : 0;
 }
 
+static Kernel *compile_func(Comp *c, Op *site, Op *fn, bool wide);
+
 Kernel *kernel_of_func(Comp *c, Op *site, Op *fn) {
   GpuState *gs = interp_gpu(c->in);
   for (uint32_t i = 0; i < gs->nkernels; i++)
@@ -1345,7 +1477,30 @@ Kernel *kernel_of_func(Comp *c, Op *site, Op *fn) {
     c->in->errors++;
     return NULL;
   }
+  Kernel *k = compile_func(c, site, fn, false);
+  if (!k)
+    return NULL;
+  /* the block-wise variant, compiled second: the values' ids are the first one's no more, and
+   * nothing reads them once a kernel is compiled */
+  if (!ir_str_eq(fn->name, "llvm.func") && !k->nattrs && !k->shared_bytes && !k->private_bytes &&
+      block_wise(&fn->regions[0])) {
+    unsigned errors = c->in->errors;
+    k->wide = compile_func(c, site, fn, true);
+    c->in->errors = errors; /* the first compilation reported what there was */
+  }
+  GpuState *g = interp_gpu(c->in);
+  void *p = realloc(g->kernels, (g->nkernels + 1) * sizeof *g->kernels);
+  if (!p)
+    abort();
+  g->kernels = p;
+  g->kernels[g->nkernels].op = fn;
+  g->kernels[g->nkernels++].k = k;
+  return k;
+}
+
+static Kernel *compile_func(Comp *c, Op *site, Op *fn, bool wide) {
   Kernel *k = new_kernel(c, fn);
+  k->is_wide = wide;
   KComp kc = {.in = c->in, .k = k, .root = fn};
   bool llf = ir_str_eq(fn->name, "llvm.func");
   Attr *ft = ir_op_attr(fn, "function_type");
@@ -1376,16 +1531,7 @@ Kernel *kernel_of_func(Comp *c, Op *site, Op *fn) {
     k->input_words += k->in_words[i];
   }
   ok = ok && attributions(&kc, fn, entry, nparams, nw, np);
-  if (!ok)
-    return NULL;
-  GpuState *g = interp_gpu(c->in);
-  void *p = realloc(g->kernels, (g->nkernels + 1) * sizeof *g->kernels);
-  if (!p)
-    abort();
-  g->kernels = p;
-  g->kernels[g->nkernels].op = fn;
-  g->kernels[g->nkernels++].k = k;
-  return k;
+  return ok ? k : NULL;
 }
 
 Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in_words, uint32_t *nin) {
@@ -1433,131 +1579,288 @@ void **kernel_llvm_ext(const Kernel *k) { return &((Kernel *)k)->llvm; }
 
 /* ---- running a launch -------------------------------------------------------------------------- */
 
-static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
-  Launch *L = user;
-  const Kernel *k = L->k;
-  size_t first = run * L->nblocks / L->nruns, last = (run + 1) * L->nblocks / L->nruns;
-  uint32_t n = L->block[0] * L->block[1] * L->block[2];
-  KFrame f = {0};
-  f.k = k;
-  f.L = L;
-  f.L_in = L->in;
-  f.ctx = ctx;
-  f.n = n;
-  f.cap = (size_t)(4 * k->depth + 8) * n;
+/* Frames. A frame's storage depends only on its kernel, the block's shape and the dynamic shared
+ * memory, so frames outlive the runs that use them: a run takes a matching frame from the
+ * interpreter's cache of idle frames (GpuState.frames, under the gpu mutex) or builds one, and gives
+ * it back when it ends; the cache keeps the FRAME_CACHE most recently used. What a run must not
+ * inherit is reset when it takes a frame: the once flags, the budget's credit, the shadow of
+ * shared memory (only when the epochs near wrapping: older epochs than a block's own read as
+ * ordered before it, so a reused shadow needs no clearing), and the inputs. The map of access
+ * ranges (KFrame.hash) is never cleared: every entry is checked against the range it names
+ * before it is used (kernel_ops.c), so a stale one only misses. */
+enum { FRAME_CACHE = 16, EPOCH_RESET = 1u << 30 };
+
+typedef struct FrameBox {
+  struct FrameBox *next;
+  const Kernel *k;
+  uint32_t block[3], group;
+  size_t smem, shadow_words;
+  bool checks; /* the shadow exists */
+  KFrame f;
+} FrameBox;
+
+static void frame_free(FrameBox *b) {
+  KFrame *f = &b->f;
+  free(f->u);
+  free(f->v);
+  free(f->stack);
+  free(f->tmp);
+  free(f->lo);
+  free(f->acc);
+  free(f->hash);
+  free(f->memo);
+  free(f->once);
+  free(f->shadow);
+  free(b);
+}
+
+static FrameBox *frame_new(const Launch *L) {
+  const Kernel *k = L->rk;
+  FrameBox *b = calloc(1, sizeof *b);
+  if (!b)
+    return NULL;
+  KFrame *f = &b->f;
+  uint32_t n0 = L->block[0] * L->block[1] * L->block[2], n = n0 * L->group;
+  b->k = k;
+  b->group = L->group;
+  f->wide = L->group > 1 ? n0 : 0;
+  memcpy(b->block, L->block, sizeof b->block);
+  b->smem = L->smem;
+  f->k = k;
+  f->n = n;
+  f->cap = (size_t)(4 * k->depth + 8) * n;
   size_t priv_stride = kernel_align16(k->private_bytes), local = kernel_align16(k->shared_bytes) + L->smem + priv_stride * n;
-  f.u = calloc(k->nu + 1, sizeof *f.u);
-  f.v = calloc((size_t)k->nv * n + 1, sizeof *f.v);
-  f.stack = malloc((f.cap + n) * sizeof *f.stack);
-  f.tmp = calloc((size_t)k->maxmove * n + 1, sizeof *f.tmp);
-  f.lo = malloc(local + 16);
-  f.hash = malloc(KHASH * sizeof *f.hash);
-  f.memo = calloc(k->nmemo + 1, sizeof *f.memo);
-  f.nmemo = k->nmemo;
-  f.once = calloc(k->nonce + 1, 1);
-  f.credit = interp_budget_credit(&L->in->budget);
+  f->u = calloc(k->nu + 1, sizeof *f->u);
+  f->v = calloc((size_t)k->nv * n + 1, sizeof *f->v);
+  f->stack = malloc((f->cap + n) * sizeof *f->stack);
+  f->tmp = calloc((size_t)k->maxmove * n + 1, sizeof *f->tmp);
+  f->lo = malloc(local + 16);
+  f->hash = calloc(KHASH, sizeof *f->hash);
+  f->memo = calloc(k->nmemo + 1, sizeof *f->memo);
+  f->nmemo = k->nmemo;
+  f->once = calloc(k->nonce + 1, 1);
   size_t shared = L->in->no_race_check ? 0 : kernel_align16(k->shared_bytes) + L->smem;
   /* two accesses that start in one granule of the smallest access's size overlap: comparing
    * them is right, and the shadow shrinks by that size */
-  while (k->minaccess >> (f.gshift + 1) && f.gshift < 4)
-    f.gshift++;
-  size_t ng = (shared >> f.gshift) + 1;
+  while (k->minaccess >> (f->gshift + 1) && f->gshift < 4)
+    f->gshift++;
+  size_t ng = (shared >> f->gshift) + 1;
   size_t nops = (k->nmemo < KSH_OPS ? k->nmemo : KSH_OPS) + 1;
-  f.shadow = shared ? calloc(2 * ng + nops + n / 2 + 1, sizeof(uint64_t)) : NULL;
-  if (f.shadow) {
-    f.sh.w = f.shadow;
-    f.sh.r = f.sh.w + ng;
-    f.sh.loc = (const char **)(void *)(f.sh.r + ng);
-    f.sh.lep = (uint32_t *)(void *)(f.sh.r + ng + nops);
+  b->checks = shared != 0;
+  b->shadow_words = 2 * ng + nops + n / 2 + 1;
+  f->shadow = shared ? calloc(b->shadow_words, sizeof(uint64_t)) : NULL;
+  if (f->shadow) {
+    f->sh.w = f->shadow;
+    f->sh.r = f->sh.w + ng;
+    f->sh.loc = (const char **)(void *)(f->sh.r + ng);
+    f->sh.lep = (uint32_t *)(void *)(f->sh.r + ng + nops);
   }
-  uint32_t *ident = f.stack ? f.stack + f.cap : NULL;
-  if (!f.u || !f.v || !f.stack || !f.tmp || !f.lo || !f.hash || !f.memo || !f.once || (shared && !f.shadow)) {
-    if (!atomic_exchange(&L->failed, 1)) {
-      GpuState *gs = interp_gpu(L->in);
-      pthread_mutex_lock(&gs->mu);
-      ir_op_error(L->in->ctx, k->op, "out of memory for a block of %u threads", n);
-      pthread_mutex_unlock(&gs->mu);
-      atomic_fetch_add(&gs->errors, 1);
-      be_launch_failed(L->in->be, L->loc);
-    }
-    goto done;
+  if (!f->u || !f->v || !f->stack || !f->tmp || !f->lo || !f->hash || !f->memo || !f->once || (shared && !f->shadow)) {
+    frame_free(b);
+    return NULL;
   }
-  memset(f.hash, 0xff, KHASH * sizeof *f.hash);
-  f.hi = f.lo + local;
-  f.smem = f.lo + kernel_align16(k->shared_bytes);
-  f.smem_bytes = L->smem;
-  f.priv = f.smem + L->smem;
-  f.priv_stride = priv_stride;
-  for (uint32_t d = 0; d < 3; d++) {
-    f.bdim[d] = L->block[d];
-    f.gdim[d] = L->grid[d];
-  }
+  f->hi = f->lo + local;
+  f->smem = f->lo + kernel_align16(k->shared_bytes);
+  f->smem_bytes = L->smem;
+  f->priv = f->smem + L->smem;
+  f->priv_stride = priv_stride;
+  for (uint32_t d = 0; d < 3; d++)
+    f->bdim[d] = L->block[d];
+  uint32_t *ident = f->stack + f->cap;
   for (uint32_t l = 0; l < n; l++)
     ident[l] = l;
-  /* inputs and attribution descriptors: the same for every block of the run */
-  uint32_t w = 0;
+  return b;
+}
+
+/* A frame for a run of L's blocks: an idle one that fits, or a new one; NULL when out of memory. */
+static FrameBox *frame_take(Launch *L, BeKernelCtx *ctx) {
+  const Kernel *k = L->rk;
+  GpuState *gs = interp_gpu(L->in);
+  bool checks = !L->in->no_race_check && kernel_align16(k->shared_bytes) + L->smem;
+  FrameBox *b = NULL;
+  pthread_mutex_lock(&gs->mu);
+  for (FrameBox **pp = &gs->frames; *pp; pp = &(*pp)->next) {
+    FrameBox *c = *pp;
+    if (c->k == k && !memcmp(c->block, L->block, sizeof c->block) && c->group == L->group && c->smem == L->smem &&
+        c->checks == checks) {
+      *pp = c->next;
+      gs->nframes--;
+      b = c;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&gs->mu);
+  if (!b && !(b = frame_new(L)))
+    return NULL;
+  KFrame *f = &b->f;
+  f->L = L;
+  f->L_in = L->in;
+  f->ctx = ctx;
+  f->credit = interp_budget_credit(&L->in->budget);
+  memset(f->once, 0, k->nonce + 1);
+  if (f->shadow && f->epoch >= EPOCH_RESET) {
+    memset(f->shadow, 0, b->shadow_words * sizeof(uint64_t));
+    f->epoch = 0;
+  }
+  for (uint32_t d = 0; d < 3; d++)
+    f->gdim[d] = L->grid[d];
+  /* inputs and attribution descriptors: the same for every block of the launch */
+  uint32_t w = 0, n = f->n;
   for (uint32_t i = 0; i < k->ninputs; i++) {
-    memcpy(&f.u[k->in_word[i]], &L->inputs[w], k->in_words[i] * sizeof(Slot));
+    memcpy(&f->u[k->in_word[i]], &L->inputs[w], k->in_words[i] * sizeof(Slot));
     w += k->in_words[i];
   }
   for (uint32_t i = 0; i < k->nattrs; i++) {
     const KAttr *a = &k->attrs[i];
     if (!a->vary)
-      kernel_describe(&f.u[a->word], 1, a->type, f.lo + a->off, NULL);
+      kernel_describe(&f->u[a->word], 1, a->type, f->lo + a->off, NULL);
     else
       for (uint32_t l = 0; l < n; l++)
-        kernel_describe(kw(&f, a->word, true) + l, n, a->type, f.priv + l * priv_stride + a->off, NULL);
+        kernel_describe(kw(f, a->word, true) + l, n, a->type, f->priv + l * f->priv_stride + a->off, NULL);
   }
-  for (size_t b = first; b < last && !atomic_load(&L->failed); b++) {
-    f.bid[0] = (uint32_t)(b % L->grid[0]);
-    f.bid[1] = (uint32_t)(b / L->grid[0] % L->grid[1]);
-    f.bid[2] = (uint32_t)(b / ((size_t)L->grid[0] * L->grid[1]));
-    memset(f.lo, 0, (size_t)(f.priv - f.lo));
-    if (k->is_launch) {
-      for (int i = 0; i < 12; i++) {
-        uint32_t d = (uint32_t)i % 3;
-        if (k->ids[i] == UINT32_MAX)
-          continue;
-        if (i >= 3 && i < 6) {
-          Slot *col = kw(&f, k->ids[i], true);
-          for (uint32_t l = 0; l < n; l++)
-            col[l].i = d == 0 ? l % f.bdim[0] : d == 1 ? l / f.bdim[0] % f.bdim[1] : l / (f.bdim[0] * f.bdim[1]);
-        } else {
-          f.u[k->ids[i]].i = i < 3 ? f.bid[d] : i < 9 ? f.gdim[d] : f.bdim[d];
+  return b;
+}
+
+/* Gives a frame back to the cache, dropping the least recently used beyond FRAME_CACHE. */
+static void frame_give(GpuState *gs, FrameBox *b) {
+  b->f.L = NULL;
+  b->f.ctx = NULL;
+  FrameBox *drop = NULL;
+  pthread_mutex_lock(&gs->mu);
+  b->next = gs->frames;
+  gs->frames = b;
+  if (++gs->nframes > FRAME_CACHE) {
+    FrameBox **pp = &gs->frames;
+    while ((*pp)->next)
+      pp = &(*pp)->next;
+    drop = *pp;
+    *pp = NULL;
+    gs->nframes--;
+  }
+  pthread_mutex_unlock(&gs->mu);
+  if (drop)
+    frame_free(drop);
+}
+
+/* The next blocks for a run, [*first, *last): a share of what is left that shrinks as the launch
+ * nears its end (a half of it over the runs, at least RUN_THREADS threads' worth), so that few
+ * runs carry a big launch and the last ones even out between workers. False when none is left. */
+enum { RUN_THREADS = 4096 };
+
+static bool blocks_take(Launch *L, size_t *first, size_t *last) {
+  size_t n = (size_t)L->block[0] * L->block[1] * L->block[2], g = L->group;
+  size_t least = (RUN_THREADS + n - 1) / n;
+  size_t b = atomic_load_explicit(&L->next_block, memory_order_relaxed);
+  for (;;) {
+    if (b >= L->nblocks)
+      return false;
+    size_t left = L->nblocks - b, take = left / (2 * L->nruns);
+    if (take < least)
+      take = least;
+    take = (take + g - 1) / g * g; /* whole frames of blocks, but for the launch's last */
+    if (take > left)
+      take = left;
+    if (atomic_compare_exchange_weak_explicit(&L->next_block, &b, b + take, memory_order_relaxed,
+                                              memory_order_relaxed)) {
+      *first = b;
+      *last = b + take;
+      return true;
+    }
+  }
+}
+
+static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
+  (void)run;
+  Launch *L = user;
+  const Kernel *k = L->rk;
+  size_t first, last;
+  if (atomic_load(&L->failed) || !blocks_take(L, &first, &last))
+    return; /* the other runs took every block */
+  FrameBox *box = frame_take(L, ctx);
+  if (!box) {
+    if (!atomic_exchange(&L->failed, 1)) {
+      GpuState *gs = interp_gpu(L->in);
+      pthread_mutex_lock(&gs->mu);
+      ir_op_error(L->in->ctx, k->op, "out of memory for a block of %u threads",
+                  L->block[0] * L->block[1] * L->block[2]);
+      pthread_mutex_unlock(&gs->mu);
+      atomic_fetch_add(&gs->errors, 1);
+      be_launch_failed(L->in->be, L->loc);
+    }
+    return;
+  }
+  KFrame *f = &box->f;
+  uint32_t n = f->n, *ident = f->stack + f->cap, g = L->group;
+  bool stop = false;
+  do {
+    for (size_t b = first; b < last && !(stop = atomic_load_explicit(&L->failed, memory_order_relaxed)); b += g) {
+      f->wfirst = b;
+      /* the last frame of a block-wise launch may hold fewer blocks: its other threads idle */
+      n = last - b < g ? (uint32_t)(last - b) * f->wide : f->n;
+      f->bid[0] = (uint32_t)(b % L->grid[0]);
+      f->bid[1] = (uint32_t)(b / L->grid[0] % L->grid[1]);
+      f->bid[2] = (uint32_t)(b / ((size_t)L->grid[0] * L->grid[1]));
+      if (f->priv > f->lo)
+        memset(f->lo, 0, (size_t)(f->priv - f->lo));
+      if (k->is_launch) {
+        for (int i = 0; i < 12; i++) {
+          uint32_t d = (uint32_t)i % 3;
+          if (k->ids[i] == UINT32_MAX)
+            continue;
+          if (i >= 3 && i < 6) {
+            Slot *col = kw(f, k->ids[i], true);
+            for (uint32_t l = 0; l < n; l++)
+              col[l].i = d == 0 ? l % f->bdim[0] : d == 1 ? l / f->bdim[0] % f->bdim[1] : l / (f->bdim[0] * f->bdim[1]);
+          } else {
+            f->u[k->ids[i]].i = i < 3 ? f->bid[d] : i < 9 ? f->gdim[d] : f->bdim[d];
+          }
         }
       }
+      f->act = ident;
+      f->nact = n;
+      f->top = 0;
+      f->epoch++; /* a block starts a barrier interval of its own */
+      f->base = f->epoch;
+      f->split = false;
+      f->pc = NULL;
+      if (kernel_run_body(f, &k->body) == EX_ERROR) {
+        stop = true;
+        break;
+      }
     }
-    f.act = ident;
-    f.nact = n;
-    f.top = 0;
-    f.epoch++; /* a block starts a barrier interval of its own */
-    f.base = f.epoch;
-    f.split = false;
-    f.pc = NULL;
-    if (kernel_run_body(&f, &k->body) == EX_ERROR)
-      break;
-  }
-  if (!kernel_flush_accesses(&f)) {
+  } while (!stop && blocks_take(L, &first, &last));
+  if (!kernel_flush_accesses(f)) {
     atomic_store(&L->failed, 1);
     be_launch_failed(L->in->be, L->loc);
   }
-done:
-  free(f.u);
-  free(f.v);
-  free(f.stack);
-  free(f.tmp);
-  free(f.lo);
-  free(f.acc);
-  free(f.hash);
-  free(f.memo);
-  free(f.once);
-  free(f.shadow);
+  frame_give(interp_gpu(L->in), box);
 }
+
+/* The runs of a launch: one per RUN_THREADS threads of it, at most MAX_RUNS, each taking blocks
+ * until none is left (blocks_take). A launch too small to share runs as one run on the thread
+ * that runs the launch, waking no worker; in a bigger one, a run that finds no blocks left costs
+ * next to nothing, so the count need not match the backend's workers. */
+enum { MAX_RUNS = 64, WIDE_THREADS = 256 };
 
 static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {
   Launch *L = user;
   (void)bl;
-  L->nruns = L->nblocks < 256 ? L->nblocks : 256;
+  size_t threads = (size_t)L->block[0] * L->block[1] * L->block[2];
+  size_t work = L->nblocks > SIZE_MAX / threads ? SIZE_MAX : L->nblocks * threads;
+  L->rk = L->k;
+  L->group = 1;
+  if (L->k->wide && threads < WIDE_THREADS && L->nblocks > 1 && L->block[1] == 1 && L->block[2] == 1 &&
+      L->grid[1] == 1 && L->grid[2] == 1) { /* block_wise, mark_lanes */
+    L->rk = L->k->wide;
+    L->group = (uint32_t)(WIDE_THREADS / threads);
+    if (L->group > L->nblocks)
+      L->group = (uint32_t)L->nblocks;
+  }
+  L->nruns = work / RUN_THREADS + (work % RUN_THREADS != 0);
+  if (L->nruns > MAX_RUNS)
+    L->nruns = MAX_RUNS;
+  if (L->nruns > L->nblocks)
+    L->nruns = L->nblocks;
   be_kernel_parallel_for(ctx, L->nruns, run_blocks, L);
   atomic_store(&L->done, 1);
 }
@@ -1606,7 +1909,7 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   L->nblocks = (size_t)blocks;
   L->loc = loc;
   L->seq = in->nlaunches++;
-  L->told = calloc(k->nmemo + 1, 1);
+  L->told = calloc((k->wide && k->wide->nmemo > k->nmemo ? k->wide->nmemo : k->nmemo) + 1, 1);
   L->site = ins->op;
   GpuState *gs = interp_gpu(in);
   for (Launch **pp = &gs->launches; *pp;) { /* forget launches that ended (their callback is done with them) */
@@ -1622,7 +1925,8 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   }
   L->next = gs->launches;
   gs->launches = L;
-  BeLaunch bl = {{L->grid[0], L->grid[1], L->grid[2]}, {L->block[0], L->block[1], L->block[2]}, (uint32_t)smem, NULL, 0};
+  BeLaunch bl = {{L->grid[0], L->grid[1], L->grid[2]}, {L->block[0], L->block[1], L->block[2]}, (uint32_t)smem, NULL, 0,
+                 k->bounded};
   if (stream) { /* stream-ordered, after the tokens too; the token stands for the stream's work */
     for (size_t i = 0; i < ndeps; i++)
       if (deps[i])
@@ -1671,4 +1975,10 @@ void kernel_free_all(Interp *in) {
     free(L);
   }
   gs->launches = NULL;
+  for (FrameBox *b = gs->frames, *next; b; b = next) {
+    next = b->next;
+    frame_free(b);
+  }
+  gs->frames = NULL;
+  gs->nframes = 0;
 }

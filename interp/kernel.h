@@ -53,6 +53,8 @@ typedef struct GpuState {
   size_t nregs;
   pthread_mutex_t mu;
   _Atomic unsigned errors; /* reported by kernels, not yet added to Interp.errors */
+  struct FrameBox *frames; /* kernel.c: idle kernel frames, most recently used first (under mu) */
+  uint32_t nframes;
 } GpuState;
 
 GpuState *interp_gpu(Interp *in);
@@ -155,7 +157,29 @@ struct KFrame {
   uint32_t base;        /* the epoch the last block start or barrier began: older ones are ordered */
   bool split;           /* a warp-level sync since then: each thread's epoch is in sh.lep */
   int64_t credit;       /* steps taken from the run's budget and not run yet (budget.c) */
+  /* a block-wise kernel's frame (kernel.c) runs several blocks at once: wide threads each, thread
+   * l being thread l % wide of block wfirst + l / wide (blocks numbered x fastest); 0: one block */
+  uint32_t wide;
+  size_t wfirst;
 };
+
+/* Whether the frame's threads are one row, thread l being a KV_TIDX value's l (kernel_tid): a
+ * block of one row, or a block-wise frame (kernel.c, mark_lanes). */
+static inline bool kernel_one_row(const KFrame *f) { return f->wide || f->bdim[0] == f->n; }
+
+/* Thread `lane` of the frame: its thread index in its block (*t) and its block's ids. */
+static inline void kernel_lane_block(const KFrame *f, uint32_t lane, uint32_t *t, uint32_t bid[3]) {
+  if (!f->wide) {
+    *t = lane;
+    bid[0] = f->bid[0], bid[1] = f->bid[1], bid[2] = f->bid[2];
+    return;
+  }
+  size_t b = f->wfirst + lane / f->wide;
+  *t = lane % f->wide;
+  bid[0] = (uint32_t)(b % f->gdim[0]);
+  bid[1] = (uint32_t)(b / f->gdim[0] % f->gdim[1]);
+  bid[2] = (uint32_t)(b / ((size_t)f->gdim[0] * f->gdim[1]));
+}
 
 #define KV_MINE 0x40000000u
 #define KV_VARY 0x20000000u

@@ -320,7 +320,7 @@ static const KFn cmp_fns[10] = {k_cmp_eq,  k_cmp_ne,  k_cmp_slt, k_cmp_sle, k_cm
 
 bool kernel_tidx_cut(const KFrame *f, int64_t a0, int64_t b, uint32_t pred, uint32_t *cut, bool *prefix) {
   int64_t d, n = f->n;
-  if (pred < 2 || pred > 9 || f->nact != f->n || f->bdim[0] != f->n)
+  if (pred < 2 || pred > 9 || f->nact != f->n || !kernel_one_row(f))
     return false;
   if (pred >= 6) { /* unsigned: as signed when both sides are non-negative as signed values */
     if (a0 < 0 || b < 0 || a0 > INT64_MAX - n)

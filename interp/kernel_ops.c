@@ -73,15 +73,45 @@ static int x_thread_id(KFrame *f, const KIns *k) {
     return EX_NEXT;
   f->once[k->b] = 1;
   Slot *O = KOUT(f, k, 0);
-  uint32_t bx = f->bdim[0], by = f->bdim[1], n = f->n;
-  for (uint32_t l = 0; l < n; l++)
-    O[l].i = k->a == 0 ? l % bx : k->a == 1 ? l / bx % by : l / (bx * by);
+  uint32_t bx = f->bdim[0], by = f->bdim[1], n = f->n, w = f->wide ? f->wide : n;
+  for (uint32_t l = 0; l < n; l++) {
+    uint32_t t = l % w;
+    O[l].i = k->a == 0 ? t % bx : k->a == 1 ? t / bx % by : t / (bx * by);
+  }
   return EX_NEXT;
+}
+
+/* A block id in a block-wise frame (KFrame.wide): its blocks' ids, wide threads each. Every row is
+ * written, also under a partial mask. */
+static void wide_block_ids(KFrame *f, uint32_t d, bool global, Slot *O) {
+  uint32_t w = f->wide, bx = f->bdim[0], by = f->bdim[1], t0, id[3];
+  kernel_lane_block(f, 0, &t0, id); /* the first block's ids; the next ones count up from them */
+  for (uint32_t g = 0; g * w < f->n; g++) {
+    if (g && ++id[0] == f->gdim[0]) {
+      id[0] = 0;
+      if (++id[1] == f->gdim[1]) {
+        id[1] = 0;
+        id[2]++;
+      }
+    }
+    int64_t v = id[d];
+    Slot *o = O + (size_t)g * w;
+    if (!global)
+      for (uint32_t t = 0; t < w; t++)
+        o[t].i = v;
+    else
+      for (uint32_t t = 0; t < w; t++)
+        o[t].i = v * f->bdim[d] + (d == 0 ? t % bx : d == 1 ? t / bx % by : t / (bx * by));
+  }
 }
 
 static int x_global_id(KFrame *f, const KIns *k) {
   Slot *O = KOUT(f, k, 0);
   uint32_t bx = f->bdim[0], by = f->bdim[1], d = k->a;
+  if (f->wide) {
+    wide_block_ids(f, d, true, O);
+    return EX_NEXT;
+  }
   int64_t base = (int64_t)f->bid[d] * f->bdim[d];
   KLANES(f, l, { O[l].i = base + (d == 0 ? l % bx : d == 1 ? l / bx % by : l / (bx * by)); });
   return EX_NEXT;
@@ -99,6 +129,10 @@ static int x_block_q(KFrame *f, const KIns *k) {
   }
   if (!k->vout[0]) {
     O[0].i = v;
+    return EX_NEXT;
+  }
+  if (k->b == 0 && f->wide) {
+    wide_block_ids(f, k->a, false, O);
     return EX_NEXT;
   }
   KLANES(f, l, { O[l].i = v; });
@@ -610,8 +644,7 @@ static bool report_accesses(KFrame *f) {
   for (size_t i = 0; i < f->nacc && ok; i++)
     ok = be_kernel_access(f->ctx, (void *)f->acc[i].lo, f->acc[i].hi - f->acc[i].lo, f->acc[i].write,
                           f->acc[i].loc) == BE_OK;
-  f->nacc = 0;
-  memset(f->hash, 0xff, KHASH * sizeof *f->hash);
+  f->nacc = 0; /* f->hash keeps its entries: note() checks each against the range it names */
   return ok;
 }
 
@@ -723,22 +756,24 @@ static inline void prefetch_next(const char *p, size_t bytes) {
 
 /* With the mask full and thread l indexing x0 + l of a unit-stride line, x0 after checking that
  * the run is in bounds; -1 otherwise. */
-static int64_t consecutive(const KFrame *f, const Lin *L, size_t es) {
+KLANEFN static int64_t consecutive(const KFrame *f, const Lin *L, size_t es) {
   if (f->nact != f->n || !L->si || L->sb != (int64_t)es)
     return -1;
   int64_t x0 = L->i[0].i;
   if (x0 < 0 || x0 + (int64_t)f->n > L->n)
     return -1;
-  if (L->tid == 1 && f->bdim[0] == f->n) /* known at compile time: no need to look */
+  if (L->tid == 1 && kernel_one_row(f)) /* known at compile time: no need to look */
     return x0;
   /* thread x ids repeat in every row, thread y ids in every column: not consecutive */
   if ((L->tid == 1 && f->bdim[0] < f->n) || (L->tid == 2 && f->bdim[0] > 1))
     return -1;
   if (f->n > 1 && (L->i[1].i != x0 + 1 || L->i[f->n - 1].i != x0 + (int64_t)f->n - 1))
     return -1;
-  uint32_t bad = 0;
-  for (uint32_t l = 0; l < f->n; l++)
-    bad |= (uint32_t)(L->i[l].i != x0 + (int64_t)l);
+  /* or-ing the differences vectorizes, a compare per thread does not */
+  uint64_t bad = 0;
+  const Slot *I = L->i;
+  for (uint32_t l = 0, n = f->n; l < n; l++)
+    bad |= ((uint64_t)I[l].i - (uint64_t)l) ^ (uint64_t)x0;
   return bad ? -1 : x0;
 }
 
@@ -753,7 +788,7 @@ static int tiled(const KFrame *f, const Lin *L, size_t es, int64_t *x0) {
   int64_t a = L->i[0].i;
   const Slot *I = L->i;
   uint32_t bad = 0;
-  bool known_x = L->tid == 1, known_y = L->tid == 2 && f->bdim[2] == 1;
+  bool known_x = L->tid == 1 && !f->wide, known_y = L->tid == 2 && f->bdim[2] == 1 && !f->wide;
   if (known_x || (!known_y && bx > 1 && I[1].i == a + 1)) { /* x0 + l % bx, contiguous */
     if (a < 0 || a + bx > L->n || L->sb != (int64_t)es)
       return 0;
@@ -992,7 +1027,7 @@ static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t
   if (x0 < 0 || x0 + (int64_t)m > L->n)
     return -1;
   *l0 = a;
-  if (L->tid == 1 && f->bdim[0] == f->n)
+  if (L->tid == 1 && kernel_one_row(f))
     return x0;
   const Slot *I = L->i + a;
   uint32_t bad = 0;

@@ -11,7 +11,10 @@
  *            condition-variable wake costs ~10 us), then sleeps on work_cv. The submitter signals
  *            work_cv only when a worker sleeps and no spinner is there to take the op. A ready
  *            marker or small memcpy/memset runs right away on the submitting thread: that is a
- *            schedule like any other, and it is the fast path for tiny ops.
+ *            schedule like any other, and it is the fast path for tiny ops. So does a bounded
+ *            kernel (SimOpDesc.bounded) that the host submits while no op runs or waits to run
+ *            (runs_inline): a chain of dependent ops then costs about what it costs under
+ *            serial, and the kernel's blocks still spread over the pool.
  *   serial   no workers: a ready op runs at once on the submitting thread, in submit order.
  *   random   no workers: ready ops accumulate; when the host waits it runs them in an order drawn
  *            from a seeded generator (and at a submit it runs one with probability 1/2), so one
@@ -250,6 +253,12 @@ static bool runs_inline(const SimDevice *dev, const Op *op) {
   case SIM_OP_MEMCPY:
   case SIM_OP_MEMSET:
     return op->d.bytes <= dev->cfg.inline_bytes;
+  case SIM_OP_KERNEL:
+    /* a kernel that cannot wait, submitted by the host to an idle device: a worker would only
+     * start it later, as nothing is there to overlap with it, and its sim_ctx_parallel_for still
+     * spreads its blocks over the pool. A kernel that may wait (for another kernel, for the host)
+     * must not hold up the host, and a callback's kernels go to the pool. */
+    return op->d.bounded && !sim_tls_ctx && dev->nrunning == 0 && dev->rq_n == 0;
   default:
     return false;
   }

@@ -206,6 +206,9 @@ typedef struct SimOpDesc {
   void *user;               /* kernel, host: passed to fn */
   void (*release)(void *user); /* optional: called once the op is done with user (after fn ran,
                                   or when the op was dropped) */
+  bool bounded;             /* kernel: fn ends without waiting for other work (no loop that could
+                               spin on memory), so the threads scheduler may run it on the thread
+                               that submits it when nothing else runs */
 } SimOpDesc;
 
 /* Token front door: submit an op that runs after every op in deps (NULL entries are skipped).

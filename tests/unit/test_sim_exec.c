@@ -555,8 +555,50 @@ static void test_diag_report_counts_errors_and_warnings(void **state) {
   sim_destroy(dev);
 }
 
+/* A bounded kernel submitted to an idle device under threads runs on the submitting thread,
+ * before the submit returns; one that is not bounded goes to the pool, so that it may wait for
+ * what the host does after submitting it (here: a flag it sets). */
+typedef struct Where { int worker; bool ran; atomic_int flag; bool saw; } Where;
+
+static void where_kernel(SimCtx *ctx, void *user) {
+  Where *w = user;
+  w->worker = sim_ctx_worker(ctx);
+  w->ran = true;
+}
+
+static void flag_kernel(SimCtx *ctx, void *user) {
+  (void)ctx;
+  Where *w = user;
+  for (int i = 0; i < 20000 && !atomic_load(&w->flag); i++)
+    nap(100);
+  w->saw = atomic_load(&w->flag);
+}
+
+static void test_bounded_kernel_on_idle_device_runs_on_submitter(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  Where w = {.worker = 99};
+  atomic_init(&w.flag, 0);
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = where_kernel, .user = &w, .loc = "k", .bounded = true};
+  SimOp *op;
+  assert_int_equal(sim_submit(dev, &k, NULL, 0, &op), SIM_OK);
+  assert_true(w.ran);
+  assert_int_equal(w.worker, -1);
+  sim_op_release(dev, op);
+  SimOpDesc spin = {.kind = SIM_OP_KERNEL, .fn = flag_kernel, .user = &w, .loc = "spin"};
+  assert_int_equal(sim_submit(dev, &spin, NULL, 0, &op), SIM_OK);
+  atomic_store(&w.flag, 1);
+  assert_int_equal(sim_host_wait(dev, &op, 1, "wait"), SIM_OK);
+  assert_true(w.saw);
+  sim_op_release(dev, op);
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_bounded_kernel_on_idle_device_runs_on_submitter),
     cmocka_unit_test(test_submit_deps_run_in_dependency_order),
     cmocka_unit_test(test_submit_join_waits_for_all_deps),
     cmocka_unit_test(test_host_wait_on_closed_gate_reports_deadlock),
