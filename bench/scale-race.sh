@@ -8,7 +8,9 @@
 # (default 5), alternating; the figures are medians:
 #   time/op   whole-process CPU time (user + sys) less the empty program's, per op
 #   insn/op   instructions per op, the same way, from one run under valgrind --tool=callgrind
-#             (perf stat -e instructions without valgrind; INSNS=0 skips this, it is slow)
+#             (perf stat -e instructions without valgrind; INSNS=0 skips this, it is slow);
+#             serial only: under threads the workers' spin-waits are counted too, and valgrind,
+#             which runs one thread at a time, makes them spin for minutes
 #   peak RSS  "Maximum resident set size" of /usr/bin/time -v
 # and the ratios against the targets: race checking at most 1.5x the time of --no-race-check at
 # the largest size, time per op within 1.3x across sizes, peak RSS at most 2x the unchecked
@@ -89,7 +91,7 @@ for n in [0] + SIZES:
         for k, f in CHECKS:
             t = statistics.median(x[0] for x in samples[k])
             m = statistics.median(x[1] for x in samples[k])
-            res[n, s, k] = [t, m, insns(cmd(n, s, f))]
+            res[n, s, k] = [t, m, insns(cmd(n, s, f)) if s == "serial" else None]
 
 print("  %7s  %-8s %-6s %10s %11s %10s" % ("ops", "sched", "check", "time/op", "insn/op", "peak RSS"))
 for n in SIZES:
@@ -98,7 +100,7 @@ for n in SIZES:
             t, m, i = res[n, s, k]
             t0, _, i0 = res[0, s, k]
             res[n, s, k] += [(t - t0) / n * 1e6, (i - i0) / n if i is not None else None]
-            ins = "%11.0f" % res[n, s, k][4] if i is not None else "%11s" % ("n/a" if TOOL == "none" else "?")
+            ins = "%11.0f" % res[n, s, k][4] if i is not None else "%11s" % "n/a"
             print("  %7d  %-8s %-6s %8.2f us %s %7.1f MB" % (n, s, k, res[n, s, k][3], ins, m / 1024))
 print("  instructions: %s" % {"callgrind": "valgrind --tool=callgrind, one run",
                                 "perf": "perf stat -e instructions, one run",
