@@ -231,7 +231,6 @@ void sim_destroy(SimDevice *dev) {
   dev->free_ops = NULL;
   race_free_all(dev);
   free(dev->rq);
-  free(dev->late);
   free(dev->oacc);
   free(dev->seen);
   free(dev->threads);

@@ -129,6 +129,7 @@ static Op *op_alloc(SimDevice *dev) {
   op->vc = NULL;
   op->ctx = NULL;
   op->chain = op->seq = 0;
+  op->lidx = 0;
   op->mark = 0;
   atomic_store_explicit(&op->state, OP_PENDING, memory_order_relaxed);
   return op;
@@ -315,7 +316,7 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
     op->npending++;
   }
   if (dev->race)
-    race_op_begin(dev, op, deps, ndeps, s);
+    race_op_begin(dev, op, deps, ndeps);
   if (op->d.kind != SIM_OP_MARKER && op->d.kind != SIM_OP_GATE) {
     SimStatus ms = mem_check_op(dev, op);
     if (ms != SIM_OK && st == SIM_OK)
@@ -330,13 +331,8 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
       op->ctx->op = op;
       op->late_access = true;
       dev->late_inflight++;
-      void *p = xrealloc_array(dev->late, &dev->caplate, dev->nlate + 1, sizeof *dev->late);
-      if (p) {
-        dev->late = p;
-        dev->late[dev->nlate++] = op;
-      } else {
-        dev->race = false;  /* can't keep the records sound any more: stop checking */
-      }
+      if (dev->race)
+        race_late_begin(dev, op);
     }
   }
   if (op->d.kind == SIM_OP_GATE) {

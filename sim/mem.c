@@ -470,11 +470,7 @@ void mem_op_done(SimDevice *dev, Op *op) {
     op->ctx = NULL;
   }
   if (op->late_access) {
-    for (size_t i = 0; i < dev->nlate; i++)
-      if (dev->late[i] == op) {
-        dev->late[i] = dev->late[--dev->nlate];
-        break;
-      }
+    race_late_end(dev, op);
     op->late_access = false;
     if (--dev->late_inflight == 0)
       mem_late_done(dev);

@@ -13,6 +13,7 @@
  *   stream.c  streams and events on top of exec.c
  *   mem.c     the allocation table, the device arena, init shadow, host and kernel accesses
  *   race.c    chains, vector clocks, access records, race reports
+ *   race_oracle.c  an exact happens-before reference race.c is checked against (tests)
  */
 #ifndef SIM_SIMINT_H
 #define SIM_SIMINT_H
@@ -39,25 +40,29 @@ typedef struct Vc {
   uint32_t c[];
 } Vc;
 
-/* A chain is a totally ordered sequence of ops: a stream, the host (chain 0), or a run of token
-   ops each depending on the previous one. seq grows forever, so a chain id can be reused once the
-   host has waited for its last op (every later op includes the host's clock). */
+/* A chain is a totally ordered run of ops, each ordered after the one before: the host (chain 0),
+   or ops each extending the chain of a dependency that was the chain's last op. seq grows
+   forever. A chain nothing names any more (no access record, no late op in flight: pins == 0)
+   is reused by the next op that starts a chain (race.c says why that is exact). */
 typedef struct Chain {
   uint32_t seq;        /* last seq given out */
+  uint32_t pins;       /* access records (live or stale) and late ops in flight on the chain */
   uint64_t tail;       /* op id of the last op on the chain */
-  bool owned;          /* a live stream's chain: only its ops extend it */
+  bool free;           /* on the free list (it may have been pinned again since: checked on reuse) */
 } Chain;
 
-/* One recorded access of bytes [lo, hi) of an allocation (offsets). */
+/* One recorded access of bytes [lo, hi) of an allocation (offsets), at its op's epoch
+   (chain, seq). */
 typedef struct Rec {
   size_t lo, hi;
   uint32_t chain, seq;
-  Vc *vc;              /* the op's clock (a reference), NULL for host accesses; a host free
-                          that waited for an op (race_free_after): the host's clock joined with
-                          the op's */
+  Vc *vc;              /* the clock of the access (a reference), kept only while a late op that was
+                          in flight when it was recorded still is (made); NULL otherwise */
+  uint64_t made;       /* dev->late_next when recorded (with vc) */
+  uint64_t gone;       /* stale records: dev->late_next when superseded */
   const char *loc;
   uint64_t op;         /* 0: host */
-  bool write, isfree;
+  bool write, isfree;  /* the access kind: a free counts as a write */
 } Rec;
 
 /* ---- memory (mem.c) ---- */
@@ -77,6 +82,8 @@ struct Alloc {
   int pins;            /* submitted, not completed memcpy/memset ops that use it */
   Rec *recs;           /* access records (race.c) */
   size_t nrecs, caprecs;
+  Rec *stale;          /* superseded records a late op in flight may still race with (race.c) */
+  size_t stale_lo, nstale, capstale; /* live ones: [stale_lo, nstale) */
   Iv *init;            /* sorted disjoint written ranges (offsets); device and host-shared only */
   size_t ninit, capinit;
   Alloc *next_dead;
@@ -134,6 +141,7 @@ struct SimOp {
   Alloc *a_dst, *a_src;/* pinned allocations of a memcpy/memset */
   uint32_t chain, seq;
   Vc *vc;              /* NULL when race checking is off */
+  uint64_t lidx;       /* a late op in flight: its index among late ops (race.c), else 0 */
   SimCtx *ctx;         /* kernel/host op while it runs */
   Op *next;            /* freelist, list of unopened gates */
   Op *allnext;         /* every op the device ever allocated */
@@ -158,7 +166,6 @@ struct Stream {
   Op *last;            /* a reference, or NULL */
   Op **waits;          /* ops the next op must also wait for (references) */
   size_t nwaits, capwaits;
-  uint32_t chain;
 };
 
 struct Event {
@@ -223,12 +230,16 @@ struct SimDevice {
   bool race;                 /* race checking on */
   Chain *chains;
   uint32_t nchains, capchains;
+  uint32_t *free_chains;     /* chains nothing pins, to reuse (LIFO) */
+  size_t nfree_chains, capfree_chains;
   Vc *host_vc;               /* the host's clock: chain 0 is the host */
   int late_inflight;         /* kernel/host ops submitted and not done (they record late) */
-  Op **late;                 /* those ops (their accesses are not recorded yet) */
-  size_t nlate, caplate;
+  Op **late;                 /* ring of late ops by lidx, from late_base (NULL: done) */
+  size_t late_head, nlate, caplate;
+  uint64_t late_base, late_next; /* lidx of late[late_head]; last lidx given out */
+  size_t nlate_live;         /* late ops in flight (non-NULL entries of the ring) */
   Vc *free_vcs;
-  uint32_t chain_cursor;
+  struct RaceOracle *oracle; /* GPUINTERP_RACE_ORACLE=1: the exact reference (race_oracle.c) */
 
   SimObsAccess *oacc;        /* the accesses of the op completing, for its SIM_OBS_END */
   size_t noacc, capoacc;
@@ -286,7 +297,9 @@ bool init_find_gap(const Alloc *a, size_t lo, size_t hi, size_t *glo, size_t *gh
 
 /* race.c */
 void race_init(SimDevice *dev);
-void race_op_begin(SimDevice *dev, Op *op, Op *const *deps, size_t ndeps, Stream *s);
+void race_op_begin(SimDevice *dev, Op *op, Op *const *deps, size_t ndeps);
+void race_late_begin(SimDevice *dev, Op *op);
+void race_late_end(SimDevice *dev, Op *op);
 void race_host_submitted(SimDevice *dev);
 void race_host_join(SimDevice *dev, const Op *op);
 void race_host_join_all(SimDevice *dev);
@@ -294,9 +307,23 @@ void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, boo
                  const Op *op, const char *loc);
 void race_free_after(SimDevice *dev, Alloc *a, const Op *op, const char *loc);
 void race_recs_clear(SimDevice *dev, Alloc *a);
-uint32_t race_chain_new(SimDevice *dev, bool owned);
-void race_chain_disown(SimDevice *dev, uint32_t chain);
 void vc_unref(SimDevice *dev, Vc *vc);
 void race_free_all(SimDevice *dev);
+/* Do accesses x and y conflict (at least one writes; a free counts as a write)? Ranges aside. */
+bool race_conflict(const Rec *x, const Rec *y);
+
+/* race_oracle.c: all with mu held; a no-op unless dev->oracle */
+void race_oracle_init(SimDevice *dev);
+void race_oracle_op_begin(SimDevice *dev, const Op *op, Op *const *deps, size_t ndeps);
+void race_oracle_host_submitted(SimDevice *dev);
+void race_oracle_host_join(SimDevice *dev, const Op *op);
+void race_oracle_host_join_all(SimDevice *dev);
+/* Check the access n (its lo, hi, kind, loc, op; by op, NULL: the host, ordered after `with`
+   too when not NULL) against every earlier one of a, record it, and abort unless the verdict
+   is `raced` (race.c's: does it race with an earlier access?). */
+void race_oracle_access(SimDevice *dev, const Alloc *a, const Rec *n, const Op *op,
+                        const Op *with, bool raced);
+void race_oracle_recs_clear(SimDevice *dev, const Alloc *a);
+void race_oracle_free(SimDevice *dev);
 
 #endif

@@ -142,8 +142,6 @@ static Stream *stream_new(SimDevice *dev) {
   if (!s)
     return NULL;
   s->id = 1;  /* the default stream; others get slot + 2 (see sim_stream_id) */
-  if (dev->race)
-    s->chain = race_chain_new(dev, true);
   return s;
 }
 
@@ -215,8 +213,6 @@ SimStatus sim_stream_create(SimDevice *dev, SimStream *out, const char *loc) {
   pthread_mutex_lock(&dev->mu);
   Stream *s = stream_new(dev);
   if (!s || !slot_alloc(dev, H_STREAM, s, loc, &s->slot)) {
-    if (s && dev->race)
-      race_chain_disown(dev, s->chain);
     free(s);
     SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = loc};
     diag_emit(dev, &d, "out of memory creating a stream");
@@ -248,8 +244,6 @@ SimStatus sim_stream_destroy(SimDevice *dev, SimStream h, const char *loc) {
   api_event(dev, "stream_destroy", loc, s->id, 0);
   slot_kill(dev, s->slot, loc);
   stream_drop_work(dev, s);  /* the ops hold their own executor references: they still run */
-  if (dev->race)
-    race_chain_disown(dev, s->chain);
   free(s->waits);
   free(s);
 done:

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Runs genprog.py programs through mlir-opt and gpuinterp and checks the results.
 
-    check.py --gpuinterp BIN --mlir-opt BIN --dir DIR [--drop-dep] [--features F,...] SEED...
+    check.py --gpuinterp BIN --mlir-opt BIN --dir DIR [--drop-dep] [--oracle] [--features F,...] SEED...
 
 For each seed: the program is generated twice, in this process and in a fresh one, and the two
 must be identical (the generator is deterministic); mlir-opt must accept it; then
   - by default gpuinterp --sched=serial and --sched=random:SEED must exit 0, print nothing on
     stderr and print exactly the expected output (the address after `base@ =` aside);
-  - with --drop-dep both runs must exit 1 with a diagnostic containing "race".
+  - with --drop-dep both runs must exit 1 with a diagnostic containing "race";
+  - with --oracle gpuinterp also runs under --sched=threads, each run with GPUINTERP_RACE_ORACLE=1:
+    the sim checks its race verdict on every access against an exact vector-clock detector and
+    aborts where they differ (sim/race_oracle.c).
 --features: the union of the features of all seeds must hold each of these.
 A failure names the seed and what failed, and keeps the program in DIR with the command to rerun;
 the files of seeds that pass are removed. Exit 1 on any failure.
@@ -24,8 +27,8 @@ sys.path.insert(0, HERE)
 import genprog  # noqa: E402
 
 
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def run(cmd, env=None):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -64,10 +67,12 @@ def check(a, seed):
     rc, _, err = run([a.mlir_opt, prog, "-o", os.devnull])
     if rc != 0:
         return "mlir-opt rejects it: %s\n  rerun: %s %s" % (err.strip()[:2000], a.mlir_opt, prog), feats
-    for sched in ("serial", "random:%d" % seed):
+    scheds = ["serial", "random:%d" % seed] + (["threads"] if a.oracle else [])
+    env = dict(os.environ, GPUINTERP_RACE_ORACLE="1") if a.oracle else None
+    for sched in scheds:
         cmd = [a.gpuinterp, "--sched=" + sched, prog]
-        rc, out, err = run(cmd)
-        rerun = "\n  rerun: %s" % " ".join(cmd)
+        rc, out, err = run(cmd, env)
+        rerun = "\n  rerun: %s%s" % ("GPUINTERP_RACE_ORACLE=1 " if a.oracle else "", " ".join(cmd))
         if a.drop_dep:
             if rc != 1 or "race" not in err:
                 with open(base + ".note") as f:
@@ -94,6 +99,7 @@ def main():
     ap.add_argument("--mlir-opt", required=True)
     ap.add_argument("--dir", required=True)
     ap.add_argument("--drop-dep", action="store_true")
+    ap.add_argument("--oracle", action="store_true")
     ap.add_argument("--features", default="")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("seeds", type=int, nargs="+")

@@ -552,6 +552,207 @@ static void test_race_event_query_complete_orders_host(void **state) {
   assert_int_equal(f.s.n, 0);
 }
 
+/* ---- random programs against the exact reference -------------------------------------------- */
+
+/* With GPUINTERP_RACE_ORACLE=1 the sim runs an exact vector-clock detector alongside its own and
+   aborts at the first access on which their verdicts differ. These programs mix every way of
+   ordering (streams, events, tokens, host waits and syncs) with the cases that make the detector
+   keep or drop state: kernels and host callbacks that record their accesses late, gates that
+   keep such ops in flight while copies are checked at submit, partial and covering ranges,
+   frees that wait for an op, and enough forks that chains are reused. */
+
+typedef struct Kacc { char *p; size_t n; bool write; } Kacc;
+typedef struct Kjob { Kacc acc[3]; int nacc; long nap_us; } Kjob;
+
+static void kjob_run(SimCtx *ctx, void *user) {
+  Kjob *k = user;
+  if (k->nap_us)
+    nap(k->nap_us);
+  for (int i = 0; i < k->nacc; i++)
+    sim_access(ctx, k->acc[i].p, k->acc[i].n, k->acc[i].write, NULL);
+}
+
+static void kjob_free(void *user) { free(user); }
+
+typedef struct Rng { uint64_t x; } Rng;
+
+static unsigned rnd(Rng *r, unsigned n) {
+  r->x ^= r->x >> 12;
+  r->x ^= r->x << 25;
+  r->x ^= r->x >> 27;
+  return (unsigned)((r->x * 0x2545f4914f6cdd1dull) >> 33) % n;
+}
+
+enum { NBUF = 4, BUFSZ = 64, NTOK = 12, NSTREAM = 3 };
+
+typedef struct Prog {
+  Rng r;
+  SimDevice *dev;
+  SimSched sched;
+  SimStream s[NSTREAM];
+  SimEvent e[2];
+  char *buf[NBUF];
+  SimOp *tok[NTOK];
+  SimOp *gate;
+} Prog;
+
+static void prog_range(Prog *g, char **p, size_t *n) {
+  char *b = g->buf[rnd(&g->r, NBUF)];
+  if (rnd(&g->r, 3) == 0) {
+    *p = b;
+    *n = BUFSZ;
+    return;
+  }
+  size_t lo = rnd(&g->r, BUFSZ);
+  *p = b + lo;
+  *n = 1 + rnd(&g->r, (unsigned)(BUFSZ - lo));
+}
+
+static void prog_tok_put(Prog *g, SimOp *op) {
+  unsigned i = rnd(&g->r, NTOK);
+  if (g->tok[i])
+    sim_op_release(g->dev, g->tok[i]);
+  g->tok[i] = op;
+}
+
+/* Up to three recent tokens (NULLs allowed). */
+static size_t prog_deps(Prog *g, SimOp **deps) {
+  size_t n = rnd(&g->r, 4);
+  for (size_t i = 0; i < n; i++)
+    deps[i] = g->tok[rnd(&g->r, NTOK)];
+  return n;
+}
+
+static void prog_open_gate(Prog *g) {
+  if (!g->gate)
+    return;
+  sim_gate_open(g->dev, g->gate, "gate-open");
+  sim_op_release(g->dev, g->gate);
+  g->gate = NULL;
+}
+
+/* Submit d on a random stream or as a token with random deps. */
+static void prog_submit(Prog *g, const SimOpDesc *d) {
+  if (rnd(&g->r, 2)) {
+    sim_stream_submit(g->dev, g->s[rnd(&g->r, NSTREAM)], d, NULL);
+  } else {
+    SimOp *deps[3], *op = NULL;
+    size_t n = prog_deps(g, deps);
+    sim_submit(g->dev, d, deps, n, &op);
+    if (op)
+      prog_tok_put(g, op);
+  }
+}
+
+static void prog_step(Prog *g) {
+  SimDevice *dev = g->dev;
+  char *p, *q;
+  size_t n, m;
+  unsigned what = rnd(&g->r, 100);
+  if (what < 30) {  /* a copy or a memset */
+    prog_range(g, &p, &n);
+    SimOpDesc d = memset_op(p, n, "op-memset");
+    if (what < 15) {
+      prog_range(g, &q, &m);
+      d = memcpy_op(p, q, n < m ? n : m, "op-memcpy");
+      if (p < q + d.bytes && q < p + d.bytes)
+        d = memset_op(p, n, "op-memset");
+    }
+    prog_submit(g, &d);
+  } else if (what < 48) {  /* a kernel or host callback: its accesses are recorded late */
+    Kjob *k = calloc(1, sizeof *k);
+    assert_non_null(k);
+    k->nacc = 1 + (int)rnd(&g->r, 3);
+    for (int i = 0; i < k->nacc; i++) {
+      prog_range(g, &k->acc[i].p, &k->acc[i].n);
+      k->acc[i].write = rnd(&g->r, 2);
+    }
+    if (g->sched == SIM_SCHED_THREADS && rnd(&g->r, 8) == 0)
+      k->nap_us = 50 + rnd(&g->r, 300);
+    SimOpDesc d = {.kind = rnd(&g->r, 4) ? SIM_OP_KERNEL : SIM_OP_HOST, .fn = kjob_run, .user = k,
+                   .release = kjob_free, .loc = "op-kernel"};
+    prog_submit(g, &d);
+  } else if (what < 56) {  /* the host touches memory */
+    prog_range(g, &p, &n);
+    sim_host_access(dev, p, n, rnd(&g->r, 2), "host-access");
+  } else if (what < 62) {
+    sim_event_record(dev, g->e[rnd(&g->r, 2)], g->s[rnd(&g->r, NSTREAM)], "event-record");
+  } else if (what < 68) {
+    sim_stream_wait_event(dev, g->s[rnd(&g->r, NSTREAM)], g->e[rnd(&g->r, 2)], "event-wait");
+  } else if (what < 74) {  /* a join */
+    SimOpDesc d = {.kind = SIM_OP_MARKER, .loc = "op-join"};
+    prog_submit(g, &d);
+  } else if (what < 80) {  /* hold work back: later ops wait for the gate */
+    if (g->gate) {
+      prog_open_gate(g);
+    } else {
+      SimOpDesc d = {.kind = SIM_OP_GATE, .loc = "gate"};
+      sim_stream_submit(dev, g->s[rnd(&g->r, NSTREAM)], &d, &g->gate);
+    }
+  } else if (what < 84) {
+    prog_open_gate(g);
+    sim_stream_sync(dev, g->s[rnd(&g->r, NSTREAM)], "stream-sync");
+  } else if (what < 88) {
+    prog_open_gate(g);
+    SimOp *t = g->tok[rnd(&g->r, NTOK)];
+    if (t)
+      sim_host_wait(dev, &t, 1, "host-wait");
+  } else if (what < 89) {
+    prog_open_gate(g);
+    sim_device_sync(dev, "device-sync");
+  } else if (what < 93) {  /* free a buffer (after an op, or at the host's point) and make another */
+    unsigned b = rnd(&g->r, NBUF);
+    SimOp *t = g->tok[rnd(&g->r, NTOK)];
+    if (t && rnd(&g->r, 2)) {
+      prog_open_gate(g);  /* the free waits for t */
+      sim_mem_free_after(dev, g->buf[b], t, "free-after");
+    } else {
+      sim_mem_free(dev, g->buf[b], "free");
+    }
+    assert_int_equal(sim_mem_alloc(dev, BUFSZ, SIM_MEM_HOST_SHARED, (void **)&g->buf[b], "realloc"),
+                     SIM_OK);
+  }
+}
+
+/* Runs one random program; returns the races it reported. */
+static int prog_run(uint64_t seed, SimSched sched, int steps) {
+  Sink sink;
+  Prog g = {.r = {seed * 0x9e3779b97f4a7c15ull + 1}, .sched = sched};
+  g.dev = make(&sink, sched);
+  for (int i = 0; i < NSTREAM; i++)
+    sim_stream_create(g.dev, &g.s[i], "stream");
+  for (int i = 0; i < 2; i++)
+    sim_event_create(g.dev, &g.e[i], "event");
+  for (int i = 0; i < NBUF; i++)
+    sim_mem_alloc(g.dev, BUFSZ, SIM_MEM_HOST_SHARED, (void **)&g.buf[i], "alloc");
+  for (int i = 0; i < steps; i++)
+    prog_step(&g);
+  prog_open_gate(&g);
+  sim_device_sync(g.dev, "end-sync");
+  for (int i = 0; i < NTOK; i++)
+    if (g.tok[i])
+      sim_op_release(g.dev, g.tok[i]);
+  for (int i = 0; i < NBUF; i++)
+    sim_mem_free(g.dev, g.buf[i], "end-free");
+  for (int i = 0; i < NSTREAM; i++)
+    sim_stream_destroy(g.dev, g.s[i], "d");
+  for (int i = 0; i < 2; i++)
+    sim_event_destroy(g.dev, g.e[i], "d");
+  sim_destroy(g.dev);
+  return count(&sink, SIM_DIAG_RACE);
+}
+
+static void test_race_random_programs_agree_with_exact_oracle(void **state) {
+  (void)state;
+  setenv("GPUINTERP_RACE_ORACLE", "1", 1);
+  int races = 0;
+  for (int sched = SIM_SCHED_THREADS; sched <= SIM_SCHED_RANDOM; sched++)
+    for (uint64_t seed = 1; seed <= 40; seed++)
+      races += prog_run(seed, (SimSched)sched, seed % 4 ? 150 : 600);
+  unsetenv("GPUINTERP_RACE_ORACLE");
+  assert_true(races > 0);  /* the programs do race: both verdicts were compared */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_race_write_write_on_two_streams_reported),
@@ -580,6 +781,7 @@ int main(void) {
     cmocka_unit_test(test_race_host_callback_store_counts_as_its_op),
     cmocka_unit_test(test_race_scattered_kernel_accesses_merge_and_report),
     cmocka_unit_test(test_race_event_query_complete_orders_host),
+    cmocka_unit_test(test_race_random_programs_agree_with_exact_oracle),
   };
   return cmocka_run_group_tests_name("sim_race", tests, NULL, NULL);
 }
