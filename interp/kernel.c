@@ -27,8 +27,9 @@
  * race detection sees every address the kernel touched at little cost. Shared and private memory
  * of a block is its own and is not reported; instead, accesses of a block's threads to its shared
  * memory are checked against each other between barriers (kernel_ops.c: two threads, one element,
- * one write, no barrier in between is a race). Atomics are not reported: they do not race with
- * each other, and the backend has no notion of an atomic access yet.
+ * one write, no barrier in between is a race). Atomics on global memory are reported as atomic
+ * accesses (kernel_note_atomic, BE_ACC_ATOMIC): they race with plain accesses of other launches
+ * and the host, never with other atomics.
  *
  * The ops themselves (ids, barriers, shuffles, reductions, gpu.printf, memory) are in
  * kernel_ops.c, arith, index and math in kernel_arith.c.

@@ -121,6 +121,7 @@ typedef struct KRange {
   uintptr_t lo, hi;
   const char *loc;
   bool write;
+  bool atomic;          /* atomics (write is true too): kernel_note_atomic */
 } KRange;
 
 struct KFrame {
@@ -290,6 +291,9 @@ bool kernel_shared_check(KFrame *f, const KIns *k, uint32_t memo, uint32_t l, co
 /* The active threads sync with the others of their warp (a shuffle): what each did before is
  * ordered before what the others of its warp do after. */
 void kernel_warp_sync(KFrame *f);
+/* Records thread accesses of [lo, hi) of global memory by an atomic (nothing for shared or
+ * private memory): atomics race with plain accesses, not with each other. */
+void kernel_note_atomic(KFrame *f, uintptr_t lo, uintptr_t hi, const char *loc);
 /* Reports (be_kernel_access) and forgets the frame's recorded accesses; false when the backend
  * refused one (it reported why). */
 bool kernel_flush_accesses(KFrame *f);

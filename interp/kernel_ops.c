@@ -473,6 +473,8 @@ static int cmp_range(const void *a, const void *b) {
   const KRange *x = a, *y = b;
   if (x->write != y->write)
     return x->write ? 1 : -1;
+  if (x->atomic != y->atomic)
+    return x->atomic ? 1 : -1;
   return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
@@ -485,7 +487,7 @@ static void compact(KFrame *f) {
   size_t j = 0;
   for (size_t i = 1; i < f->nacc; i++) {
     KRange *c = &f->acc[j], *r = &f->acc[i];
-    if (r->write == c->write && r->lo <= c->hi) {
+    if (r->write == c->write && r->atomic == c->atomic && r->lo <= c->hi) {
       if (r->hi > c->hi)
         c->hi = r->hi;
     } else {
@@ -505,14 +507,14 @@ static inline uint32_t end_slot(uintptr_t end, bool write) {
  * already covers, or adds a range. */
 static void note(KFrame *f, uintptr_t lo, uintptr_t hi, bool write, const char *loc) {
   uint32_t i = f->hash[end_slot(lo, write)];
-  if (i < f->nacc && f->acc[i].write == write && f->acc[i].hi == lo) {
+  if (i < f->nacc && f->acc[i].write == write && !f->acc[i].atomic && f->acc[i].hi == lo) {
     f->acc[i].hi = hi;
     f->hash[end_slot(hi, write)] = i;
     return;
   }
   uint32_t h = end_slot(hi, write);
   i = f->hash[h];
-  if (i < f->nacc && f->acc[i].write == write && f->acc[i].hi == hi && f->acc[i].lo <= lo)
+  if (i < f->nacc && f->acc[i].write == write && !f->acc[i].atomic && f->acc[i].hi == hi && f->acc[i].lo <= lo)
     return;
   if (f->nacc == f->capacc) {
     compact(f);
@@ -531,7 +533,36 @@ static void note(KFrame *f, uintptr_t lo, uintptr_t hi, bool write, const char *
     }
   }
   f->hash[h] = (uint32_t)f->nacc;
-  f->acc[f->nacc++] = (KRange){lo, hi, loc, write};
+  f->acc[f->nacc++] = (KRange){lo, hi, loc, write, false};
+}
+
+void kernel_note_atomic(KFrame *f, uintptr_t lo, uintptr_t hi, const char *loc) {
+  if ((char *)lo >= f->lo && (char *)lo < f->hi)
+    return;
+  KRange *last = f->nacc ? &f->acc[f->nacc - 1] : NULL;
+  if (last && last->atomic && lo >= last->lo && hi <= last->hi)
+    return; /* threads updating one counter */
+  if (last && last->atomic && lo == last->hi) {
+    last->hi = hi;
+    return;
+  }
+  if (f->nacc == f->capacc) {
+    compact(f);
+    memset(f->hash, 0xff, KHASH * sizeof *f->hash);
+    if (f->nacc * 4 >= f->capacc * 3) {
+      size_t cap = f->capacc ? f->capacc * 2 : 1024;
+      KRange *r = realloc(f->acc, cap * sizeof *r);
+      if (!r) {
+        report_accesses(f);
+        if (!f->capacc)
+          return;
+      } else {
+        f->acc = r;
+        f->capacc = cap;
+      }
+    }
+  }
+  f->acc[f->nacc++] = (KRange){lo, hi, loc, true, true};
 }
 
 /* Consecutive threads' accesses, merged while they stay contiguous. */
@@ -608,8 +639,11 @@ static bool report_accesses(KFrame *f) {
   compact(f);
   bool ok = true;
   for (size_t i = 0; i < f->nacc && ok; i++)
-    ok = be_kernel_access(f->ctx, (void *)f->acc[i].lo, f->acc[i].hi - f->acc[i].lo, f->acc[i].write,
-                          f->acc[i].loc) == BE_OK;
+    ok = be_kernel_access_kind(f->ctx, (void *)f->acc[i].lo, f->acc[i].hi - f->acc[i].lo,
+                               f->acc[i].atomic ? BE_ACC_ATOMIC
+                               : f->acc[i].write ? BE_ACC_WRITE
+                                                 : BE_ACC_READ,
+                               f->acc[i].loc) == BE_OK;
   f->nacc = 0;
   memset(f->hash, 0xff, KHASH * sizeof *f->hash);
   return ok;
@@ -1265,6 +1299,7 @@ static int x_atomic(KFrame *f, const KIns *k) {
       } while (!__atomic_compare_exchange_n((uint64_t *)p, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
       O[l] = o;
     }
+    kernel_note_atomic(f, (uintptr_t)p, (uintptr_t)p + m->esize, k->loc);
   });
   return res;
 }

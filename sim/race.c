@@ -10,11 +10,11 @@
  *
  * Access records. Per allocation, a list of byte ranges with their chain, seq, clock and location.
  * A new access is checked against each overlapping record; a conflict (at least one write, a free
- * counting as a write) with neither ordered before the other is a race. The check runs when the
- * access becomes known: at submit for memcpy/memset (whose ranges are known), at completion for
- * kernels and host callbacks (which report their accesses while they run). Because of the latter a
- * record may be added after an op that happens after it was checked, so both directions are
- * tested, which is why records keep their op's clock.
+ * counting as a write; two atomics never: sim_access_conflict) with neither ordered before the
+ * other is a race. The check runs when the access becomes known: at submit for memcpy/memset
+ * (whose ranges are known), at completion for kernels and host callbacks (which report their
+ * accesses while they run). Because of the latter a record may be added after an op that happens
+ * after it was checked, so both directions are tested, which is why records keep their op's clock.
  *
  * Frees are the host's: a free sits at the host's point. A stream-ordered or token free (mgpuMemFree,
  * gpu.dealloc async) also waits for an op, and is ordered after it, but the host is not: the sim
@@ -23,10 +23,11 @@
  * that touches memory freed before it ran still has that access checked against the free.
  *
  * Keeping the lists short (what makes detection cheap):
- *   - a record O ordered before a new access N that covers it is dropped when N is a write, or
- *     when both are reads: a later access racing with O races with N too, unless it is ordered
- *     before N, which only a kernel/host op still in flight (recording late) can be. So the drop
- *     also needs every such op X to be ordered after O, or not before N;
+ *   - a record O ordered before a new access N that covers it is dropped when N is a plain
+ *     write, or when both are of one kind (reads, atomics): a later access racing with O races
+ *     with N too, unless it is ordered before N, which only a kernel/host op still in flight
+ *     (recording late) can be. So the drop also needs every such op X to be ordered after O, or
+ *     not before N;
  *   - a record the host's clock covers is dropped once every op in flight that records late is
  *     ordered after it: every later access (a host one, or an op, which includes the host's
  *     clock) is ordered after it.
@@ -204,8 +205,21 @@ static const char *mem_kind_name(SimMemKind k) {
   }
 }
 
-static void report(SimDevice *dev, const Alloc *a, const Rec *r, size_t lo, size_t hi, bool write,
+bool sim_access_conflict(SimAccess a, SimAccess b) {
+  return (a != SIM_ACC_READ || b != SIM_ACC_READ) && !(a == SIM_ACC_ATOMIC && b == SIM_ACC_ATOMIC);
+}
+
+static SimAccess rec_kind(const Rec *r) {
+  return r->atomic ? SIM_ACC_ATOMIC : r->write ? SIM_ACC_WRITE : SIM_ACC_READ;
+}
+
+static const char *acc_verb(SimAccess k) {
+  return k == SIM_ACC_ATOMIC ? "atomically updates" : k == SIM_ACC_WRITE ? "writes" : "reads";
+}
+
+static void report(SimDevice *dev, const Alloc *a, const Rec *r, size_t lo, size_t hi, SimAccess kind,
                    bool isfree, const Op *op, const char *loc) {
+  bool write = kind != SIM_ACC_READ;
   size_t olo = lo > r->lo ? lo : r->lo, ohi = hi < r->hi ? hi : r->hi;
   SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_RACE, .loc = loc, .loc2 = r->loc,
                .alloc_loc = a->loc, .op = op ? op->id : 0, .op2 = r->op, .offset = olo,
@@ -224,7 +238,7 @@ static void report(SimDevice *dev, const Alloc *a, const Rec *r, size_t lo, size
   diag_emit(dev, &d, "data race (%s): '%s'%s %s and '%s'%s %s bytes [%zu, %zu) of the %s "
             "allocated at '%s'; nothing orders the two",
             d.race == SIM_RACE_WRITE_WRITE ? "write-write" : "read-write", LOC(loc), who,
-            write ? "writes" : "reads", LOC(r->loc), who2, r->write ? "writes" : "reads", olo, ohi,
+            acc_verb(kind), LOC(r->loc), who2, acc_verb(rec_kind(r)), olo, ohi,
             mem_kind_name(a->kind), LOC(a->loc));
 }
 
@@ -250,7 +264,8 @@ static bool late_safe(const SimDevice *dev, const Rec *r, const Vc *nvc) {
    a's records, then record it. mvc: what the access is ordered after; rv: the clock its record
    keeps (a new reference is taken), NULL for a plain host access. */
 static void access_at(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
-                      const Op *op, const Vc *mvc, Vc *rv, const char *loc) {
+                      bool atomic, const Op *op, const Vc *mvc, Vc *rv, const char *loc) {
+  SimAccess kind = atomic ? SIM_ACC_ATOMIC : write || isfree ? SIM_ACC_WRITE : SIM_ACC_READ;
   uint32_t mchain = op ? op->chain : 0, mseq = op ? op->seq : dev->host_vc->c[0];
   uint64_t told[8];  /* ops already reported against in this call (one report per pair) */
   size_t ntold = 0;
@@ -261,17 +276,17 @@ static void access_at(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write
     if (r->lo < hi && lo < r->hi) {
       bool before = vc_get(mvc, r->chain) >= r->seq;
       bool after = op && r->vc && vc_get(r->vc, mchain) >= mseq;
-      bool conflict = write || isfree || r->write || r->isfree;
+      bool conflict = isfree || r->isfree || sim_access_conflict(kind, rec_kind(r));
       if (conflict && !before && !after) {
         size_t k = 0;
         while (k < ntold && told[k] != r->op)
           k++;
         if (k == ntold && ntold < 8) {
           told[ntold++] = r->op;
-          report(dev, a, r, lo, hi, write || isfree, isfree, op, loc);
+          report(dev, a, r, lo, hi, kind, isfree, op, loc);
         }
       }
-      if (before && lo <= r->lo && r->hi <= hi && (write || isfree || !r->write) &&
+      if (before && lo <= r->lo && r->hi <= hi && (kind == SIM_ACC_WRITE || kind == rec_kind(r)) &&
           (!dev->nlate || late_safe(dev, r, mvc)))
         keep = false;
     }
@@ -291,7 +306,7 @@ static void access_at(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write
     rv->refs++;
   a->recs[a->nrecs++] = (Rec){.lo = lo, .hi = hi, .chain = mchain, .seq = mseq, .vc = rv,
                               .loc = loc, .op = op ? op->id : 0, .write = write || isfree,
-                              .isfree = isfree};
+                              .isfree = isfree, .atomic = atomic};
 }
 
 void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
@@ -300,7 +315,20 @@ void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, boo
     return;
   const Vc *mvc = op ? op->vc : dev->host_vc;
   if (mvc)
-    access_at(dev, a, lo, hi, write, isfree, op, mvc, op ? op->vc : NULL, loc);
+    access_at(dev, a, lo, hi, write, isfree, false, op, mvc, op ? op->vc : NULL, loc);
+}
+
+void race_access_kind(SimDevice *dev, Alloc *a, size_t lo, size_t hi, SimAccess kind, const Op *op,
+                      const char *loc) {
+  if (kind != SIM_ACC_ATOMIC) {
+    race_access(dev, a, lo, hi, kind == SIM_ACC_WRITE, false, op, loc);
+    return;
+  }
+  if (!dev->race || hi <= lo)
+    return;
+  const Vc *mvc = op ? op->vc : dev->host_vc;
+  if (mvc)
+    access_at(dev, a, lo, hi, true, false, true, op, mvc, op ? op->vc : NULL, loc);
 }
 
 /* A free of all of a that waits for op: it sits at the host's current point (so everything the
@@ -323,7 +351,7 @@ void race_free_after(SimDevice *dev, Alloc *a, const Op *op, const char *loc) {
   for (uint32_t k = 0; k < op->vc->n; k++)
     if (op->vc->c[k] > j->c[k])
       j->c[k] = op->vc->c[k];
-  access_at(dev, a, 0, a->bytes, true, true, NULL, j, j, loc);
+  access_at(dev, a, 0, a->bytes, true, true, false, NULL, j, j, loc);
   vc_unref(dev, j);
 }
 
