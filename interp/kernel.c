@@ -92,6 +92,7 @@ typedef struct Launch {
   uint64_t seq;
   uint8_t *told;    /* per memory op (KMem.memo): a benign hazard of it was reported (gpu mutex) */
   Op *site;         /* the launch op */
+  KGList *gruns;    /* per run of blocks: its records for inter-block race checks (kernel_race.c) */
 } Launch;
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
@@ -1418,6 +1419,7 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   f.nmemo = k->nmemo;
   f.once = calloc(k->nonce + 1, 1);
   f.credit = interp_budget_credit(&L->in->budget);
+  f.gon = L->gruns != NULL;
   size_t shared = L->in->no_race_check ? 0 : kernel_align16(k->shared_bytes) + L->smem;
   /* two accesses that start in one granule of the smallest access's size overlap: comparing
    * them is right, and the shadow shrinks by that size */
@@ -1496,14 +1498,18 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
     f.base = f.epoch;
     f.split = false;
     f.pc = NULL;
+    f.blin = b;
     if (kernel_run_body(&f, &k->body) == EX_ERROR)
       break;
+    kernel_race_block_end(&f);
   }
   if (!kernel_flush_accesses(&f)) {
     atomic_store(&L->failed, 1);
     be_launch_failed(L->in->be, L->loc);
   }
 done:
+  if (L->gruns)
+    kernel_race_run_end(&f, &L->gruns[run]);
   free(f.u);
   free(f.v);
   free(f.stack);
@@ -1520,7 +1526,20 @@ static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {
   Launch *L = user;
   (void)bl;
   L->nruns = L->nblocks < 256 ? L->nblocks : 256;
+  if (L->nblocks > 1 && !L->in->no_race_check)
+    L->gruns = calloc(L->nruns, sizeof *L->gruns);
   be_kernel_parallel_for(ctx, L->nruns, run_blocks, L);
+  if (L->gruns) {
+    if (!atomic_load(&L->failed) && kernel_race_check(L->in, L->gruns, L->nruns, L->grid, L->k->op)) {
+      atomic_store(&L->failed, 1);
+      atomic_fetch_add(&interp_gpu(L->in)->errors, 1);
+      be_launch_failed(L->in->be, L->loc);
+    }
+    for (size_t i = 0; i < L->nruns; i++)
+      free(L->gruns[i].r);
+    free(L->gruns);
+    L->gruns = NULL;
+  }
   atomic_store(&L->done, 1);
 }
 

@@ -311,6 +311,7 @@ typedef struct LRun {
 static void flush_run(KFrame *f, LRun *r, bool write, const char *loc) {
   if (!r->hi)
     return;
+  kernel_glog(f, r->lo, r->hi, write, loc);
   if (f->nacc == f->capacc) {
     if (f->capacc >= (1u << 16))
       kernel_flush_accesses(f);

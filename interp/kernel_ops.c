@@ -539,6 +539,7 @@ static void note(KFrame *f, uintptr_t lo, uintptr_t hi, bool write, const char *
 void kernel_note_atomic(KFrame *f, uintptr_t lo, uintptr_t hi, const char *loc) {
   if ((char *)lo >= f->lo && (char *)lo < f->hi)
     return;
+  kernel_glog(f, lo, hi, BE_ACC_ATOMIC, loc);
   KRange *last = f->nacc ? &f->acc[f->nacc - 1] : NULL;
   if (last && last->atomic && lo >= last->lo && hi <= last->hi)
     return; /* threads updating one counter */
@@ -580,15 +581,19 @@ static inline void run_add(KFrame *f, Run *r, const void *p, size_t bytes, bool 
     r->hi += bytes;
     return;
   }
-  if (r->hi)
+  if (r->hi) {
     note(f, r->lo, r->hi, write, loc);
+    kernel_glog(f, r->lo, r->hi, write, loc);
+  }
   r->lo = a;
   r->hi = a + bytes;
 }
 
 static inline void run_end(KFrame *f, Run *r, bool write, const char *loc) {
-  if (r->hi)
+  if (r->hi) {
     note(f, r->lo, r->hi, write, loc);
+    kernel_glog(f, r->lo, r->hi, write, loc);
+  }
 }
 
 typedef struct KMem {
@@ -600,10 +605,28 @@ typedef struct KMem {
   uint32_t memo;  /* its KFrame.memo */
 } KMem;
 
+/* Logs what of g the running block touched (kernel_race.c). */
+static void memo_glog(KFrame *f, KMemo *g) {
+  uintptr_t lo = g->mark > g->lo ? g->mark : g->lo;
+  if (lo < g->hi)
+    for (uint32_t r = 0; r < g->rows; r++)
+      kernel_glog(f, lo + (uintptr_t)((int64_t)r * g->stride), g->hi + (uintptr_t)((int64_t)r * g->stride), g->write,
+                  g->loc);
+  g->mark = g->hi;
+}
+
+void kernel_glog_memos(KFrame *f) {
+  for (uint32_t i = 0; i < f->nmemo; i++)
+    if (f->memo[i].hi)
+      memo_glog(f, &f->memo[i]);
+}
+
 static void memo_flush(KFrame *f, KMemo *g) {
   uintptr_t lo = g->lo, hi = g->hi;
   if (!hi)
     return;
+  if (f->gon)
+    memo_glog(f, g);
   g->hi = 0;
   for (uint32_t r = 0; r < g->rows; r++)
     note(f, lo + (uintptr_t)((int64_t)r * g->stride), hi + (uintptr_t)((int64_t)r * g->stride), g->write, g->loc);
@@ -623,7 +646,7 @@ static inline void note_rows(KFrame *f, const KIns *k, const KMem *m, uintptr_t 
       return;
   }
   memo_flush(f, g);
-  *g = (KMemo){lo, lo + len, stride, rows, write, k->loc};
+  *g = (KMemo){lo, lo + len, stride, rows, write, k->loc, 0};
 }
 
 /* Reports what the frame recorded; false when the backend refused an access (reported). */
