@@ -118,19 +118,21 @@ typedef struct KMemo {
 } KMemo;
 
 /* Inter-block race checks in global memory (kernel_race.c). A block's accesses (KGlob, by kind:
- * BeAccess), merged at its end into the run's records (KGRec): a record covers nb consecutive
- * blocks from b0, block b0 + i the bytes [lo + i * len, lo + (i + 1) * len). */
+ * BeAccess), at its end the run's records (KGRec): a record covers nb consecutive blocks from b0,
+ * block b0 + i the bytes [lo + i * len, lo + (i + 1) * len). */
 typedef struct KGlob {
   uintptr_t lo, hi;
   const char *loc;
   uint32_t kind;
+  uint32_t nsnap;   /* a small write: the bytes it stored (benign hazards) */
+  uint8_t snap[8];
 } KGlob;
 typedef struct KGRec {
   uintptr_t lo, hi, len;
-  size_t b0;
+  size_t b0, nb;
   const char *loc;
   uint32_t kind;
-  uint32_t nsnap;   /* a small write: the bytes the block left there (benign hazards) */
+  uint32_t nsnap;   /* one block's small write: the bytes it stored */
   uint8_t snap[8];
 } KGRec;
 typedef struct KGList {

@@ -7,23 +7,23 @@
  *
  * Records. Each block logs the global byte ranges it touches (KGlob: from the same runs and memos
  * that feed be_kernel_access, so the log costs one entry per run, not per access). At the block's
- * end its log is sorted and merged per op and kind, and each merged range continues the run's
- * record in the same position of the previous block's list when it starts where that one ends,
- * has its length and the block follows: a streaming kernel's op is one record for all the blocks
- * of a run (KGRec: block b0 + i touched [lo + i * len, lo + (i + 1) * len)).
+ * end the i-th range of its log continues the run's record from the i-th range of the block
+ * before it when it starts where that one ends, has its length and the block follows: the same
+ * code ran, and a streaming kernel's op is one record for all the blocks of a run (KGRec: block
+ * b0 + i touched [lo + i * len, lo + (i + 1) * len)). Nothing is sorted per block.
  *
- * Check. When every block ran, the runs' records are sorted by start and swept: a record is
- * compared with the earlier ones that still overlap it (reads only with writes and atomics), and
- * two that overlap where their blocks differ race. Cost: a sort of the records, which is about
- * the number of ranges the launch reports to the backend anyway; past KG_MAX records the launch is
- * not checked.
+ * Check. When every block ran, the writes and atomics are sorted by start and swept: each is
+ * compared with the earlier ones that still overlap it. Each read is then looked up among them (a
+ * binary search, and a running maximum of their ends). Two records that overlap where their
+ * blocks differ and whose kinds conflict race. Reads are usually most records and are never
+ * sorted; past KG_MAX records the launch is not checked.
  *
- * Grading: a small write (8 bytes or less) keeps the bytes its block left there. Two blocks that
- * wrote the same bytes there are a benign hazard, as in shared memory (a note, a warning with
- * --race-check=strict, reported once per launch); otherwise, or when either write is larger, a
- * write-write overlap is an error. Under --sched=threads the bytes are read when the block ends,
- * after blocks running beside it may have written too: a race of two different values can then
- * read as benign. Under serial and random schedules blocks of one launch run one after another.
+ * Grading: a small write (8 bytes or less) keeps the bytes it stored, read right after the op.
+ * Two blocks that stored the same bytes there are a benign hazard, as in shared memory (a note, a
+ * warning with --race-check=strict, reported once per launch); otherwise, or when either write is
+ * larger, a write-write overlap is an error. Under --sched=threads another block may store between
+ * the op and that read: a race of two different values can then read as benign. Under serial and
+ * random schedules blocks of one launch run one after another.
  * A plain read against another block's atomics is graded benign too when the reading block
  * updates the same bytes atomically itself: the first read of a compare-and-swap loop (upstream's
  * lowering of memref.generic_atomic_rmw), whose value the cmpxchg then checks.
@@ -38,6 +38,14 @@
 void kernel_glog_add(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t kind, const char *loc) {
   if ((char *)lo >= f->lo && (char *)lo < f->hi)
     return; /* shared or private memory: checked per block (kernel_ops.c) */
+  if (f->nglog) { /* threads of the block repeating the last range (an atomic counter), or going on */
+    KGlob *l = &f->glog[f->nglog - 1];
+    if (l->kind == kind && l->loc == loc && !l->nsnap && lo >= l->lo && lo <= l->hi && kind != BE_ACC_WRITE) {
+      if (hi > l->hi)
+        l->hi = hi;
+      return;
+    }
+  }
   if (f->nglog == f->capglog) {
     size_t cap = f->capglog ? 2 * f->capglog : 64;
     KGlob *g = realloc(f->glog, cap * sizeof *g);
@@ -49,18 +57,13 @@ void kernel_glog_add(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t kind, const
     f->glog = g;
     f->capglog = cap;
   }
-  f->glog[f->nglog++] = (KGlob){lo, hi, loc, kind};
+  KGlob *e = &f->glog[f->nglog++];
+  *e = (KGlob){lo, hi, loc, kind, 0, {0}};
+  if (kind == BE_ACC_WRITE && hi - lo <= sizeof e->snap) { /* right after the op stored it */
+    e->nsnap = (uint32_t)(hi - lo);
+    memcpy(e->snap, (const void *)lo, hi - lo);
+  }
 }
-
-static int glob_cmp(const KGlob *a, const KGlob *b) {
-  if (a->kind != b->kind)
-    return a->kind < b->kind ? -1 : 1;
-  if (a->loc != b->loc)
-    return (uintptr_t)a->loc < (uintptr_t)b->loc ? -1 : 1;
-  return a->lo < b->lo ? -1 : a->lo > b->lo;
-}
-
-static int glob_qcmp(const void *a, const void *b) { return glob_cmp(a, b); }
 
 static bool push(KGList *l, const KGRec *r) {
   if (l->over)
@@ -83,43 +86,19 @@ void kernel_race_block_end(KFrame *f) {
   if (!f->gon)
     return;
   kernel_glog_memos(f);
-  size_t n = f->nglog;
-  KGlob *g = f->glog;
-  if (n > 16) {
-    qsort(g, n, sizeof *g, glob_qcmp);
-  } else {
-    for (size_t i = 1; i < n; i++) { /* insertion sort: a block logs a few ranges */
-      KGlob x = g[i];
-      size_t j = i;
-      while (j > 0 && glob_cmp(&g[j - 1], &x) > 0) {
-        g[j] = g[j - 1];
-        j--;
-      }
-      g[j] = x;
-    }
-  }
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (m && g[m - 1].kind == g[i].kind && g[m - 1].loc == g[i].loc && g[i].lo <= g[m - 1].hi) {
-      if (g[i].hi > g[m - 1].hi)
-        g[m - 1].hi = g[i].hi;
-    } else {
-      g[m++] = g[i];
-    }
-  }
-  for (size_t i = 0; i < m; i++) {
+  const KGlob *g = f->glog;
+  for (size_t i = 0, n = f->nglog; i < n; i++) {
     uintptr_t len = g[i].hi - g[i].lo;
     KGRec *o = i < KG_OPEN ? &f->gopen[i] : NULL;
-    if (o && o->hi && o->kind == g[i].kind && o->loc == g[i].loc && o->len == len && o->hi == g[i].lo &&
-        o->b0 + (o->hi - o->lo) / len == f->blin && !o->nsnap) {
+    /* the i-th range of a block continues the i-th of the block before it (the same code ran) */
+    if (o && o->hi == g[i].lo && o->len == len && o->loc == g[i].loc && o->kind == g[i].kind && !o->nsnap &&
+        o->b0 + o->nb == f->blin) {
       o->hi += len;
+      o->nb++;
       continue;
     }
-    KGRec r = {g[i].lo, g[i].hi, len, f->blin, g[i].loc, g[i].kind, 0, {0}};
-    if (r.kind == BE_ACC_WRITE && len <= sizeof r.snap) {
-      r.nsnap = (uint32_t)len;
-      memcpy(r.snap, (const void *)r.lo, len);
-    }
+    KGRec r = {g[i].lo, g[i].hi, len, f->blin, 1, g[i].loc, g[i].kind, g[i].nsnap, {0}};
+    memcpy(r.snap, g[i].snap, sizeof r.snap);
     if (o) {
       if (o->hi && !push(&f->grecs, o))
         break;
@@ -326,47 +305,80 @@ static bool scan(Interp *in, const Op *kop, const KGRec *r, size_t *l, size_t *n
   return false;
 }
 
+/* Does read record c race with a write or atomic of W (sorted by start; mx: running maximum of
+ * their ends)? Reports the first. */
+static bool read_vs_writes(Interp *in, const Op *kop, const KGRec *c, const KGRec *W, const uintptr_t *mx, size_t nw,
+                           const uint32_t grid[3], bool *told, const Atoms *at) {
+  size_t lo = 0, hi = nw;
+  while (lo < hi) { /* the first write starting at or after c's end */
+    size_t mid = lo + (hi - lo) / 2;
+    if (W[mid].lo < c->hi)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (size_t k = lo; k > 0 && mx[k - 1] > c->lo; k--) {
+    const KGRec *a = &W[k - 1];
+    if (a->hi <= c->lo)
+      continue;
+    uintptr_t e = 0, p = differ(c, a, &e);
+    if (!p)
+      continue;
+    if (a->kind == BE_ACC_ATOMIC && atomic_too(W, at, block_at(c, p), p)) {
+      if (!*told)
+        report(in, kop, c, a, p, e, grid, 2);
+      *told = true;
+      continue;
+    }
+    report(in, kop, a, c, p, e, grid, 0);
+    return true;
+  }
+  return false;
+}
+
 bool kernel_race_check(Interp *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop) {
-  size_t n = 0;
+  size_t n = 0, nw = 0;
   for (size_t i = 0; i < nruns; i++) {
     if (runs[i].over)
       return false;
     n += runs[i].n;
+    for (size_t j = 0; j < runs[i].n; j++)
+      nw += runs[i].r[j].kind != BE_ACC_READ;
   }
-  if (n < 2 || n > KG_MAX)
+  if (n < 2 || !nw || n > KG_MAX)
     return false;
-  KGRec *r = malloc(n * sizeof *r);
-  size_t *rd = malloc(n * sizeof *rd), *wr = malloc(n * sizeof *wr), *at_i = malloc(n * sizeof *at_i);
-  bool raced = false;
-  if (!r || !rd || !wr || !at_i)
+  KGRec *W = malloc(nw * sizeof *W);
+  uintptr_t *mx = malloc(nw * sizeof *mx);
+  size_t *act = malloc(nw * sizeof *act), *at_i = malloc(nw * sizeof *at_i);
+  bool raced = false, told = false;
+  if (!W || !mx || !act || !at_i)
     goto done;
   size_t k = 0;
-  for (size_t i = 0; i < nruns; i++) {
-    memcpy(r + k, runs[i].r, runs[i].n * sizeof *r);
-    k += runs[i].n;
-  }
-  qsort(r, n, sizeof *r, rec_cmp);
+  for (size_t i = 0; i < nruns; i++)
+    for (size_t j = 0; j < runs[i].n; j++)
+      if (runs[i].r[j].kind != BE_ACC_READ)
+        W[k++] = runs[i].r[j];
+  qsort(W, nw, sizeof *W, rec_cmp);
   size_t nat = 0;
-  for (size_t i = 0; i < n; i++)
-    if (r[i].kind == BE_ACC_ATOMIC)
+  for (size_t i = 0; i < nw; i++) {
+    mx[i] = i && mx[i - 1] > W[i].hi ? mx[i - 1] : W[i].hi;
+    if (W[i].kind == BE_ACC_ATOMIC)
       at_i[nat++] = i;
-  Atoms at = {at_i, nat};
-  size_t nrd = 0, nwr = 0;
-  bool told = false;
-  for (size_t i = 0; i < n && !raced; i++) {
-    const KGRec *c = &r[i];
-    raced = scan(in, kop, r, wr, &nwr, c, grid, &told, &at);
-    if (!raced && c->kind != BE_ACC_READ)
-      raced = scan(in, kop, r, rd, &nrd, c, grid, &told, &at);
-    if (c->kind == BE_ACC_READ)
-      rd[nrd++] = i;
-    else
-      wr[nwr++] = i;
   }
+  Atoms at = {at_i, nat};
+  size_t nact = 0;
+  for (size_t i = 0; i < nw && !raced; i++) { /* writes and atomics against each other */
+    raced = scan(in, kop, W, act, &nact, &W[i], grid, &told, &at);
+    act[nact++] = i;
+  }
+  for (size_t i = 0; i < nruns && !raced; i++) /* reads against them */
+    for (size_t j = 0; j < runs[i].n && !raced; j++)
+      if (runs[i].r[j].kind == BE_ACC_READ)
+        raced = read_vs_writes(in, kop, &runs[i].r[j], W, mx, nw, grid, &told, &at);
 done:
-  free(r);
-  free(rd);
-  free(wr);
+  free(W);
+  free(mx);
+  free(act);
   free(at_i);
   return raced;
 }

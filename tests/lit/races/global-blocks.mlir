@@ -11,24 +11,24 @@
 //   @clean   each thread doubles its own element in place, in two launches of different shapes:
 //            no race.
 // RUN: not %gpuinterp -e shift %s 2>&1 | FileCheck %s --check-prefix=SHIFT
-// RUN: not %gpuinterp -e ww %s 2>&1 | FileCheck %s --check-prefix=WW
-// RUN: %gpuinterp --race-check=off -e ww %s 2>&1 | FileCheck %s --check-prefix=OFF --allow-empty
-// RUN: %gpuinterp -e flag %s 2>&1 | FileCheck %s --check-prefix=FLAG
-// RUN: %gpuinterp --race-check=strict -e flag %s 2>&1 | FileCheck %s --check-prefix=STRICT
+// RUN: not %gpuinterp --sched=serial -e ww %s 2>&1 | FileCheck %s --check-prefix=WW
+// RUN: %gpuinterp --sched=serial --race-check=off -e ww %s 2>&1 | FileCheck %s --check-prefix=OFF --allow-empty
+// RUN: %gpuinterp --sched=serial -e flag %s 2>&1 | FileCheck %s --check-prefix=FLAG
+// RUN: %gpuinterp --sched=serial --race-check=strict -e flag %s 2>&1 | FileCheck %s --check-prefix=STRICT
 // RUN: not %gpuinterp -e mixed %s 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: %gpuinterp -e atomics %s 2>&1 | FileCheck %s --check-prefix=ATOMICS
 // RUN: %gpuinterp --sched=random:5 -e clean %s 2>&1 | FileCheck %s --check-prefix=CLEAN
 // RUN: %gpuinterp --lower %s -o %t.low.mlir
 // RUN: not %gpuinterp -e shift %t.low.mlir 2>&1 | FileCheck %s --check-prefix=SHIFT
-// RUN: not %gpuinterp -e ww %t.low.mlir 2>&1 | FileCheck %s --check-prefix=WW
-// RUN: %gpuinterp -e flag %t.low.mlir 2>&1 | FileCheck %s --check-prefix=FLAG
+// RUN: not %gpuinterp --sched=serial -e ww %t.low.mlir 2>&1 | FileCheck %s --check-prefix=WW
+// RUN: %gpuinterp --sched=serial -e flag %t.low.mlir 2>&1 | FileCheck %s --check-prefix=FLAG
 // RUN: not %gpuinterp -e mixed %t.low.mlir 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: %gpuinterp -e atomics %t.low.mlir 2>&1 | FileCheck %s --check-prefix=ATOMICS
 // RUN: %gpuinterp -e clean %t.low.mlir 2>&1 | FileCheck %s --check-prefix=CLEAN
 // RUN: %mlir_opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))' -o %t.nvvm.mlir
 // RUN: not %gpuinterp -e shift %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=SHIFT-LLVM
-// RUN: not %gpuinterp -e ww %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=WW-LLVM
-// RUN: %gpuinterp -e flag %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=FLAG-LLVM
+// RUN: not %gpuinterp --sched=serial -e ww %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=WW-LLVM
+// RUN: %gpuinterp --sched=serial -e flag %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=FLAG-LLVM
 // RUN: not %gpuinterp -e mixed %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=MIXED-LLVM
 // RUN: %gpuinterp -e atomics %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=ATOMICS
 // RUN: %gpuinterp -e clean %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=CLEAN
