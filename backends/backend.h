@@ -350,6 +350,15 @@ BeStatus be_stream_wait_token(Backend *be, BeStream s, BeToken tok, const char *
  * diagnostic) when it must not perform the access. */
 BeStatus be_kernel_access(BeKernelCtx *ctx, const void *addr, size_t bytes, bool is_write,
                           const char *loc);
+/* What a kernel's access does: an atomic read-modify-write reads and writes, and does not race
+ * with other atomics. */
+typedef enum BeAccess { BE_ACC_READ, BE_ACC_WRITE, BE_ACC_ATOMIC } BeAccess;
+/* be_kernel_access with the access's kind. */
+BeStatus be_kernel_access_kind(BeKernelCtx *ctx, const void *addr, size_t bytes, BeAccess kind,
+                               const char *loc);
+/* The race rule (the simulator's, sim_access_conflict): two accesses of the same bytes that
+ * nothing orders race when at least one writes, unless both are atomic. */
+bool be_access_conflict(BeAccess a, BeAccess b);
 /* Checks an access before the kernel performs it, recording nothing: BE_OK when [addr,
  * addr+bytes) is memory the device knows (allocated, or host memory it was told about) and the
  * kernel may touch; BE_ERR_MEMORY after a diagnostic when it is outside or past such memory;

@@ -1155,6 +1155,20 @@ BeStatus be_kernel_access(BeKernelCtx *ctx, const void *addr, size_t bytes, bool
     return status(sim_access((SimCtx *)ctx, addr, bytes, is_write, loc));
 }
 
+_Static_assert((int)BE_ACC_READ == (int)SIM_ACC_READ && (int)BE_ACC_WRITE == (int)SIM_ACC_WRITE &&
+               (int)BE_ACC_ATOMIC == (int)SIM_ACC_ATOMIC, "BeAccess mirrors SimAccess");
+
+BeStatus be_kernel_access_kind(BeKernelCtx *ctx, const void *addr, size_t bytes, BeAccess kind,
+                               const char *loc)
+{
+    return status(sim_access_kind((SimCtx *)ctx, addr, bytes, (SimAccess)kind, loc));
+}
+
+bool be_access_conflict(BeAccess a, BeAccess b)
+{
+    return sim_access_conflict((SimAccess)a, (SimAccess)b);
+}
+
 BeStatus be_kernel_access_check(BeKernelCtx *ctx, const void *addr, size_t bytes, bool is_write,
                                 const char *loc)
 {

@@ -27,8 +27,9 @@
  * race detection sees every address the kernel touched at little cost. Shared and private memory
  * of a block is its own and is not reported; instead, accesses of a block's threads to its shared
  * memory are checked against each other between barriers (kernel_ops.c: two threads, one element,
- * one write, no barrier in between is a race). Atomics are not reported: they do not race with
- * each other, and the backend has no notion of an atomic access yet.
+ * one write, no barrier in between is a race). Atomics on global memory are reported as atomic
+ * accesses (kernel_note_atomic, BE_ACC_ATOMIC): they race with plain accesses of other launches
+ * and the host, never with other atomics.
  *
  * The ops themselves (ids, barriers, shuffles, reductions, gpu.printf, memory) are in
  * kernel_ops.c, arith, index and math in kernel_arith.c.
@@ -104,6 +105,7 @@ typedef struct Launch {
   uint64_t seq;
   uint8_t *told;    /* per memory op (KMem.memo): a benign hazard of it was reported (gpu mutex) */
   Op *site;         /* the launch op */
+  KGList *gruns;    /* per run of blocks: its records for inter-block race checks (kernel_race.c) */
 } Launch;
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
@@ -1697,6 +1699,7 @@ static FrameBox *frame_take(Launch *L, BeKernelCtx *ctx) {
   f->L_in = L->in;
   f->ctx = ctx;
   f->credit = interp_budget_credit(&L->in->budget);
+  f->gon = L->gruns != NULL;
   memset(f->once, 0, k->nonce + 1);
   if (f->shadow && f->epoch >= EPOCH_RESET) {
     memset(f->shadow, 0, b->shadow_words * sizeof(uint64_t));
@@ -1770,7 +1773,6 @@ static bool blocks_take(Launch *L, size_t *first, size_t *last) {
 }
 
 static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
-  (void)run;
   Launch *L = user;
   const Kernel *k = L->rk;
   size_t first, last;
@@ -1823,16 +1825,20 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
       f->base = f->epoch;
       f->split = false;
       f->pc = NULL;
+      f->blin = b;
       if (kernel_run_body(f, &k->body) == EX_ERROR) {
         stop = true;
         break;
       }
+      kernel_race_block_end(f);
     }
   } while (!stop && blocks_take(L, &first, &last));
   if (!kernel_flush_accesses(f)) {
     atomic_store(&L->failed, 1);
     be_launch_failed(L->in->be, L->loc);
   }
+  if (L->gruns)
+    kernel_race_run_end(f, &L->gruns[run]);
   frame_give(interp_gpu(L->in), box);
 }
 
@@ -1849,7 +1855,10 @@ static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {
   size_t work = L->nblocks > SIZE_MAX / threads ? SIZE_MAX : L->nblocks * threads;
   L->rk = L->k;
   L->group = 1;
-  if (L->k->wide && threads < WIDE_THREADS && L->nblocks > 1 && L->block[1] == 1 && L->block[2] == 1 &&
+  /* blocks are compared with each other in global memory (kernel_race.c) block by block, so a
+     launch checked that way runs one block per frame */
+  bool between = L->nblocks > 1 && !L->in->no_race_check;
+  if (!between && L->k->wide && threads < WIDE_THREADS && L->nblocks > 1 && L->block[1] == 1 && L->block[2] == 1 &&
       L->grid[1] == 1 && L->grid[2] == 1) { /* block_wise, mark_lanes */
     L->rk = L->k->wide;
     L->group = (uint32_t)(WIDE_THREADS / threads);
@@ -1861,7 +1870,20 @@ static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {
     L->nruns = MAX_RUNS;
   if (L->nruns > L->nblocks)
     L->nruns = L->nblocks;
+  if (between)
+    L->gruns = calloc(L->nruns, sizeof *L->gruns);
   be_kernel_parallel_for(ctx, L->nruns, run_blocks, L);
+  if (L->gruns) {
+    if (!atomic_load(&L->failed) && kernel_race_check(L->in, L->gruns, L->nruns, L->grid, L->k->op)) {
+      atomic_store(&L->failed, 1);
+      atomic_fetch_add(&interp_gpu(L->in)->errors, 1);
+      be_launch_failed(L->in->be, L->loc);
+    }
+    for (size_t i = 0; i < L->nruns; i++)
+      free(L->gruns[i].r);
+    free(L->gruns);
+    L->gruns = NULL;
+  }
   atomic_store(&L->done, 1);
 }
 

@@ -116,13 +116,40 @@ typedef struct KMemo {
   uint32_t rows;
   bool write;
   const char *loc;
+  uintptr_t mark;   /* kernel_race.c: what of row 0 the blocks before this one touched ends here */
 } KMemo;
+
+/* Inter-block race checks in global memory (kernel_race.c). A block's accesses (KGlob, by kind:
+ * BeAccess), at its end the run's records (KGRec): a record covers nb consecutive blocks from b0,
+ * block b0 + i the bytes [lo + i * len, lo + (i + 1) * len). */
+typedef struct KGlob {
+  uintptr_t lo, hi;
+  const char *loc;
+  uint32_t kind;
+  uint32_t nsnap;   /* a small write: the bytes it stored (benign hazards) */
+  uint8_t snap[8];
+} KGlob;
+typedef struct KGRec {
+  uintptr_t lo, hi, len;
+  size_t b0, nb;
+  const char *loc;
+  uint32_t kind;
+  uint32_t nsnap;   /* one block's small write: the bytes it stored */
+  uint8_t snap[8];
+} KGRec;
+typedef struct KGList {
+  KGRec *r;
+  size_t n, cap;
+  bool over;        /* too many records: the launch is not checked */
+} KGList;
+#define KG_OPEN 16
 
 /* Accesses of a run of blocks, merged, reported to the backend at the end of the run. */
 typedef struct KRange {
   uintptr_t lo, hi;
   const char *loc;
   bool write;
+  bool atomic;          /* atomics (write is true too): kernel_note_atomic */
 } KRange;
 
 struct KFrame {
@@ -161,6 +188,12 @@ struct KFrame {
    * l being thread l % wide of block wfirst + l / wide (blocks numbered x fastest); 0: one block */
   uint32_t wide;
   size_t wfirst;
+  bool gon;             /* inter-block checks of global memory on (kernel_race.c) */
+  size_t blin;          /* the block's linear id */
+  KGlob *glog;          /* the block's global accesses */
+  size_t nglog, capglog;
+  KGList grecs;         /* the run's records */
+  KGRec gopen[KG_OPEN]; /* records the next block may continue, by position in its sorted list */
 };
 
 /* Whether the frame's threads are one row, thread l being a KV_TIDX value's l (kernel_tid): a
@@ -327,6 +360,25 @@ void kernel_note_rows(KFrame *f, const KIns *k, uint32_t memo, uintptr_t lo, uin
 /* The active threads sync with the others of their warp (a shuffle): what each did before is
  * ordered before what the others of its warp do after. */
 void kernel_warp_sync(KFrame *f);
+/* Records thread accesses of [lo, hi) of global memory by an atomic (nothing for shared or
+ * private memory): atomics race with plain accesses, not with each other. */
+void kernel_note_atomic(KFrame *f, uintptr_t lo, uintptr_t hi, const char *loc);
+/* kernel_race.c: logs the running block's access of global memory [lo, hi) (kind: BeAccess). */
+void kernel_glog_add(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t kind, const char *loc);
+static inline void kernel_glog(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t kind, const char *loc) {
+  if (f->gon)
+    kernel_glog_add(f, lo, hi, kind, loc);
+}
+/* kernel_ops.c: logs the part of each memo's accesses the running block made. */
+void kernel_glog_memos(KFrame *f);
+/* The block ended: its log becomes the run's records. */
+void kernel_race_block_end(KFrame *f);
+/* The run ended: its records, moved to *out. */
+void kernel_race_run_end(KFrame *f, KGList *out);
+/* After every block ran: checks the runs' records against each other (blocks of one launch are
+ * not ordered) and reports the first race on op's kernel (and every benign hazard once); true
+ * after an error. grid: the launch's grid; site: the launch op. */
+bool kernel_race_check(Interp *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop);
 /* Reports (be_kernel_access) and forgets the frame's recorded accesses; false when the backend
  * refused one (it reported why). */
 bool kernel_flush_accesses(KFrame *f);

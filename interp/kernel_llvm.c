@@ -342,6 +342,7 @@ typedef struct LRun {
 static void flush_run(KFrame *f, LRun *r, bool write, const char *loc) {
   if (!r->hi)
     return;
+  kernel_glog(f, r->lo, r->hi, write, loc);
   if (f->nacc == f->capacc) {
     if (f->capacc >= (1u << 16))
       kernel_flush_accesses(f);
@@ -354,7 +355,7 @@ static void flush_run(KFrame *f, LRun *r, bool write, const char *loc) {
       f->capacc = cap;
     }
   }
-  f->acc[f->nacc++] = (KRange){r->lo, r->hi, loc, write};
+  f->acc[f->nacc++] = (KRange){r->lo, r->hi, loc, write, false};
   r->hi = 0;
 }
 
@@ -1014,6 +1015,7 @@ static int x_atomic(KFrame *f, const KIns *k) {
       return kernel_error(f, k, l, "an atomic access at %p is not aligned to %u bytes", (void *)p, m->bytes);
     bool sw = false;
     atomic_update(m, p, &v[l * sv], c ? &c[l * sc] : NULL, &o[l], &sw);
+    kernel_note_atomic(f, (uintptr_t)p, (uintptr_t)p + m->bytes, k->loc);
     if (ok)
       ok[l].i = sw ? -1 : 0;
   }

@@ -507,6 +507,8 @@ static int cmp_range(const void *a, const void *b) {
   const KRange *x = a, *y = b;
   if (x->write != y->write)
     return x->write ? 1 : -1;
+  if (x->atomic != y->atomic)
+    return x->atomic ? 1 : -1;
   return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
@@ -519,7 +521,7 @@ static void compact(KFrame *f) {
   size_t j = 0;
   for (size_t i = 1; i < f->nacc; i++) {
     KRange *c = &f->acc[j], *r = &f->acc[i];
-    if (r->write == c->write && r->lo <= c->hi) {
+    if (r->write == c->write && r->atomic == c->atomic && r->lo <= c->hi) {
       if (r->hi > c->hi)
         c->hi = r->hi;
     } else {
@@ -539,14 +541,14 @@ static inline uint32_t end_slot(uintptr_t end, bool write) {
  * already covers, or adds a range. */
 static void note(KFrame *f, uintptr_t lo, uintptr_t hi, bool write, const char *loc) {
   uint32_t i = f->hash[end_slot(lo, write)];
-  if (i < f->nacc && f->acc[i].write == write && f->acc[i].hi == lo) {
+  if (i < f->nacc && f->acc[i].write == write && !f->acc[i].atomic && f->acc[i].hi == lo) {
     f->acc[i].hi = hi;
     f->hash[end_slot(hi, write)] = i;
     return;
   }
   uint32_t h = end_slot(hi, write);
   i = f->hash[h];
-  if (i < f->nacc && f->acc[i].write == write && f->acc[i].hi == hi && f->acc[i].lo <= lo)
+  if (i < f->nacc && f->acc[i].write == write && !f->acc[i].atomic && f->acc[i].hi == hi && f->acc[i].lo <= lo)
     return;
   if (f->nacc == f->capacc) {
     compact(f);
@@ -565,7 +567,37 @@ static void note(KFrame *f, uintptr_t lo, uintptr_t hi, bool write, const char *
     }
   }
   f->hash[h] = (uint32_t)f->nacc;
-  f->acc[f->nacc++] = (KRange){lo, hi, loc, write};
+  f->acc[f->nacc++] = (KRange){lo, hi, loc, write, false};
+}
+
+void kernel_note_atomic(KFrame *f, uintptr_t lo, uintptr_t hi, const char *loc) {
+  if ((char *)lo >= f->lo && (char *)lo < f->hi)
+    return;
+  kernel_glog(f, lo, hi, BE_ACC_ATOMIC, loc);
+  KRange *last = f->nacc ? &f->acc[f->nacc - 1] : NULL;
+  if (last && last->atomic && lo >= last->lo && hi <= last->hi)
+    return; /* threads updating one counter */
+  if (last && last->atomic && lo == last->hi) {
+    last->hi = hi;
+    return;
+  }
+  if (f->nacc == f->capacc) {
+    compact(f);
+    memset(f->hash, 0xff, KHASH * sizeof *f->hash);
+    if (f->nacc * 4 >= f->capacc * 3) {
+      size_t cap = f->capacc ? f->capacc * 2 : 1024;
+      KRange *r = realloc(f->acc, cap * sizeof *r);
+      if (!r) {
+        report_accesses(f);
+        if (!f->capacc)
+          return;
+      } else {
+        f->acc = r;
+        f->capacc = cap;
+      }
+    }
+  }
+  f->acc[f->nacc++] = (KRange){lo, hi, loc, true, true};
 }
 
 /* Consecutive threads' accesses, merged while they stay contiguous. */
@@ -583,15 +615,19 @@ static inline void run_add(KFrame *f, Run *r, const void *p, size_t bytes, bool 
     r->hi += bytes;
     return;
   }
-  if (r->hi)
+  if (r->hi) {
     note(f, r->lo, r->hi, write, loc);
+    kernel_glog(f, r->lo, r->hi, write, loc);
+  }
   r->lo = a;
   r->hi = a + bytes;
 }
 
 static inline void run_end(KFrame *f, Run *r, bool write, const char *loc) {
-  if (r->hi)
+  if (r->hi) {
     note(f, r->lo, r->hi, write, loc);
+    kernel_glog(f, r->lo, r->hi, write, loc);
+  }
 }
 
 typedef struct KMem {
@@ -603,10 +639,28 @@ typedef struct KMem {
   uint32_t memo;  /* its KFrame.memo */
 } KMem;
 
+/* Logs what of g the running block touched (kernel_race.c). */
+static void memo_glog(KFrame *f, KMemo *g) {
+  uintptr_t lo = g->mark > g->lo ? g->mark : g->lo;
+  if (lo < g->hi)
+    for (uint32_t r = 0; r < g->rows; r++)
+      kernel_glog(f, lo + (uintptr_t)((int64_t)r * g->stride), g->hi + (uintptr_t)((int64_t)r * g->stride), g->write,
+                  g->loc);
+  g->mark = g->hi;
+}
+
+void kernel_glog_memos(KFrame *f) {
+  for (uint32_t i = 0; i < f->nmemo; i++)
+    if (f->memo[i].hi)
+      memo_glog(f, &f->memo[i]);
+}
+
 static void memo_flush(KFrame *f, KMemo *g) {
   uintptr_t lo = g->lo, hi = g->hi;
   if (!hi)
     return;
+  if (f->gon)
+    memo_glog(f, g);
   g->hi = 0;
   for (uint32_t r = 0; r < g->rows; r++)
     note(f, lo + (uintptr_t)((int64_t)r * g->stride), hi + (uintptr_t)((int64_t)r * g->stride), g->write, g->loc);
@@ -626,7 +680,7 @@ static inline void note_rows(KFrame *f, const KIns *k, const KMem *m, uintptr_t 
       return;
   }
   memo_flush(f, g);
-  *g = (KMemo){lo, lo + len, stride, rows, write, k->loc};
+  *g = (KMemo){lo, lo + len, stride, rows, write, k->loc, 0};
 }
 
 /* Reports what the frame recorded; false when the backend refused an access (reported). */
@@ -642,8 +696,11 @@ static bool report_accesses(KFrame *f) {
   compact(f);
   bool ok = true;
   for (size_t i = 0; i < f->nacc && ok; i++)
-    ok = be_kernel_access(f->ctx, (void *)f->acc[i].lo, f->acc[i].hi - f->acc[i].lo, f->acc[i].write,
-                          f->acc[i].loc) == BE_OK;
+    ok = be_kernel_access_kind(f->ctx, (void *)f->acc[i].lo, f->acc[i].hi - f->acc[i].lo,
+                               f->acc[i].atomic ? BE_ACC_ATOMIC
+                               : f->acc[i].write ? BE_ACC_WRITE
+                                                 : BE_ACC_READ,
+                               f->acc[i].loc) == BE_OK;
   f->nacc = 0; /* f->hash keeps its entries: note() checks each against the range it names */
   return ok;
 }
@@ -1300,6 +1357,7 @@ static int x_atomic(KFrame *f, const KIns *k) {
       } while (!__atomic_compare_exchange_n((uint64_t *)p, &old, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
       O[l] = o;
     }
+    kernel_note_atomic(f, (uintptr_t)p, (uintptr_t)p + m->esize, k->loc);
   });
   return res;
 }

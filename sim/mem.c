@@ -414,6 +414,8 @@ static int acc_cmp(const void *x, const void *y) {
     return a->a->id < b->a->id ? -1 : 1;
   if (a->write != b->write)
     return a->write ? 1 : -1;
+  if (a->atomic != b->atomic)
+    return a->atomic ? 1 : -1;
   return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
@@ -427,7 +429,7 @@ static void acc_merge(SimCtx *ctx) {
   for (size_t i = 0; i < ctx->nacc; i++) {
     Acc *c = &ctx->acc[i];
     if (j && ctx->acc[j - 1].a == c->a && ctx->acc[j - 1].write == c->write &&
-        c->lo <= ctx->acc[j - 1].hi) {
+        ctx->acc[j - 1].atomic == c->atomic && c->lo <= ctx->acc[j - 1].hi) {
       if (c->hi > ctx->acc[j - 1].hi)
         ctx->acc[j - 1].hi = c->hi;
     } else {
@@ -454,7 +456,9 @@ void mem_op_done(SimDevice *dev, Op *op) {
       Acc *c = &ctx->acc[i];
       if (!c->write)
         check_init(dev, c->a, c->lo, c->hi, op, op->d.loc);
-      race_access(dev, c->a, c->lo, c->hi, c->write, false, op, op->d.loc);
+      race_access_kind(dev, c->a, c->lo, c->hi,
+                       c->atomic ? SIM_ACC_ATOMIC : c->write ? SIM_ACC_WRITE : SIM_ACC_READ, op,
+                       op->d.loc);
     }
     dev->noacc = 0;
     void *p = dev->cfg.observer ? xrealloc_array(dev->oacc, &dev->capoacc, j, sizeof *dev->oacc) : NULL;
@@ -760,10 +764,10 @@ static bool may_touch(const Op *op, const Alloc *a) {
 }
 
 /* Keep [lo, hi) of a as ctx's access, merged with a recent one it touches. */
-static void acc_add(SimCtx *ctx, Alloc *a, size_t lo, size_t hi, bool is_write) {
+static void acc_add(SimCtx *ctx, Alloc *a, size_t lo, size_t hi, bool is_write, bool atomic) {
   for (size_t k = ctx->nacc, seen = 0; k > 0 && seen < 4; k--, seen++) {
     Acc *c = &ctx->acc[k - 1];
-    if (c->a == a && c->write == is_write && lo <= c->hi && c->lo <= hi) {
+    if (c->a == a && c->write == is_write && c->atomic == atomic && lo <= c->hi && c->lo <= hi) {
       if (lo < c->lo)
         c->lo = lo;
       if (hi > c->hi)
@@ -777,13 +781,13 @@ static void acc_add(SimCtx *ctx, Alloc *a, size_t lo, size_t hi, bool is_write) 
   if (!q)
     return;  /* lose the record, not the access */
   ctx->acc = q;
-  ctx->acc[ctx->nacc++] = (Acc){a, lo, hi, is_write};
+  ctx->acc[ctx->nacc++] = (Acc){a, lo, hi, is_write, atomic};
 }
 
 /* sim_access, and sim_access_check (check: untracked memory is an error too, nothing is reported
    or recorded) */
 static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc,
-                            bool check) {
+                            bool check, bool atomic) {
   if (!ctx)
     return SIM_ERR_ARG;
   if (!bytes)
@@ -809,7 +813,7 @@ static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is
          schedule's witness of a use-after-free race, which the race check must still see, so the
          access is kept (the dead allocation keeps its records while late ops are in flight). */
       if (w == W_FREED && p + bytes <= a->base + a->bytes && p + bytes > p)
-        acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write);
+        acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write, atomic);
     } else if (!may_touch(ctx->op, a)) {
       SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = at,
                    .op = ctx->op->id, .alloc_loc = a->loc, .offset = p - a->base, .bytes = bytes};
@@ -829,16 +833,20 @@ static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is
       return SIM_OK;  /* untracked host memory */
   }
   if (!check)
-    acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write);
+    acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write, atomic);
   return SIM_OK;
 }
 
 SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc) {
-  return mem_access(ctx, addr, bytes, is_write, loc, false);
+  return mem_access(ctx, addr, bytes, is_write, loc, false, false);
+}
+
+SimStatus sim_access_kind(SimCtx *ctx, const void *addr, size_t bytes, SimAccess kind, const char *loc) {
+  return mem_access(ctx, addr, bytes, kind != SIM_ACC_READ, loc, false, kind == SIM_ACC_ATOMIC);
 }
 
 SimStatus sim_access_check(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc) {
-  return mem_access(ctx, addr, bytes, is_write, loc, true);
+  return mem_access(ctx, addr, bytes, is_write, loc, true, false);
 }
 
 /* ---- the end ---- */

@@ -12,9 +12,10 @@
  * host's.
  *
  * Access records. Per allocation, a list of byte ranges, each with its epoch, its kind (read,
- * write, free) and its location. A new access is checked against each overlapping record: a
- * conflict (race_conflict) with neither ordered before the other is a race. The check runs when
- * the access becomes known: at submit for memcpy/memset, at completion for kernels and host
+ * write, atomic, free) and its location. A new access is checked against each overlapping record:
+ * a conflict (race_conflict: one of the two writes, unless both are atomic) with neither ordered
+ * before the other is a race. The check runs when the access becomes known: at submit for
+ * memcpy/memset, at completion for kernels and host
  * callbacks ("late" ops, which report their accesses while they run). So a late op K may record
  * after an op C ordered after it was checked, and K's check must also ask whether C is after K:
  * C.vc[K.chain] >= K.seq, which takes C's clock.
@@ -307,13 +308,29 @@ static uint64_t late_low(const SimDevice *dev) {
 
 /* ---- access records ---- */
 
-bool race_conflict(const Rec *x, const Rec *y) {
-  return x->write || x->isfree || y->write || y->isfree;
+/* The one rule for every pair of unordered accesses: at least one writes, unless both are
+   atomic (atomics of two unordered launches do not race, as on a GPU). */
+bool sim_access_conflict(SimAccess a, SimAccess b) {
+  return (a != SIM_ACC_READ || b != SIM_ACC_READ) && !(a == SIM_ACC_ATOMIC && b == SIM_ACC_ATOMIC);
 }
 
-/* Does every access that conflicts with o conflict with n? (Ranges aside.) */
+static SimAccess rec_kind(const Rec *r) {
+  return r->atomic ? SIM_ACC_ATOMIC : r->write || r->isfree ? SIM_ACC_WRITE : SIM_ACC_READ;
+}
+
+static const char *acc_verb(const Rec *r) {
+  SimAccess k = rec_kind(r);
+  return k == SIM_ACC_ATOMIC ? "atomically updates" : k == SIM_ACC_WRITE ? "writes" : "reads";
+}
+
+bool race_conflict(const Rec *x, const Rec *y) {
+  return x->isfree || y->isfree || sim_access_conflict(rec_kind(x), rec_kind(y));
+}
+
+/* Does every access that conflicts with o conflict with n? (Ranges aside.) A plain write or a
+   free conflicts with everything; otherwise only an access of o's own kind does. */
 static bool race_subsumes(const Rec *n, const Rec *o) {
-  return n->write || n->isfree || !(o->write || o->isfree);
+  return n->isfree || rec_kind(n) == SIM_ACC_WRITE || rec_kind(n) == rec_kind(o);
 }
 
 static const char *mem_kind_name(SimMemKind k) {
@@ -345,7 +362,7 @@ static void report(SimDevice *dev, const Alloc *a, const Rec *r, const Rec *n) {
   diag_emit(dev, &d, "data race (%s): '%s'%s %s and '%s'%s %s bytes [%zu, %zu) of the %s "
             "allocated at '%s'; nothing orders the two",
             d.race == SIM_RACE_WRITE_WRITE ? "write-write" : "read-write", LOC(n->loc), who,
-            n->write ? "writes" : "reads", LOC(r->loc), who2, r->write ? "writes" : "reads", olo,
+            acc_verb(n), LOC(r->loc), who2, acc_verb(r), olo,
             ohi, mem_kind_name(a->kind), LOC(a->loc));
 }
 
@@ -469,8 +486,8 @@ static void access_at(SimDevice *dev, Alloc *a, Rec n, const Op *op, const Vc *n
   a->recs[a->nrecs++] = n;
 }
 
-void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
-                 const Op *op, const char *loc) {
+static void access_kind(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
+                        bool atomic, const Op *op, const char *loc) {
   if (!dev->race || hi <= lo)
     return;
   const Vc *nvc = op ? op->vc : dev->host_vc;
@@ -478,8 +495,18 @@ void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, boo
     return;
   Rec n = {.lo = lo, .hi = hi, .chain = op ? op->chain : 0,
            .seq = op ? op->seq : dev->host_vc->c[0], .loc = loc, .op = op ? op->id : 0,
-           .write = write || isfree, .isfree = isfree};
+           .write = write || isfree || atomic, .isfree = isfree, .atomic = atomic};
   access_at(dev, a, n, op, nvc, op && !op->lidx ? op->vc : NULL, NULL);
+}
+
+void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
+                 const Op *op, const char *loc) {
+  access_kind(dev, a, lo, hi, write, isfree, false, op, loc);
+}
+
+void race_access_kind(SimDevice *dev, Alloc *a, size_t lo, size_t hi, SimAccess kind, const Op *op,
+                      const char *loc) {
+  access_kind(dev, a, lo, hi, kind == SIM_ACC_WRITE, false, kind == SIM_ACC_ATOMIC, op, loc);
 }
 
 /* A free of all of a that waits for op: it sits at the host's current point (so everything the

@@ -225,11 +225,11 @@ void race_oracle_access(SimDevice *dev, const Alloc *a, const Rec *n, const Op *
   if ((hit != NULL) != raced) {
     fprintf(stderr, "sim: race oracle: the detector says the %s of bytes [%zu, %zu) at '%s' "
             "(op %" PRIu64 ") of the allocation made at '%s' %s, the exact reference says it %s",
-            n->isfree ? "free" : n->write ? "write" : "read", n->lo, n->hi, LOC(n->loc), n->op,
+            n->isfree ? "free" : n->atomic ? "atomic" : n->write ? "write" : "read", n->lo, n->hi, LOC(n->loc), n->op,
             LOC(a->loc), raced ? "races" : "does not race", hit ? "races" : "does not");
     if (hit)
       fprintf(stderr, " with the %s of bytes [%zu, %zu) at '%s' (op %" PRIu64 ")",
-              hit->r.isfree ? "free" : hit->r.write ? "write" : "read", hit->r.lo, hit->r.hi,
+              hit->r.isfree ? "free" : hit->r.atomic ? "atomic" : hit->r.write ? "write" : "read", hit->r.lo, hit->r.hi,
               LOC(hit->r.loc), hit->r.op);
     fprintf(stderr, "\n  the access: epoch %" PRIu32 "@%" PRIu32 " here, %" PRIu32 "@%" PRIu32
             " in the detector%s\n", chain, seq, op ? op->chain : 0,

@@ -308,6 +308,15 @@ void sim_host_stall(SimDevice *dev, SimStall *out);
    diagnostic) when the access is outside any allocation the device may touch: the caller must then
    not perform it. Cheap: consecutive accesses to one allocation take no lock. */
 SimStatus sim_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc);
+/* What an access does to the bytes it touches. An atomic read-modify-write (memref.atomic_rmw,
+   llvm.atomicrmw, llvm.cmpxchg) reads and writes, but atomics do not race with each other. */
+typedef enum SimAccess { SIM_ACC_READ, SIM_ACC_WRITE, SIM_ACC_ATOMIC } SimAccess;
+/* The race rule: do two accesses of the same bytes that nothing orders race? Yes when at least one
+   of them writes, unless both are atomic (as on a GPU). A free counts as a plain write. */
+bool sim_access_conflict(SimAccess a, SimAccess b);
+/* sim_access with the access's kind: SIM_ACC_ATOMIC for an atomic (recorded as a write that does
+   not race with other atomics). */
+SimStatus sim_access_kind(SimCtx *ctx, const void *addr, size_t bytes, SimAccess kind, const char *loc);
 /* Whether [addr, addr+bytes) lies in an allocation the device knows (host memory it was not told
    about does not count here, whatever strict_host says) that the running op may touch: SIM_OK;
    SIM_ERR_MEMORY after a diagnostic when the access is outside or past an allocation the device

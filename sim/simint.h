@@ -62,7 +62,8 @@ typedef struct Rec {
   uint64_t gone;       /* stale records: dev->late_next when superseded */
   const char *loc;
   uint64_t op;         /* 0: host */
-  bool write, isfree;  /* the access kind: a free counts as a write */
+  bool write, isfree;
+  bool atomic;         /* an atomic access (write is true too) */
 } Rec;
 
 /* ---- memory (mem.c) ---- */
@@ -90,7 +91,7 @@ struct Alloc {
 };
 
 /* A kernel's accesses, gathered without the lock and merged when it completes. */
-typedef struct Acc { Alloc *a; size_t lo, hi; bool write; } Acc;
+typedef struct Acc { Alloc *a; size_t lo, hi; bool write; bool atomic; } Acc;  /* atomic: write too */
 
 struct SimCtx {
   SimDevice *dev;
@@ -305,6 +306,9 @@ void race_host_join(SimDevice *dev, const Op *op);
 void race_host_join_all(SimDevice *dev);
 void race_access(SimDevice *dev, Alloc *a, size_t lo, size_t hi, bool write, bool isfree,
                  const Op *op, const char *loc);
+/* race_access for an op's access of the given kind (SIM_ACC_ATOMIC: an atomic one). */
+void race_access_kind(SimDevice *dev, Alloc *a, size_t lo, size_t hi, SimAccess kind, const Op *op,
+                      const char *loc);
 void race_free_after(SimDevice *dev, Alloc *a, const Op *op, const char *loc);
 void race_recs_clear(SimDevice *dev, Alloc *a);
 void vc_unref(SimDevice *dev, Vc *vc);

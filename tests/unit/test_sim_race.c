@@ -194,6 +194,53 @@ static void test_race_kernel_vs_copy_reported(void **state) {
   assert_true(has(&f.s, "'copy.mlir:5'"));
 }
 
+/* The race rule in one place: unordered accesses race when one writes, unless both are atomic. */
+static void test_race_conflict_predicate(void **state) {
+  (void)state;
+  assert_false(sim_access_conflict(SIM_ACC_READ, SIM_ACC_READ));
+  assert_true(sim_access_conflict(SIM_ACC_READ, SIM_ACC_WRITE));
+  assert_true(sim_access_conflict(SIM_ACC_WRITE, SIM_ACC_READ));
+  assert_true(sim_access_conflict(SIM_ACC_WRITE, SIM_ACC_WRITE));
+  assert_false(sim_access_conflict(SIM_ACC_ATOMIC, SIM_ACC_ATOMIC));
+  assert_true(sim_access_conflict(SIM_ACC_ATOMIC, SIM_ACC_READ));
+  assert_true(sim_access_conflict(SIM_ACC_READ, SIM_ACC_ATOMIC));
+  assert_true(sim_access_conflict(SIM_ACC_ATOMIC, SIM_ACC_WRITE));
+  assert_true(sim_access_conflict(SIM_ACC_WRITE, SIM_ACC_ATOMIC));
+}
+
+static void atomic_kernel(SimCtx *ctx, void *user) {
+  int *p = user;
+  for (int i = 0; i < 8; i++)
+    if (sim_access_kind(ctx, p, sizeof *p, SIM_ACC_ATOMIC, NULL) == SIM_OK)
+      __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Two kernels on two streams update one counter atomically: no race; the counter then read by a
+   third kernel and written by a copy, both unordered with an atomic kernel: two races. */
+static void test_race_atomics_race_only_with_plain_accesses(void **state) {
+  (void)state;
+  Fixture f;
+  fixture_open(&f, SIM_SCHED_THREADS);
+  SimOpDesc k1 = {.kind = SIM_OP_KERNEL, .fn = atomic_kernel, .user = f.buf, .loc = "atomic-1"};
+  SimOpDesc k2 = {.kind = SIM_OP_KERNEL, .fn = atomic_kernel, .user = f.buf, .loc = "atomic-2"};
+  sim_stream_submit(f.dev, f.a, &k1, NULL);
+  sim_stream_submit(f.dev, f.b, &k2, NULL);
+  sim_device_sync(f.dev, "sync");
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 0);
+  int v;
+  memcpy(&v, f.buf, sizeof v);
+  assert_int_equal(v, 16 + 0x01010101);
+  SimOpDesc k3 = {.kind = SIM_OP_KERNEL, .fn = atomic_kernel, .user = f.buf, .loc = "atomic-3"};
+  SimOpDesc r = {.kind = SIM_OP_KERNEL, .fn = write_kernel, .user = f.buf, .loc = "plain-write"};
+  sim_stream_submit(f.dev, f.a, &k3, NULL);
+  sim_stream_submit(f.dev, f.b, &r, NULL);
+  fixture_close(&f);
+  assert_int_equal(count(&f.s, SIM_DIAG_RACE), 1);
+  assert_int_equal(f.s.got[0].race, SIM_RACE_WRITE_WRITE);
+  assert_true(has(&f.s, "bytes [0, 4) of the host-shared memory allocated at 'buf-alloc'"));
+  assert_true(has(&f.s, "'atomic-3' atomically updates") || has(&f.s, "'plain-write' writes and 'atomic-3' atomically updates"));
+}
+
 /* The kernel records its accesses when it completes, after the copy that follows it on the same
    stream was checked: the check must see that the kernel comes first. */
 static void test_race_kernel_then_copy_same_stream_not_reported(void **state) {
@@ -782,6 +829,8 @@ int main(void) {
     cmocka_unit_test(test_race_scattered_kernel_accesses_merge_and_report),
     cmocka_unit_test(test_race_event_query_complete_orders_host),
     cmocka_unit_test(test_race_random_programs_agree_with_exact_oracle),
+    cmocka_unit_test(test_race_conflict_predicate),
+    cmocka_unit_test(test_race_atomics_race_only_with_plain_accesses),
   };
   return cmocka_run_group_tests_name("sim_race", tests, NULL, NULL);
 }
