@@ -60,4 +60,4 @@ func.func @first() {
 // EACH-NEXT: Try 'gpuinterp --help' for more information.
 // EACH-NEXT: 3
 
-// WHOLE: split-input-file.mlir:[[# @LINE - 14]]:3: error: custom op 'return' is unknown
+// WHOLE: split-input-file.mlir:[[# @LINE - 15]]:3: error: custom op 'return' is unknown
