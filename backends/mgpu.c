@@ -43,6 +43,7 @@
  * read from the environment, and diagnostics name the call by that location.
  */
 #include "backends/backend.h"
+#include "sim/sim.h" /* sim_sched_parse: MGPUSIM_SCHED is checked as the sim reads it */
 
 #include <errno.h>
 #include <pthread.h>
@@ -182,6 +183,11 @@ static void start(void)
         name_len[f] = strlen(names[f]);
     BeOptions opt = {.sink = sink};
     opt.sched = getenv("MGPUSIM_SCHED");
+    SimConfig cfg = {0};
+    if (opt.sched && sim_sched_parse(opt.sched, &cfg) != SIM_OK) {
+        bad_env("MGPUSIM_SCHED", opt.sched, "threads, serial or random:SEED");
+        opt.sched = NULL;
+    }
     if ((env = getenv("MGPUSIM_WORKERS"))) {
         char *end;
         long n = strtol(env, &end, 10);
@@ -221,7 +227,8 @@ static void start(void)
     char err[256];
     const char *name = getenv("MGPUSIM_BACKEND");
     if (be_open(name, &opt, &dev, err, sizeof err) != BE_OK) {
-        fprintf(stderr, "mgpusim: error: %s; using the sim with its defaults\n", err);
+        fprintf(stderr, "mgpusim: error: MGPUSIM_BACKEND='%s': %s; using the sim\n", name ? name : "",
+                err);
         atomic_fetch_add(&n_errors, 1);
         opt.sched = NULL;
         if (be_open("sim", &opt, &dev, err, sizeof err) != BE_OK) {
