@@ -202,11 +202,13 @@ static int check_entry(const Op *top, const char *entry) {
 }
 
 /* Output files (-o) are written to a temporary file next to them and renamed over them only once
- * everything was written and the run succeeded, so a failure never leaves half a file. */
+ * everything was written and the run succeeded, so a failure never leaves half a file. Only a
+ * regular file (or a new one) is replaced so: anything else (/dev/null, a device, a pipe, a
+ * symbolic link) is written in place, since renaming over it would replace it. */
 typedef struct OutFile {
   FILE *f;
   const char *path; /* the file asked for; NULL: stdout */
-  char *tmp;        /* the temporary file, until committed */
+  char *tmp;        /* the temporary file, until committed; NULL when writing in place */
 } OutFile;
 
 /* Opens -o's file ("-" or NULL: stdout); returns 0, or 1 after saying why. */
@@ -214,6 +216,15 @@ static int out_open(OutFile *o, const char *path) {
   *o = (OutFile){.f = stdout};
   if (!path || !strcmp(path, "-"))
     return 0;
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (!(o->f = fopen(path, "w"))) {
+      fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", path, strerror(errno));
+      return 1;
+    }
+    o->path = path;
+    return 0;
+  }
   size_t n = strlen(path);
   o->tmp = malloc(n + 16);
   if (!o->tmp)
@@ -245,6 +256,8 @@ static int out_close(OutFile *o, bool ok) {
   if (!o->path)
     return 0;
   int bad = finish_output(o->f, o->path);
+  if (!o->tmp)
+    return bad;
   if (ok && !bad && rename(o->tmp, o->path) != 0) {
     fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", o->path, strerror(errno));
     bad = 1;
