@@ -72,10 +72,18 @@ typedef struct BeSummary {
     size_t warnings;
 } BeSummary;
 
+/* What becomes of streams, events, memory and modules still alive when the device closes. */
+typedef enum BeLeakCheck {
+    BE_LEAK_WARN = 0, /* each is a warning (the default) */
+    BE_LEAK_OFF,      /* nothing is reported */
+    BE_LEAK_ERROR,    /* each is an error */
+} BeLeakCheck;
+
 typedef struct BeOptions {
     const char *sched;      /* sim: "threads" (default), "serial", "random:SEED" */
     int workers;            /* sim, threads scheduler: 0 = one per CPU */
     bool no_race_check;     /* sim: turn race detection off */
+    BeLeakCheck leak_check;
     TraceRecorder *trace;   /* record a trace here (not owned), or NULL */
     BeDiagFn sink;          /* NULL: be_diag_print to stderr */
     void *sink_user;

@@ -14,9 +14,10 @@
  *   MGPUSIM_WORKERS       worker threads of the threads scheduler (default: one per CPU)
  *   MGPUSIM_RACE_CHECK=0  turn race detection off
  *   MGPUSIM_TRACE=PATH    write a trace there at exit ("-" for stdout)
- *   MGPUSIM_TRACE_FORMAT  chrome (default; Perfetto) | text (default when PATH ends in .txt)
- *   MGPUSIM_LEAK_CHECK    warn (default) | error: leaked streams, events, memory and modules at exit
- *                         are warnings, or count as errors
+ *   MGPUSIM_TRACE_FORMAT  chrome | text; by default chrome (Perfetto) when PATH ends in .json,
+ *                         else text (trace_format_for_path, the rule of gpuinterp's --trace)
+ *   MGPUSIM_LEAK_CHECK    off | warn (default) | error: leaked streams, events, memory and modules
+ *                         at exit are not reported, are warnings, or are errors
  *
  * Locations. Lowered code carries no source locations at run time, so each call is named by its
  * function and a per-function call counter: "mgpuMemcpy#3" is the third mgpuMemcpy call. Counters
@@ -42,6 +43,7 @@
  * read from the environment, and diagnostics name the call by that location.
  */
 #include "backends/backend.h"
+#include "sim/sim.h" /* sim_sched_parse: MGPUSIM_SCHED is checked as the sim reads it */
 
 #include <errno.h>
 #include <pthread.h>
@@ -59,9 +61,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static Backend *dev;
 static TraceRecorder *rec;
 static const char *trace_path;
-static TraceFormat trace_format = TRACE_FORMAT_CHROME;
-static bool leak_is_error;
-static atomic_size_t n_errors, n_warnings, n_leaks;
+static TraceFormat trace_format;
+static atomic_size_t n_errors, n_warnings;
 
 /* The location arena: chunks of strings, freed at exit. Each thread fills its own chunk, so naming
  * a call takes no lock; the lock only guards the list of all chunks. */
@@ -133,8 +134,6 @@ static void sink(const BeDiag *d, void *user)
         atomic_fetch_add(&n_errors, 1);
     else
         atomic_fetch_add(&n_warnings, 1);
-    if (d->kind && strcmp(d->kind, "leak") == 0)
-        atomic_fetch_add(&n_leaks, 1);
     be_diag_print(stderr, "mgpusim", d);
 }
 
@@ -160,11 +159,6 @@ static void finish(void)
     chunks = NULL;
     chunk = NULL;
     size_t errors = atomic_load(&n_errors), warnings = atomic_load(&n_warnings);
-    size_t leaks = atomic_load(&n_leaks);
-    if (leak_is_error) {
-        errors += leaks;
-        warnings -= leaks;
-    }
     if (errors || warnings)
         fprintf(stderr, "mgpusim: %zu error%s, %zu warning%s\n", errors, errors == 1 ? "" : "s",
                 warnings, warnings == 1 ? "" : "s");
@@ -189,6 +183,11 @@ static void start(void)
         name_len[f] = strlen(names[f]);
     BeOptions opt = {.sink = sink};
     opt.sched = getenv("MGPUSIM_SCHED");
+    SimConfig cfg = {0};
+    if (opt.sched && sim_sched_parse(opt.sched, &cfg) != SIM_OK) {
+        bad_env("MGPUSIM_SCHED", opt.sched, "threads, serial or random:SEED");
+        opt.sched = NULL;
+    }
     if ((env = getenv("MGPUSIM_WORKERS"))) {
         char *end;
         long n = strtol(env, &end, 10);
@@ -202,15 +201,16 @@ static void start(void)
     if ((env = getenv("MGPUSIM_RACE_CHECK")) && strcmp(env, "0") == 0)
         opt.no_race_check = true;
     if ((env = getenv("MGPUSIM_LEAK_CHECK"))) {
-        leak_is_error = strcmp(env, "error") == 0;
-        if (!leak_is_error && strcmp(env, "warn") != 0)
-            bad_env("MGPUSIM_LEAK_CHECK", env, "warn or error");
+        if (strcmp(env, "off") == 0)
+            opt.leak_check = BE_LEAK_OFF;
+        else if (strcmp(env, "error") == 0)
+            opt.leak_check = BE_LEAK_ERROR;
+        else if (strcmp(env, "warn") != 0)
+            bad_env("MGPUSIM_LEAK_CHECK", env, "off, warn or error");
     }
     trace_path = getenv("MGPUSIM_TRACE");
     if (trace_path && *trace_path) {
-        size_t n = strlen(trace_path);
-        if (n >= 4 && strcmp(trace_path + n - 4, ".txt") == 0)
-            trace_format = TRACE_FORMAT_TEXT;
+        trace_format = trace_format_for_path(trace_path);
         if ((env = getenv("MGPUSIM_TRACE_FORMAT"))) {
             if (strcmp(env, "text") == 0)
                 trace_format = TRACE_FORMAT_TEXT;
@@ -227,7 +227,8 @@ static void start(void)
     char err[256];
     const char *name = getenv("MGPUSIM_BACKEND");
     if (be_open(name, &opt, &dev, err, sizeof err) != BE_OK) {
-        fprintf(stderr, "mgpusim: error: %s; using the sim with its defaults\n", err);
+        fprintf(stderr, "mgpusim: error: MGPUSIM_BACKEND='%s': %s; using the sim\n", name ? name : "",
+                err);
         atomic_fetch_add(&n_errors, 1);
         opt.sched = NULL;
         if (be_open("sim", &opt, &dev, err, sizeof err) != BE_OK) {

@@ -80,6 +80,7 @@ typedef struct SimBe {
     void *sink_user;
     atomic_size_t errors, warnings;
     atomic_bool quiet_leaks; /* be_quiet_leaks: leaks are dropped, not reported */
+    bool leaks_are_errors;   /* BeOptions.leak_check: BE_LEAK_ERROR */
     pthread_mutex_t lock;
     Buffer *buf; /* sorted by base */
     size_t n_buf, cap_buf;
@@ -114,7 +115,8 @@ static void sink(const SimDiag *d, void *user)
     SimBe *b = user;
     if (d->kind == SIM_DIAG_LEAK && atomic_load(&b->quiet_leaks))
         return;
-    BeDiag bd = {.error = d->severity == SIM_SEV_ERROR, .kind = diag_kind(d->kind), .loc = d->loc,
+    BeDiag bd = {.error = d->severity == SIM_SEV_ERROR || (d->kind == SIM_DIAG_LEAK && b->leaks_are_errors),
+                 .kind = diag_kind(d->kind), .loc = d->loc,
                  .loc2 = d->loc2, .alloc_loc = d->alloc_loc, .message = d->message};
     if (bd.error)
         atomic_fetch_add(&b->errors, 1);
@@ -1261,6 +1263,8 @@ BeStatus be_sim_create(const BeOptions *opt, const BeOps **out_ops, void **self,
     b->trace = opt->trace;
     b->sink = opt->sink;
     b->sink_user = opt->sink_user;
+    b->leaks_are_errors = opt->leak_check == BE_LEAK_ERROR;
+    atomic_store(&b->quiet_leaks, opt->leak_check == BE_LEAK_OFF);
     cfg.workers = opt->workers;
     cfg.no_race_check = opt->no_race_check;
     cfg.sink = sink;

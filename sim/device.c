@@ -9,6 +9,8 @@
  * it, and hands it to the sink and then to the observer.
  */
 #include "sim/simint.h"
+#include <ctype.h>
+#include <errno.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,10 +49,11 @@ SimStatus sim_sched_parse(const char *spec, SimConfig *cfg) {
     uint64_t seed = 0;
     if (spec[6] == ':') {
       char *end;
-      if (!spec[7])
+      if (!isdigit((unsigned char)spec[7])) /* no sign, no spaces */
         return SIM_ERR_ARG;
+      errno = 0;
       seed = strtoull(spec + 7, &end, 0);
-      if (*end)
+      if (*end || errno == ERANGE)
         return SIM_ERR_ARG;
     }
     cfg->sched = SIM_SCHED_RANDOM;

@@ -1257,12 +1257,25 @@ static int load(Checker *C) {
   return 0;
 }
 
+/* Whether -e's function is one a run can start: a func.func or llvm.func with a body. */
+static bool entry_exists(Checker *C) {
+  Op *fn = ir_symbol_lookup(C->hi.top, ir_intern_cstr(C->hi.ctx, C->o->entry));
+  return fn && (ir_str_eq(fn->name, "func.func") || ir_str_eq(fn->name, "llvm.func")) && fn->nregions &&
+         fn->regions[0].first;
+}
+
 int diff_run(const DiffOptions *o) {
   Checker C = {0};
   C.o = o;
   int status = load(&C);
   if (status)
     goto done;
+  if (!entry_exists(&C)) {
+    fprintf(stderr, "gpuinterp: error: no function '@%s' with a body to run (-e names the entry point; "
+                    "default: main)\nTry 'gpuinterp --help' for more information.\n", o->entry);
+    status = 2;
+    goto done;
+  }
   walk(C.lo.top, find_unconverted, &C);
 
   size_t nsched = 2 + (o->seeds < MAX_SCHEDS ? o->seeds : MAX_SCHEDS);

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define VERSION "0.1.0"
 
@@ -31,8 +33,13 @@ static const char usage_text[] =
     "  -e NAME                    entry function (default: main)\n"
     "  --sched=threads|serial|random:SEED\n"
     "                             simulator scheduler (default: threads)\n"
-    "  --trace=FILE               write a trace of the run\n"
-    "  --trace-format=text|chrome trace format (default: text)\n"
+    "  --workers=N                threads scheduler: worker threads (default 0: one per CPU)\n"
+    "  --trace=FILE               write a trace of the run to FILE, checked before the run; '-':\n"
+    "                             standard output, after the program's output\n"
+    "                             (with --diff: FILE.high and FILE.lowered, before FILE's\n"
+    "                             extension, the witness runs' traces)\n"
+    "  --trace-format=text|chrome trace format (default: chrome for a FILE ending in .json, else\n"
+    "                             text)\n"
     "  --race-check=off|on|strict data races (default: on): threads of one launch writing the\n"
     "                             same value unordered are a note, or a warning with strict;\n"
     "                             other races are errors. --no-race-check: off\n"
@@ -46,7 +53,7 @@ static const char usage_text[] =
     "  -o FILE                    with --emit=mlir or --lower: write to FILE instead of stdout\n"
     "  --lower-mutate=KIND[:SITE] testing only: inject a lowering bug into --lower, or into the\n"
     "                             lowering --diff makes (see docs/design.md)\n"
-    "  --print-generic            with --emit=mlir: print every op in the generic form\n"
+    "  --print-generic            with --emit=mlir or --lower: print every op in the generic form\n"
     "  --print-locations          with --emit=mlir: print loc(...) for every op\n"
     "  --no-verify                with --emit=mlir: skip the verifier\n"
     "  --split-input-file         split the input at lines '// -----' and handle each part as a\n"
@@ -64,11 +71,25 @@ static const char usage_text[] =
     "                             mlir-opt --gpu-to-llvm -mlir-print-debuginfo)\n"
     "  --seeds N                  with --diff: random schedules to try (default: 8)\n"
     "  --diff-strict              with --diff: lost concurrency is a difference, not a warning\n"
-    "  --leak-check=off|warn|error  with --diff: leaks only the lowered form has (default: warn)\n"
-    "                             with --diff, --trace=FILE writes FILE.high and FILE.lowered\n"
-    "                             (before FILE's extension): the witness runs' traces\n"
+    "  --leak-check=off|warn|error  streams, events and memory left at exit (with --diff: leaks\n"
+    "                             only the lowered form has): not reported, warnings (default)\n"
+    "                             or errors\n"
     "  --help                     show this text\n"
     "  --version                  show the version\n"
+    "  --                         end of options: what follows is the input file\n"
+    "\n"
+    "An option that does nothing in the mode given (e.g. --print-generic without --emit=mlir) is a\n"
+    "usage error.\n"
+    "\n"
+    "libmgpusim.so, the mgpu* runtime on the simulator for mlir-runner, reads the same settings\n"
+    "from the environment (a value it does not understand is an error of the run):\n"
+    "  MGPUSIM_BACKEND=sim        device to run on\n"
+    "  MGPUSIM_SCHED=threads|serial|random:SEED\n"
+    "  MGPUSIM_WORKERS=N          as --workers\n"
+    "  MGPUSIM_RACE_CHECK=0|1     0: race checks off\n"
+    "  MGPUSIM_TRACE=FILE         as --trace, written at exit ('-': standard output)\n"
+    "  MGPUSIM_TRACE_FORMAT=text|chrome  as --trace-format\n"
+    "  MGPUSIM_LEAK_CHECK=off|warn|error as --leak-check\n"
     "\n"
     "exit status: 0 ok; 1 program or runtime error, or a violation found (--diff: a difference);\n"
     "2 usage, parse or verification error.\n";
@@ -77,6 +98,202 @@ static int usage_error(const char *fmt, const char *arg) {
   fputs("gpuinterp: error: ", stderr);
   fprintf(stderr, fmt, arg);
   fputs("\nTry 'gpuinterp --help' for more information.\n", stderr);
+  return 2;
+}
+
+/* ---- Which option applies in which mode ----
+ *
+ * The tool does one of five things with its input: run it, print it (--emit=mlir), lower it
+ * (--lower), check it against a lowering (--diff), or check its expected diagnostics
+ * (--verify-diagnostics alone). Each option names the modes where it does something; given in any
+ * other it is a usage error rather than silently ignored. */
+enum { M_RUN = 1, M_EMIT = 2, M_LOWER = 4, M_DIFF = 8, M_CHECK = 16 };
+static const char *const mode_names[] = {"a run", "--emit=mlir", "--lower", "--diff",
+                                         "--verify-diagnostics"};
+static const char *const mode_phrases[] = {"when running a program", "with --emit=mlir", "with --lower",
+                                           "with --diff", "with --verify-diagnostics alone"};
+
+/* X(id, name, modes): name is for the reader; the message quotes the argument as given. */
+#define OPTIONS(X)                                                                               \
+  X(O_BACKEND, "--backend", M_RUN)                                                               \
+  X(O_ENTRY, "-e", M_RUN | M_DIFF)                                                               \
+  X(O_SCHED, "--sched", M_RUN)                                                                   \
+  X(O_WORKERS, "--workers", M_RUN)                                                               \
+  X(O_TRACE, "--trace", M_RUN | M_DIFF)                                                          \
+  X(O_TRACE_FORMAT, "--trace-format", M_RUN | M_DIFF)                                            \
+  X(O_RACE_CHECK, "--race-check", M_RUN)                                                         \
+  X(O_LEAK_CHECK, "--leak-check", M_RUN | M_DIFF)                                                \
+  X(O_MAX_STEPS, "--max-steps", M_RUN | M_DIFF)                                                  \
+  X(O_TIMEOUT, "--timeout", M_RUN | M_DIFF)                                                      \
+  X(O_OUTPUT, "-o", M_EMIT | M_LOWER)                                                            \
+  X(O_MUTATE, "--lower-mutate", M_LOWER | M_DIFF)                                                \
+  X(O_GENERIC, "--print-generic", M_EMIT | M_LOWER)                                              \
+  X(O_LOCATIONS, "--print-locations", M_EMIT)                                                    \
+  X(O_NO_VERIFY, "--no-verify", M_EMIT)                                                          \
+  X(O_SPLIT, "--split-input-file", M_RUN | M_EMIT | M_LOWER | M_CHECK)                           \
+  X(O_AGAINST, "--against", M_DIFF)                                                              \
+  X(O_SEEDS, "--seeds", M_DIFF)                                                                  \
+  X(O_DIFF_STRICT, "--diff-strict", M_DIFF)
+
+#define OPT_ENUM(id, name, modes) id,
+#define OPT_MODES(id, name, modes) modes,
+enum { OPTIONS(OPT_ENUM) N_OPTIONS };
+static const unsigned option_modes[N_OPTIONS] = {OPTIONS(OPT_MODES)};
+
+/* given[o]: the argument that gave option o, or NULL. Returns 2 after a usage error for the first
+ * option that does nothing in mode, else 0. */
+static int check_modes(const char *const given[N_OPTIONS], unsigned mode) {
+  int m = 0;
+  while ((1u << m) != mode)
+    m++;
+  for (int o = 0; o < N_OPTIONS; o++) {
+    if (!given[o] || (option_modes[o] & mode))
+      continue;
+    char where[160] = "";
+    for (int k = 0; k < 5; k++)
+      if (option_modes[o] & (1u << k))
+        snprintf(where + strlen(where), sizeof where - strlen(where), "%s%s", where[0] ? ", " : "",
+                 mode_names[k]);
+    fprintf(stderr, "gpuinterp: error: '%s' does nothing %s (it applies to: %s)\n", given[o],
+            mode_phrases[m], where);
+    fputs("Try 'gpuinterp --help' for more information.\n", stderr);
+    return 2;
+  }
+  return 0;
+}
+
+/* A whole decimal number from 0 to max, nothing before or after it (no sign, no spaces); false
+ * for anything else, an overflow included. */
+static bool parse_count(const char *v, uint64_t max, uint64_t *out) {
+  if (!v || !isdigit((unsigned char)v[0]))
+    return false;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (errno == ERANGE || *end || n > max)
+    return false;
+  *out = n;
+  return true;
+}
+
+/* --sched's value: threads, serial or random:SEED with SEED a whole number (64 bits). */
+static bool parse_sched(const char *v) {
+  uint64_t seed;
+  return !strcmp(v, "threads") || !strcmp(v, "serial") ||
+         (!strncmp(v, "random:", 7) && parse_count(v + 7, UINT64_MAX, &seed));
+}
+
+/* Checks that `-e`'s function (main by default) is one the interpreter can run: a func.func or
+ * llvm.func with a body at the top of the module. Naming one that is not there is a usage error. */
+static int check_entry(const Op *top, const char *entry) {
+  Block *b = top && top->nregions ? top->regions[0].first : NULL;
+  for (Op *o = b ? b->first : NULL; o; o = o->next) {
+    if (!ir_str_eq(o->name, "func.func") && !ir_str_eq(o->name, "llvm.func"))
+      continue;
+    Attr *name = ir_op_attr(o, "sym_name");
+    if (name && name->kind == ATTR_STRING && name->u.str.len == strlen(entry) &&
+        !memcmp(name->u.str.s, entry, name->u.str.len) && o->nregions && o->regions[0].first)
+      return 0;
+  }
+  fprintf(stderr, "gpuinterp: error: no function '@%s' with a body to run (-e names the entry point; "
+                  "default: main)\n", entry);
+  fputs("Try 'gpuinterp --help' for more information.\n", stderr);
+  return 2;
+}
+
+/* Output files (-o) are written to a temporary file next to them and renamed over them only once
+ * everything was written and the run succeeded, so a failure never leaves half a file. Only a
+ * regular file (or a new one) is replaced so: anything else (/dev/null, a device, a pipe, a
+ * symbolic link) is written in place, since renaming over it would replace it. */
+typedef struct OutFile {
+  FILE *f;
+  const char *path; /* the file asked for; NULL: stdout */
+  char *tmp;        /* the temporary file, until committed; NULL when writing in place */
+} OutFile;
+
+/* Opens -o's file ("-" or NULL: stdout); returns 0, or 1 after saying why. */
+static int out_open(OutFile *o, const char *path) {
+  *o = (OutFile){.f = stdout};
+  if (!path || !strcmp(path, "-"))
+    return 0;
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (!(o->f = fopen(path, "w"))) {
+      fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", path, strerror(errno));
+      return 1;
+    }
+    o->path = path;
+    return 0;
+  }
+  size_t n = strlen(path);
+  o->tmp = malloc(n + 16);
+  if (!o->tmp)
+    abort();
+  snprintf(o->tmp, n + 16, "%s.tmp.XXXXXX", path);
+  int fd = mkstemp(o->tmp);
+  if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+    fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", path, strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      unlink(o->tmp);
+    }
+    free(o->tmp);
+    o->tmp = NULL;
+    o->f = NULL;
+    return 1;
+  }
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask); /* as fopen would have made it */
+  o->path = path;
+  return 0;
+}
+
+/* Closes -o's file: renames the temporary file over it when ok, else removes it. Returns 1 when
+ * writing or renaming failed (after saying why), else 0. */
+static int finish_output(FILE *f, const char *name);
+static int out_close(OutFile *o, bool ok) {
+  if (!o->path)
+    return 0;
+  int bad = finish_output(o->f, o->path);
+  if (!o->tmp)
+    return bad;
+  if (ok && !bad && rename(o->tmp, o->path) != 0) {
+    fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", o->path, strerror(errno));
+    bad = 1;
+  }
+  if (!ok || bad)
+    unlink(o->tmp);
+  free(o->tmp);
+  o->tmp = NULL;
+  return bad;
+}
+
+/* Opens --trace's file before the run ("-": stdout), so that a path that cannot be written fails
+ * at once rather than after the program ran; NULL after saying why. */
+static FILE *open_trace(const char *path) {
+  if (!strcmp(path, "-"))
+    return stdout;
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "gpuinterp: error: cannot open trace file '%s': %s\n", path, strerror(errno));
+    fputs("Try 'gpuinterp --help' for more information.\n", stderr);
+  }
+  return f;
+}
+
+/* --diff writes FILE.high and FILE.lowered next to --trace's FILE: its folder must be writable. */
+static int check_trace_folder(const char *path) {
+  const char *slash = strrchr(path, '/');
+  char dir[4096];
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+  if (access(dir, W_OK) == 0)
+    return 0;
+  fprintf(stderr, "gpuinterp: error: cannot write trace files in '%s': %s\n", dir, strerror(errno));
+  fputs("Try 'gpuinterp --help' for more information.\n", stderr);
   return 2;
 }
 
@@ -101,14 +318,23 @@ static int finish_output(FILE *f, const char *name) {
   return 1;
 }
 
+/* What a run takes besides the program and the options above. */
+typedef struct RunSettings {
+  int workers;            /* --workers: 0 = one per CPU */
+  BeLeakCheck leak_check; /* --leak-check */
+  FILE *trace_file;       /* --trace's file, opened before the run (stdout for "-"), or NULL */
+} RunSettings;
+
 /* Runs the program on a backend; returns the exit status. */
 static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, const char *sched,
                bool no_race_check, bool race_strict, const char *trace_path, TraceFormat trace_format,
-               Bounds bounds) {
+               Bounds bounds, const RunSettings *rs) {
   TraceRecorder *rec = trace_path ? trace_recorder_create() : NULL;
   BeOptions bo = {0};
   bo.sched = sched;
   bo.no_race_check = no_race_check;
+  bo.workers = rs->workers;
+  bo.leak_check = rs->leak_check;
   bo.trace = rec;
   Backend *be = NULL;
   char err[512] = "";
@@ -132,11 +358,14 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
   be_close(be, &sum);
   if (sum.errors)
     status = 1;
-  errno = 0;
-  if (rec && trace_write_path(rec, trace_format, trace_path) != 0) {
-    fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", trace_path,
-            strerror(errno ? errno : EIO));
-    status = 1;
+  if (rec && rs->trace_file) {
+    fflush(stdout); /* the program's output comes first when the trace goes to stdout too */
+    errno = 0;
+    if (trace_write(rec, trace_format, rs->trace_file) != 0 || fflush(rs->trace_file) != 0) {
+      fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", trace_path,
+              strerror(errno ? errno : EIO));
+      status = 1;
+    }
   }
 done:
   trace_recorder_destroy(rec);
@@ -153,6 +382,7 @@ typedef struct Job {
   bool no_race_check, race_strict;
   Bounds bounds;
   TraceFormat trace_format;
+  RunSettings rs;
   FILE *out; /* for --emit=mlir and --lower */
 } Job;
 
@@ -181,8 +411,10 @@ static int one_program(const Job *job, const char *text, size_t len) {
     if (job->split)
       fputc('\n', job->out); /* mlir-opt ends each part with a blank line */
   } else if (!expect) {
-    status = run(ctx, top, job->backend, job->entry, job->sched, job->no_race_check, job->race_strict, job->trace_path,
-                 job->trace_format, job->bounds);
+    status = check_entry(top, job->entry);
+    if (status == 0)
+      status = run(ctx, top, job->backend, job->entry, job->sched, job->no_race_check, job->race_strict,
+                   job->trace_path, job->trace_format, job->bounds, &job->rs);
   }
 done:
   if (expect)
@@ -251,9 +483,18 @@ int main(int argc, char **argv) {
   DiffOptions dopts = {.seeds = 8, .leak_check = DIFF_LEAK_WARN};
   bool split = false, verify_diags = false, run_opt = false;
   Bounds bounds = {0};
+  const char *given[N_OPTIONS] = {0};
+  bool trace_format_given = false, options_ended = false;
+  RunSettings rs = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    if (options_ended || !strcmp(a, "-") || a[0] != '-') {
+      if (input)
+        return usage_error("more than one input file ('%s')", a);
+      input = a;
+    } else if (!strcmp(a, "--")) {
+      options_ended = true; /* what follows is the input file, even if it starts with '-' */
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(usage_text, stdout);
       return finish_output(stdout, "<stdout>");
     } else if (!strcmp(a, "--version")) {
@@ -267,23 +508,30 @@ int main(int argc, char **argv) {
       lower = true;
     } else if (!strncmp(a, "--lower-mutate=", 15)) {
       lopts.mutate = a + 15;
+      given[O_MUTATE] = a;
     } else if (!strcmp(a, "-o")) {
       if (++i == argc)
         return usage_error("%s needs a file name", a);
       out_path = argv[i];
+      given[O_OUTPUT] = a;
     } else if (!strcmp(a, "--print-generic")) {
       popts.generic = true;
+      given[O_GENERIC] = a;
     } else if (!strcmp(a, "--print-locations")) {
       popts.locations = true;
+      given[O_LOCATIONS] = a;
     } else if (!strcmp(a, "--no-verify")) {
       verify = false;
+      given[O_NO_VERIFY] = a;
     } else if (!strcmp(a, "--split-input-file")) {
       split = true;
+      given[O_SPLIT] = a;
     } else if (!strcmp(a, "--verify-diagnostics")) {
       verify_diags = true;
     } else if (!strncmp(a, "--backend=", 10)) {
       backend = a + 10;
       run_opt = true;
+      given[O_BACKEND] = a;
       if (strcmp(backend, "sim") && strcmp(backend, "cuda") && strcmp(backend, "hip"))
         return usage_error("unknown backend '%s' (expected: sim, cuda or hip)", backend);
     } else if (!strcmp(a, "-e")) {
@@ -291,16 +539,32 @@ int main(int argc, char **argv) {
         return usage_error("%s needs a function name", a);
       entry = argv[i];
       run_opt = true;
+      given[O_ENTRY] = a;
     } else if (!strncmp(a, "--sched=", 8)) {
       sched = a + 8;
       run_opt = true;
-      if (strcmp(sched, "threads") && strcmp(sched, "serial") && strncmp(sched, "random:", 7))
-        return usage_error("unknown scheduler '%s' (expected: threads, serial or random:SEED)", sched);
+      given[O_SCHED] = a;
+      if (!parse_sched(sched))
+        return usage_error("unknown scheduler '%s' (expected: threads, serial or random:SEED, SEED a "
+                           "whole number below 2^64)", sched);
+    } else if (!strncmp(a, "--workers=", 10)) {
+      uint64_t n;
+      if (!parse_count(a + 10, 1024, &n))
+        return usage_error("--workers needs a number of threads from 0 (one per CPU) to 1024, not '%s'",
+                           a + 10);
+      rs.workers = (int)n;
+      run_opt = true;
+      given[O_WORKERS] = a;
     } else if (!strncmp(a, "--trace=", 8)) {
       trace_path = a + 8;
       run_opt = true;
+      given[O_TRACE] = a;
+      if (!trace_path[0])
+        return usage_error("%s", "--trace needs a file name (- for standard output)");
     } else if (!strncmp(a, "--trace-format=", 15)) {
       run_opt = true;
+      trace_format_given = true;
+      given[O_TRACE_FORMAT] = a;
       if (!strcmp(a + 15, "text"))
         trace_format = TRACE_FORMAT_TEXT;
       else if (!strcmp(a + 15, "chrome"))
@@ -320,17 +584,19 @@ int main(int argc, char **argv) {
       if (!dopts.against[0])
         return usage_error("%s", "--against needs a file name");
       diff_opt = true;
+      given[O_AGAINST] = a;
     } else if (!strcmp(a, "--seeds") || !strncmp(a, "--seeds=", 8)) {
       const char *v = a[7] == '=' ? a + 8 : ++i < argc ? argv[i] : NULL;
-      char *end = NULL;
-      unsigned long n = v ? strtoul(v, &end, 10) : 0;
-      if (!v || !*v || *end || v[0] == '-' || n > 1000)
+      uint64_t n;
+      if (!parse_count(v, 1000, &n))
         return usage_error("--seeds needs a number from 0 to 1000, not '%s'", v ? v : "");
       dopts.seeds = (unsigned)n;
       diff_opt = true;
+      given[O_SEEDS] = a;
     } else if (!strcmp(a, "--diff-strict")) {
       dopts.strict = true;
       diff_opt = true;
+      given[O_DIFF_STRICT] = a;
     } else if (!strncmp(a, "--leak-check=", 13)) {
       if (!strcmp(a + 13, "off"))
         dopts.leak_check = DIFF_LEAK_OFF;
@@ -340,15 +606,18 @@ int main(int argc, char **argv) {
         dopts.leak_check = DIFF_LEAK_ERROR;
       else
         return usage_error("unknown leak check '%s' (expected: off, warn or error)", a + 13);
-      diff_opt = true;
+      rs.leak_check = dopts.leak_check == DIFF_LEAK_OFF     ? BE_LEAK_OFF
+                      : dopts.leak_check == DIFF_LEAK_ERROR ? BE_LEAK_ERROR
+                                                            : BE_LEAK_WARN;
+      given[O_LEAK_CHECK] = a;
     } else if (!strncmp(a, "--max-steps=", 12)) {
-      char *end = NULL;
       const char *v = a + 12;
-      unsigned long long n = strtoull(v, &end, 10);
-      if (!isdigit((unsigned char)v[0]) || *end || n == 0 || n > INT64_MAX)
+      uint64_t n;
+      if (!parse_count(v, INT64_MAX, &n) || n == 0)
         return usage_error("--max-steps needs a positive whole number of steps, not '%s'", v);
       bounds.max_steps = n;
       run_opt = true;
+      given[O_MAX_STEPS] = a;
     } else if (!strncmp(a, "--timeout=", 10)) {
       char *end = NULL;
       const char *v = a + 10;
@@ -357,22 +626,21 @@ int main(int argc, char **argv) {
         return usage_error("--timeout needs a positive number of seconds (e.g. 0.5), not '%s'", v);
       bounds.timeout = t;
       run_opt = true;
+      given[O_TIMEOUT] = a;
     } else if (!strcmp(a, "--no-race-check") || !strcmp(a, "--race-check=off")) {
       no_race_check = true;
       race_strict = false;
       run_opt = true;
+      given[O_RACE_CHECK] = a;
     } else if (!strcmp(a, "--race-check=on") || !strcmp(a, "--race-check=strict")) {
       no_race_check = false;
       race_strict = !strcmp(a + 13, "strict");
       run_opt = true;
+      given[O_RACE_CHECK] = a;
     } else if (!strncmp(a, "--race-check=", 13)) {
       return usage_error("unknown race check '%s' (expected: off, on or strict)", a + 13);
-    } else if (a[0] == '-' && a[1]) {
-      return usage_error("unknown option '%s'", a);
-    } else if (input) {
-      return usage_error("more than one input file ('%s')", a);
     } else {
-      input = a;
+      return usage_error("unknown option '%s'", a);
     }
   }
   if (!input)
@@ -398,7 +666,7 @@ int main(int argc, char **argv) {
     }
   }
   if (diff_opt && !diff)
-    return usage_error("%s", "--against, --seeds, --diff-strict and --leak-check need --diff");
+    return usage_error("%s", "--against, --seeds and --diff-strict need --diff");
   if (diff && (lower || emit || out_path))
     return usage_error("%s", "--diff cannot be used with --lower, --emit=mlir or -o");
   if (diff && (strcmp(backend, "sim") || strcmp(sched, "threads") || no_race_check))
@@ -413,6 +681,18 @@ int main(int argc, char **argv) {
     return usage_error("%s", "--split-input-file runs several programs: --trace does not apply");
   if (diff && !strcmp(input, "-"))
     return usage_error("%s", "--diff needs the program in a file (its locations name it)");
+  unsigned mode = diff ? M_DIFF : lower ? M_LOWER : emit ? M_EMIT : verify_diags ? M_CHECK : M_RUN;
+  if (check_modes(given, mode))
+    return 2;
+  if (trace_format_given && !trace_path)
+    return usage_error("%s", "--trace-format needs --trace=FILE");
+  if (given[O_WORKERS] && strcmp(sched, "threads"))
+    return usage_error("--workers sets the threads scheduler's worker count: it does nothing with "
+                       "--sched=%s", sched);
+  if (trace_path && !trace_format_given)
+    trace_format = trace_format_for_path(trace_path);
+  if (diff && trace_path && check_trace_folder(trace_path))
+    return 2;
   if (diff) {
     dopts.input = input;
     dopts.entry = entry;
@@ -429,17 +709,23 @@ int main(int argc, char **argv) {
   if (!text)
     return 2;
   const char *name = strcmp(input, "-") ? input : "<stdin>";
+  rs.trace_file = trace_path ? open_trace(trace_path) : NULL;
+  if (trace_path && !rs.trace_file) {
+    free(text);
+    return 2;
+  }
   Job job = {.name = name, .split = split, .verify = verify, .verify_diags = verify_diags, .lower = lower,
              .print = emit || lower, .lopts = &lopts, .popts = popts, .backend = backend,
              .entry = entry, .sched = sched, .no_race_check = no_race_check, .race_strict = race_strict,
              .bounds = bounds,
-             .trace_path = trace_path, .trace_format = trace_format, .out = stdout};
+             .trace_path = trace_path, .trace_format = trace_format, .rs = rs, .out = stdout};
   int status = 0;
-  if (out_path && strcmp(out_path, "-") && !(job.out = fopen(out_path, "w"))) {
-    fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", out_path, strerror(errno));
+  OutFile out;
+  if (out_open(&out, out_path)) {
     free(text);
     return 1;
   }
+  job.out = out.f;
   if (!split) {
     status = one_program(&job, text, len);
   } else {
@@ -466,8 +752,12 @@ int main(int argc, char **argv) {
       part = m + 8;
     }
   }
-  if (job.out != stdout && finish_output(job.out, out_path) && status == 0)
+  if (out_close(&out, status == 0) && status == 0)
     status = 1;
+  if (rs.trace_file && rs.trace_file != stdout && fclose(rs.trace_file) != 0 && status == 0) {
+    fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", trace_path, strerror(errno));
+    status = 1;
+  }
   if (finish_output(stdout, "<stdout>") && status == 0)
     status = 1;
   if ((fflush(stderr) != 0 || ferror(stderr)) && status == 0)

@@ -127,6 +127,10 @@ int trace_write_chrome(TraceRecorder *rec, FILE *out);
 int trace_write(TraceRecorder *rec, TraceFormat format, FILE *out);
 /* Writes to a file; "-" is stdout. */
 int trace_write_path(TraceRecorder *rec, TraceFormat format, const char *path);
+/* The format a trace file's name asks for, the one rule of gpuinterp's --trace and libmgpusim's
+ * MGPUSIM_TRACE: a name ending in ".json" is Chrome JSON, any other (and "-") text. An explicit
+ * format (--trace-format, MGPUSIM_TRACE_FORMAT) overrides it. */
+TraceFormat trace_format_for_path(const char *path);
 
 /* Compares two recordings through their text form and, when they differ, prints a unified diff
  * ("--- a_name", "+++ b_name", hunks with three lines of context) to out (may be NULL). Returns

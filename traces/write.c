@@ -762,6 +762,12 @@ int trace_write(TraceRecorder *rec, TraceFormat format, FILE *out)
     return format == TRACE_FORMAT_TEXT ? trace_write_text(rec, out) : trace_write_chrome(rec, out);
 }
 
+TraceFormat trace_format_for_path(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcmp(path + n - 5, ".json") == 0 ? TRACE_FORMAT_CHROME : TRACE_FORMAT_TEXT;
+}
+
 int trace_write_path(TraceRecorder *rec, TraceFormat format, const char *path)
 {
     if (strcmp(path, "-") == 0)

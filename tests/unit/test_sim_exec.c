@@ -406,6 +406,12 @@ static void test_sched_parse_accepts_the_three_forms(void **state) {
   assert_int_equal(sim_sched_parse("random:", &cfg), SIM_ERR_ARG);
   assert_int_equal(sim_sched_parse("random:12x", &cfg), SIM_ERR_ARG);
   assert_int_equal(sim_sched_parse("fast", &cfg), SIM_ERR_ARG);
+  /* the seed: no sign, no space, no overflow; the largest 64-bit value is a seed */
+  assert_int_equal(sim_sched_parse("random:-1", &cfg), SIM_ERR_ARG);
+  assert_int_equal(sim_sched_parse("random: 5", &cfg), SIM_ERR_ARG);
+  assert_int_equal(sim_sched_parse("random:18446744073709551616", &cfg), SIM_ERR_ARG);
+  assert_int_equal(sim_sched_parse("random:18446744073709551615", &cfg), SIM_OK);
+  assert_true(cfg.seed == UINT64_MAX);
 }
 
 /* ---- observer, misuse of tokens, callbacks ---- */

@@ -1,5 +1,5 @@
-// MGPUSIM_TRACE writes the run's trace at exit. Chrome Trace Event JSON (the default) parses and
-// has a track per stream and a flow per happens-before edge; the text form under the serial
+// MGPUSIM_TRACE writes the run's trace at exit. Chrome Trace Event JSON (for a name ending in
+// .json) parses and has a track per stream and a flow per happens-before edge; the text form under the serial
 // scheduler is deterministic and matches the golden trace in traces/golden/.
 
 // RUN: %mlir_opt --gpu-to-llvm %s > %t.ll.mlir

@@ -57,6 +57,7 @@ func.func @first() {
 // EACH: 1
 // EACH-NEXT: split-input-file.mlir:{{[0-9]+}}:3: error: type of return operand 0
 // EACH: error: no function '@first' with a body to run
+// EACH-NEXT: Try 'gpuinterp --help' for more information.
 // EACH-NEXT: 3
 
-// WHOLE: split-input-file.mlir:[[# @LINE - 14]]:3: error: custom op 'return' is unknown
+// WHOLE: split-input-file.mlir:[[# @LINE - 15]]:3: error: custom op 'return' is unknown
