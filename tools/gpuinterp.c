@@ -270,11 +270,16 @@ static int out_close(OutFile *o, bool ok) {
 }
 
 /* Opens --trace's file before the run ("-": stdout), so that a path that cannot be written fails
- * at once rather than after the program ran; NULL after saying why. */
-static FILE *open_trace(const char *path) {
+ * at once rather than after the program ran; NULL after saying why. It is opened to append, so a
+ * file that was there keeps its bytes until a trace replaces them (trace_replace); *created says
+ * whether opening made it, for removing it again when nothing ran. */
+static FILE *open_trace(const char *path, bool *created) {
+  *created = false;
   if (!strcmp(path, "-"))
     return stdout;
-  FILE *f = fopen(path, "w");
+  struct stat st;
+  *created = stat(path, &st) != 0;
+  FILE *f = fopen(path, "a");
   if (!f) {
     fprintf(stderr, "gpuinterp: error: cannot open trace file '%s': %s\n", path, strerror(errno));
     fputs("Try 'gpuinterp --help' for more information.\n", stderr);
@@ -361,7 +366,12 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
   if (rec && rs->trace_file) {
     fflush(stdout); /* the program's output comes first when the trace goes to stdout too */
     errno = 0;
-    if (trace_write(rec, trace_format, rs->trace_file) != 0 || fflush(rs->trace_file) != 0) {
+    struct stat st;
+    if (rs->trace_file != stdout && fstat(fileno(rs->trace_file), &st) == 0 && S_ISREG(st.st_mode) &&
+        ftruncate(fileno(rs->trace_file), 0) != 0) { /* the trace replaces what the file held */
+      fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", trace_path, strerror(errno));
+      status = 1;
+    } else if (trace_write(rec, trace_format, rs->trace_file) != 0 || fflush(rs->trace_file) != 0) {
       fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", trace_path,
               strerror(errno ? errno : EIO));
       status = 1;
@@ -709,7 +719,8 @@ int main(int argc, char **argv) {
   if (!text)
     return 2;
   const char *name = strcmp(input, "-") ? input : "<stdin>";
-  rs.trace_file = trace_path ? open_trace(trace_path) : NULL;
+  bool trace_created = false;
+  rs.trace_file = trace_path ? open_trace(trace_path, &trace_created) : NULL;
   if (trace_path && !rs.trace_file) {
     free(text);
     return 2;
@@ -758,6 +769,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "gpuinterp: error: cannot write to '%s': %s\n", trace_path, strerror(errno));
     status = 1;
   }
+  if (trace_created && status == 2)
+    unlink(trace_path); /* nothing ran: leave no empty trace behind */
   if (finish_output(stdout, "<stdout>") && status == 0)
     status = 1;
   if ((fflush(stderr) != 0 || ferror(stderr)) && status == 0)
