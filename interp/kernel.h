@@ -155,6 +155,8 @@ struct KFrame {
   uint32_t base;        /* the epoch the last block start or barrier began: older ones are ordered */
   bool split;           /* a warp-level sync since then: each thread's epoch is in sh.lep */
   int64_t credit;       /* steps taken from the run's budget and not run yet (budget.c) */
+  const Op *calls[16];  /* the func.call / llvm.call ops being run, outermost first (diagnostics) */
+  uint32_t ncalls;
 };
 
 #define KV_MINE 0x40000000u
@@ -199,6 +201,9 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
 /* Writes a block's gpu.printf lines to the program's output, or to InterpOptions.device_print
  * with the launch's location and number; takes the gpu mutex. */
 void kernel_print(KFrame *f, const char *text, size_t len);
+/* Notes after a kernel error: the device function calls it happened in, innermost first, then
+ * the launch site. */
+void kernel_error_notes(const KFrame *f);
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A kernel error reported elsewhere (a host op's, inside the kernel): counts it and fails the
