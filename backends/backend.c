@@ -115,6 +115,8 @@ void be_diag_print(FILE *out, const char *prefix, const BeDiag *d)
 {
     const char *p = prefix ? prefix : "", *sep = prefix ? ": " : "";
     const char *kind = d->kind ? d->kind : "error";
+    if (out == stderr)
+        fflush(stdout); /* the program's output so far comes first when both go to one file */
     fprintf(out, "%s%s%s: %s: %s", p, sep, d->loc ? d->loc : "?", d->error ? "error" : "warning",
             d->message ? d->message : "");
     /* The class in brackets lets a reader (and a test) tell a race from a misuse at a glance; a

@@ -159,9 +159,15 @@ static void finish(void)
     chunks = NULL;
     chunk = NULL;
     size_t errors = atomic_load(&n_errors), warnings = atomic_load(&n_warnings);
-    if (errors || warnings)
+    /* gpuinterp's closing summary: only the counts that are not zero */
+    fflush(stdout);
+    if (errors && warnings)
         fprintf(stderr, "mgpusim: %zu error%s, %zu warning%s\n", errors, errors == 1 ? "" : "s",
                 warnings, warnings == 1 ? "" : "s");
+    else if (errors)
+        fprintf(stderr, "mgpusim: %zu error%s\n", errors, errors == 1 ? "" : "s");
+    else if (warnings)
+        fprintf(stderr, "mgpusim: %zu warning%s\n", warnings, warnings == 1 ? "" : "s");
     if (errors) {
         fflush(NULL);
         _exit(1);

@@ -121,6 +121,21 @@ void kernel_print(KFrame *f, const char *text, size_t len) {
   pthread_mutex_unlock(&gs->mu);
 }
 
+/* After a kernel error: where the device functions it happened in were called (innermost first),
+ * then the launch. */
+void kernel_error_notes(const KFrame *f) {
+  IrCtx *ctx = f->L->in->ctx;
+  uint32_t n = f->ncalls < sizeof f->calls / sizeof f->calls[0] ? f->ncalls : sizeof f->calls / sizeof f->calls[0];
+  for (uint32_t i = n; i-- > 0;) {
+    Attr *callee = ir_op_attr(f->calls[i], "callee");
+    Str name = callee && callee->kind == ATTR_SYMREF && callee->u.sym.n ? callee->u.sym.path[callee->u.sym.n - 1]
+                                                                          : (Str){"?", 1};
+    ir_diag(ctx, DIAG_NOTE, ir_op_loc(f->calls[i]), "in '@%.*s', called from here", (int)name.len, name.s);
+  }
+  if (f->L->site)
+    ir_diag(ctx, DIAG_NOTE, ir_op_loc(f->L->site), "in the kernel launched here");
+}
+
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) {
   Launch *L = f->L;
   if (atomic_exchange(&L->failed, 1))
@@ -140,6 +155,7 @@ int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) 
   else
     ir_op_error(L->in->ctx, k->op, "%s (thread (%u, %u, %u) of block (%u, %u, %u))", msg, x, y, z, bid[0], bid[1],
                 bid[2]);
+  kernel_error_notes(f);
   pthread_mutex_unlock(&gs->mu);
   kernel_failed(f);
   return EX_ERROR;
@@ -1102,7 +1118,12 @@ static bool c_kexecute_region(KComp *kc, Op *op, KIns *k) {
 static int x_call(KFrame *f, const KIns *k) {
   const KCtl *c = k->aux;
   run_moves(f, c->init);
-  return kernel_run_body(f, &c->body);
+  if (f->ncalls < sizeof f->calls / sizeof f->calls[0])
+    f->calls[f->ncalls] = k->op;
+  f->ncalls++;
+  int r = kernel_run_body(f, &c->body);
+  f->ncalls--;
+  return r;
 }
 
 static void mark_tids(Region *r);
@@ -1700,6 +1721,7 @@ static FrameBox *frame_take(Launch *L, BeKernelCtx *ctx) {
   f->ctx = ctx;
   f->credit = interp_budget_credit(&L->in->budget);
   f->gon = L->gruns != NULL;
+  f->ncalls = 0;
   memset(f->once, 0, k->nonce + 1);
   if (f->shadow && f->epoch >= EPOCH_RESET) {
     memset(f->shadow, 0, b->shadow_words * sizeof(uint64_t));

@@ -194,6 +194,8 @@ struct KFrame {
   size_t nglog, capglog;
   KGList grecs;         /* the run's records */
   KGRec gopen[KG_OPEN]; /* records the next block may continue, by position in its sorted list */
+  const Op *calls[16];  /* the func.call / llvm.call ops being run, outermost first (diagnostics) */
+  uint32_t ncalls;
 };
 
 /* Whether the frame's threads are one row, thread l being a KV_TIDX value's l (kernel_tid): a
@@ -257,6 +259,9 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
 /* Writes a block's gpu.printf lines to the program's output, or to InterpOptions.device_print
  * with the launch's location and number; takes the gpu mutex. */
 void kernel_print(KFrame *f, const char *text, size_t len);
+/* Notes after a kernel error: the device function calls it happened in, innermost first, then
+ * the launch site. */
+void kernel_error_notes(const KFrame *f);
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A kernel error reported elsewhere (a host op's, inside the kernel): counts it and fails the

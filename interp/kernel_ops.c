@@ -484,10 +484,63 @@ static int x_printf(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+/* The format against the arguments, as a C compiler's -Wformat would have it: one argument per
+ * conversion, integers (and index) for %d %i %u %x %X %o %c, floats for %f %e %g %a (and their
+ * capitals), nothing else (no %s, %n: the op has no string or pointer arguments). mlir-opt
+ * accepts any format, so this is not a verifier error: the launch fails, at the op. Returns
+ * false after the error. */
+static bool check_format(KComp *kc, Op *op, Str fmt) {
+  const char *s = fmt.s, *end = s + fmt.len;
+  uint32_t arg = 0;
+  char why[256] = "";
+  while (!why[0] && (s = memchr(s, '%', (size_t)(end - s)))) {
+    const char *q = s + 1;
+    if (q < end && *q == '%') {
+      s = q + 1;
+      continue;
+    }
+    while (q < end && (strchr("-+ #0", *q) || (*q >= '0' && *q <= '9') || *q == '.'))
+      q++;
+    while (q < end && strchr("hlLzjt", *q))
+      q++;
+    if (q >= end) {
+      snprintf(why, sizeof why, "the format ends inside a conversion ('%.*s')", (int)(end - s), s);
+      break;
+    }
+    char conv = *q++;
+    int spec = (int)(q - s);
+    bool want_int = strchr("diuxXoc", conv) != NULL, want_float = strchr("fFeEgGaA", conv) != NULL;
+    if (!want_int && !want_float)
+      snprintf(why, sizeof why, "conversion '%.*s' is not one gpu.printf can take", spec, s);
+    else if (arg >= op->noperands)
+      snprintf(why, sizeof why, "conversion '%.*s' has no argument: the format has more conversions than the %u argument%s",
+               spec, s, op->noperands, op->noperands == 1 ? "" : "s");
+    else {
+      Type *t = op->operands[arg]->type;
+      bool is_float = t->kind == TY_FLOAT, is_int = t->kind == TY_INT || t->kind == TY_INDEX;
+      if ((want_int && !is_int) || (want_float && !is_float))
+        snprintf(why, sizeof why, "conversion '%.*s' needs %s, but argument #%u is %s", spec, s,
+                 want_int ? "an integer" : "a float", arg, is_float ? "a float" : "not a number");
+      arg++;
+    }
+    s = q;
+  }
+  if (!why[0] && arg < op->noperands)
+    snprintf(why, sizeof why, "the format has %u conversion%s for %u arguments", arg, arg == 1 ? "" : "s",
+             op->noperands);
+  if (!why[0])
+    return true;
+  ir_op_error(kc->in->ctx, op, "format does not match its arguments: %s", why);
+  kc->in->errors++;
+  return false;
+}
+
 bool c_kprintf(KComp *kc, Op *op, KIns *k) {
   Attr *fmt = ir_op_attr(op, "format");
   if (!fmt || fmt->kind != ATTR_STRING)
     return kernel_unsupported(kc, op, "a gpu.printf without a format");
+  if (!check_format(kc, op, fmt->u.str))
+    return false;
   KPrintf *p = ir_alloc(kc->in->ctx, sizeof *p);
   p->fmt = fmt->u.str;
   p->types = ir_alloc(kc->in->ctx, (op->noperands + 1) * sizeof *p->types);

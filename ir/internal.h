@@ -29,6 +29,8 @@ struct IrCtx {
   FILE *diag_out;
   unsigned nerrors;
   struct IrExpect *expect; /* --verify-diagnostics: diagnostics go there instead (expect.c) */
+  IrDiagRewrite rewrite;   /* ir_diag_set_rewrite: names the sites a message quotes, or NULL */
+  void *rewrite_user;
 };
 
 void *ir_dup(IrCtx *ctx, const void *src, size_t bytes);

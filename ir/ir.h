@@ -290,6 +290,11 @@ typedef enum DiagSeverity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_REMARK } D
  *       ^
  * followed by note lines. Source lines are shown for files the context has read. */
 void ir_diag_set_stream(IrCtx *ctx, FILE *out);
+/* A hook that rewrites each message before it is written or checked: it returns the new text
+ * (malloc'd; the caller frees it) or NULL to keep the message. The runtime's messages quote
+ * sites as 'file:line:col'; the CLI's hook (tools/sites.c) names the op there instead. */
+typedef char *(*IrDiagRewrite)(void *user, const Loc *loc, const char *msg);
+void ir_diag_set_rewrite(IrCtx *ctx, IrDiagRewrite fn, void *user);
 void ir_diag(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void ir_op_error(IrCtx *ctx, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -298,6 +303,17 @@ const Loc *ir_op_loc(const Op *op);
 /* The message alone (no "'name' op" prefix) at op's location. */
 void ir_op_diag(IrCtx *ctx, DiagSeverity sev, const Op *op, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 unsigned ir_error_count(const IrCtx *ctx);
+/* The closing summary: every error and warning written so far by this process (notes are not
+ * counted; diagnostics that --verify-diagnostics matched are not written, so not counted). Writes
+ * "PREFIX: 1 error, 2 warnings" (only the counts that are not zero) and returns true, or writes
+ * nothing and returns false when there were none. ir_diag_count_printed counts a diagnostic
+ * written some other way (a usage error); ir_diag_summary_text formats counts. */
+bool ir_diag_summary(FILE *out, const char *prefix);
+void ir_diag_count_printed(DiagSeverity sev);
+/* Line `line` of file (a buffer the context read, else the file on disk, read once), without its
+ * newline: its text and *len, or NULL. */
+const char *ir_diag_source_line(IrCtx *ctx, Str file, uint32_t line, size_t *len);
+void ir_diag_summary_text(unsigned errors, unsigned warnings, char *buf, size_t n);
 
 /* --verify-diagnostics (ir/expect.c), as mlir-opt has it: from ir_expect_begin to ir_expect_end,
  * the context's diagnostics are matched against the `expected-error@+1 {{text}}` directives of

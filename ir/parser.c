@@ -314,8 +314,13 @@ static bool define_values(Parser *p, const char *name, uint32_t len, const char 
                           uint32_t count) {
   uint32_t h;
   SsaEntry *e = table_find(p, name, len, p->frame, false, &h);
-  if (e && !e->forward)
-    return p_error_at(p, pos, "redefinition of SSA value '%%%.*s'", (int)len, name);
+  if (e && !e->forward) {
+    bool first = !p->failed;
+    p_error_at(p, pos, "redefinition of SSA value '%%%.*s'", (int)len, name);
+    if (first)
+      ir_diag(p->ctx, DIAG_NOTE, loc_at(p, e->pos), "previously defined here");
+    return false;
+  }
   if (e) {
     for (uint32_t i = 0; i < e->count; i++) {
       Value *ph = e->vals[i];
@@ -901,39 +906,43 @@ static void region_append(Region *r, Block *b) {
   r->last = b;
 }
 
-/* After an op failed to parse: skip to the first line after the error that starts at the same
- * bracket depth (or to the `}` that closes the block), and go on, so that one run reports many
- * errors. Gives up at the end of the file or after MAX_ERRORS, and at once under
- * --verify-diagnostics, where the diagnostics must be mlir-opt's, whose parser stops at the first. */
-#define MAX_ERRORS 20
-
-static bool recover(Parser *p) {
-  if (p->nerrors_here >= MAX_ERRORS || !p->err_pos || p->ctx->expect)
-    return false;
-  const char *from = p->tok.text > p->err_pos ? p->tok.text : p->err_pos;
-  const char *nl = strchr(from, '\n');
-  int depth = 0;
-  while (p->tok.kind != TOK_EOF) {
-    TokKind k = p->tok.kind;
-    if (depth <= 0 && nl && p->tok.text > nl &&
-        (k == TOK_PERCENT || k == TOK_BARE || k == TOK_STRING || k == TOK_CARET))
-      break;
-    if (k == TOK_RBRACE && depth <= 0 && nl && p->tok.text > nl)
-      break;
-    if (k == TOK_LBRACE || k == TOK_LPAREN || k == TOK_LSQUARE)
-      depth++;
-    else if (k == TOK_RBRACE || k == TOK_RPAREN || k == TOK_RSQUARE)
-      depth--;
-    p->failed = true; /* lexer errors while skipping are not reported */
-    p_next(p);
-  }
-  p->failed = false;
-  return p->tok.kind != TOK_EOF;
+static int by_pos(const void *a, const void *b) {
+  const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+  return (x > y) - (x < y);
 }
 
+/* Values used and never defined (in the current frame only, when in_frame): every one is an
+ * error, in source order, as mlir-opt reports them. Returns false if there was one. */
+static bool report_undeclared(Parser *p, bool in_frame) {
+  size_t n = 0, cap = 0;
+  const char **pos = NULL;
+  for (uint32_t i = 0; i < p->ssacap; i++)
+    for (SsaEntry *e = p->ssa[i]; e; e = e->next)
+      if (!e->is_block && e->forward && (!in_frame || e->frame == p->frame)) {
+        if (n == cap) {
+          cap = cap ? cap * 2 : 8;
+          pos = realloc(pos, cap * sizeof *pos);
+          if (!pos)
+            abort();
+        }
+        pos[n++] = e->pos;
+      }
+  if (n > 1)
+    qsort(pos, n, sizeof *pos, by_pos);
+  for (size_t i = 0; i < n; i++) {
+    p->failed = false; /* each is an error of its own */
+    p_error_at(p, pos[i], "use of undeclared SSA value name");
+  }
+  free(pos);
+  return n == 0;
+}
+
+/* Parsing stops at the first error, as mlir-opt's parser does: what follows an error is most
+ * often a consequence of it. (The one exception, as upstream: every value used and never
+ * defined is reported, report_undeclared.) */
 static bool parse_block_body(Parser *p, Block *b) {
   while (p->tok.kind != TOK_CARET && p->tok.kind != TOK_RBRACE) {
-    if (!parse_op(p, b) && !recover(p))
+    if (!parse_op(p, b))
       return false;
   }
   return true;
@@ -1012,12 +1021,8 @@ bool p_region(Parser *p, Region *out, RegionArg *args, uint32_t nargs, bool isol
     if (e->is_block && e->forward && e->frame == m->block_frame)
       ok = p_error_at(p, e->pos, "reference to an undefined block");
   }
-  if (ok && isolated) {
-    for (uint32_t i = 0; ok && i < p->ssacap; i++)
-      for (SsaEntry *e = p->ssa[i]; ok && e; e = e->next)
-        if (!e->is_block && e->forward && e->frame == p->frame)
-          ok = p_error_at(p, e->pos, "use of undeclared SSA value name");
-  }
+  if (ok && isolated)
+    ok = report_undeclared(p, true);
   while (p->nstack > m->stack_mark)
     table_remove(p, p->stack[--p->nstack]);
   p->frame = m->saved_frame;
@@ -1178,14 +1183,10 @@ Op *ir_parse(IrCtx *ctx, const char *filename, const char *text, size_t len) {
       ok = skip_file_metadata(&p);
     else
       ok = parse_op(&p, &file_block);
-    if (!ok && p.tok.kind != TOK_EOF)
-      ok = recover(&p);
   }
   ok = ok && !p.nerrors_here;
-  for (uint32_t i = 0; ok && i < p.ssacap; i++)
-    for (SsaEntry *e = p.ssa[i]; ok && e; e = e->next)
-      if (!e->is_block && e->forward)
-        ok = p_error_at(&p, e->pos, "use of undeclared SSA value name");
+  if (ok)
+    ok = report_undeclared(&p, false);
   if (ok)
     ok = p_resolve_loc_aliases(&p);
   if (ok) {

@@ -9,6 +9,7 @@
 #include "lower/lower.h"
 #include "ir/ir.h"
 #include "tools/diff.h"
+#include "tools/sites.h"
 #include "traces/traces.h"
 
 #include <ctype.h>
@@ -335,7 +336,10 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
                bool no_race_check, bool race_strict, const char *trace_path, TraceFormat trace_format,
                Bounds bounds, const RunSettings *rs) {
   TraceRecorder *rec = trace_path ? trace_recorder_create() : NULL;
-  BeOptions bo = {0};
+  /* the device's diagnostics go through the front end's printer, ops named (tools/sites.c) */
+  Sites *sites = sites_create(ctx, top, entry);
+  ir_diag_set_rewrite(ctx, sites ? sites_rewrite : NULL, sites);
+  BeOptions bo = {.sink = sites ? sites_sink : NULL, .sink_user = sites};
   bo.sched = sched;
   bo.no_race_check = no_race_check;
   bo.workers = rs->workers;
@@ -379,6 +383,8 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
   }
 done:
   trace_recorder_destroy(rec);
+  ir_diag_set_rewrite(ctx, NULL, NULL);
+  sites_destroy(sites);
   return status;
 }
 
@@ -480,7 +486,11 @@ static char *read_input(const char *path, size_t *len) {
   return buf;
 }
 
+/* The closing summary, the last line on stderr: "gpuinterp: 1 error, 2 warnings". */
+static void summary(void) { ir_diag_summary(stderr, "gpuinterp"); }
+
 int main(int argc, char **argv) {
+  atexit(summary);
   const char *input = NULL, *emit = NULL, *backend = "sim", *entry = "main";
   const char *sched = "threads", *trace_path = NULL, *out_path = NULL;
   bool lower = false;

@@ -182,6 +182,64 @@ static void test_ir_verify_symbol_lookup_misses(void **state) {
   assert_non_null(strstr(d, "sym.mlir:10:5: error: 'gpu.launch_func' op kernel container "
                             "'nope' is undefined\n"));
 }
+static void test_ir_diag_source_read_from_disk(void **state) {
+  Fixture *f = *state;
+  char path[] = "/tmp/test_ir_diag_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *src = fdopen(fd, "w");
+  fputs("first line\n  second line\n", src);
+  fclose(src);
+  Loc *l = ir_loc_file(f->ctx, ir_intern_cstr(f->ctx, path), 2, 3);
+  ir_diag(f->ctx, DIAG_NOTE, l, "here");
+  char want[256];
+  snprintf(want, sizeof want, "%s:2:3: note: here\n  second line\n  ^\n", path);
+  assert_string_equal(diag_text(f), want);
+  size_t len = 0;
+  const char *line = ir_diag_source_line(f->ctx, ir_intern_cstr(f->ctx, path), 1, &len);
+  assert_non_null(line);
+  assert_int_equal(len, 10);
+  assert_memory_equal(line, "first line", 10);
+  assert_null(ir_diag_source_line(f->ctx, ir_intern_cstr(f->ctx, path), 9, &len));
+  remove(path);
+}
+
+static void test_ir_diag_summary_text_plurals(void **state) {
+  (void)state;
+  char b[64];
+  ir_diag_summary_text(0, 0, b, sizeof b);
+  assert_string_equal(b, "");
+  ir_diag_summary_text(1, 0, b, sizeof b);
+  assert_string_equal(b, "1 error");
+  ir_diag_summary_text(0, 2, b, sizeof b);
+  assert_string_equal(b, "2 warnings");
+  ir_diag_summary_text(1, 2, b, sizeof b);
+  assert_string_equal(b, "1 error, 2 warnings");
+  ir_diag_summary_text(3, 1, b, sizeof b);
+  assert_string_equal(b, "3 errors, 1 warning");
+}
+
+static char *shout(void *user, const Loc *loc, const char *msg) {
+  (void)loc;
+  ++*(int *)user;
+  size_t n = strlen(msg);
+  char *s = malloc(n + 2);
+  memcpy(s, msg, n);
+  memcpy(s + n, "!", 2);
+  return s;
+}
+
+static void test_ir_diag_rewrite_hook_applies_to_every_message(void **state) {
+  Fixture *f = *state;
+  int calls = 0;
+  ir_diag_set_rewrite(f->ctx, shout, &calls);
+  ir_diag(f->ctx, DIAG_ERROR, NULL, "a");
+  ir_diag(f->ctx, DIAG_NOTE, NULL, "b");
+  ir_diag_set_rewrite(f->ctx, NULL, NULL);
+  ir_diag(f->ctx, DIAG_NOTE, NULL, "c");
+  assert_string_equal(diag_text(f), "gpuinterp: error: a!\ngpuinterp: note: b!\ngpuinterp: note: c\n");
+  assert_int_equal(calls, 2);
+}
 
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -196,6 +254,9 @@ int main(void) {
       T(test_ir_verify_symbol_redefinition_reports_first),
       T(test_ir_verify_symbol_same_name_in_nested_table),
       T(test_ir_verify_symbol_lookup_misses),
+      T(test_ir_diag_source_read_from_disk),
+      T(test_ir_diag_summary_text_plurals),
+      T(test_ir_diag_rewrite_hook_applies_to_every_message),
   };
 #undef T
   return cmocka_run_group_tests_name("ir_diag", tests, NULL, NULL);

@@ -22,7 +22,7 @@
 // HRND: note: on the host, running '{{.*}}' in '@host_waits'
 // HRND: spin-wait.mlir:[[@LINE+46]]:10: note: the host appears to be spin-waiting on device work that has not run (1 op pending, the first from here): under --sched=random, device work runs only when the host submits work or waits for it, never while the host polls memory
 // HRND-NOT: error:
-// HSER: error: data race (read-write): '{{.*}}spin-wait.mlir:[[@LINE+46]]:12' (host) reads and '{{.*}}spin-wait.mlir:[[@LINE+44]]:10' writes
+// HSER: error: data race (read-write): 'memref.load' ([[@LINE+46]]:12, host) reads and 'gpu.launch_func' @k::@set_flag ([[@LINE+44]]:10) writes
 // HSER-NOT: error:
 module attributes {gpu.container_module} {
   gpu.module @k {

@@ -7,7 +7,7 @@
 // RUN: %gpuinterp --lower %s -o %t.mlir
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --sched=random:1 %t.mlir 2>&1 | FileCheck %s
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --sched=threads %t.mlir 2>&1 | FileCheck %s
-// CHECK: free-pending-copy.mlir:[[@LINE+11]]:5{{.*}}error: use after free: {{.*}} while {{.*}}free-pending-copy.mlir:[[@LINE+10]]:11{{.*}} may still write bytes [0, 4096) of it; nothing orders the two [race]
+// CHECK: free-pending-copy.mlir:[[@LINE+11]]:5{{.*}}error: use after free: {{.*}} while {{'gpu.memcpy'|'llvm.call' @mgpuMemcpy}} ([[@LINE+10]]:11) may still write bytes [0, 4096) of it; nothing orders the two [race]
 module attributes {gpu.container_module} {
   func.func @main() {
     %c0 = arith.constant 0 : index

@@ -21,25 +21,25 @@
 // OFF-NOT: race
 // USAGE: gpuinterp: error: unknown race check 'sometimes' (expected: off, on or strict)
 // HELP: --race-check=off|on|strict
-// SAME-NOT: error
-// SAME-NOT: warning
-// SAME: gpu-benign-race.mlir:54:7: note: 'memref.store' op benign race in shared memory: writes bytes [0, 4) with the value thread (0, 0, 0) wrote there at '{{.*}}gpu-benign-race.mlir:54:7' with no gpu.barrier in between (thread (1, 0, 0) of block ({{[0-9]+}}, 0, 0)); reported once per op and launch
+// SAME-NOT: error:
+// SAME-NOT: warning:
+// SAME: gpu-benign-race.mlir:54:7: note: 'memref.store' op benign race in shared memory: writes bytes [0, 4) with the value thread (0, 0, 0) wrote there at 'memref.store' (54:7) with no gpu.barrier in between (thread (1, 0, 0) of block ({{[0-9]+}}, 0, 0)); reported once per op and launch
 // SAME-NOT: note
 // SAME: [7]
-// SAME-NOT: error
-// SAME-NOT: warning
-// SAME-LOWERED-NOT: error
+// SAME-NOT: error:
+// SAME-NOT: warning:
+// SAME-LOWERED-NOT: error:
 // SAME-LOWERED: note: 'llvm.store' op benign race in shared memory: writes bytes [0, 4) with the value thread (0, 0, 0)
 // SAME-LOWERED: [7]
-// SAME-LOWERED-NOT: error
-// STRICT-NOT: error
+// SAME-LOWERED-NOT: error:
+// STRICT-NOT: error:
 // STRICT: warning: '{{.*}}' op benign race in shared memory
 // STRICT: [7]
-// STRICT-NOT: error
-// DIFF: error: '{{.*}}' op data race in shared memory: writes a different value to bytes [0, 4), which thread (0, 0, 0) wrote at '{{.*}}' with no gpu.barrier in between (thread (1, 0, 0) of block ({{[0-9]+}}, 0, 0))
+// STRICT-NOT: error:
+// DIFF: error: '{{.*}}' op data race in shared memory: writes a different value to bytes [0, 4), which thread (0, 0, 0) wrote at '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) with no gpu.barrier in between (thread (1, 0, 0) of block ({{[0-9]+}}, 0, 0))
 // DIFF-NOT: benign race
-// READ: gpu-benign-race.mlir:57:14: error: 'memref.load' op data race in shared memory: reads bytes [0, 4), which thread (63, 0, 0) wrote at '{{.*}}gpu-benign-race.mlir:54:7' with no gpu.barrier in between (thread (0, 0, 0) of block ({{[0-9]+}}, 0, 0))
-// CROSS: error: data race (write-write): '{{.*}}gpu-benign-race.mlir:{{107|108}}:11' writes and '{{.*}}gpu-benign-race.mlir:{{107|108}}:11' writes bytes [0, 4) of the device memory
+// READ: gpu-benign-race.mlir:57:14: error: 'memref.load' op data race in shared memory: reads bytes [0, 4), which thread (63, 0, 0) wrote at 'memref.store' (54:7) with no gpu.barrier in between (thread (0, 0, 0) of block ({{[0-9]+}}, 0, 0))
+// CROSS: error: data race (write-write): 'gpu.launch_func' @k::@five ({{107|108}}:11) writes and 'gpu.launch_func' @k::@five ({{107|108}}:11) writes bytes [0, 4) of the device memory
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @same(%o: memref<1xi32>, %d: memref<1xi32>, %mode: i32) workgroup(%sh: memref<1xi32, #gpu.address_space<workgroup>>) kernel {

@@ -24,7 +24,7 @@
 
 //--- free-write.mlir
 // %t4 frees %d after %t1 only, while %t2 writes %d.
-// FREE: free-write.mlir:[[@LINE+9]]:11: error: use after free: '{{.*}}free-write.mlir:[[@LINE+9]]:11' frees the device memory allocated at '{{.*}}free-write.mlir:[[@LINE+5]]:15' while '{{.*}}free-write.mlir:[[@LINE+6]]:11' may still write bytes [0, 16) of it; nothing orders the two [race]
+// FREE: free-write.mlir:[[@LINE+9]]:11: error: use after free: 'gpu.dealloc' ([[@LINE+9]]:11) frees the device memory allocated by 'gpu.alloc' ([[@LINE+5]]:15) while 'gpu.memset' ([[@LINE+6]]:11) may still write bytes [0, 16) of it; nothing orders the two [race]
 module attributes {gpu.container_module} {
   func.func @main() {
     %v = arith.constant 1 : i32
@@ -41,7 +41,7 @@ module attributes {gpu.container_module} {
 
 //--- read-write.mlir
 // %t6 reads %h, which %t2 writes; only the dealloc of %e waited for %t2.
-// RW: error: data race (read-write): '{{.*}}read-write.mlir:[[@LINE+12]]:11' reads and '{{.*}}read-write.mlir:[[@LINE+9]]:11' writes bytes [0, 16) of the host memory allocated at '{{.*}}read-write.mlir:[[@LINE+4]]:10'; nothing orders the two [race]
+// RW: error: data race (read-write): 'gpu.memcpy' ([[@LINE+12]]:11) reads and 'gpu.memcpy' ([[@LINE+9]]:11) writes bytes [0, 16) of the host memory allocated by 'memref.alloc' ([[@LINE+4]]:10); nothing orders the two [race]
 module attributes {gpu.container_module} {
   func.func @main() {
     %v = arith.constant 1 : i32
@@ -64,7 +64,7 @@ module attributes {gpu.container_module} {
 
 //--- write-write.mlir
 // %t6 and %t2 both write %d; only the dealloc of %e waited for %t2.
-// WW: error: data race (write-write): '{{.*}}write-write.mlir:[[@LINE+10]]:11' writes and '{{.*}}write-write.mlir:[[@LINE+7]]:11' writes bytes [0, 16) of the device memory allocated at '{{.*}}write-write.mlir:[[@LINE+6]]:15'; nothing orders the two [race]
+// WW: error: data race (write-write): 'gpu.memset' ([[@LINE+10]]:11) writes and 'gpu.memset' ([[@LINE+7]]:11) writes bytes [0, 16) of the device memory allocated by 'gpu.alloc' ([[@LINE+6]]:15); nothing orders the two [race]
 module attributes {gpu.container_module} {
   func.func @main() {
     %v = arith.constant 1 : i32
@@ -83,7 +83,7 @@ module attributes {gpu.container_module} {
 
 //--- kernel.mlir
 // The kernel %t2 writes %d and %t6 copies %d out; only the dealloc of %e waited for the kernel.
-// KERNEL: error: data race (read-write): '{{.*}}kernel.mlir:{{[0-9]+}}:{{[0-9]+}}' {{reads|writes}} and '{{.*}}kernel.mlir:{{[0-9]+}}:{{[0-9]+}}' {{reads|writes}} bytes [0, 16) of the device memory allocated at '{{.*}}kernel.mlir:[[@LINE+15]]:15'; nothing orders the two [race]
+// KERNEL: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) {{reads|writes}} and '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) {{reads|writes}} bytes [0, 16) of the device memory allocated by 'gpu.alloc' ([[@LINE+15]]:15); nothing orders the two [race]
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @fill(%m: memref<4xi32>, %v: i32) kernel {
@@ -112,8 +112,8 @@ module attributes {gpu.container_module} {
 
 //--- kernel-after-free.mlir
 // The kernel %t2 reads %d; %t4 frees %d after %t1 only.
-// WITNESS: error: kernel load: use after free: bytes [0, 16) of the device memory allocated at '{{.*}}kernel-after-free.mlir:[[@LINE+17]]:15' and freed at '{{.*}}kernel-after-free.mlir:[[@LINE+21]]:11' [misuse]
-// LATE: error: use after free: '{{.*}}kernel-after-free.mlir:[[@LINE+20]]:11' frees the device memory allocated at '{{.*}}kernel-after-free.mlir:[[@LINE+16]]:15' while '{{.*}}kernel-after-free.mlir:[[@LINE+18]]:11' may still read bytes [0, 16) of it; nothing orders the two [race]
+// WITNESS: error: kernel load: use after free: bytes [0, 16) of the device memory allocated by 'gpu.alloc' ([[@LINE+17]]:15) and freed by 'gpu.dealloc' ([[@LINE+21]]:11) [misuse]
+// LATE: error: use after free: 'gpu.dealloc' ([[@LINE+20]]:11) frees the device memory allocated by 'gpu.alloc' ([[@LINE+16]]:15) while 'gpu.launch_func' @k::@copy ([[@LINE+18]]:11) may still read bytes [0, 16) of it; nothing orders the two [race]
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @copy(%m: memref<4xi32>, %o: memref<4xi32>) kernel {

@@ -4,7 +4,7 @@
 // RUN: not %gpuinterp %s 2>&1 | FileCheck %s
 // CHECK: [0,  1,  2,  3]
 // CHECK: [0,  2,  4,  6]
-// CHECK: error: data race (read-write): {{.*}}gpu-launch-stream.mlir:{{39:5' writes and '.*40:10' \(host\) reads|40:10' \(host\) reads and '.*39:5' writes}} bytes [0, 4) of the host-shared memory allocated at '{{.*}}gpu-launch-stream.mlir:28:10'; nothing orders the two [race]
+// CHECK: error: data race (read-write): {{'gpu.launch_func' @k::@fill \(39:5\) writes and '[a-z.]+' \(40:10, host\) reads|'[a-z.]+' \(40:10, host\) reads and 'gpu.launch_func' @k::@fill \(39:5\) writes}} bytes [0, 4) of the host-shared memory allocated by 'gpu.alloc' (28:10); nothing orders the two [race]
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @fill(%m: memref<4xi32>, %f: i32) kernel {

@@ -3,10 +3,10 @@
 // them only (line 29). Which op of a pair is named first depends on the schedule.
 // RUN: not %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: not %gpuinterp --sched=serial %s 2>&1 | FileCheck %s
-// CHECK-DAG: error: data race (write-write): '{{.*}}gpu-race.mlir:{{26|27}}:10' writes and '{{.*}}gpu-race.mlir:{{26|27}}:10' writes bytes [0, 128) of the device memory allocated at '{{.*}}gpu-race.mlir:24:10'; nothing orders the two [race]
-// CHECK-DAG: error: data race (read-write): '{{.*}}gpu-race.mlir:{{27:10' writes and '.*gpu-race.mlir:29:10' reads|29:10' reads and '.*gpu-race.mlir:27:10' writes}} bytes [0, 128) of the device memory allocated at '{{.*}}gpu-race.mlir:24:10'; nothing orders the two [race]
+// CHECK-DAG: error: data race (write-write): 'gpu.launch_func' @k::@fill ({{26|27}}:10) writes and 'gpu.launch_func' @k::@fill ({{26|27}}:10) writes bytes [0, 128) of the device memory allocated by 'gpu.alloc' (24:10); nothing orders the two [race]
+// CHECK-DAG: error: data race (read-write): {{'gpu.launch_func' @k::@fill \(27:10\) writes and 'gpu.memcpy' \(29:10\) reads|'gpu.memcpy' \(29:10\) reads and 'gpu.launch_func' @k::@fill \(27:10\) writes}} bytes [0, 128) of the device memory allocated by 'gpu.alloc' (24:10); nothing orders the two [race]
 // A copy that overlaps half of a kernel's writes: only those bytes race.
-// CHECK-DAG: error: data race (write-write): '{{.*}}gpu-race.mlir:{{34|35}}:10' writes and '{{.*}}gpu-race.mlir:{{34|35}}:10' writes bytes [64, 128) of the device memory allocated at '{{.*}}gpu-race.mlir:31:10'; nothing orders the two [race]
+// CHECK-DAG: error: data race (write-write): {{'gpu.launch_func' @k::@fill \(34:10\) writes and 'gpu.memcpy' \(35:10\) writes|'gpu.memcpy' \(35:10\) writes and 'gpu.launch_func' @k::@fill \(34:10\) writes}} bytes [64, 128) of the device memory allocated by 'gpu.alloc' (31:10); nothing orders the two [race]
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @fill(%m: memref<32xi32>, %v: i32) kernel {

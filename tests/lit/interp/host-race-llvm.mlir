@@ -44,32 +44,32 @@ module {
     llvm.call @mgpuMemcpy(%d, %g, %c16, %s) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
     %h2 = llvm.getelementptr %h[2] : (!llvm.ptr) -> !llvm.ptr, i32
     %g3 = llvm.getelementptr %g[3] : (!llvm.ptr) -> !llvm.ptr, i32
-    // ACCESS: access.mlir:[[@LINE+1]]:10: error: data race (read-write): '{{.*}}access.mlir:[[@LINE+1]]:10' (host) reads and '{{.*}}access.mlir:[[@LINE-4]]:5 mgpuMemcpy' writes bytes [8, 12) of the host memory allocated at '{{.*}}access.mlir:[[@LINE-6]]:10'
+    // ACCESS: access.mlir:[[@LINE+1]]:10: error: data race (read-write): 'llvm.load' ([[@LINE+1]]:10, host) reads and 'llvm.call' @mgpuMemcpy ([[@LINE-4]]:5) writes bytes [8, 12) of the host memory allocated by 'llvm.call' @malloc ([[@LINE-6]]:10)
     %x = llvm.load %h2 : !llvm.ptr -> i32
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: access.mlir:[[@LINE+1]]:5: error: data race (read-write): '{{.*}}access.mlir:[[@LINE+1]]:5' (host) writes and '{{.*}}access.mlir:[[@LINE-7]]:5 mgpuMemcpy' reads bytes [12, 16) of the host memory allocated at '{{.*}}access.mlir:[[@LINE-9]]:10'
+    // ACCESS: note
+    // ACCESS: note
+    // ACCESS: access.mlir:[[@LINE+1]]:5: error: data race (read-write): 'llvm.store' ([[@LINE+1]]:5, host) writes and 'llvm.call' @mgpuMemcpy ([[@LINE-7]]:5) reads bytes [12, 16) of the host memory allocated by 'llvm.call' @malloc ([[@LINE-9]]:10)
     llvm.store %x, %g3 : i32, !llvm.ptr
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: access.mlir:[[@LINE+1]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}} mgpuMemcpy' reads bytes [12, 16) of the host memory
+    // ACCESS: note
+    // ACCESS: note
+    // ACCESS: access.mlir:[[@LINE+1]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) reads bytes [12, 16) of the host memory
     "llvm.intr.memset"(%g3, %z, %c16) <{isVolatile = false}> : (!llvm.ptr, i8, i64) -> ()
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: access.mlir:[[@LINE+4]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}} mgpuMemcpy' reads bytes [0, 8) of the host memory
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: access.mlir:[[@LINE+1]]:5: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}} mgpuMemcpy' writes bytes [8, 16) of the host memory
+    // ACCESS: note
+    // ACCESS: note
+    // ACCESS: access.mlir:[[@LINE+4]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) reads bytes [0, 8) of the host memory
+    // ACCESS: note
+    // ACCESS: note
+    // ACCESS: access.mlir:[[@LINE+1]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) writes bytes [8, 16) of the host memory
     "llvm.intr.memcpy"(%g, %h2, %c8) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: access.mlir:[[@LINE+7]]:5: error: data race (write-write): '{{.*}}' (host) writes and '{{.*}} mgpuMemcpy' writes bytes [0, 8) of the host memory
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: access.mlir:[[@LINE+4]]:5: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}} mgpuMemcpy' writes bytes [8, 16) of the host memory
-    // ACCESS-NEXT: note
-    // ACCESS-NEXT: note
-    // ACCESS-NOT: error
+    // ACCESS: note
+    // ACCESS: note
+    // ACCESS: access.mlir:[[@LINE+7]]:5: error: data race (write-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) writes bytes [0, 8) of the host memory
+    // ACCESS: note
+    // ACCESS: note
+    // ACCESS: access.mlir:[[@LINE+4]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) writes bytes [8, 16) of the host memory
+    // ACCESS: note
+    // ACCESS: note
+    // ACCESS-NOT: error:
     "llvm.intr.memmove"(%h, %h2, %c8) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
     // The halves no copy touches.
     %h4 = llvm.getelementptr %h[4] : (!llvm.ptr) -> !llvm.ptr, i32
@@ -110,9 +110,9 @@ module {
     llvm.call @mgpuMemset32(%d, %a, %c3, %s) : (!llvm.ptr, i32, i64, !llvm.ptr) -> ()
     %h = llvm.call @malloc(%c16) : (i64) -> !llvm.ptr
     llvm.call @mgpuMemcpy(%h, %d, %c12, %s) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
-    // STRING: string.mlir:[[@LINE+1]]:5: error: data race (read-write): '{{.*}}string.mlir:[[@LINE+1]]:5' (host) reads and '{{.*}}string.mlir:[[@LINE-1]]:5 mgpuMemcpy' writes bytes [0, 12) of the host memory allocated at '{{.*}}string.mlir:[[@LINE-2]]:10'
+    // STRING: string.mlir:[[@LINE+1]]:5: error: data race (read-write): 'llvm.call' @printCString ([[@LINE+1]]:5, host) reads and 'llvm.call' @mgpuMemcpy ([[@LINE-1]]:5) writes bytes [0, 12) of the host memory allocated by 'llvm.call' @malloc ([[@LINE-2]]:10)
     llvm.call @printCString(%h) : (!llvm.ptr) -> ()
-    // STRING: string.mlir:[[@LINE+1]]:5: error: data race (read-write): '{{.*}}string.mlir:[[@LINE+1]]:5' (host) reads and '{{.*}}string.mlir:[[@LINE-3]]:5 mgpuMemcpy' writes bytes [0, 12) of the host memory
+    // STRING: string.mlir:[[@LINE+1]]:5: error: data race (read-write): 'llvm.call' @printString ([[@LINE+1]]:5, host) reads and 'llvm.call' @mgpuMemcpy ([[@LINE-3]]:5) writes bytes [0, 12) of the host memory
     llvm.call @printString(%h) : (!llvm.ptr) -> ()
     llvm.call @mgpuStreamSynchronize(%s) : (!llvm.ptr) -> ()
     llvm.call @free(%h) : (!llvm.ptr) -> ()
@@ -150,8 +150,8 @@ module {
     %h8 = llvm.getelementptr %h[8] : (!llvm.ptr) -> !llvm.ptr, i32
     llvm.call @mgpuMemcpy(%h8, %d, %c16, %s) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
     // Shrinking to 40 bytes keeps bytes [0, 40): only [32, 40) of what the copy writes.
-    // REALLOC: realloc.mlir:[[@LINE+2]]:10: error: data race (read-write): '{{.*}}realloc.mlir:[[@LINE+2]]:10' (host) reads and '{{.*}}realloc.mlir:[[@LINE-2]]:5 mgpuMemcpy' writes bytes [32, 40) of the host memory
-    // REALLOC: realloc.mlir:[[@LINE+1]]:10: error: use after free: '{{.*}}realloc.mlir:[[@LINE+1]]:10' frees the host memory allocated at '{{.*}}realloc.mlir:[[@LINE-5]]:10' while '{{.*}}realloc.mlir:[[@LINE-3]]:5 mgpuMemcpy' may still write bytes [32, 48) of it
+    // REALLOC: realloc.mlir:[[@LINE+2]]:10: error: data race (read-write): 'llvm.call' @realloc ([[@LINE+2]]:10, host) reads and 'llvm.call' @mgpuMemcpy ([[@LINE-2]]:5) writes bytes [32, 40) of the host memory
+    // REALLOC: realloc.mlir:[[@LINE+1]]:10: error: use after free: 'llvm.call' @realloc ([[@LINE+1]]:10) frees the host memory allocated by 'llvm.call' @malloc ([[@LINE-5]]:10) while 'llvm.call' @mgpuMemcpy ([[@LINE-3]]:5) may still write bytes [32, 48) of it
     %r = llvm.call @realloc(%h, %c40) : (!llvm.ptr, i64) -> !llvm.ptr
     llvm.call @mgpuStreamSynchronize(%s) : (!llvm.ptr) -> ()
     llvm.call @free(%r) : (!llvm.ptr) -> ()
@@ -177,11 +177,11 @@ module attributes {gpu.container_module} {
     %t3 = gpu.memcpy async [%t2] %h, %d : memref<4xi32>, memref<4xi32>
     %e, %t4 = gpu.alloc async [%t3] () : memref<4xi32>
     %t5 = gpu.memcpy async [%t4] %e, %g : memref<4xi32>, memref<4xi32>
-    // ALLOCA: alloca.mlir:[[@LINE+2]]:10: error: data race (read-write): '{{.*}}alloca.mlir:[[@LINE+2]]:10' (host) reads and '{{.*}}alloca.mlir:[[@LINE-3]]:11' writes bytes [4, 8) of the host memory allocated at '{{.*}}alloca.mlir:[[@LINE-8]]:10'
-    // ALLOCA-LL: error: data race (read-write): '{{.*}}alloca.ll.mlir:{{[0-9]+}}:{{[0-9]+}}' (host) reads and '{{.*}} mgpuMemcpy' writes bytes [4, 8) of the host memory allocated at 'the llvm.alloca stack'
+    // ALLOCA: alloca.mlir:[[@LINE+2]]:10: error: data race (read-write): 'memref.load' ([[@LINE+2]]:10, host) reads and 'gpu.memcpy' ([[@LINE-3]]:11) writes bytes [4, 8) of the host memory allocated by 'memref.alloca' ([[@LINE-8]]:10)
+    // ALLOCA-LL: error: data race (read-write): 'llvm.load' ({{[0-9]+:[0-9]+}}, host) reads and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) writes bytes [4, 8) of the host memory allocated at 'the llvm.alloca stack'
     %x = memref.load %h[%c1] : memref<4xi32>
-    // ALLOCA: alloca.mlir:[[@LINE+2]]:5: error: data race (read-write): '{{.*}}alloca.mlir:[[@LINE+2]]:5' (host) writes and '{{.*}}alloca.mlir:[[@LINE-4]]:11' reads bytes [8, 12) of the host memory allocated at '{{.*}}alloca.mlir:[[@LINE-10]]:10'
-    // ALLOCA-LL: error: data race (read-write): '{{.*}}alloca.ll.mlir:{{[0-9]+}}:{{[0-9]+}}' (host) writes and '{{.*}} mgpuMemcpy' reads bytes [24, 28) of the host memory allocated at 'the llvm.alloca stack'
+    // ALLOCA: alloca.mlir:[[@LINE+2]]:5: error: data race (read-write): 'memref.store' ([[@LINE+2]]:5, host) writes and 'gpu.memcpy' ([[@LINE-4]]:11) reads bytes [8, 12) of the host memory allocated by 'memref.alloca' ([[@LINE-10]]:10)
+    // ALLOCA-LL: error: data race (read-write): 'llvm.store' ({{[0-9]+:[0-9]+}}, host) writes and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) reads bytes [24, 28) of the host memory allocated at 'the llvm.alloca stack'
     memref.store %x, %g[%c2] : memref<4xi32>
     %t6 = gpu.dealloc async [%t5] %d : memref<4xi32>
     %t7 = gpu.dealloc async [%t6] %e : memref<4xi32>
@@ -218,7 +218,7 @@ module {
     llvm.call @mgpuMemset32(%d, %v, %c1, %s) : (!llvm.ptr, i32, i64, !llvm.ptr) -> ()
     llvm.call @fill(%s, %d) : (!llvm.ptr, !llvm.ptr) -> ()
     %b = llvm.alloca %c1 x i32 : (i64) -> !llvm.ptr
-    // RETURNED: returned.mlir:[[@LINE+1]]:5: error: data race (write-write): '{{.*}}returned.mlir:[[@LINE+1]]:5' (host) writes and '{{.*}}returned.mlir:{{[0-9]+}}:5 mgpuMemcpy' writes bytes [0, 4) of the host memory allocated at 'the llvm.alloca stack'
+    // RETURNED: returned.mlir:[[@LINE+1]]:5: error: data race (write-write): 'llvm.store' ([[@LINE+1]]:5, host) writes and 'llvm.call' @mgpuMemcpy ({{[0-9]+}}:5) writes bytes [0, 4) of the host memory allocated at 'the llvm.alloca stack'
     llvm.store %v, %b : i32, !llvm.ptr
     llvm.call @mgpuStreamSynchronize(%s) : (!llvm.ptr) -> ()
     llvm.call @mgpuMemFree(%d, %s) : (!llvm.ptr, !llvm.ptr) -> ()

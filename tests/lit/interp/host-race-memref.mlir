@@ -47,9 +47,9 @@ module attributes {gpu.container_module} {
     %t0 = gpu.wait async
     %d, %t1 = gpu.alloc async [%t0] () : memref<4xi32>
     %t2 = gpu.memset async [%t1] %d, %v : memref<4xi32>, i32
-    // SRC: copy-src.mlir:[[@LINE+3]]:5: error: data race (read-write): '{{.*}}copy-src.mlir:[[@LINE+3]]:5' (host) reads and '{{.*}}copy-src.mlir:[[@LINE+1]]:11' writes bytes [0, 16) of the host memory allocated at '{{.*}}copy-src.mlir:[[@LINE-6]]:10'; nothing orders the two [race]
+    // SRC: copy-src.mlir:[[@LINE+3]]:5: error: data race (read-write): 'memref.copy' ([[@LINE+3]]:5, host) reads and 'gpu.memcpy' ([[@LINE+1]]:11) writes bytes [0, 16) of the host memory allocated by 'memref.alloc' ([[@LINE-6]]:10); nothing orders the two [race]
     %t3 = gpu.memcpy async [%t2] %lo, %d : memref<4xi32, strided<[1]>>, memref<4xi32>
-    // SRC-LL: error: data race (read-write): '{{.*}}copy-src.ll.mlir:{{[0-9]+}}:5' (host) reads and '{{.*}}copy-src.ll.mlir:{{[0-9]+}}:5 mgpuMemcpy' writes bytes [0, 16) of the host memory
+    // SRC-LL: error: data race (read-write): '{{[a-z_.]+}}' ({{[0-9]+}}:5, host) reads and 'llvm.call' @mgpuMemcpy ({{[0-9]+}}:5) writes bytes [0, 16) of the host memory
     memref.copy %h, %o : memref<8xi32> to memref<8xi32>
     %t4 = gpu.dealloc async [%t3] %d : memref<4xi32>
     gpu.wait [%t4]
@@ -68,9 +68,9 @@ module attributes {gpu.container_module} {
     %lo = memref.subview %h[0] [4] [1] : memref<8xi32> to memref<4xi32, strided<[1]>>
     %t0 = gpu.wait async
     %d, %t1 = gpu.alloc async [%t0] () : memref<4xi32>
-    // DST: copy-dst.mlir:[[@LINE+3]]:5: error: data race (read-write): '{{.*}}copy-dst.mlir:[[@LINE+3]]:5' (host) writes and '{{.*}}copy-dst.mlir:[[@LINE+1]]:11' reads bytes [0, 16) of the host memory
+    // DST: copy-dst.mlir:[[@LINE+3]]:5: error: data race (read-write): 'memref.copy' ([[@LINE+3]]:5, host) writes and 'gpu.memcpy' ([[@LINE+1]]:11) reads bytes [0, 16) of the host memory
     %t2 = gpu.memcpy async [%t1] %d, %lo : memref<4xi32>, memref<4xi32, strided<[1]>>
-    // DST-LL: error: data race (read-write): '{{.*}}copy-dst.ll.mlir:{{[0-9]+}}:5' (host) writes and '{{.*}}copy-dst.ll.mlir:{{[0-9]+}}:5 mgpuMemcpy' reads bytes [0, 16) of the host memory
+    // DST-LL: error: data race (read-write): '{{[a-z_.]+}}' ({{[0-9]+}}:5, host) writes and 'llvm.call' @mgpuMemcpy ({{[0-9]+}}:5) reads bytes [0, 16) of the host memory
     memref.copy %o, %h : memref<8xi32> to memref<8xi32>
     %t3 = gpu.dealloc async [%t2] %d : memref<4xi32>
     gpu.wait [%t3]
@@ -83,11 +83,11 @@ module attributes {gpu.container_module} {
 //--- copy-strided.mlir
 // A copy of every other element of %h reads elements 0 and 2 of the half the device writes: two
 // races of four bytes each, nothing about bytes [4, 8) or [12, 16).
-// STRIDED: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}' writes bytes [0, 4) of the host memory
+// STRIDED: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) writes bytes [0, 4) of the host memory
 // STRIDED-NOT: bytes [4, 8)
-// STRIDED: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}' writes bytes [8, 12) of the host memory
+// STRIDED: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) writes bytes [8, 12) of the host memory
 // STRIDED-NOT: bytes [12, 16)
-// STRIDED-NOT: error
+// STRIDED-NOT: error:
 module attributes {gpu.container_module} {
   func.func @main() {
     %v = arith.constant 7 : i32
@@ -112,11 +112,11 @@ module attributes {gpu.container_module} {
 // A copy of the 2x2 window at [1, 1] of a 4x4 buffer the device writes: one race per row of the
 // window, on each side (in the lowered form, runner utils' memrefCopy, which reports the two
 // sides' runs interleaved).
-// ROWS-DAG: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}' writes bytes [20, 28) of the host memory
-// ROWS-DAG: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}' writes bytes [36, 44) of the host memory
-// ROWS-DAG: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}' reads bytes [20, 28) of the host memory
-// ROWS-DAG: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}' reads bytes [36, 44) of the host memory
-// ROWS-NOT: error
+// ROWS-DAG: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) writes bytes [20, 28) of the host memory
+// ROWS-DAG: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) writes bytes [36, 44) of the host memory
+// ROWS-DAG: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) reads bytes [20, 28) of the host memory
+// ROWS-DAG: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) reads bytes [36, 44) of the host memory
+// ROWS-NOT: error:
 module attributes {gpu.container_module} {
   func.func @main() {
     %v = arith.constant 7 : i32
@@ -142,7 +142,7 @@ module attributes {gpu.container_module} {
 
 //--- copy-apart.mlir
 // A copy out of and into the half of %h the device does not touch: no race.
-// APART-NOT: error
+// APART-NOT: error:
 module attributes {gpu.container_module} {
   func.func @main() {
     %v = arith.constant 7 : i32
@@ -173,7 +173,7 @@ module attributes {gpu.container_module} {
     %h = memref.alloc() : memref<4xi32>
     %d = gpu.alloc () : memref<4xi32>
     gpu.memset %d, %v : memref<4xi32>, i32
-    // DEVICE: copy-device.mlir:[[@LINE+1]]:5: error: host load of device memory allocated at '{{.*}}copy-device.mlir:[[@LINE-2]]:10' (bytes [0, 16)); only host-shared memory is visible to the host
+    // DEVICE: copy-device.mlir:[[@LINE+1]]:5: error: host load of device memory allocated by 'gpu.alloc' ([[@LINE-2]]:10) (bytes [0, 16)); only host-shared memory is visible to the host
     memref.copy %d, %h : memref<4xi32> to memref<4xi32>
     gpu.dealloc %d : memref<4xi32>
     memref.dealloc %h : memref<4xi32>
@@ -197,11 +197,11 @@ module attributes {gpu.container_module} {
     %t3 = gpu.memcpy async [%t2] %lo, %d : memref<4xi32, strided<[1]>>, memref<4xi32>
     %e, %t4 = gpu.alloc async [%t3] () : memref<8xi32>
     %t5 = gpu.memcpy async [%t4] %e, %g : memref<8xi32>, memref<8xi32>
-    // LS: load-store.mlir:[[@LINE+2]]:10: error: data race (read-write): '{{.*}}load-store.mlir:[[@LINE+2]]:10' (host) reads and '{{.*}}load-store.mlir:[[@LINE-3]]:11' writes bytes [4, 8) of the host memory
-    // LS-LL: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}} mgpuMemcpy' writes bytes [4, 8) of the host memory
+    // LS: load-store.mlir:[[@LINE+2]]:10: error: data race (read-write): 'memref.load' ([[@LINE+2]]:10, host) reads and 'gpu.memcpy' ([[@LINE-3]]:11) writes bytes [4, 8) of the host memory
+    // LS-LL: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) writes bytes [4, 8) of the host memory
     %x = memref.load %h[%c1] : memref<8xi32>
-    // LS: load-store.mlir:[[@LINE+2]]:5: error: data race (read-write): '{{.*}}load-store.mlir:[[@LINE+2]]:5' (host) writes and '{{.*}}load-store.mlir:[[@LINE-4]]:11' reads bytes [20, 24) of the host memory
-    // LS-LL: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}} mgpuMemcpy' reads bytes [20, 24) of the host memory
+    // LS: load-store.mlir:[[@LINE+2]]:5: error: data race (read-write): 'memref.store' ([[@LINE+2]]:5, host) writes and 'gpu.memcpy' ([[@LINE-4]]:11) reads bytes [20, 24) of the host memory
+    // LS-LL: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) reads bytes [20, 24) of the host memory
     memref.store %x, %g[%c5] : memref<8xi32>
     %t6 = gpu.dealloc async [%t5] %d : memref<4xi32>
     %t7 = gpu.dealloc async [%t6] %e : memref<8xi32>
@@ -224,9 +224,9 @@ module attributes {gpu.container_module} {
     %d, %t1 = gpu.alloc async [%t0] () : memref<4xi32>
     %t2 = gpu.memset async [%t1] %d, %v : memref<4xi32>, i32
     %t3 = gpu.memcpy async [%t2] %h, %d : memref<4xi32>, memref<4xi32>
-    // ATOMIC: atomics.mlir:[[@LINE+1]]:10: error: data race (write-write): '{{.*}}atomics.mlir:[[@LINE+1]]:10' (host) writes and '{{.*}}atomics.mlir:[[@LINE-1]]:11' writes bytes [4, 8) of the host memory
+    // ATOMIC: atomics.mlir:[[@LINE+1]]:10: error: data race (write-write): 'memref.atomic_rmw' ([[@LINE+1]]:10, host) writes and 'gpu.memcpy' ([[@LINE-1]]:11) writes bytes [4, 8) of the host memory
     %a = memref.atomic_rmw addi %v, %h[%c1] : (i32, memref<4xi32>) -> i32
-    // ATOMIC: atomics.mlir:[[@LINE+1]]:10: error: data race (write-write): '{{.*}}atomics.mlir:[[@LINE+1]]:10' (host) writes and '{{.*}}atomics.mlir:[[@LINE-3]]:11' writes bytes [8, 12) of the host memory
+    // ATOMIC: atomics.mlir:[[@LINE+1]]:10: error: data race (write-write): 'memref.generic_atomic_rmw' ([[@LINE+1]]:10, host) writes and 'gpu.memcpy' ([[@LINE-3]]:11) writes bytes [8, 12) of the host memory
     %b = memref.generic_atomic_rmw %h[%c2] : memref<4xi32> {
     ^bb0(%old: i32):
       %n = arith.muli %old, %v : i32
@@ -242,9 +242,9 @@ module attributes {gpu.container_module} {
 //--- realloc.mlir
 // memref.realloc reads the old buffer (a race with the copy writing it) and then frees it (a
 // use after free, as any free of memory a device op may still write).
-// REALLOC: realloc.mlir:[[@LINE+12]]:10: error: data race (read-write): '{{.*}}realloc.mlir:[[@LINE+12]]:10' (host) reads and '{{.*}}realloc.mlir:[[@LINE+11]]:11' writes bytes [0, 16) of the host memory
+// REALLOC: realloc.mlir:[[@LINE+12]]:10: error: data race (read-write): 'memref.realloc' ([[@LINE+12]]:10, host) reads and 'gpu.memcpy' ([[@LINE+11]]:11) writes bytes [0, 16) of the host memory
 // REALLOC: realloc.mlir:[[@LINE+11]]:10: error: use after free
-// REALLOC-LL: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}} mgpuMemcpy' writes bytes [0, 16) of the host memory
+// REALLOC-LL: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) writes bytes [0, 16) of the host memory
 // REALLOC-LL: error: use after free
 module attributes {gpu.container_module} {
   func.func @main() {

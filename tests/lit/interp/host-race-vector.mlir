@@ -12,33 +12,33 @@
 // RUN: not %gpuinterp --sched=serial %t/plain.ll.mlir 2>&1 | FileCheck %s --check-prefix=PLAIN-LL
 
 //--- all.mlir
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+46]]:10: error: data race (read-write): '{{.*}}all.mlir:[[@LINE+46]]:10' (host) reads and '{{.*}}all.mlir:[[@LINE+43]]:11' writes bytes [8, 24) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+45]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}all.mlir:[[@LINE+43]]:11' reads bytes [24, 32) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+44]]:10: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}all.mlir:[[@LINE+39]]:11' writes bytes [24, 32) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+43]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}all.mlir:[[@LINE+39]]:11' reads bytes [4, 20) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+43]]:11: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}all.mlir:[[@LINE+35]]:11' writes bytes [0, 4) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+41]]:11: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}all.mlir:[[@LINE+33]]:11' writes bytes [8, 12) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+41]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}all.mlir:[[@LINE+33]]:11' reads bytes [20, 28) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+42]]:11: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}all.mlir:[[@LINE+29]]:11' writes bytes [28, 32) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+40]]:11: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}all.mlir:[[@LINE+27]]:11' writes bytes [4, 8) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+41]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}all.mlir:[[@LINE+27]]:11' reads bytes [12, 16) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+39]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}all.mlir:[[@LINE+25]]:11' reads bytes [8, 12) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+39]]:11: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}all.mlir:[[@LINE+21]]:11' writes bytes [24, 32) of the host memory
-// ALL-NOT: error
-// ALL: all.mlir:[[@LINE+38]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}all.mlir:[[@LINE+21]]:11' reads bytes [28, 32) of the host memory
-// ALL-NOT: error
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+46]]:10: error: data race (read-write): 'vector.load' ([[@LINE+46]]:10, host) reads and 'gpu.memcpy' ([[@LINE+43]]:11) writes bytes [8, 24) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+45]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'gpu.memcpy' ([[@LINE+43]]:11) reads bytes [24, 32) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+44]]:10: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'gpu.memcpy' ([[@LINE+39]]:11) writes bytes [24, 32) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+43]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'gpu.memcpy' ([[@LINE+39]]:11) reads bytes [4, 20) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+43]]:11: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'gpu.memcpy' ([[@LINE+35]]:11) writes bytes [0, 4) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+41]]:11: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'gpu.memcpy' ([[@LINE+33]]:11) writes bytes [8, 12) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+41]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'gpu.memcpy' ([[@LINE+33]]:11) reads bytes [20, 28) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+42]]:11: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'gpu.memcpy' ([[@LINE+29]]:11) writes bytes [28, 32) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+40]]:11: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'gpu.memcpy' ([[@LINE+27]]:11) writes bytes [4, 8) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+41]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'gpu.memcpy' ([[@LINE+27]]:11) reads bytes [12, 16) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+39]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'gpu.memcpy' ([[@LINE+25]]:11) reads bytes [8, 12) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+39]]:11: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'gpu.memcpy' ([[@LINE+21]]:11) writes bytes [24, 32) of the host memory
+// ALL-NOT: error:
+// ALL: all.mlir:[[@LINE+38]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'gpu.memcpy' ([[@LINE+21]]:11) reads bytes [28, 32) of the host memory
+// ALL-NOT: error:
 module attributes {gpu.container_module} {
   func.func @main() {
     %v = arith.constant 7.0 : f32
@@ -92,16 +92,16 @@ module attributes {gpu.container_module} {
 }
 
 //--- plain.mlir
-// PLAIN: plain.mlir:[[@LINE+26]]:10: error: data race (read-write): '{{.*}}plain.mlir:[[@LINE+26]]:10' (host) reads and '{{.*}}plain.mlir:[[@LINE+23]]:11' writes bytes [8, 24) of the host memory
-// PLAIN: plain.mlir:[[@LINE+26]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}plain.mlir:[[@LINE+24]]:11' reads bytes [24, 32) of the host memory
-// PLAIN: plain.mlir:[[@LINE+26]]:10: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}}plain.mlir:[[@LINE+21]]:11' writes bytes [24, 32) of the host memory
-// PLAIN: plain.mlir:[[@LINE+26]]:5: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}}plain.mlir:[[@LINE+22]]:11' reads bytes [4, 20) of the host memory
-// PLAIN-NOT: error
-// PLAIN-LL: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}} mgpuMemcpy' writes bytes [8, 24) of the host memory
-// PLAIN-LL: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}} mgpuMemcpy' reads bytes [24, 32) of the host memory
-// PLAIN-LL: error: data race (read-write): '{{.*}}' (host) reads and '{{.*}} mgpuMemcpy' writes bytes [24, 32) of the host memory
-// PLAIN-LL: error: data race (read-write): '{{.*}}' (host) writes and '{{.*}} mgpuMemcpy' reads bytes [4, 20) of the host memory
-// PLAIN-LL-NOT: error
+// PLAIN: plain.mlir:[[@LINE+26]]:10: error: data race (read-write): 'vector.load' ([[@LINE+26]]:10, host) reads and 'gpu.memcpy' ([[@LINE+23]]:11) writes bytes [8, 24) of the host memory
+// PLAIN: plain.mlir:[[@LINE+26]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'gpu.memcpy' ([[@LINE+24]]:11) reads bytes [24, 32) of the host memory
+// PLAIN: plain.mlir:[[@LINE+26]]:10: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'gpu.memcpy' ([[@LINE+21]]:11) writes bytes [24, 32) of the host memory
+// PLAIN: plain.mlir:[[@LINE+26]]:5: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'gpu.memcpy' ([[@LINE+22]]:11) reads bytes [4, 20) of the host memory
+// PLAIN-NOT: error:
+// PLAIN-LL: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) writes bytes [8, 24) of the host memory
+// PLAIN-LL: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) reads bytes [24, 32) of the host memory
+// PLAIN-LL: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) reads and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) writes bytes [24, 32) of the host memory
+// PLAIN-LL: error: data race (read-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}, host) writes and 'llvm.call' @mgpuMemcpy ({{[0-9]+:[0-9]+}}) reads bytes [4, 20) of the host memory
+// PLAIN-LL-NOT: error:
 module attributes {gpu.container_module} {
   func.func @main() {
     %v = arith.constant 7.0 : f32

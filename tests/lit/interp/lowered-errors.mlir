@@ -27,7 +27,7 @@ llvm.func @main() {
   %p = llvm.call @malloc(%n) : (i64) -> !llvm.ptr
   %i = llvm.mlir.constant(4 : i64) : i64
   %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-  // OOB: oob.mlir:[[@LINE+1]]:8: error: 'llvm.load' op out-of-bounds load: bytes [16, 20) of a 16-byte heap block allocated at '{{.*}}oob.mlir:[[@LINE-3]]:8'
+  // OOB: oob.mlir:[[@LINE+1]]:8: error: 'llvm.load' op out-of-bounds load: bytes [16, 20) of a 16-byte heap block allocated by 'llvm.call' @malloc ([[@LINE-3]]:8)
   %v = llvm.load %q : !llvm.ptr -> i32
   llvm.return
 }
@@ -47,7 +47,7 @@ llvm.mlir.global private constant @k(dense<[1, 2]> : tensor<2xi32>) : !llvm.arra
 llvm.func @main() {
   %p = llvm.mlir.addressof @k : !llvm.ptr
   %v = llvm.mlir.constant(5 : i32) : i32
-  // CONST: const.mlir:[[@LINE+1]]:3: error: 'llvm.store' op store to the constant global allocated at '{{.*}}const.mlir:[[@LINE-4]]:1'
+  // CONST: const.mlir:[[@LINE+1]]:3: error: 'llvm.store' op store to the constant global allocated by 'llvm.mlir.global' ([[@LINE-4]]:1)
   llvm.store %v, %p : i32, !llvm.ptr
   llvm.return
 }
@@ -84,7 +84,7 @@ llvm.func @main() {
   %s = llvm.mlir.zero : !llvm.ptr
   %f = llvm.mlir.constant(0 : i8) : i8
   %d = llvm.call @mgpuMemAlloc(%n, %s, %f) : (i64, !llvm.ptr, i8) -> !llvm.ptr
-  // DEVICE: device.mlir:[[@LINE+1]]:8: error: host load of device memory allocated at '{{.*}}device.mlir:[[@LINE-1]]:8 mgpuMemAlloc' (bytes [0, 4)); only host-shared memory is visible to the host [misuse]
+  // DEVICE: device.mlir:[[@LINE+1]]:8: error: host load of device memory allocated by 'llvm.call' @mgpuMemAlloc ([[@LINE-1]]:8) (bytes [0, 4)); only host-shared memory is visible to the host [misuse]
   %v = llvm.load %d : !llvm.ptr -> f32
   llvm.return
 }
@@ -110,7 +110,7 @@ llvm.func @main() {
 func.func @main() {
   %h = memref.alloc() : memref<4xf32>
   %c4 = arith.constant 4 : index
-  // MEMREF: memref.mlir:[[@LINE+1]]:8: error: 'llvm.load' op out-of-bounds load: bytes [16, 20) of a 16-byte heap block allocated at '{{.*}}memref.mlir:[[@LINE-2]]:8'
+  // MEMREF: memref.mlir:[[@LINE+1]]:8: error: 'llvm.load' op out-of-bounds load: bytes [16, 20) of a 16-byte heap block allocated by 'memref.alloc' ([[@LINE-2]]:8)
   %v = memref.load %h[%c4] : memref<4xf32>
   vector.print %v : f32
   memref.dealloc %h : memref<4xf32>

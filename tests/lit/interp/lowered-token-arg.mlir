@@ -27,14 +27,14 @@
 
 // CHECK: [1.5,  1.5,  1.5,  1.5]
 
-// ERR: lowered-token-arg.mlir:[[@LINE+10]]:9 mgpuStreamWaitEvent: error: expects an event, got a stream (created at '{{.*}}lowered-token-arg.mlir:[[@LINE+19]]:9 mgpuStreamCreate') [misuse]
-// ERR-NEXT: lowered-token-arg.mlir:[[@LINE+18]]:9 mgpuStreamCreate: note: the handle or memory was made or released here
-// ERR-NEXT: lowered-token-arg.mlir:[[@LINE+8]]:9 mgpuEventDestroy: error: expects an event, got a stream
-// ERR: lowered-token-arg.mlir:[[@LINE+8]]:9 mgpuMemcpy: error: data race (read-write): '{{.*}}lowered-token-arg.mlir:[[@LINE+8]]:9 mgpuMemcpy' reads and '{{.*}}lowered-token-arg.mlir:[[@LINE+18]]:9 mgpuMemset32' writes bytes [0, 16) of the device memory allocated at '{{.*}}:[[@LINE+17]]:13 mgpuMemAlloc'; nothing orders the two [race]
-// ERR-NEXT: lowered-token-arg.mlir:[[@LINE+17]]:9 mgpuMemset32: note: the conflicting access
-// ERR-NEXT: lowered-token-arg.mlir:[[@LINE+15]]:13 mgpuMemAlloc: note: the memory was allocated here
-// ERR: lowered-token-arg.mlir:[[@LINE+13]]:9 mgpuStreamCreate: warning: stream created here was never destroyed [leak]
-// ERR-NOT: error
+// ERR: lowered-token-arg.mlir:[[@LINE+10]]:9: error: 'llvm.call' @mgpuStreamWaitEvent: expects an event, got a stream (created by 'llvm.call' @mgpuStreamCreate ([[@LINE+19]]:9)) [misuse]
+// ERR: lowered-token-arg.mlir:[[@LINE+18]]:9: note: the handle or memory was made or released here
+// ERR: lowered-token-arg.mlir:[[@LINE+8]]:9: error: 'llvm.call' @mgpuEventDestroy: expects an event, got a stream
+// ERR: lowered-token-arg.mlir:[[@LINE+8]]:9: error: data race (read-write): 'llvm.call' @mgpuMemcpy ([[@LINE+8]]:9) reads and 'llvm.call' @mgpuMemset32 ([[@LINE+18]]:9) writes bytes [0, 16) of the device memory allocated by 'llvm.call' @mgpuMemAlloc ([[@LINE+17]]:13); nothing orders the two [race]
+// ERR: lowered-token-arg.mlir:[[@LINE+17]]:9: note: the conflicting access
+// ERR: lowered-token-arg.mlir:[[@LINE+15]]:13: note: the memory was allocated here
+// ERR: lowered-token-arg.mlir:[[@LINE+13]]:9: warning: 'llvm.call' @mgpuStreamCreate: stream created here was never destroyed [leak]
+// ERR-NOT: error:
 
 func.func @consume(%t: !gpu.async.token, %d: memref<4xf32>, %h: memref<4xf32>) {
   %t1 = gpu.wait async [%t]

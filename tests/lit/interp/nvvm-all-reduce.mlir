@@ -23,7 +23,7 @@
 // RUN: %gpuinterp -e main3 %s 2>&1 | FileCheck --check-prefix=THREE %s
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp -e main3 %t.mlir 2>&1 | FileCheck --check-prefix=THREE-LOWERED %s
 // THREE: [4560]
-// THREE-LOWERED: error: 'llvm.store' op data race in shared memory: writes a different value to bytes [0, 4), which thread (0, 0, 0) wrote at '{{.*}}' with no gpu.barrier in between (thread (1, 0, 0) of block ({{[0-9]+}}, 0, 0))
+// THREE-LOWERED: error: 'llvm.store' op data race in shared memory: writes a different value to bytes [0, 4), which thread (0, 0, 0) wrote at '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) with no gpu.barrier in between (thread (1, 0, 0) of block ({{[0-9]+}}, 0, 0))
 // THREE-LOWERED-NOT: Unranked
 // LOWERED: llvm.mlir.global internal @__wg_sum_0() {addr_space = 3 : i32}
 // LOWERED: nvvm.shfl.sync bfly
@@ -33,7 +33,7 @@
 // CHECK: [780,  2380,  3980]
 // NOTE-NOT: error
 // NOTE-NOT: warning
-// NOTE: note: 'llvm.store' op benign race in shared memory: writes bytes [0, 4) with the value thread (0, 0, 0) wrote there at '{{.*}}' with no gpu.barrier in between (thread (1, 0, 0) of block ({{[0-9]+}}, 0, 0)); reported once per op and launch
+// NOTE: note: 'llvm.store' op benign race in shared memory: writes bytes [0, 4) with the value thread (0, 0, 0) wrote there at '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) with no gpu.barrier in between (thread (1, 0, 0) of block ({{[0-9]+}}, 0, 0)); reported once per op and launch
 // NOTE-NOT: error
 // NOTE-NOT: warning
 // STRICT-NOT: error

@@ -5,7 +5,7 @@
 // RUN: %mlir_opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))' -o %t.mlir
 // RUN: not %gpuinterp %t.mlir 2>&1 | FileCheck %s
 // RUN: not %gpuinterp --sched=serial %t.mlir 2>&1 | FileCheck %s
-// CHECK: error: data race (write-write): '{{.*}}:{{[0-9]+}}:{{[0-9]+}}' writes and '{{.*}}:{{[0-9]+}}:{{[0-9]+}}' writes bytes [0, 128) of the device memory allocated at '{{.*}}'; nothing orders the two [race]
+// CHECK: error: data race (write-write): '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) writes and '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) writes bytes [0, 128) of the device memory allocated by '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}); nothing orders the two [race]
 // CHECK-NOT: error:
 module attributes {gpu.container_module} {
   gpu.module @k {

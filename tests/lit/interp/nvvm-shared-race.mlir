@@ -8,7 +8,7 @@
 // OFF-NOT: error
 // CHECK: Unranked Memref
 // CHECK-NEXT: [1,  2,  3,  0]
-// CHECK: error: 'llvm.load' op data race in shared memory: reads bytes [4, 8), which thread (1, 0, 0) wrote at '{{.*}}:{{[0-9]+}}:{{[0-9]+}}' with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
+// CHECK: error: 'llvm.load' op data race in shared memory: reads bytes [4, 8), which thread (1, 0, 0) wrote at '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @rotate(%o: memref<4xi32>, %sync: i1) workgroup(%sh: memref<4xi32, #gpu.address_space<workgroup>>) kernel {

@@ -11,7 +11,7 @@
 // RUN: %gpuinterp --sched=serial %t/waited.mlir 2>&1 | FileCheck %s --check-prefix=WAITED
 
 //--- print.mlir
-// PRINT: print.mlir:[[@LINE+10]]:5: error: data race (read-write): '{{.*}}print.mlir:[[@LINE+10]]:5' (host) reads and '{{.*}}print.mlir:[[@LINE+8]]:11' writes bytes [0, 16) of the host memory allocated at '{{.*}}print.mlir:[[@LINE+5]]:10'; nothing orders the two [race]
+// PRINT: print.mlir:[[@LINE+10]]:5: error: data race (read-write): 'func.call' @printMemrefI32 ([[@LINE+10]]:5, host) reads and 'gpu.memcpy' ([[@LINE+8]]:11) writes bytes [0, 16) of the host memory allocated by 'memref.alloc' ([[@LINE+5]]:10); nothing orders the two [race]
 module attributes {gpu.container_module} {
   func.func private @printMemrefI32(memref<*xi32>)
   func.func @main() {
@@ -31,7 +31,7 @@ module attributes {gpu.container_module} {
 
 //--- verify.mlir
 // The expected buffer is the one a copy still writes.
-// VERIFY: verify.mlir:[[@LINE+18]]:10: error: data race (read-write): '{{.*}}verify.mlir:[[@LINE+18]]:10' (host) reads and '{{.*}}verify.mlir:[[@LINE+15]]:11' writes bytes [0, 16) of the host memory allocated at '{{.*}}verify.mlir:[[@LINE+8]]:10'; nothing orders the two [race]
+// VERIFY: verify.mlir:[[@LINE+18]]:10: error: data race (read-write): 'func.call' @verifyMemRefI32 ([[@LINE+18]]:10, host) reads and 'gpu.memcpy' ([[@LINE+15]]:11) writes bytes [0, 16) of the host memory allocated by 'memref.alloc' ([[@LINE+8]]:10); nothing orders the two [race]
 module attributes {gpu.container_module} {
   func.func private @verifyMemRefI32(memref<*xi32>, memref<*xi32>) -> i64
   func.func @main() {
@@ -60,7 +60,7 @@ module attributes {gpu.container_module} {
 
 //--- strided.mlir
 // A print of every other element of a buffer a copy writes half of: only the bytes it reads race.
-// STRIDED: error: data race (read-write): '{{.*}}strided.mlir:[[@LINE+13]]:5' (host) reads and '{{.*}}strided.mlir:[[@LINE+11]]:11' writes bytes [16, 20) of the host memory
+// STRIDED: error: data race (read-write): 'func.call' @printMemrefI32 ([[@LINE+13]]:5, host) reads and 'gpu.memcpy' ([[@LINE+11]]:11) writes bytes [16, 20) of the host memory
 // STRIDED-NOT: bytes [0, 4)
 module attributes {gpu.container_module} {
   func.func private @printMemrefI32(memref<*xi32>)
@@ -82,7 +82,7 @@ module attributes {gpu.container_module} {
 }
 
 //--- device.mlir
-// DEVICE: device.mlir:[[@LINE+8]]:5: error: host load of device memory allocated at '{{.*}}device.mlir:[[@LINE+5]]:10' (bytes [0, 16)); only host-shared memory is visible to the host
+// DEVICE: device.mlir:[[@LINE+8]]:5: error: host load of device memory allocated by 'gpu.alloc' ([[@LINE+5]]:10) (bytes [0, 16)); only host-shared memory is visible to the host
 module attributes {gpu.container_module} {
   func.func private @printMemrefI32(memref<*xi32>)
   func.func @main() {
@@ -97,9 +97,9 @@ module attributes {gpu.container_module} {
 }
 
 //--- waited.mlir
-// WAITED-NOT: error
+// WAITED-NOT: error:
 // WAITED: [7,  7,  7,  7]
-// WAITED-NOT: error
+// WAITED-NOT: error:
 module attributes {gpu.container_module} {
   func.func private @printMemrefI32(memref<*xi32>)
   func.func @main() {

@@ -35,10 +35,10 @@
 // OUT-NOT: Memref
 
 // ERR: prog.mlir:[[#@LINE+17]]:7: error: 'memref.store' op out-of-bounds access: index 8 is not in [0, 8) in dimension 0 (thread (1, 0, 0) of block (2, 0, 0))
-// ERR: prog.mlir:[[#@LINE+36]]:5: note: the program ends at this synchronization: the kernel launched at '{{.*}}prog.mlir:[[#@LINE+34]]:11' failed, and a failed launch is sticky
+// ERR: prog.mlir:[[#@LINE+36]]:5: note: the program ends at this synchronization: the kernel launched by 'gpu.launch_func'{{[^(]*}} ([[#@LINE+34]]:11) failed, and a failed launch is sticky
 // ERR-NOT: leak
 // UP: error: kernel store: bytes [{{[0-9]+}}, {{[0-9]+}}) are out of bounds of the 32-byte host-shared memory
-// UP: note: the program ends at this synchronization: the kernel launched at '{{.*}}up.mlir:{{[0-9]+}}:{{[0-9]+}}' failed, and a failed launch is sticky
+// UP: note: the program ends at this synchronization: the kernel launched by 'gpu.launch_func' @k::@fill ({{[0-9]+:[0-9]+}}) failed, and a failed launch is sticky
 // UP-NOT: leak
 //--- prog.mlir
 module attributes {gpu.container_module} {
@@ -82,8 +82,8 @@ module attributes {gpu.container_module} {
 // HAND-OUT: first launch done
 // HAND-OUT-NEXT: recorded
 // HAND-OUT-NOT: after
-// HAND: hand.mlir:[[#@LINE+10]]:7: error: kernel store: bytes [{{[0-9]+}}, {{[0-9]+}}) are out of bounds of the 32-byte host-shared memory allocated at '{{.*}}hand.mlir:[[#@LINE+28]]:10 mgpuMemAlloc' [out-of-bounds]
-// HAND: hand.mlir:[[#@LINE+35]]:5: note: the program ends at this synchronization: the kernel launched at '{{.*}}hand.mlir:[[#@LINE+31]]:5' failed, and a failed launch is sticky
+// HAND: hand.mlir:[[#@LINE+10]]:7: error: kernel store: bytes [{{[0-9]+}}, {{[0-9]+}}) are out of bounds of the 32-byte host-shared memory allocated by 'llvm.call' @mgpuMemAlloc ([[#@LINE+28]]:10) [out-of-bounds]
+// HAND: hand.mlir:[[#@LINE+35]]:5: note: the program ends at this synchronization: the kernel launched by {{'[^']*'[^(]*}} ([[#@LINE+31]]:5) failed, and a failed launch is sticky
 // HAND-NOT: leak
 //--- hand.mlir
 module attributes {gpu.container_module} {

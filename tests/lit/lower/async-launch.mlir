@@ -13,9 +13,9 @@
 // RUN: %mlir_opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm),gpu-to-llvm)' | not %gpuinterp - 2>&1 | FileCheck --check-prefix=OUT22 %s
 
 // OUT: [3,  4,  5,  6]
-// OUT22: mgpuEventSynchronize: error: expects an event, got a stream
-// OUT22: mgpuEventDestroy: error: expects an event, got a stream
-// OUT22: mgpuStreamCreate: warning: stream created here was never destroyed [leak]
+// OUT22: error: 'llvm.call' @mgpuEventSynchronize: expects an event, got a stream
+// OUT22: error: 'llvm.call' @mgpuEventDestroy: expects an event, got a stream
+// OUT22: warning: 'llvm.call' @mgpuStreamCreate: stream created here was never destroyed [leak]
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

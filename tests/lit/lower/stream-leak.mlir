@@ -8,7 +8,7 @@
 // RUN: %gpuinterp --lower %s | %mlir_opt > /dev/null
 // RUN: %mlir_opt %s --gpu-to-llvm | %gpuinterp - 2>&1 | FileCheck --check-prefix=OUT22 %s
 
-// OUT22: mgpuStreamCreate: warning: stream created here was never destroyed [leak]
+// OUT22: warning: 'llvm.call' @mgpuStreamCreate: stream created here was never destroyed [leak]
 
 module attributes {gpu.container_module} {
   // CHECK-LABEL: @main

@@ -19,8 +19,8 @@
 // OUT-NEXT: [2.5,  2.5,  2.5]
 // OUT-NOT: error
 // OUT-NOT: warning
-// OUT22-DAG: mgpuEventSynchronize: error: expects an event, got a stream
-// OUT22-DAG: mgpuStreamWaitEvent: error: expects an event, got a stream
+// OUT22-DAG: error: 'llvm.call' @mgpuEventSynchronize: expects an event, got a stream
+// OUT22-DAG: error: 'llvm.call' @mgpuStreamWaitEvent: expects an event, got a stream
 
 module attributes {gpu.container_module} {
   // The callee copies on the token it is given, then waits for the copy.

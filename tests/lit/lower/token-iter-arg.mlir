@@ -15,9 +15,9 @@
 // OUT: [4,  5,  6,  7]
 // OUT-NOT: error
 // OUT-NOT: warning
-// OUT22: mgpuEventSynchronize: error: expects an event, got a stream
-// OUT22: mgpuEventDestroy: error: expects an event, got a stream
-// OUT22: mgpuStreamCreate: warning: stream created here was never destroyed [leak]
+// OUT22: error: 'llvm.call' @mgpuEventSynchronize: expects an event, got a stream
+// OUT22: error: 'llvm.call' @mgpuEventDestroy: expects an event, got a stream
+// OUT22: warning: 'llvm.call' @mgpuStreamCreate: stream created here was never destroyed [leak]
 
 module attributes {gpu.container_module} {
   // MLIR22-LABEL: llvm.func @main(

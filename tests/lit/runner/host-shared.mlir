@@ -13,7 +13,7 @@
 // The memory is never freed (gpu.dealloc of host_shared memory has no synchronous lowering).
 // WARN-NOT: error
 // WARN: mgpusim: mgpuMemAlloc#1: warning: host-shared memory (24 bytes) allocated here was never freed [leak]
-// WARN: mgpusim: 0 errors, 1 warning
+// WARN: mgpusim: 1 warning
 
 func.func @main() {
   %c42 = arith.constant 42 : i32

@@ -25,7 +25,7 @@
 // CHECK: mgpusim: mgpuMemcpy#2: error: data race (write-write): 'mgpuMemcpy#2' writes and 'mgpuMemcpy#1' writes bytes [0, 16) of the device memory allocated at 'mgpuMemAlloc#1'; nothing orders the two [race]
 // CHECK-NEXT: mgpusim: mgpuMemcpy#1: note: the conflicting access
 // CHECK-NEXT: mgpusim: mgpuMemAlloc#1: note: the memory was allocated here
-// CHECK: mgpusim: 1 error, 0 warnings
+// CHECK: mgpusim: 1 error
 
 func.func @main() {
   %f1 = arith.constant 1.0 : f32

@@ -39,7 +39,9 @@ func.func @bad(%v: f32) -> i32 {
   // ERR: split-input-file.mlir:[[# @LINE + 1]]:3: error: type of return operand 0 ('f32') doesn't match
   return %v : f32
 }
-// ERR-NOT: error
+// ERR-NOT: error:
+// ERR: gpuinterp: 1 error{{$}}
+// ERR-NOT: {{.}}
 
     // -----
 // A marker splits wherever it is, as in mlir-opt: code after it on its line is in the next part.
@@ -55,7 +57,7 @@ func.func @first() {
 
 // Each part that verifies runs (the one of @elsewhere has no @first to run).
 // EACH: 1
-// EACH-NEXT: split-input-file.mlir:{{[0-9]+}}:3: error: type of return operand 0
+// EACH: split-input-file.mlir:{{[0-9]+}}:3: error: type of return operand 0
 // EACH: error: no function '@first' with a body to run
 // EACH-NEXT: Try 'gpuinterp --help' for more information.
 // EACH-NEXT: 3

@@ -1,0 +1,7 @@
+func.func @f() {
+  cf.br ^bb1
+^bb1:
+  cf.br ^bb1
+^bb1:
+  return
+}

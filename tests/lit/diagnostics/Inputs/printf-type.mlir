@@ -1,0 +1,15 @@
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @hello() kernel {
+      %0 = gpu.thread_id x
+      %i = arith.index_cast %0 : index to i32
+      gpu.printf "x=%f\n", %i : i32
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@hello blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
