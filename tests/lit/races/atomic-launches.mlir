@@ -25,10 +25,10 @@
 // OK: [128,  0]
 // OK-CX: [0,  0]
 // OK-NOT: race
-// STORE: error: data race (write-write): '{{.*}}atomic-launches.mlir:{{[0-9]+}}:10' {{atomically updates|writes}} and '{{.*}}atomic-launches.mlir:{{[0-9]+}}:10' {{writes|atomically updates}} bytes [0, 4) of the device memory allocated at '{{.*}}atomic-launches.mlir:{{[0-9]+}}:10{{( mgpuMemAlloc)?}}'; nothing orders the two [race]
+// STORE: error: data race (write-write): 'gpu.launch_func' @k::@{{set|count}} ({{[0-9]+}}:10) {{atomically updates|writes}} and 'gpu.launch_func' @k::@{{set|count}} ({{[0-9]+}}:10) {{writes|atomically updates}} bytes [0, 4) of the device memory allocated by {{'gpu.alloc'|'llvm.call' @mgpuMemAlloc}} ({{[0-9]+}}:10); nothing orders the two [race]
 // STORE-NOT: error: data race
-// STORE-LLVM: error: data race (write-write): '{{.*}}' {{atomically updates|writes}} and '{{.*}}' {{writes|atomically updates}} bytes [0, 4) of the device memory
-// COPY: error: data race (read-write): '{{.*}}atomic-launches.mlir:{{[0-9]+}}:10{{( mgpuMemcpy)?}}' {{atomically updates|reads}} and '{{.*}}atomic-launches.mlir:{{[0-9]+}}:10{{( mgpuMemcpy)?}}' {{reads|atomically updates}} bytes [0, 4) of the device memory
+// STORE-LLVM: error: data race (write-write): {{.*}} {{atomically updates|writes}} and {{.*}} {{writes|atomically updates}} bytes [0, 4) of the device memory
+// COPY: error: data race (read-write): {{'gpu.memcpy'|'llvm.call' @mgpuMemcpy|'gpu.launch_func' @k::@count}} ({{[0-9]+}}:10) {{atomically updates|reads}} and {{'gpu.memcpy'|'llvm.call' @mgpuMemcpy|'gpu.launch_func' @k::@count}} ({{[0-9]+}}:10) {{reads|atomically updates}} bytes [0, 4) of the device memory
 // COPY-NOT: error: data race
 module attributes {gpu.container_module} {
   gpu.module @k {

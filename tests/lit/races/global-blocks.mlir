@@ -32,20 +32,20 @@
 // RUN: not %gpuinterp -e mixed %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=MIXED-LLVM
 // RUN: %gpuinterp -e atomics %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=ATOMICS
 // RUN: %gpuinterp -e clean %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=CLEAN
-// SHIFT: global-blocks.mlir:67:7: error: 'memref.store' op data race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) reads at '{{.*}}global-blocks.mlir:66:12'; blocks of one launch are not ordered
+// SHIFT: global-blocks.mlir:67:7: error: 'memref.store' op data race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) reads at 'memref.load' (66:12); blocks of one launch are not ordered
 // SHIFT: global-blocks.mlir:66:12: note: the other access
-// SHIFT: the kernel launched at '{{.*}}' failed
-// SHIFT-LLVM: error: 'llvm.store' op data race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) reads at '{{.*}}'; blocks of one launch are not ordered
+// SHIFT: the kernel launched by {{'gpu.launch_func' @k::@shift|'llvm.call' @mgpuLaunchKernel}} ({{[0-9]+}}:{{[0-9]+}}) failed
+// SHIFT-LLVM: error: 'llvm.store' op data race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) reads at {{.*}}; blocks of one launch are not ordered
 // SHIFT-LLVM: note: the other access
-// WW: global-blocks.mlir:74:7: error: 'memref.store' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at '{{.*}}global-blocks.mlir:74:7'; blocks of one launch are not ordered
+// WW: global-blocks.mlir:74:7: error: 'memref.store' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at 'memref.store' (74:7); blocks of one launch are not ordered
 // WW-LLVM: error: 'llvm.store' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes
 // OFF-NOT: race
-// FLAG: global-blocks.mlir:80:7: note: 'memref.store' op benign race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}} with the value block (0, 0, 0) wrote there at '{{.*}}global-blocks.mlir:80:7'; blocks of one launch are not ordered; reported once per launch
+// FLAG: global-blocks.mlir:80:7: note: 'memref.store' op benign race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}} with the value block (0, 0, 0) wrote there at 'memref.store' (80:7); blocks of one launch are not ordered; reported once per launch
 // FLAG-NOT: error
 // FLAG-NOT: benign
 // FLAG-LLVM: note: 'llvm.store' op benign race in global memory
 // STRICT: warning: 'memref.store' op benign race in global memory
-// MIXED: global-blocks.mlir:91:9: error: 'memref.store' op data race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) updates atomically at '{{.*}}global-blocks.mlir:89:14'; blocks of one launch are not ordered
+// MIXED: global-blocks.mlir:91:9: error: 'memref.store' op data race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) updates atomically at 'memref.atomic_rmw' (89:14); blocks of one launch are not ordered
 // MIXED-LLVM: error: 'llvm.store' op data race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) updates atomically at
 // ATOMICS-NOT: race
 // ATOMICS: [128,  0]
