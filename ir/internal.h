@@ -158,6 +158,7 @@ typedef struct OpState {
   NamedAttr *attrs;
   uint32_t nattrs, capattrs;
   uint32_t num_results_expected; /* how many result names the source gave */
+  const char *at;                /* the op name in the source, for custom forms' errors */
 } OpState;
 
 /* Primitives. Each returns false after reporting an error; `opt_` ones return false without

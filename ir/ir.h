@@ -327,5 +327,6 @@ typedef struct PrintOptions {
 
 void ir_print(IrCtx *ctx, FILE *out, Op *top, const PrintOptions *opts);
 const char *ir_type_str(IrCtx *ctx, const Type *t); /* for messages; lives with ctx */
+const char *ir_attr_str(IrCtx *ctx, const Attr *a); /* likewise */
 
 #endif

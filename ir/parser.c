@@ -781,7 +781,8 @@ static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t 
       return false;
   }
   OpState st = {0};
-  st.src = loc_at(p, p->tok.text);
+  st.at = p->tok.text;
+  st.src = loc_at(p, st.at);
   st.num_results_expected = nexpected;
   bool pushed = false;
   if (p->tok.kind == TOK_STRING) {
