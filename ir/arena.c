@@ -43,7 +43,8 @@ void ir_ctx_destroy(IrCtx *ctx) {
   free(ctx->strtab);
   free(ctx->typetab);
   for (uint32_t i = 0; i < ctx->nsources; i++)
-    free(ctx->sources[i].text);
+    if (ctx->sources[i].owned)
+      free(ctx->sources[i].text);
   free(ctx->sources);
   free(ctx);
 }
@@ -127,8 +128,9 @@ Str ir_intern(IrCtx *ctx, const char *s, size_t len) {
 Str ir_intern_cstr(IrCtx *ctx, const char *s) { return ir_intern(ctx, s, strlen(s)); }
 
 
-/* Keeps a copy of a source buffer so diagnostics can quote its lines. */
-const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len) {
+/* Keeps a source buffer (a copy, or the caller's) so diagnostics can quote its lines. */
+const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len, uint32_t line,
+                              uint32_t col, bool copy) {
   if (ctx->nsources == ctx->capsources) {
     uint32_t ncap = ctx->capsources ? ctx->capsources * 2 : 4;
     SourceBuf *s = realloc(ctx->sources, ncap * sizeof *s);
@@ -137,12 +139,18 @@ const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, si
     ctx->sources = s;
     ctx->capsources = ncap;
   }
-  char *copy = xmalloc(len + 1);
-  memcpy(copy, text, len);
-  copy[len] = 0;
+  char *buf = (char *)text;
+  if (copy) {
+    buf = xmalloc(len + 1);
+    memcpy(buf, text, len);
+    buf[len] = 0;
+  }
   SourceBuf *sb = &ctx->sources[ctx->nsources++];
   sb->name = ir_intern_cstr(ctx, name);
-  sb->text = copy;
+  sb->text = buf;
+  sb->owned = copy;
   sb->len = len;
-  return copy;
+  sb->line = line;
+  sb->col = col;
+  return buf;
 }

@@ -30,18 +30,22 @@ static void quote_source(IrCtx *ctx, const Loc *f, uint32_t underline) {
     SourceBuf *sb = &ctx->sources[i];
     if (sb->name.s != f->file.s)
       continue;
+    if (f->line < sb->line)
+      continue;
+    /* a buffer that starts inside a line (a part of a split file) shows blanks for the rest */
     const char *c = sb->text, *end = sb->text + sb->len;
-    for (uint32_t line = 1; line < f->line && c < end; c++)
+    uint32_t pad = f->line == sb->line ? sb->col - 1 : 0;
+    for (uint32_t line = sb->line; line < f->line && c < end; c++)
       if (*c == '\n')
         line++;
-    if (c >= end && f->line > 1)
+    if (c >= end && f->line > sb->line)
       return;
     const char *e = memchr(c, '\n', (size_t)(end - c));
     if (!e)
       e = end;
-    fprintf(ctx->diag_out, "%.*s\n", (int)(e - c), c);
-    for (uint32_t k = 1; k < f->col; k++)
-      fputc(c + k - 1 < e && c[k - 1] == '\t' ? '\t' : ' ', ctx->diag_out);
+    fprintf(ctx->diag_out, "%*s%.*s\n", (int)pad, "", (int)(e - c), c);
+    for (uint32_t k = 1; k < f->col; k++) /* column k is c[k - 1 - pad] */
+      fputc(k > pad && c + (k - 1 - pad) < e && c[k - 1 - pad] == '\t' ? '\t' : ' ', ctx->diag_out);
     fputc('^', ctx->diag_out);
     for (uint32_t k = 0; k < underline; k++)
       fputc('~', ctx->diag_out);

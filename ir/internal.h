@@ -16,6 +16,8 @@ typedef struct SourceBuf {
   Str name;
   char *text;
   size_t len;
+  uint32_t line, col; /* where text starts in the file (a part of a split file starts later) */
+  bool owned;         /* a copy the context frees, or the caller's text (ir_parse_part) */
 } SourceBuf;
 
 struct IrCtx {
@@ -39,7 +41,10 @@ static inline uint32_t ir_hash_mix(uint32_t h, uint64_t v) {
   return h;
 }
 uint32_t ir_hash_bytes(const char *s, size_t len);
-const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len);
+/* Keeps text for diagnostics to quote: a copy, or (copy false) text itself, which the caller
+ * keeps alive and NUL-terminated at len. Returns the buffer to parse. */
+const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len, uint32_t line,
+                              uint32_t col, bool copy);
 
 /* Writes a diagnostic as is (diag.c); underline: tildes after the caret. */
 void ir_diag_write(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *msg, uint32_t underline);
@@ -106,6 +111,7 @@ struct Parser {
   const char *prev_end;   /* end of the token before tok */
   Str file;
   const char *src;        /* start of the source, for line/column */
+  uint32_t src_line, src_col; /* the line and column of src in the file */
   const char *line_start; /* cache for line/column lookups */
   uint32_t line_no;
   bool failed;

@@ -93,7 +93,7 @@ static Loc *loc_at(Parser *p, const char *pos) {
   /* line/column by scanning from a cached line start: positions mostly move forward */
   if (pos < p->line_start) {
     p->line_start = p->src;
-    p->line_no = 1;
+    p->line_no = p->src_line;
   }
   const char *c = p->line_start;
   uint32_t line = p->line_no;
@@ -106,7 +106,8 @@ static Loc *loc_at(Parser *p, const char *pos) {
   }
   p->line_start = ls;
   p->line_no = line;
-  return ir_loc_file(p->ctx, p->file, line, (uint32_t)(pos - ls) + 1);
+  uint32_t col = (uint32_t)(pos - ls) + 1;
+  return ir_loc_file(p->ctx, p->file, line, ls == p->src ? col + p->src_col - 1 : col);
 }
 
 Loc *p_loc_here(Parser *p) { return loc_at(p, p->tok.text); }
@@ -1153,14 +1154,28 @@ static bool skip_file_metadata(Parser *p) {
   return true;
 }
 
+static Op *parse_buffer(IrCtx *ctx, const char *filename, const char *buf, size_t len, uint32_t line,
+                        uint32_t col);
+
 Op *ir_parse(IrCtx *ctx, const char *filename, const char *text, size_t len) {
-  const char *buf = ir_ctx_add_source(ctx, filename, text, len);
+  return parse_buffer(ctx, filename, ir_ctx_add_source(ctx, filename, text, len, 1, 1, true), len, 1, 1);
+}
+
+Op *ir_parse_part(IrCtx *ctx, const char *filename, const char *text, size_t len, uint32_t line, uint32_t col) {
+  return parse_buffer(ctx, filename, ir_ctx_add_source(ctx, filename, text, len, line, col, false), len, line,
+                      col);
+}
+
+static Op *parse_buffer(IrCtx *ctx, const char *filename, const char *buf, size_t len, uint32_t line,
+                        uint32_t col) {
   Parser p = {0};
   p.ctx = ctx;
   p.file = ir_intern_cstr(ctx, filename);
   p.src = buf;
+  p.src_line = line;
+  p.src_col = col;
   p.line_start = buf;
-  p.line_no = 1;
+  p.line_no = line;
   lex_init(&p.lx, buf, len);
   p_next(&p);
   Op *top = NULL;
