@@ -49,8 +49,13 @@ void ir_ctx_destroy(IrCtx *ctx) {
   free(ctx);
 }
 
+/* What a zero-size request gets: a valid pointer to nothing, shared. */
+static _Alignas(16) unsigned char nothing[16];
+
 void *ir_alloc(IrCtx *ctx, size_t bytes) {
-  bytes = (bytes + 15) & ~(size_t)15;
+  if (!bytes)
+    return nothing;
+  bytes = (bytes + 7) & ~(size_t)7; /* 8-byte alignment is all IR objects need */
   Chunk *c = ctx->chunks;
   if (!c || c->cap - c->used < bytes) {
     size_t cap = bytes > CHUNK / 4 ? bytes : CHUNK;
@@ -65,6 +70,11 @@ void *ir_alloc(IrCtx *ctx, size_t bytes) {
       memset(big->data, 0, bytes);
       return big->data;
     }
+    /* chunks start small and double up to CHUNK: a small program (a part of a split file)
+     * takes little memory and no mapping of its own */
+    size_t grow = c ? c->cap * 2 : CHUNK / 16;
+    if (cap == CHUNK && grow < CHUNK)
+      cap = grow > bytes ? grow : bytes;
     c = xmalloc(sizeof *c + cap);
     c->used = 0;
     c->cap = cap;
@@ -78,7 +88,7 @@ void *ir_alloc(IrCtx *ctx, size_t bytes) {
 }
 
 void *ir_dup(IrCtx *ctx, const void *src, size_t bytes) {
-  void *p = ir_alloc(ctx, bytes ? bytes : 1);
+  void *p = ir_alloc(ctx, bytes);
   if (bytes)
     memcpy(p, src, bytes);
   return p;

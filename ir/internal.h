@@ -164,6 +164,12 @@ typedef struct OpState {
   NamedAttr *attrs;
   uint32_t nattrs, capattrs;
   uint32_t num_results_expected; /* how many result names the source gave */
+  /* the arrays' first storage (parser.c's GROW) */
+  Value *operands0[8];
+  Type *result_types0[4];
+  Block *succs0[2];
+  Region *regions0[2];
+  NamedAttr props0[4], attrs0[4];
   const char *at;                /* the op name in the source, for custom forms' errors */
 } OpState;
 

@@ -405,10 +405,16 @@ bool p_operand_list(Parser *p, OperandRef **out, uint32_t *n) {
   return true;
 }
 
+/* Grows one of an OpState's arrays: its first storage is the OpState's own (arr##0, on the
+ * stack while the op is parsed), later ones come from the arena; build_op copies what the op
+ * keeps, so most ops leave nothing of their OpState behind. */
 #define GROW(arr, n, cap)                                              \
   do {                                                                 \
-    if ((n) == (cap)) {                                                \
-      uint32_t nc_ = (cap) ? (cap) * 2 : 4;                            \
+    if ((n) == 0 && (cap) == 0) {                                      \
+      (arr) = arr##0;                                                  \
+      (cap) = sizeof arr##0 / sizeof *arr##0;                          \
+    } else if ((n) == (cap)) {                                         \
+      uint32_t nc_ = (cap) * 2;                                        \
       void *na_ = ir_alloc(p->ctx, nc_ * sizeof *(arr));               \
       if (n)                                                           \
         memcpy(na_, (arr), (n) * sizeof *(arr));                       \
@@ -546,7 +552,7 @@ static Op *build_op(Parser *p, OpState *st) {
   op->loc = st->src;
   op->noperands = st->noperands;
   op->operands = ir_dup(ctx, st->operands, st->noperands * sizeof(Value *));
-  op->operand_uses = ir_alloc(ctx, st->noperands * sizeof(Use) + 1);
+  op->operand_uses = ir_alloc(ctx, st->noperands * sizeof(Use));
   for (uint32_t i = 0; i < st->noperands; i++) {
     Use *u = &op->operand_uses[i];
     u->user = op;
@@ -555,7 +561,7 @@ static Op *build_op(Parser *p, OpState *st) {
     op->operands[i]->uses = u;
   }
   op->nresults = st->nresults;
-  op->results = ir_alloc(ctx, st->nresults * sizeof(Value) + 1);
+  op->results = ir_alloc(ctx, st->nresults * sizeof(Value));
   for (uint32_t i = 0; i < st->nresults; i++) {
     op->results[i].type = st->result_types[i];
     op->results[i].def = op;
@@ -564,7 +570,7 @@ static Op *build_op(Parser *p, OpState *st) {
   op->nsuccs = st->nsuccs;
   op->succs = ir_dup(ctx, st->succs, st->nsuccs * sizeof(Block *));
   op->nregions = st->nregions;
-  op->regions = ir_alloc(ctx, st->nregions * sizeof(Region) + 1);
+  op->regions = ir_alloc(ctx, st->nregions * sizeof(Region));
   for (uint32_t i = 0; i < st->nregions; i++) {
     op->regions[i] = *st->regions[i];
     op->regions[i].parent = op;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define VERSION "0.1.0"
 
@@ -200,8 +201,10 @@ static const char *find_split_marker(const char *s, const char *end) {
   return end;
 }
 
-/* The whole input ("-": standard input), or NULL after saying why. A file that cannot be opened or
- * read (a directory, a closed standard input) is an error, not an empty program. */
+/* The whole input ("-": standard input), NUL-terminated, or NULL after saying why. A file that
+ * cannot be opened or read (a directory, a closed standard input) is an error, not an empty
+ * program. A regular file is read into a buffer of its size (the parser works in it, so this is
+ * the one copy of the text a run keeps). */
 static char *read_input(const char *path, size_t *len) {
   bool is_stdin = strcmp(path, "-") == 0;
   const char *name = is_stdin ? "<stdin>" : path;
@@ -211,6 +214,9 @@ static char *read_input(const char *path, size_t *len) {
     return NULL;
   }
   size_t cap = 1 << 16, n = 0;
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 && (uintmax_t)sb.st_size < SIZE_MAX / 2)
+    cap = (size_t)sb.st_size + 1; /* + 1: the read that finds the end, and the NUL */
   char *buf = malloc(cap);
   int err = 0;
   for (size_t got = 1; buf && got;) {
