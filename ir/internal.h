@@ -240,6 +240,7 @@ void st_add_operand(Parser *p, OpState *st, Value *v);
 void st_add_result_type(Parser *p, OpState *st, Type *t);
 void st_set_segments(Parser *p, OpState *st, const uint32_t *sizes, uint32_t n);
 Loc *p_loc_here(Parser *p);
+void p_note_at(Parser *p, const char *pos, const char *msg); /* a note after an error */
 Loc *p_loc_new(Parser *p, LocKind k);
 
 /* What the type, attribute and location parsers share (syntax.c, types.c, attrs.c). */

@@ -112,6 +112,8 @@ static Loc *loc_at(Parser *p, const char *pos) {
 
 Loc *p_loc_here(Parser *p) { return loc_at(p, p->tok.text); }
 
+void p_note_at(Parser *p, const char *pos, const char *msg) { ir_diag(p->ctx, DIAG_NOTE, loc_at(p, pos), "%s", msg); }
+
 static bool verror(Parser *p, const char *pos, const char *fmt, va_list ap) {
   if (p->failed)
     return false; /* one error per op: what follows is usually a consequence */
