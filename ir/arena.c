@@ -43,13 +43,19 @@ void ir_ctx_destroy(IrCtx *ctx) {
   free(ctx->strtab);
   free(ctx->typetab);
   for (uint32_t i = 0; i < ctx->nsources; i++)
-    free(ctx->sources[i].text);
+    if (ctx->sources[i].owned)
+      free(ctx->sources[i].text);
   free(ctx->sources);
   free(ctx);
 }
 
+/* What a zero-size request gets: a valid pointer to nothing, shared. */
+static _Alignas(16) unsigned char nothing[16];
+
 void *ir_alloc(IrCtx *ctx, size_t bytes) {
-  bytes = (bytes + 15) & ~(size_t)15;
+  if (!bytes)
+    return nothing;
+  bytes = (bytes + 7) & ~(size_t)7; /* 8-byte alignment is all IR objects need */
   Chunk *c = ctx->chunks;
   if (!c || c->cap - c->used < bytes) {
     size_t cap = bytes > CHUNK / 4 ? bytes : CHUNK;
@@ -64,6 +70,11 @@ void *ir_alloc(IrCtx *ctx, size_t bytes) {
       memset(big->data, 0, bytes);
       return big->data;
     }
+    /* chunks start small and double up to CHUNK: a small program (a part of a split file)
+     * takes little memory and no mapping of its own */
+    size_t grow = c ? c->cap * 2 : CHUNK / 16;
+    if (cap == CHUNK && grow < CHUNK)
+      cap = grow > bytes ? grow : bytes;
     c = xmalloc(sizeof *c + cap);
     c->used = 0;
     c->cap = cap;
@@ -77,7 +88,7 @@ void *ir_alloc(IrCtx *ctx, size_t bytes) {
 }
 
 void *ir_dup(IrCtx *ctx, const void *src, size_t bytes) {
-  void *p = ir_alloc(ctx, bytes ? bytes : 1);
+  void *p = ir_alloc(ctx, bytes);
   if (bytes)
     memcpy(p, src, bytes);
   return p;
@@ -127,8 +138,9 @@ Str ir_intern(IrCtx *ctx, const char *s, size_t len) {
 Str ir_intern_cstr(IrCtx *ctx, const char *s) { return ir_intern(ctx, s, strlen(s)); }
 
 
-/* Keeps a copy of a source buffer so diagnostics can quote its lines. */
-const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len) {
+/* Keeps a source buffer (a copy, or the caller's) so diagnostics can quote its lines. */
+const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len, uint32_t line,
+                              uint32_t col, bool copy) {
   if (ctx->nsources == ctx->capsources) {
     uint32_t ncap = ctx->capsources ? ctx->capsources * 2 : 4;
     SourceBuf *s = realloc(ctx->sources, ncap * sizeof *s);
@@ -137,12 +149,18 @@ const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, si
     ctx->sources = s;
     ctx->capsources = ncap;
   }
-  char *copy = xmalloc(len + 1);
-  memcpy(copy, text, len);
-  copy[len] = 0;
+  char *buf = (char *)text;
+  if (copy) {
+    buf = xmalloc(len + 1);
+    memcpy(buf, text, len);
+    buf[len] = 0;
+  }
   SourceBuf *sb = &ctx->sources[ctx->nsources++];
   sb->name = ir_intern_cstr(ctx, name);
-  sb->text = copy;
+  sb->text = buf;
+  sb->owned = copy;
   sb->len = len;
-  return copy;
+  sb->line = line;
+  sb->col = col;
+  return buf;
 }

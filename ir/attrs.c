@@ -1298,7 +1298,12 @@ static bool dense_values(Parser *p, Attr *a, const DLit **leaves, uint64_t n, co
       double v;
       if (is_bool)
         return p_error_at(p, d->tok.text, "expected floating point elements, but parsed integer");
-      if (d->tok.kind == TOK_INT && len > 2 && buf[1] == 'x') {
+      if (d->tok.kind == TOK_INT && !(len > 2 && buf[1] == 'x')) {
+        p_error_at(p, d->tok.text, "unexpected decimal integer literal for a floating point value");
+        p_note_at(p, d->tok.text, "add a trailing dot to make the literal a float");
+        return false;
+      }
+      if (d->tok.kind == TOK_INT) {
         bool ok;
         v = bits_to_double(et->u.f, strtoull(buf, NULL, 16), &ok);
         if (!ok)

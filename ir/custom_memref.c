@@ -235,11 +235,14 @@ bool parse_memref_global(Parser *p, OpState *st) {
   Type *t;
   if (!p_symbol(p, &name) || !p_expect(p, TOK_COLON, "':'"))
     return false;
-  const char *pos = p_tok(p)->text;
   if (!p_type(p, &t))
     return false;
-  if (t->kind != TY_MEMREF)
-    return p_error_at(p, pos, "type should be static shaped memref, but got a non-memref type");
+  bool is_static = t->kind == TY_MEMREF && !t->u.sh.unranked;
+  for (uint32_t i = 0; is_static && i < t->u.sh.rank; i++)
+    is_static = t->u.sh.shape[i] != IR_DYNAMIC;
+  if (!is_static)
+    return p_error_at(p, st->at, "custom op 'memref.global' type should be static shaped memref, but got '%s'",
+                      ir_type_str(ctx, t));
   st_add_prop(p, st, "sym_name", ir_attr_string(ctx, name.s, name.len));
   st_add_prop(p, st, "type", ir_attr_type(ctx, t));
   if (p_opt(p, TOK_EQUAL)) {
@@ -248,6 +251,8 @@ bool parse_memref_global(Parser *p, OpState *st) {
       init = ir_attr_unit(ctx);
     else if (!p_attr(p, tensor_of(ctx, t), &init))
       return false;
+    else if (init->kind != ATTR_DENSE && init->kind != ATTR_DENSE_RESOURCE && init->kind != ATTR_SPARSE)
+      return p_error_at(p, st->at, "custom op 'memref.global' initial value should be a unit or elements attribute");
     else if (init->kind == ATTR_DENSE && !init->type)
       init->type = tensor_of(ctx, t); /* `= dense<...>` takes the memref's shape as a tensor */
     st_add_prop(p, st, "initial_value", init);

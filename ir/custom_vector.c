@@ -833,6 +833,33 @@ static bool transfer_map(const Attr *a, uint32_t *ndims, int32_t *res, uint32_t 
   return end - c == 2 && c[0] == ')' && c[1] == '>';
 }
 
+/* The number of results of an affine map's text, 0 if it has none or is not read. */
+static uint32_t map_results(Str text) {
+  const char *c = text.s, *end = text.s + text.len, *arrow = NULL;
+  for (; c + 1 < end && !arrow; c++)
+    if (c[0] == '-' && c[1] == '>')
+      arrow = c;
+  if (!arrow)
+    return 0;
+  for (c = arrow; c < end && *c != '('; c++)
+    ;
+  uint32_t n = 0, depth = 0;
+  bool any = false;
+  for (c++; c < end; c++) {
+    if (*c == '(')
+      depth++;
+    else if (*c == ')' && !depth)
+      return any ? n + 1 : 0;
+    else if (*c == ')')
+      depth--;
+    else if (*c == ',' && !depth)
+      n++;
+    else if (*c != ' ')
+      any = true;
+  }
+  return 0;
+}
+
 /* `affine_map<(d0, ..., dN-1) -> (dN-r, ..., dN-1)>`, what a transfer has when no map is given */
 static Str minor_identity(IrCtx *ctx, uint32_t ndims, uint32_t nres) {
   char buf[1024];
@@ -904,11 +931,12 @@ static bool parse_transfer(Parser *p, OpState *st, bool write) {
       return false;
     has_mask = true;
   }
-  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+  if (!p_opt_attr_dict(p, st))
     return false;
-  const char *pos = p_tok(p)->text;
+  const char *pos = p_tok(p)->text; /* where mlir-opt places errors about the types */
   Type *t[2];
-  if (!p_type(p, &t[0]) || !p_expect(p, TOK_COMMA, "','") || !p_type(p, &t[1]))
+  if (!p_expect(p, TOK_COLON, "':'") || !p_type(p, &t[0]) || !p_expect(p, TOK_COMMA, "','") ||
+      !p_type(p, &t[1]))
     return false;
   Type *vec = t[write ? 0 : 1], *mem = t[write ? 1 : 0];
   if (vec->kind != TY_VECTOR || (mem->kind != TY_MEMREF && mem->kind != TY_TENSOR))
@@ -919,7 +947,8 @@ static bool parse_transfer(Parser *p, OpState *st, bool write) {
   if (!map) {
     nres = transfer_rank(mem, vec);
     if (nres > mem->u.sh.rank)
-      return p_error_at(p, pos, "the vector has more dimensions than the memref");
+      return p_error_at(p, pos, "custom op '%.*s' expected a custom permutation_map when rank(source) != rank(destination)",
+                        (int)st->name.len, st->name.s);
     Attr *a = ir_alloc(ctx, sizeof *a);
     a->kind = ATTR_AFFINE_MAP;
     a->u.str = minor_identity(ctx, mem->u.sh.rank, nres);
@@ -927,7 +956,10 @@ static bool parse_transfer(Parser *p, OpState *st, bool write) {
     for (uint32_t i = 0; i < nres; i++)
       res[i] = (int32_t)(mem->u.sh.rank - nres + i);
   } else if (!transfer_map(map, &ndims, res, &nres)) {
-    return p_error_at(p, pos, "expected a permutation map of dimensions and zeros");
+    /* A map of other results is the verifier's to reject, in mlir-opt's words; only the mask's
+     * type, which follows from the map, needs one of dimensions and zeros here. */
+    if (has_mask || map->kind != ATTR_AFFINE_MAP || !(nres = map_results(map->u.str)))
+      return p_error_at(p, pos, "expected a permutation map of dimensions and zeros");
   }
   if (!st_attr(st, "in_bounds")) {
     Attr *f[64];

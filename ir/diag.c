@@ -41,12 +41,19 @@ static const char *sev_name(DiagSeverity s) {
   }
 }
 
-/* The buffer of file `name`: one the context read, else the file read now (once; a file that
- * cannot be read is remembered as such, text NULL). */
-static const SourceBuf *source_of(IrCtx *ctx, Str name) {
-  for (uint32_t i = 0; i < ctx->nsources; i++)
-    if (ctx->sources[i].name.len == name.len && !memcmp(ctx->sources[i].name.s, name.s, name.len))
-      return &ctx->sources[i];
+/* The buffer of file `name` that holds `line`: one the context read (of a split file's parts, the
+ * last that starts at or before the line), else the file read now (once; a file that cannot be
+ * read is remembered as such, text NULL). */
+static const SourceBuf *source_of(IrCtx *ctx, Str name, uint32_t line) {
+  const SourceBuf *best = NULL;
+  for (uint32_t i = 0; i < ctx->nsources; i++) {
+    const SourceBuf *sb = &ctx->sources[i];
+    if (sb->name.len == name.len && !memcmp(sb->name.s, name.s, name.len) && sb->line <= line &&
+        (!best || sb->line > best->line))
+      best = sb;
+  }
+  if (best)
+    return best;
   char path[4096];
   if (!name.len || name.len >= sizeof path)
     return NULL;
@@ -72,7 +79,7 @@ static const SourceBuf *source_of(IrCtx *ctx, Str name) {
   }
   if (f)
     fclose(f);
-  ir_ctx_add_source(ctx, path, text ? text : "", text ? len : 0);
+  ir_ctx_add_source(ctx, path, text ? text : "", text ? len : 0, 1, 1, true);
   free(text);
   SourceBuf *sb = &ctx->sources[ctx->nsources - 1];
   if (!text) {
@@ -84,11 +91,11 @@ static const SourceBuf *source_of(IrCtx *ctx, Str name) {
 
 const char *ir_diag_source_line(IrCtx *ctx, Str file, uint32_t line, size_t *len) {
   pthread_mutex_lock(&diag_lock);
-  const SourceBuf *sb = source_of(ctx, file);
+  const SourceBuf *sb = source_of(ctx, file, line);
   const char *c = NULL;
   if (sb && sb->text && line) {
     const char *p = sb->text, *end = sb->text + sb->len;
-    for (uint32_t l = 1; l < line && p; l++)
+    for (uint32_t l = sb->line; l < line && p; l++)
       if ((p = memchr(p, '\n', (size_t)(end - p))))
         p++;
     if (p) {
@@ -102,20 +109,22 @@ const char *ir_diag_source_line(IrCtx *ctx, Str file, uint32_t line, size_t *len
 }
 
 static void quote_source(IrCtx *ctx, const Loc *f, uint32_t underline) {
-  const SourceBuf *sb = source_of(ctx, f->file);
+  const SourceBuf *sb = source_of(ctx, f->file, f->line);
   if (sb && sb->text && f->line) {
+    /* a buffer that starts inside a line (a part of a split file) shows blanks for the rest */
     const char *c = sb->text, *end = sb->text + sb->len;
-    for (uint32_t line = 1; line < f->line && c < end; c++)
+    uint32_t pad = f->line == sb->line ? sb->col - 1 : 0;
+    for (uint32_t line = sb->line; line < f->line && c < end; c++)
       if (*c == '\n')
         line++;
-    if (c >= end && f->line > 1)
+    if (c >= end && f->line > sb->line)
       return;
     const char *e = memchr(c, '\n', (size_t)(end - c));
     if (!e)
       e = end;
-    fprintf(ctx->diag_out, "%.*s\n", (int)(e - c), c);
-    for (uint32_t k = 1; k < f->col; k++)
-      fputc(c + k - 1 < e && c[k - 1] == '\t' ? '\t' : ' ', ctx->diag_out);
+    fprintf(ctx->diag_out, "%*s%.*s\n", (int)pad, "", (int)(e - c), c);
+    for (uint32_t k = 1; k < f->col; k++) /* column k is c[k - 1 - pad] */
+      fputc(k > pad && c + (k - 1 - pad) < e && c[k - 1 - pad] == '\t' ? '\t' : ' ', ctx->diag_out);
     fputc('^', ctx->diag_out);
     for (uint32_t k = 0; k < underline; k++)
       fputc('~', ctx->diag_out);

@@ -160,12 +160,17 @@ static bool parse_directive(IrExpect *e, const char *s, const char *end, uint32_
 }
 
 IrExpect *ir_expect_begin(IrCtx *ctx, const char *filename, const char *text, size_t len) {
+  return ir_expect_begin_part(ctx, filename, text, len, 1, 1);
+}
+
+IrExpect *ir_expect_begin_part(IrCtx *ctx, const char *filename, const char *text, size_t len, uint32_t first_line,
+                               uint32_t first_col) {
   IrExpect *e = calloc(1, sizeof *e);
   if (!e)
     abort();
   e->ctx = ctx;
   e->file = ir_intern_cstr(ctx, filename);
-  uint32_t line = 1, last_plain = 0, first_below = UINT32_MAX;
+  uint32_t line = first_line, last_plain = first_line - 1, first_below = UINT32_MAX;
   for (const char *c = text, *end = text + len; c < end; line++) {
     const char *eol = memchr(c, '\n', (size_t)(end - c));
     if (!eol)
@@ -179,7 +184,8 @@ IrExpect *ir_expect_begin(IrCtx *ctx, const char *filename, const char *text, si
       }
     char place = 0;
     uint32_t before = e->n;
-    if (d && parse_directive(e, d + 9, lend, line, (uint32_t)(d - c) + 1, &place)) {
+    uint32_t col = (uint32_t)(d - c) + 1 + (c == text ? first_col - 1 : 0);
+    if (d && parse_directive(e, d + 9, lend, line, col, &place)) {
       if (place == 'a')
         e->v[before].line = last_plain;
       else if (place == 'b') {

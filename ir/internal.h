@@ -16,6 +16,8 @@ typedef struct SourceBuf {
   Str name;
   char *text;
   size_t len;
+  uint32_t line, col; /* where text starts in the file (a part of a split file starts later) */
+  bool owned;         /* a copy the context frees, or the caller's text (ir_parse_part) */
 } SourceBuf;
 
 struct IrCtx {
@@ -41,7 +43,10 @@ static inline uint32_t ir_hash_mix(uint32_t h, uint64_t v) {
   return h;
 }
 uint32_t ir_hash_bytes(const char *s, size_t len);
-const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len);
+/* Keeps text for diagnostics to quote: a copy, or (copy false) text itself, which the caller
+ * keeps alive and NUL-terminated at len. Returns the buffer to parse. */
+const char *ir_ctx_add_source(IrCtx *ctx, const char *name, const char *text, size_t len, uint32_t line,
+                              uint32_t col, bool copy);
 
 /* Writes a diagnostic as is (diag.c); underline: tildes after the caret. */
 void ir_diag_write(IrCtx *ctx, DiagSeverity sev, const Loc *loc, const char *msg, uint32_t underline);
@@ -108,6 +113,7 @@ struct Parser {
   const char *prev_end;   /* end of the token before tok */
   Str file;
   const char *src;        /* start of the source, for line/column */
+  uint32_t src_line, src_col; /* the line and column of src in the file */
   const char *line_start; /* cache for line/column lookups */
   uint32_t line_no;
   bool failed;
@@ -160,6 +166,13 @@ typedef struct OpState {
   NamedAttr *attrs;
   uint32_t nattrs, capattrs;
   uint32_t num_results_expected; /* how many result names the source gave */
+  /* the arrays' first storage (parser.c's GROW) */
+  Value *operands0[8];
+  Type *result_types0[4];
+  Block *succs0[2];
+  Region *regions0[2];
+  NamedAttr props0[4], attrs0[4];
+  const char *at;                /* the op name in the source, for custom forms' errors */
 } OpState;
 
 /* Primitives. Each returns false after reporting an error; `opt_` ones return false without
@@ -229,6 +242,7 @@ void st_add_operand(Parser *p, OpState *st, Value *v);
 void st_add_result_type(Parser *p, OpState *st, Type *t);
 void st_set_segments(Parser *p, OpState *st, const uint32_t *sizes, uint32_t n);
 Loc *p_loc_here(Parser *p);
+void p_note_at(Parser *p, const char *pos, const char *msg); /* a note after an error */
 Loc *p_loc_new(Parser *p, LocKind k);
 
 /* What the type, attribute and location parsers share (syntax.c, types.c, attrs.c). */

@@ -322,6 +322,9 @@ void ir_diag_summary_text(unsigned errors, unsigned warnings, char *buf, size_t 
  * nothing matched and returns the number of mismatches (0: the diagnostics were as expected). */
 typedef struct IrExpect IrExpect;
 IrExpect *ir_expect_begin(IrCtx *ctx, const char *filename, const char *text, size_t len);
+/* The same for a part of a file that starts at line:col (as ir_parse_part). */
+IrExpect *ir_expect_begin_part(IrCtx *ctx, const char *filename, const char *text, size_t len, uint32_t line,
+                               uint32_t col);
 unsigned ir_expect_end(IrExpect *e);
 
 /* ---- Parse, verify, print ------------------------------------------------------------------- */
@@ -330,6 +333,11 @@ unsigned ir_expect_end(IrExpect *e);
  * builtin.module (an implicit one wraps top-level ops that are not a single module), or NULL
  * after reporting every error it could find. */
 Op *ir_parse(IrCtx *ctx, const char *filename, const char *text, size_t len);
+/* Parses text where it lies, without a copy: text[len] must be '\0', and text must outlive ctx.
+ * text starts at line:col of the file (1, 1 for a whole file; later for one program of
+ * --split-input-file's), and diagnostics give the file's positions, so that a part need not be
+ * padded with what comes before it (which would make splitting quadratic). */
+Op *ir_parse_part(IrCtx *ctx, const char *filename, const char *text, size_t len, uint32_t line, uint32_t col);
 Op *ir_parse_file(IrCtx *ctx, const char *path); /* "-" reads stdin */
 
 /* Structural verification: every use defined and dominating, terminators present, operand and
@@ -343,5 +351,6 @@ typedef struct PrintOptions {
 
 void ir_print(IrCtx *ctx, FILE *out, Op *top, const PrintOptions *opts);
 const char *ir_type_str(IrCtx *ctx, const Type *t); /* for messages; lives with ctx */
+const char *ir_attr_str(IrCtx *ctx, const Attr *a); /* likewise */
 
 #endif

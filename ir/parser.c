@@ -93,7 +93,7 @@ static Loc *loc_at(Parser *p, const char *pos) {
   /* line/column by scanning from a cached line start: positions mostly move forward */
   if (pos < p->line_start) {
     p->line_start = p->src;
-    p->line_no = 1;
+    p->line_no = p->src_line;
   }
   const char *c = p->line_start;
   uint32_t line = p->line_no;
@@ -106,10 +106,13 @@ static Loc *loc_at(Parser *p, const char *pos) {
   }
   p->line_start = ls;
   p->line_no = line;
-  return ir_loc_file(p->ctx, p->file, line, (uint32_t)(pos - ls) + 1);
+  uint32_t col = (uint32_t)(pos - ls) + 1;
+  return ir_loc_file(p->ctx, p->file, line, ls == p->src ? col + p->src_col - 1 : col);
 }
 
 Loc *p_loc_here(Parser *p) { return loc_at(p, p->tok.text); }
+
+void p_note_at(Parser *p, const char *pos, const char *msg) { ir_diag(p->ctx, DIAG_NOTE, loc_at(p, pos), "%s", msg); }
 
 static bool verror(Parser *p, const char *pos, const char *fmt, va_list ap) {
   if (p->failed)
@@ -409,10 +412,16 @@ bool p_operand_list(Parser *p, OperandRef **out, uint32_t *n) {
   return true;
 }
 
+/* Grows one of an OpState's arrays: its first storage is the OpState's own (arr##0, on the
+ * stack while the op is parsed), later ones come from the arena; build_op copies what the op
+ * keeps, so most ops leave nothing of their OpState behind. */
 #define GROW(arr, n, cap)                                              \
   do {                                                                 \
-    if ((n) == (cap)) {                                                \
-      uint32_t nc_ = (cap) ? (cap) * 2 : 4;                            \
+    if ((n) == 0 && (cap) == 0) {                                      \
+      (arr) = arr##0;                                                  \
+      (cap) = sizeof arr##0 / sizeof *arr##0;                          \
+    } else if ((n) == (cap)) {                                         \
+      uint32_t nc_ = (cap) * 2;                                        \
       void *na_ = ir_alloc(p->ctx, nc_ * sizeof *(arr));               \
       if (n)                                                           \
         memcpy(na_, (arr), (n) * sizeof *(arr));                       \
@@ -550,7 +559,7 @@ static Op *build_op(Parser *p, OpState *st) {
   op->loc = st->src;
   op->noperands = st->noperands;
   op->operands = ir_dup(ctx, st->operands, st->noperands * sizeof(Value *));
-  op->operand_uses = ir_alloc(ctx, st->noperands * sizeof(Use) + 1);
+  op->operand_uses = ir_alloc(ctx, st->noperands * sizeof(Use));
   for (uint32_t i = 0; i < st->noperands; i++) {
     Use *u = &op->operand_uses[i];
     u->user = op;
@@ -559,7 +568,7 @@ static Op *build_op(Parser *p, OpState *st) {
     op->operands[i]->uses = u;
   }
   op->nresults = st->nresults;
-  op->results = ir_alloc(ctx, st->nresults * sizeof(Value) + 1);
+  op->results = ir_alloc(ctx, st->nresults * sizeof(Value));
   for (uint32_t i = 0; i < st->nresults; i++) {
     op->results[i].type = st->result_types[i];
     op->results[i].def = op;
@@ -568,7 +577,7 @@ static Op *build_op(Parser *p, OpState *st) {
   op->nsuccs = st->nsuccs;
   op->succs = ir_dup(ctx, st->succs, st->nsuccs * sizeof(Block *));
   op->nregions = st->nregions;
-  op->regions = ir_alloc(ctx, st->nregions * sizeof(Region) + 1);
+  op->regions = ir_alloc(ctx, st->nregions * sizeof(Region));
   for (uint32_t i = 0; i < st->nregions; i++) {
     op->regions[i] = *st->regions[i];
     op->regions[i].parent = op;
@@ -786,7 +795,8 @@ static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t 
       return false;
   }
   OpState st = {0};
-  st.src = loc_at(p, p->tok.text);
+  st.at = p->tok.text;
+  st.src = loc_at(p, st.at);
   st.num_results_expected = nexpected;
   bool pushed = false;
   if (p->tok.kind == TOK_STRING) {
@@ -1157,14 +1167,28 @@ static bool skip_file_metadata(Parser *p) {
   return true;
 }
 
+static Op *parse_buffer(IrCtx *ctx, const char *filename, const char *buf, size_t len, uint32_t line,
+                        uint32_t col);
+
 Op *ir_parse(IrCtx *ctx, const char *filename, const char *text, size_t len) {
-  const char *buf = ir_ctx_add_source(ctx, filename, text, len);
+  return parse_buffer(ctx, filename, ir_ctx_add_source(ctx, filename, text, len, 1, 1, true), len, 1, 1);
+}
+
+Op *ir_parse_part(IrCtx *ctx, const char *filename, const char *text, size_t len, uint32_t line, uint32_t col) {
+  return parse_buffer(ctx, filename, ir_ctx_add_source(ctx, filename, text, len, line, col, false), len, line,
+                      col);
+}
+
+static Op *parse_buffer(IrCtx *ctx, const char *filename, const char *buf, size_t len, uint32_t line,
+                        uint32_t col) {
   Parser p = {0};
   p.ctx = ctx;
   p.file = ir_intern_cstr(ctx, filename);
   p.src = buf;
+  p.src_line = line;
+  p.src_col = col;
   p.line_start = buf;
-  p.line_no = 1;
+  p.line_no = line;
   lex_init(&p.lx, buf, len);
   p_next(&p);
   Op *top = NULL;

@@ -780,8 +780,8 @@ void ir_print(IrCtx *ctx, FILE *out, Op *top, const PrintOptions *opts) {
   free(pr.buf);
 }
 
-/* A type as text, in the arena (for diagnostics). */
-const char *ir_type_str(IrCtx *ctx, const Type *t) {
+/* A type or an attribute as text, in the arena (for diagnostics). */
+static const char *as_text(IrCtx *ctx, const Type *t, const Attr *a) {
   Printer pr = {0};
   pr.ctx = ctx;
   pr.cap = 256;
@@ -793,7 +793,10 @@ const char *ir_type_str(IrCtx *ctx, const Type *t) {
   pr.out = open_memstream(&out, &len);
   if (!pr.out)
     abort();
-  pr_type(&pr, t);
+  if (t)
+    pr_type(&pr, t);
+  else
+    pr_attr(&pr, a);
   flush(&pr);
   fclose(pr.out);
   free(pr.buf);
@@ -802,3 +805,6 @@ const char *ir_type_str(IrCtx *ctx, const Type *t) {
   free(out);
   return s;
 }
+
+const char *ir_type_str(IrCtx *ctx, const Type *t) { return as_text(ctx, t, NULL); }
+const char *ir_attr_str(IrCtx *ctx, const Attr *a) { return as_text(ctx, NULL, a); }

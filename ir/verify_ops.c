@@ -83,6 +83,90 @@ static uint32_t bit_width(const Type *t) {
 
 /* ---- memref -------------------------------------------------------------------------------- */
 
+/* An affine map's text "affine_map<(d0, d1)[s0] -> (d1, 0, d0 + s0)>" read as MLIR's verifiers
+ * look at it: the numbers of dimensions and symbols, and each result as a bare dimension (its
+ * position), the constant 0, or anything else. */
+enum { MAP_OTHER = -1, MAP_ZERO = -2 };
+typedef struct MapShape {
+  uint32_t ndims, nsyms, nres;
+  int64_t res[MAX_RANK]; /* a position, MAP_ZERO or MAP_OTHER */
+} MapShape;
+
+/* How many comma-separated entries the list at q (after its opening bracket) has before the
+ * closing bracket at its depth; *q ends past it. */
+static uint32_t list_entries(const char **q, const char *end, char close) {
+  uint32_t n = 0, depth = 0;
+  bool any = false;
+  for (; *q < end; (*q)++) {
+    char ch = **q;
+    if (ch == '(' || ch == '[')
+      depth++;
+    else if ((ch == ')' || ch == ']') && depth)
+      depth--;
+    else if (ch == close && !depth) {
+      (*q)++;
+      return n + any;
+    } else if (ch == ',' && !depth)
+      n++;
+    else if (ch != ' ')
+      any = true;
+  }
+  return n + any;
+}
+
+static bool map_shape(Str text, MapShape *m) {
+  const char *q = text.s, *end = text.s + text.len;
+  while (q < end && *q != '(')
+    q++;
+  if (q == end)
+    return false;
+  q++;
+  m->ndims = list_entries(&q, end, ')');
+  m->nsyms = 0;
+  if (q < end && *q == '[') {
+    q++;
+    m->nsyms = list_entries(&q, end, ']');
+  }
+  while (q < end && *q != '(')
+    q++;
+  if (q == end)
+    return false;
+  q++;
+  m->nres = 0;
+  while (q < end && *q != ')') {
+    while (q < end && *q == ' ')
+      q++;
+    const char *start = q;
+    uint32_t depth = 0;
+    for (; q < end && (depth || (*q != ',' && *q != ')')); q++)
+      if (*q == '(')
+        depth++;
+      else if (*q == ')')
+        depth--;
+    const char *stop = q;
+    while (stop > start && stop[-1] == ' ')
+      stop--;
+    if (stop == start || m->nres == MAX_RANK)
+      return false;
+    int64_t kind = MAP_OTHER;
+    if (stop - start == 1 && *start == '0') {
+      kind = MAP_ZERO;
+    } else if (*start == 'd' && stop - start > 1 && stop - start < 8) {
+      int64_t d = 0;
+      const char *k = start + 1;
+      while (k < stop && *k >= '0' && *k <= '9')
+        d = 10 * d + (*k++ - '0');
+      if (k == stop)
+        kind = d;
+    }
+    m->res[m->nres++] = kind;
+    if (q < end && *q == ',')
+      q++;
+  }
+  return q < end;
+}
+
+
 /* The rank of operand `base` when it is a ranked memref or tensor that takes other than nidx
  * indices, else -1. */
 static int wrong_indices(Check *c, uint32_t base, int64_t nidx) {
@@ -130,8 +214,89 @@ static void dynamic_sizes(Check *c, int64_t given) {
 
 static void memref_alloc(Check *c) {
   int64_t seg[2];
-  if (ir_op_segments(c->op, seg, 2))
-    dynamic_sizes(c, seg[0]);
+  if (!ir_op_segments(c->op, seg, 2))
+    return;
+  dynamic_sizes(c, seg[0]);
+  const Type *t = c->op->nresults ? c->op->results[0].type : NULL;
+  if (c->errors || !t || t->kind != TY_MEMREF)
+    return;
+  /* a layout takes one operand per symbol of its map; the identity none */
+  MapShape m = {0};
+  const Attr *layout = t->u.sh.layout;
+  if (layout && layout->kind == ATTR_AFFINE_MAP && !map_shape(layout->u.str, &m))
+    return;
+  if (layout && layout->kind == ATTR_STRIDED) { /* its map has a symbol per `?` */
+    m.nsyms = layout->u.strided.has_offset && layout->u.strided.offset == IR_DYNAMIC;
+    for (uint32_t i = 0; i < layout->u.strided.n; i++)
+      m.nsyms += layout->u.strided.strides[i] == IR_DYNAMIC;
+  }
+  if (seg[1] != m.nsyms)
+    op_fail(c, "symbol operand count does not equal memref symbol count: expected %u, got %lld", m.nsyms,
+            (long long)seg[1]);
+}
+
+/* memref.dim of a memref of rank 1 or more, or unranked, at an index, giving an index */
+static void memref_dim(Check *c) {
+  if (c->op->noperands != 2 || c->op->nresults != 1)
+    return;
+  const Type *src = c->op->operands[0]->type;
+  if (!(src->kind == TY_UNRANKED_MEMREF || (src->kind == TY_MEMREF && (src->u.sh.unranked || src->u.sh.rank))))
+    op_fail(c, "operand #0 must be unranked.memref of any type values or non-0-ranked.memref of any type values, but got '%s'",
+            ty(c, src));
+  else if (c->op->operands[1]->type->kind != TY_INDEX)
+    op_fail(c, "operand #1 must be index, but got '%s'", ty(c, c->op->operands[1]->type));
+  else if (c->op->results[0].type->kind != TY_INDEX)
+    op_fail(c, "result #0 must be index, but got '%s'", ty(c, c->op->results[0].type));
+}
+
+/* memref.global: a static memref type; an initial value that is unit (uninitialized) or elements
+ * of the memref's element type and shape; a power-of-two alignment. */
+static void memref_global(Check *c) {
+  Attr *type = ir_op_attr(c->op, "type"), *init = ir_op_attr(c->op, "initial_value");
+  Attr *align = ir_op_attr(c->op, "alignment");
+  if (!type)
+    return;
+  if (type->kind != ATTR_TYPE || type->type->kind != TY_MEMREF || type->type->u.sh.unranked) {
+    op_fail(c, "attribute 'type' failed to satisfy constraint: memref type attribute");
+    return;
+  }
+  if (align && (align->kind != ATTR_INT || !ir_type_is_integer(align->type, 64) || align->u.i.big ||
+                align->u.i.v <= 0 || (align->u.i.v & (align->u.i.v - 1)))) {
+    op_fail(c, "attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0");
+    return;
+  }
+  const Type *t = type->type;
+  if (dynamic_dims(t)) {
+    op_fail(c, "type should be static shaped memref, but got '%s'", ty(c, t));
+    return;
+  }
+  if (!init || init->kind == ATTR_UNIT)
+    return;
+  if (init->kind != ATTR_DENSE && init->kind != ATTR_DENSE_RESOURCE && init->kind != ATTR_SPARSE) {
+    op_fail(c, "initial value should be a unit or elements attribute, but got %s", ir_attr_str(c->ctx, init));
+    return;
+  }
+  const Type *it = init->type;
+  if (!it || it->kind != TY_TENSOR || it->u.sh.unranked)
+    return; /* mlir-opt 22 takes only tensor-typed elements here (a vector one crashes it) */
+  if (it->u.sh.elem != t->u.sh.elem) {
+    op_fail(c, "initial value element expected to be of type '%s', but was of type '%s'", ty(c, t->u.sh.elem),
+            ty(c, it->u.sh.elem));
+    return;
+  }
+  bool same = it->u.sh.rank == t->u.sh.rank;
+  for (uint32_t i = 0; same && i < t->u.sh.rank; i++)
+    same = it->u.sh.shape[i] == t->u.sh.shape[i];
+  if (same)
+    return;
+  char want[512], got[512];
+  size_t kw = 0, kg = 0;
+  want[0] = got[0] = 0;
+  for (uint32_t i = 0; i < t->u.sh.rank && kw < sizeof want; i++)
+    kw += (size_t)snprintf(want + kw, sizeof want - kw, "%s%lld", i ? ", " : "", (long long)t->u.sh.shape[i]);
+  for (uint32_t i = 0; i < it->u.sh.rank && kg < sizeof got; i++)
+    kg += (size_t)snprintf(got + kg, sizeof got - kg, "%s%lld", i ? ", " : "", (long long)it->u.sh.shape[i]);
+  op_fail(c, "initial value shape expected to be %s but was %s", want, got);
 }
 
 static void memref_realloc(Check *c) {
@@ -465,12 +630,113 @@ static void vector_masked(Check *c) { vector_indices(c, 0, (int64_t)c->op->noper
 /* gather: base, offsets, index vector, mask, pass_thru; scatter: ..., value */
 static void vector_gather(Check *c) { vector_indices(c, 0, (int64_t)c->op->noperands - 4); }
 
+/* Bits of a scalar as MLIR's default data layout has them (index: 64), 0 when unknown. */
+static uint32_t layout_bits(const Type *t) { return t->kind == TY_INDEX ? 64 : bit_width(t); }
+
+/* MLIR's verifyTransferOp and verifyPermutationMap, after the index count: the source, the map's
+ * dimensions, symbols and results against the source and vector types, in_bounds one per result,
+ * and each result a distinct dimension or the constant 0. */
+static void transfer_map_check(Check *c, const Type *src, const Type *vec, bool has_mask) {
+  Attr *map = ir_op_attr(c->op, "permutation_map"), *inb = ir_op_attr(c->op, "in_bounds");
+  MapShape m;
+  if (src->kind != TY_MEMREF && src->kind != TY_TENSOR) {
+    op_fail(c, "requires source to be a memref or ranked tensor type");
+    return;
+  }
+  if (!map || map->kind != ATTR_AFFINE_MAP || !map_shape(map->u.str, &m) || src->u.sh.unranked)
+    return;
+  const Type *elem = src->u.sh.elem;
+  uint32_t vrank = vec->u.sh.rank;
+  int64_t minor = vrank ? vec->u.sh.shape[vrank - 1] : 1;
+  if (elem->kind == TY_VECTOR) {
+    uint32_t er = elem->u.sh.rank;
+    uint64_t sbits = (uint64_t)layout_bits(elem->u.sh.elem) * (uint64_t)(er ? elem->u.sh.shape[er - 1] : 1);
+    uint64_t rbits = (uint64_t)layout_bits(vec->u.sh.elem) * (uint64_t)minor;
+    if (sbits && rbits % sbits) {
+      op_fail(c, "requires the bitwidth of the minor 1-D vector to be an integral multiple of the bitwidth of the minor 1-D vector of the source");
+      return;
+    }
+    if (er > vrank) {
+      op_fail(c, "requires source vector element and vector result ranks to match.");
+      return;
+    }
+    if (m.nres != vrank - er) {
+      op_fail(c, "requires a permutation_map with result dims of the same rank as the vector type");
+      return;
+    }
+    if (has_mask) {
+      op_fail(c, "does not support masks with vector element type");
+      return;
+    }
+  } else {
+    uint64_t ebits = layout_bits(elem), rbits = (uint64_t)layout_bits(vec->u.sh.elem) * (uint64_t)minor;
+    if (ebits && rbits % ebits) {
+      op_fail(c, "requires the bitwidth of the minor 1-D vector to be an integral multiple of the bitwidth of the source element type");
+      return;
+    }
+    if (m.nres != vrank) {
+      op_fail(c, "requires a permutation_map with result dims of the same rank as the vector type");
+      return;
+    }
+  }
+  if (m.nsyms) {
+    op_fail(c, "requires permutation_map without symbols");
+    return;
+  }
+  if (m.ndims != src->u.sh.rank) {
+    op_fail(c, "requires a permutation_map with input dims of the same rank as the source type");
+    return;
+  }
+  if (inb && inb->kind == ATTR_ARRAY && inb->u.arr.n != m.nres) {
+    op_fail(c, "expects the in_bounds attr of same rank as permutation_map results: %.*s vs inBounds of size: %u",
+            (int)map->u.str.len, map->u.str.s, inb->u.arr.n);
+    return;
+  }
+  if (c->op->name.s[16] == 'r' && c->op->noperands > 1) {
+    int64_t seg[4];
+    ir_op_segments(c->op, seg, 4);
+    const Type *pad = c->op->operands[1 + seg[1]]->type;
+    if (pad != elem) {
+      op_fail(c, elem->kind == TY_VECTOR ? "requires source element type and padding type to match."
+                                          : "requires formal padding and source of the same elemental type");
+      return;
+    }
+  }
+  bool seen[MAX_RANK] = {false};
+  for (uint32_t i = 0; i < m.nres; i++) {
+    if (m.res[i] == MAP_ZERO)
+      continue;
+    if (m.res[i] < 0 || m.res[i] >= MAX_RANK) {
+      op_fail(c, "requires a projected permutation_map (at most one dim or the zero constant can appear in each result)");
+      return;
+    }
+    if (seen[m.res[i]]) {
+      op_fail(c, "requires a permutation_map that is a permutation (found one dim used more than once)");
+      return;
+    }
+    seen[m.res[i]] = true;
+  }
+}
+
 static void vector_transfer(Check *c) {
   int64_t seg[4];
   if (!ir_op_segments(c->op, seg, 4))
     return;
   bool read = c->op->name.s[16] == 'r'; /* vector.transfer_read: base, indices, padding, mask */
   vector_indices(c, read ? 0 : 1, read ? seg[1] : seg[2]);
+  const Type *src = c->op->operands[read ? 0 : 1]->type;
+  const Type *vec = read ? (c->op->nresults == 1 ? c->op->results[0].type : NULL) : c->op->operands[0]->type;
+  if (c->errors || !vector_of(vec))
+    return;
+  Attr *map = ir_op_attr(c->op, "permutation_map");
+  MapShape m;
+  if (!read && map && map->kind == ATTR_AFFINE_MAP && map_shape(map->u.str, &m))
+    for (uint32_t i = 0; i < m.nres; i++)
+      if (m.res[i] == MAP_ZERO) {
+        op_fail(c, "should not have broadcast dimensions");
+        return;
+      }
+  transfer_map_check(c, src, vec, seg[3] != 0);
 }
 
 static void vector_transpose(Check *c) {
@@ -1021,25 +1287,135 @@ static void scf_if(Check *c) {
   }
 }
 
-/* scf.while: the after region's yield feeds the before region's arguments. */
+/* One control-flow edge of a region-branch op, checked as MLIR's verifyTypesAlongControlFlowEdges
+ * does: the n values that `point` passes (from `from`) match the inputs of `to` in number and
+ * type. Returns false after reporting. */
+static bool edge(Check *c, const char *from, const char *to, Value *const *src, uint32_t nsrc, const Value *dst,
+                 uint32_t ndst, const Op *point) {
+  if (nsrc != ndst) {
+    op_fail(c, "along control flow edge from %s to %s: region branch point has %u operands, but region successor needs %u inputs",
+            from, to, nsrc, ndst);
+    note_on(c, point, "region branch point");
+    return false;
+  }
+  for (uint32_t i = 0; i < nsrc; i++)
+    if (src[i]->type != dst[i].type) {
+      op_fail(c, "along control flow edge from %s to %s: successor operand type #%u '%s' should match successor input type #%u '%s'",
+              from, to, i, ty(c, src[i]->type), i, ty(c, dst[i].type));
+      note_on(c, point, "region branch point");
+      return false;
+    }
+  return true;
+}
+
+/* scf.while: the before region ends in scf.condition and the after region in scf.yield; the
+ * operands enter the before region, the condition's values leave as the results or enter the
+ * after region, and the after region's yield goes back to the before region. */
 static void scf_while(Check *c) {
-  if (c->op->nregions != 2 || !c->op->regions[0].first)
+  Op *op = c->op;
+  if (op->nregions != 2 || !op->regions[0].first || !op->regions[1].first)
     return;
-  Op *y = terminator(&c->op->regions[1]);
-  Block *before = c->op->regions[0].first;
-  if (!y || !ir_str_eq(y->name, "scf.yield"))
-    return;
-  if (y->noperands != before->nargs) {
-    op_fail(c, "along control flow edge from Operation scf.yield to Region #0: region branch point has %u operands, but region successor needs %u inputs",
-            y->noperands, before->nargs);
-    note_on(c, y, "region branch point");
+  Op *cond = terminator(&op->regions[0]), *y = terminator(&op->regions[1]);
+  if (!cond || !ir_str_eq(cond->name, "scf.condition")) {
+    op_fail(c, "expects the 'before' region to terminate with 'scf.condition'");
+    if (cond)
+      note_on(c, cond, "terminator here");
     return;
   }
-  for (uint32_t i = 0; i < y->noperands; i++)
-    if (y->operands[i]->type != before->args[i].type) {
-      op_fail(c, "along control flow edge from Operation scf.yield to Region #0: successor operand type #%u '%s' should match successor input type #%u '%s'",
-              i, ty(c, y->operands[i]->type), i, ty(c, before->args[i].type));
-      note_on(c, y, "region branch point");
+  if (!y || !ir_str_eq(y->name, "scf.yield")) {
+    op_fail(c, "expects the 'after' region to terminate with 'scf.yield'");
+    if (y)
+      note_on(c, y, "terminator here");
+    return;
+  }
+  Block *before = op->regions[0].first, *after = op->regions[1].first;
+  uint32_t nc = cond->noperands ? cond->noperands - 1 : 0;
+  Value *const *cv = cond->operands + (cond->noperands ? 1 : 0);
+  if (edge(c, "parent", "Region #0", op->operands, op->noperands, before->args, before->nargs, op) &&
+      edge(c, "Operation scf.condition", "parent", cv, nc, op->results, op->nresults, cond) &&
+      edge(c, "Operation scf.condition", "Region #1", cv, nc, after->args, after->nargs, cond))
+    edge(c, "Operation scf.yield", "Region #0", y->operands, y->noperands, before->args, before->nargs, y);
+}
+
+/* scf.yield ends the regions of these ops only (scf.forall's body ends in scf.forall.in_parallel,
+ * scf.parallel's in scf.reduce). */
+static void scf_yield(Check *c) {
+  static const char *const parents[] = {"scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"};
+  Op *parent = ir_op_parent_op(c->op);
+  if (!parent)
+    return;
+  for (size_t i = 0; i < sizeof parents / sizeof *parents; i++)
+    if (ir_str_eq(parent->name, parents[i]))
+      return;
+  op_fail(c, "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'");
+}
+
+/* One of scf.forall's bound lists: one value per loop, a `?` (IR_DYNAMIC) per operand given
+ * (MLIR's verifyListOfOperandsOrIntegers). */
+static bool bound_list(Check *c, const char *name, uint32_t rank, const int64_t *vals, uint32_t n, int64_t given) {
+  if (n != rank) {
+    bare_fail(c, "expected %u %s values, got %u", rank, name, n);
+    return false;
+  }
+  int64_t dyn = 0;
+  for (uint32_t i = 0; i < n; i++)
+    dyn += vals[i] == IR_DYNAMIC;
+  if (dyn != given) {
+    bare_fail(c, "expected %lld dynamic %s values", (long long)dyn, name);
+    return false;
+  }
+  return true;
+}
+
+/* scf.forall: operands (lower bounds, upper bounds, steps, outputs); the body takes an index
+ * per loop (as many as static lower bounds) and then each output; outputs are ranked tensors,
+ * one per result, of its type; a mapping has one entry per loop. */
+static void scf_forall(Check *c) {
+  Op *op = c->op;
+  int64_t seg[4], lb[MAX_RANK], ub[MAX_RANK], st[MAX_RANK];
+  uint32_t nlb, nub, nst;
+  Block *body = op->nregions ? op->regions[0].first : NULL;
+  if (!ir_op_segments(op, seg, 4) || !body || !int_list(ir_op_attr(op, "staticLowerBound"), lb, &nlb) ||
+      !int_list(ir_op_attr(op, "staticUpperBound"), ub, &nub) || !int_list(ir_op_attr(op, "staticStep"), st, &nst))
+    return;
+  uint32_t nout = (uint32_t)seg[3], out0 = (uint32_t)(seg[0] + seg[1] + seg[2]), rank = nlb;
+  for (uint32_t i = 0; i < nout; i++) {
+    const Type *t = op->operands[out0 + i]->type;
+    if (t->kind != TY_TENSOR || t->u.sh.unranked) {
+      op_fail(c, "operand #%u must be variadic of ranked tensor of any type values, but got '%s'", out0 + i, ty(c, t));
+      return;
+    }
+  }
+  if (op->nresults != nout) {
+    op_fail(c, "produces %u results, but has only %u outputs", op->nresults, nout);
+    return;
+  }
+  if (body->nargs != rank + nout) {
+    op_fail(c, "region expects %u arguments", rank);
+    return;
+  }
+  for (uint32_t i = 0; i < rank; i++)
+    if (body->args[i].type->kind != TY_INDEX) {
+      op_fail(c, "expects %u-th block argument to be an index", i);
+      return;
+    }
+  for (uint32_t i = 0; i < nout; i++)
+    if (body->args[rank + i].type != op->operands[out0 + i]->type) {
+      op_fail(c, "type mismatch between %u-th output and corresponding block argument", i);
+      return;
+    }
+  Attr *mapping = ir_op_attr(op, "mapping");
+  if (mapping && mapping->kind == ATTR_ARRAY && mapping->u.arr.n && mapping->u.arr.n != rank) {
+    op_fail(c, "mapping attribute size must match op rank");
+    return;
+  }
+  if (!bound_list(c, "lower bound", rank, lb, nlb, seg[0]) || !bound_list(c, "upper bound", rank, ub, nub, seg[1]) ||
+      !bound_list(c, "step", rank, st, nst, seg[2]))
+    return;
+  for (uint32_t i = 0; i < nout; i++)
+    if (op->results[i].type != op->operands[out0 + i]->type) {
+      op_fail(c, "expected type of operand #%u ('%s') to match type of corresponding result ('%s')", out0 + i,
+              ty(c, op->operands[out0 + i]->type), ty(c, op->results[i].type));
       return;
     }
 }
@@ -1380,7 +1756,9 @@ static const OpCheck checks[] = {
     {"memref.atomic_rmw", memref_atomic_rmw},
     {"memref.cast", memref_cast},
     {"memref.copy", memref_copy},
+    {"memref.dim", memref_dim},
     {"memref.get_global", memref_get_global},
+    {"memref.global", memref_global},
     {"memref.load", memref_load},
     {"memref.realloc", memref_realloc},
     {"memref.reinterpret_cast", offsets_sizes_strides},
@@ -1390,10 +1768,12 @@ static const OpCheck checks[] = {
     {"memref.view", memref_view},
     {"scf.condition", condition},
     {"scf.for", scf_for},
+    {"scf.forall", scf_forall},
     {"scf.if", scf_if},
     {"scf.index_switch", scf_index_switch},
     {"scf.parallel", scf_parallel},
     {"scf.while", scf_while},
+    {"scf.yield", scf_yield},
     {"vector.bitcast", vector_bitcast},
     {"vector.broadcast", vector_broadcast},
     {"vector.compressstore", vector_masked},

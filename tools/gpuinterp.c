@@ -402,14 +402,15 @@ typedef struct Job {
   FILE *out; /* for --emit=mlir and --lower */
 } Job;
 
-/* Parses, verifies and then prints, lowers or runs one program; returns the exit status. */
-static int one_program(const Job *job, const char *text, size_t len) {
+/* Parses, verifies and then prints, lowers or runs one program, which starts at line:col of the
+ * input; returns the exit status. */
+static int one_program(const Job *job, const char *text, size_t len, uint32_t line, uint32_t col) {
   IrCtx *ctx = ir_ctx_create();
   if (!ctx)
     return 1;
-  IrExpect *expect = job->verify_diags ? ir_expect_begin(ctx, job->name, text, len) : NULL;
+  IrExpect *expect = job->verify_diags ? ir_expect_begin_part(ctx, job->name, text, len, line, col) : NULL;
   int status = 0;
-  Op *top = ir_parse(ctx, job->name, text, len);
+  Op *top = ir_parse_part(ctx, job->name, text, len, line, col);
   if (!top || (job->verify && ir_verify(ctx, top))) {
     status = 2;
     goto done;
@@ -447,8 +448,10 @@ static const char *find_split_marker(const char *s, const char *end) {
   return end;
 }
 
-/* The whole input ("-": standard input), or NULL after saying why. A file that cannot be opened or
- * read (a directory, a closed standard input) is an error, not an empty program. */
+/* The whole input ("-": standard input), NUL-terminated, or NULL after saying why. A file that
+ * cannot be opened or read (a directory, a closed standard input) is an error, not an empty
+ * program. A regular file is read into a buffer of its size (the parser works in it, so this is
+ * the one copy of the text a run keeps). */
 static char *read_input(const char *path, size_t *len) {
   bool is_stdin = strcmp(path, "-") == 0;
   const char *name = is_stdin ? "<stdin>" : path;
@@ -458,6 +461,9 @@ static char *read_input(const char *path, size_t *len) {
     return NULL;
   }
   size_t cap = 1 << 16, n = 0;
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 && (uintmax_t)sb.st_size < SIZE_MAX / 2)
+    cap = (size_t)sb.st_size + 1; /* + 1: the read that finds the end, and the NUL */
   char *buf = malloc(cap);
   int err = 0;
   for (size_t got = 1; buf && got;) {
@@ -482,6 +488,7 @@ static char *read_input(const char *path, size_t *len) {
     free(buf);
     return NULL;
   }
+  buf[n] = 0; /* n < cap: a full buffer has grown */
   *len = n;
   return buf;
 }
@@ -748,28 +755,31 @@ int main(int argc, char **argv) {
   }
   job.out = out.f;
   if (!split) {
-    status = one_program(&job, text, len);
+    status = one_program(&job, text, len, 1, 1);
   } else {
     /* The input is split wherever "// -----" occurs, as mlir-opt splits it; each part is parsed
-     * with what comes before it blanked out, so that its locations are the file's. */
-    const char *end = text + len, *part = text;
+     * where it lies, told the line and column it starts at, so that its locations are the file's
+     * and splitting stays linear in the input. */
+    char *end = text + len, *part = text;
+    const char *line_start = text;
+    uint32_t line = 1;
     for (bool first = true;; first = false) {
-      const char *m = find_split_marker(part, end);
-      size_t pad = (size_t)(part - text), n = (size_t)(m - part);
-      char *buf = malloc(pad + n + 1);
-      if (!buf)
-        abort();
-      for (size_t k = 0; k < pad; k++)
-        buf[k] = text[k] == '\n' ? '\n' : ' ';
-      memcpy(buf + pad, part, n);
+      char *m = (char *)find_split_marker(part, end);
       if (!first && job.print)
         fputs("// -----\n", job.out);
-      int st = one_program(&job, buf, pad + n);
-      free(buf);
+      char at_m = *m; /* the part is parsed in place, NUL-terminated where it ends */
+      *m = 0;
+      int st = one_program(&job, part, (size_t)(m - part), line, (uint32_t)(part - line_start) + 1);
+      *m = at_m;
       if (st > status)
         status = st;
       if (m == end)
         break;
+      for (const char *c = part; c < m; c++)
+        if (*c == '\n') {
+          line++;
+          line_start = c + 1;
+        }
       part = m + 8;
     }
   }

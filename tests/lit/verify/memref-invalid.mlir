@@ -289,3 +289,136 @@ func.func @subview_huge_offset(%m: memref<32xi32>) {
   %s = memref.subview %m[9223372036854775807] [16] [1] : memref<32xi32> to memref<16xi32, strided<[1], offset: 16>>
   return
 }
+
+// -----
+
+func.func @dim_of_0d_memref(%m: memref<f32>, %i: index) -> index {
+  // expected-error@+1 {{'memref.dim' op operand #0 must be unranked.memref of any type values or non-0-ranked.memref of any type values, but got 'memref<f32>'}}
+  %d = memref.dim %m, %i : memref<f32>
+  return %d : index
+}
+
+// -----
+
+func.func @dim_of_vector(%v: vector<4xf32>, %i: index) -> index {
+  // expected-error@+1 {{'memref.dim' op operand #0 must be unranked.memref of any type values or non-0-ranked.memref of any type values, but got 'vector<4xf32>'}}
+  %d = "memref.dim"(%v, %i) : (vector<4xf32>, index) -> index
+  return %d : index
+}
+
+// -----
+
+func.func @dim_index_not_index(%m: memref<4xf32>, %i: i32) -> index {
+  // expected-error@+1 {{'memref.dim' op operand #1 must be index, but got 'i32'}}
+  %d = "memref.dim"(%m, %i) : (memref<4xf32>, i32) -> index
+  return %d : index
+}
+
+// -----
+
+func.func @dim_result_not_index(%m: memref<4xf32>, %i: index) -> i32 {
+  // expected-error@+1 {{'memref.dim' op result #0 must be index, but got 'i32'}}
+  %d = "memref.dim"(%m, %i) : (memref<4xf32>, index) -> i32
+  return %d : i32
+}
+
+// -----
+
+func.func @alloc_layout_symbol_missing() {
+  // expected-error@+1 {{'memref.alloc' op symbol operand count does not equal memref symbol count: expected 1, got 0}}
+  %a = memref.alloc() : memref<4xf32, affine_map<(d0)[s0] -> (d0 + s0)>>
+  return
+}
+
+// -----
+
+func.func @alloc_layout_symbol_extra(%s: index) {
+  // expected-error@+1 {{'memref.alloc' op symbol operand count does not equal memref symbol count: expected 1, got 2}}
+  %a = memref.alloc()[%s, %s] : memref<4xf32, affine_map<(d0)[s0] -> (d0 + s0)>>
+  return
+}
+
+// -----
+
+func.func @alloca_identity_layout_symbol(%s: index) {
+  // expected-error@+1 {{'memref.alloca' op symbol operand count does not equal memref symbol count: expected 0, got 1}}
+  %a = memref.alloca()[%s] : memref<4xf32>
+  return
+}
+
+// -----
+
+// a strided layout's map has a symbol for each `?` offset and stride
+func.func @alloca_strided_symbol_missing() {
+  // expected-error@+1 {{'memref.alloca' op symbol operand count does not equal memref symbol count: expected 1, got 0}}
+  %a = memref.alloca() : memref<4xf32, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @alloc_strided_symbols(%s: index) {
+  // expected-error@+1 {{'memref.alloc' op symbol operand count does not equal memref symbol count: expected 2, got 1}}
+  %a = memref.alloc()[%s] : memref<4x4xf32, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+// global_initializer_shape
+// expected-error@+1 {{'memref.global' op initial value shape expected to be 4 but was 8}}
+"memref.global"() <{sym_name = "g", sym_visibility = "private", type = memref<4xf32>, initial_value = dense<1.0> : tensor<8xf32>}> : () -> ()
+
+// -----
+
+// global_initializer_rank
+// expected-error@+1 {{'memref.global' op initial value shape expected to be 4 but was 2, 2}}
+"memref.global"() <{sym_name = "g", type = memref<4xf32>, initial_value = dense<1.0> : tensor<2x2xf32>}> : () -> ()
+
+// -----
+
+// global_initializer_element_type
+// expected-error@+1 {{'memref.global' op initial value element expected to be of type 'f32', but was of type 'i32'}}
+"memref.global"() <{sym_name = "g", type = memref<4xf32>, initial_value = dense<1> : tensor<4xi32>}> : () -> ()
+
+// -----
+
+// global_initializer_not_elements
+// expected-error@+1 {{'memref.global' op initial value should be a unit or elements attribute, but got "s"}}
+"memref.global"() <{sym_name = "g", type = memref<4xf32>, initial_value = "s"}> : () -> ()
+
+// -----
+
+// global_type_not_memref
+// expected-error@+1 {{'memref.global' op attribute 'type' failed to satisfy constraint: memref type attribute}}
+"memref.global"() <{sym_name = "g", type = f32}> : () -> ()
+
+// -----
+
+// global_type_dynamic
+// expected-error@+1 {{'memref.global' op type should be static shaped memref, but got 'memref<?xf32>'}}
+"memref.global"() <{sym_name = "g", type = memref<?xf32>}> : () -> ()
+
+// -----
+
+// global_alignment_not_power_of_two
+// expected-error@+1 {{'memref.global' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+"memref.global"() <{sym_name = "g", type = memref<4xf32>, initial_value = dense<1.0> : tensor<4xf32>, alignment = 3 : i64}> : () -> ()
+
+// -----
+
+// global_custom_type_dynamic
+// expected-error@+1 {{custom op 'memref.global' type should be static shaped memref, but got 'memref<?xf32>'}}
+memref.global @g : memref<?xf32> = dense<1.0>
+
+// -----
+
+// global_custom_type_not_memref
+// expected-error@+1 {{custom op 'memref.global' type should be static shaped memref, but got 'f32'}}
+memref.global @g : f32
+
+// -----
+
+// global_custom_initializer_string
+// expected-error@+1 {{custom op 'memref.global' initial value should be a unit or elements attribute}}
+memref.global @g : memref<4xf32> = "str"

@@ -400,3 +400,123 @@ func.func @reduction_float_kind_on_integers(%v: vector<4xi32>) -> i32 {
   %r = vector.reduction <maxnumf>, %v : vector<4xi32> into i32
   return %r : i32
 }
+
+// -----
+
+func.func @transfer_read_map_not_projected(%m: memref<4x4xf32>, %i: index, %p: f32) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.transfer_read' op requires a projected permutation_map (at most one dim or the zero constant can appear in each result)}}
+  %v = vector.transfer_read %m[%i, %i], %p {permutation_map = affine_map<(d0, d1) -> (d0 + d1)>} : memref<4x4xf32>, vector<4xf32>
+  return %v : vector<4xf32>
+}
+
+// -----
+
+func.func @transfer_read_map_nonzero_constant(%m: memref<4x4xf32>, %i: index, %p: f32) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.transfer_read' op requires a projected permutation_map (at most one dim or the zero constant can appear in each result)}}
+  %v = vector.transfer_read %m[%i, %i], %p {permutation_map = affine_map<(d0, d1) -> (1)>} : memref<4x4xf32>, vector<4xf32>
+  return %v : vector<4xf32>
+}
+
+// -----
+
+func.func @transfer_read_map_inputs(%m: memref<4x4xf32>, %i: index, %p: f32) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.transfer_read' op requires a permutation_map with input dims of the same rank as the source type}}
+  %v = vector.transfer_read %m[%i, %i], %p {permutation_map = affine_map<(d0) -> (d0)>} : memref<4x4xf32>, vector<4xf32>
+  return %v : vector<4xf32>
+}
+
+// -----
+
+func.func @transfer_read_map_results(%m: memref<4x4xf32>, %i: index, %p: f32) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.transfer_read' op requires a permutation_map with result dims of the same rank as the vector type}}
+  %v = vector.transfer_read %m[%i, %i], %p {permutation_map = affine_map<(d0, d1) -> (d0, d1)>} : memref<4x4xf32>, vector<4xf32>
+  return %v : vector<4xf32>
+}
+
+// -----
+
+func.func @transfer_read_map_symbols(%m: memref<4x4xf32>, %i: index, %p: f32) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.transfer_read' op requires permutation_map without symbols}}
+  %v = vector.transfer_read %m[%i, %i], %p {permutation_map = affine_map<(d0, d1)[s0] -> (d1)>} : memref<4x4xf32>, vector<4xf32>
+  return %v : vector<4xf32>
+}
+
+// -----
+
+func.func @transfer_read_map_repeats(%m: memref<4x4xf32>, %i: index, %p: f32) -> vector<4x4xf32> {
+  // expected-error@+1 {{'vector.transfer_read' op requires a permutation_map that is a permutation (found one dim used more than once)}}
+  %v = vector.transfer_read %m[%i, %i], %p {permutation_map = affine_map<(d0, d1) -> (d1, d1)>} : memref<4x4xf32>, vector<4x4xf32>
+  return %v : vector<4x4xf32>
+}
+
+// -----
+
+func.func @transfer_read_in_bounds_size(%m: memref<4x4xf32>, %i: index, %p: f32) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.transfer_read' op expects the in_bounds attr of same rank as permutation_map results: affine_map<(d0, d1) -> (d1)> vs inBounds of size: 2}}
+  %v = vector.transfer_read %m[%i, %i], %p {in_bounds = [true, false]} : memref<4x4xf32>, vector<4xf32>
+  return %v : vector<4xf32>
+}
+
+// -----
+
+func.func @transfer_read_vector_element_results(%m: memref<4x4xvector<2xf32>>, %i: index, %p: vector<2xf32>) -> vector<4x2xf32> {
+  // expected-error@+1 {{'vector.transfer_read' op requires a permutation_map with result dims of the same rank as the vector type}}
+  %v = vector.transfer_read %m[%i, %i], %p {permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<4x4xvector<2xf32>>, vector<4x2xf32>
+  return %v : vector<4x2xf32>
+}
+
+// -----
+
+func.func @transfer_read_rank_without_map(%m: memref<4xf32>, %i: index, %p: f32) -> vector<4x4xf32> {
+  // expected-error@+1 {{custom op 'vector.transfer_read' expected a custom permutation_map when rank(source) != rank(destination)}}
+  %v = vector.transfer_read %m[%i], %p : memref<4xf32>, vector<4x4xf32>
+  return %v : vector<4x4xf32>
+}
+
+// -----
+
+func.func @transfer_write_broadcast(%m: memref<4x4xf32>, %i: index, %v: vector<4xf32>) {
+  // expected-error@+1 {{'vector.transfer_write' op should not have broadcast dimensions}}
+  vector.transfer_write %v, %m[%i, %i] {permutation_map = affine_map<(d0, d1) -> (0)>} : vector<4xf32>, memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @transfer_write_map_not_projected(%m: memref<4x4xf32>, %i: index, %v: vector<4xf32>) {
+  // expected-error@+1 {{'vector.transfer_write' op requires a projected permutation_map (at most one dim or the zero constant can appear in each result)}}
+  vector.transfer_write %v, %m[%i, %i] {permutation_map = affine_map<(d0, d1) -> (d0 * 2)>} : vector<4xf32>, memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @transfer_write_map_results(%m: memref<4x4xf32>, %i: index, %v: vector<4xf32>) {
+  // expected-error@+1 {{'vector.transfer_write' op requires a permutation_map with result dims of the same rank as the vector type}}
+  vector.transfer_write %v, %m[%i, %i] {permutation_map = affine_map<(d0, d1) -> (d0, d1)>} : vector<4xf32>, memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @transfer_write_map_inputs(%m: memref<4x4xf32>, %i: index, %v: vector<4xf32>) {
+  // expected-error@+1 {{'vector.transfer_write' op requires a permutation_map with input dims of the same rank as the source type}}
+  vector.transfer_write %v, %m[%i, %i] {permutation_map = affine_map<(d0, d1, d2) -> (d2)>} : vector<4xf32>, memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @transfer_write_in_bounds_size(%m: memref<4x4xf32>, %i: index, %v: vector<4xf32>) {
+  // expected-error@+1 {{'vector.transfer_write' op expects the in_bounds attr of same rank as permutation_map results: affine_map<(d0, d1) -> (d1)> vs inBounds of size: 2}}
+  vector.transfer_write %v, %m[%i, %i] {in_bounds = [true, true]} : vector<4xf32>, memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @transfer_read_generic_in_bounds(%m: memref<4x4xf32>, %i: index, %p: f32) -> vector<4xf32> {
+  // expected-error@+1 {{'vector.transfer_read' op expects the in_bounds attr of same rank as permutation_map results: affine_map<(d0, d1) -> (d1)> vs inBounds of size: 2}}
+  %v = "vector.transfer_read"(%m, %i, %i, %p) <{in_bounds = [true, true], operandSegmentSizes = array<i32: 1, 2, 1, 0>, permutation_map = affine_map<(d0, d1) -> (d1)>}> : (memref<4x4xf32>, index, index, f32) -> vector<4xf32>
+  return %v : vector<4xf32>
+}
