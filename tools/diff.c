@@ -43,6 +43,7 @@
 #include "interp/interp.h"
 #include "ir/ir.h"
 #include "lower/lower.h"
+#include "tools/sites.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -92,7 +93,7 @@ typedef struct Site {
   bool has_pos;
 } Site;
 
-typedef struct Sites {
+typedef struct SiteTab {
   Site *v;
   size_t n, cap;
   uint32_t *tab; /* open addressing: index + 1, 0 empty */
@@ -100,7 +101,7 @@ typedef struct Sites {
   char **real_in, **real_out; /* realpath cache */
   const char *anchor;         /* the program's real path (see canon_file) */
   size_t nreal, capreal, capreal2;
-} Sites;
+} SiteTab;
 
 static uint64_t hash_str(const char *s) {
   uint64_t h = 1469598103934665603ull;
@@ -109,7 +110,7 @@ static uint64_t hash_str(const char *s) {
   return h;
 }
 
-static const char *canon_file(Sites *S, const char *file) {
+static const char *canon_file(SiteTab *S, const char *file) {
   for (size_t i = 0; i < S->nreal; i++)
     if (!strcmp(S->real_in[i], file))
       return S->real_out[i];
@@ -126,7 +127,7 @@ static const char *canon_file(Sites *S, const char *file) {
   return S->real_out[S->nreal - 1];
 }
 
-static uint32_t site_find(Sites *S, const char *key, bool *fresh) {
+static uint32_t site_find(SiteTab *S, const char *key, bool *fresh) {
   if (S->n * 2 >= S->tabcap) {
     size_t cap = S->tabcap ? 2 * S->tabcap : 256;
     uint32_t *t = calloc(cap, sizeof *t);
@@ -158,7 +159,7 @@ static uint32_t site_find(Sites *S, const char *key, bool *fresh) {
 
 /* The site of a location string; *call (may be NULL) gets what follows the position (the
  * lowered call's name, e.g. "mgpuMemcpy"), or "". */
-static uint32_t site_of(Sites *S, const char *loc, const char **call) {
+static uint32_t site_of(SiteTab *S, const char *loc, const char **call) {
   if (!loc)
     loc = "?";
   const char *sp = strchr(loc, ' ');
@@ -200,7 +201,7 @@ static uint32_t site_of(Sites *S, const char *loc, const char **call) {
   return id;
 }
 
-static void sites_free(Sites *S) {
+static void sites_free(SiteTab *S) {
   for (size_t i = 0; i < S->n; i++) {
     free(S->v[i].key);
     free(S->v[i].file);
@@ -236,7 +237,7 @@ typedef struct Viol {
 } Viol;
 
 typedef struct Run {
-  Sites *sites;
+  SiteTab *sites;
   pthread_mutex_t mu; /* prints and violations come from workers */
   char *out;
   size_t nout;
@@ -309,7 +310,7 @@ typedef struct Form {
 } Form;
 
 /* Runs form f's entry under sched on a fresh backend, capturing everything the comparison needs. */
-static void run_form(Form *f, Sites *S, const DiffOptions *o, const char *sched, bool trace, Run *r) {
+static void run_form(Form *f, SiteTab *S, const DiffOptions *o, const char *sched, bool trace, Run *r) {
   memset(r, 0, sizeof *r);
   pthread_mutex_init(&r->mu, NULL);
   r->sites = S;
@@ -347,7 +348,7 @@ static void run_form(Form *f, Sites *S, const DiffOptions *o, const char *sched,
 
 typedef struct Checker {
   const DiffOptions *o;
-  Sites sites;
+  SiteTab sites;
   Form hi, lo;
   Str hi_file;            /* the program's file name as hctx read it (for source lines) */
   const char *hi_canon;   /* its real path */
@@ -358,6 +359,7 @@ typedef struct Checker {
   /* reported once each: (kind, site, site) */
   uint64_t *seen;
   size_t nseen, capseen;
+  Sites *names;  /* names the program's ops in messages (tools/sites.c) */
 } Checker;
 
 static bool once(Checker *C, unsigned kind, uint32_t a, uint32_t b) {
@@ -918,7 +920,7 @@ static int by_node(const void *a, const void *b) {
   return x->node < y->node ? -1 : x->node > y->node;
 }
 
-static void graph_build(Graph *G, TraceRecorder *rec, Sites *S) {
+static void graph_build(Graph *G, TraceRecorder *rec, SiteTab *S) {
   memset(G, 0, sizeof *G);
   uint32_t host = add_node(G, (Node){.host = true});
   uint32_t *of_op = NULL; /* trace op id -> node */
@@ -1227,6 +1229,9 @@ static int load(Checker *C) {
   C->hi.top = ir_parse_file(C->hi.ctx, o->input);
   if (!C->hi.top || ir_verify(C->hi.ctx, C->hi.top))
     return 2;
+  /* sites quoted in messages ('file:line:col', 'file:line:col mgpuX') name the program's ops */
+  C->names = sites_create(C->hi.ctx, C->hi.top, NULL);
+  ir_diag_set_rewrite(C->hi.ctx, C->names ? sites_rewrite : NULL, C->names);
   C->hi_file = ir_intern_cstr(C->hi.ctx, o->input);
   C->hi_canon = xstrdup(canon_file(&C->sites, o->input));
   C->sites.anchor = C->hi_canon;
@@ -1331,6 +1336,7 @@ int diff_run(const DiffOptions *o) {
   run_free(&ls);
   status = C.errors ? 1 : 0;
 done:
+  sites_destroy(C.names);
   if (C.hi.ctx)
     ir_ctx_destroy(C.hi.ctx);
   if (C.lo.ctx)

@@ -5,7 +5,7 @@
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --diff %s --against %t.22.mlir 2>&1 | FileCheck %s --check-prefix=MLIR22
 // RUN: %gpuinterp --diff %s 2>&1 | count 0
 // MLIR22-DAG: two-waits.mlir:[[@LINE+15]]:5: error: 'gpu.dealloc' op was left unconverted by the lowering
-// MLIR22-DAG: two-waits.mlir:[[@LINE+13]]:5: error: the lowered program has a misuse the program does not have: use of a destroyed stream (created at '{{.*}}two-waits.mlir:[[@LINE+6]]:11 mgpuStreamCreate', destroyed at '{{.*}}two-waits.mlir:[[@LINE+10]]:5 mgpuStreamDestroy') at mgpuStreamSynchronize
+// MLIR22-DAG: two-waits.mlir:[[@LINE+13]]:5: error: the lowered program has a misuse the program does not have: use of a destroyed stream (created by 'llvm.call' @mgpuStreamCreate ([[@LINE+6]]:11), destroyed by 'llvm.call' @mgpuStreamDestroy ([[@LINE+10]]:5)) at mgpuStreamSynchronize
 module attributes {gpu.container_module} {
   func.func @main() {
     %c0 = arith.constant 0 : index
