@@ -590,6 +590,26 @@ static inline uint32_t end_slot(uintptr_t end, bool write) {
   return (uint32_t)((((uint64_t)end >> 2) * 0x9E3779B97F4A7C15ull + write) >> 52) & (KHASH - 1);
 }
 
+/* Room for one more range in f->acc: merges what is there, grows the array, or, with no memory
+ * left, reports what it holds and starts over. False when there is no room at all. */
+static bool acc_room(KFrame *f) {
+  if (f->nacc < f->capacc)
+    return true;
+  compact(f);
+  memset(f->hash, 0xff, KHASH * sizeof *f->hash);
+  if (f->nacc * 4 >= f->capacc * 3) {
+    size_t cap = f->capacc ? f->capacc * 2 : 1024;
+    KRange *r = realloc(f->acc, cap * sizeof *r);
+    if (!r) { /* no room: report what we have, then start over */
+      report_accesses(f);
+      return f->capacc != 0;
+    }
+    f->acc = r;
+    f->capacc = cap;
+  }
+  return true;
+}
+
 /* Records [lo, hi): extends the range that ends at lo, or drops what a range with the same end
  * already covers, or adds a range. */
 static void note(KFrame *f, uintptr_t lo, uintptr_t hi, bool write, const char *loc) {
@@ -603,22 +623,8 @@ static void note(KFrame *f, uintptr_t lo, uintptr_t hi, bool write, const char *
   i = f->hash[h];
   if (i < f->nacc && f->acc[i].write == write && !f->acc[i].atomic && f->acc[i].hi == hi && f->acc[i].lo <= lo)
     return;
-  if (f->nacc == f->capacc) {
-    compact(f);
-    memset(f->hash, 0xff, KHASH * sizeof *f->hash);
-    if (f->nacc * 4 >= f->capacc * 3) {
-      size_t cap = f->capacc ? f->capacc * 2 : 1024;
-      KRange *r = realloc(f->acc, cap * sizeof *r);
-      if (!r) { /* no room: report what we have, then start over */
-        report_accesses(f);
-        if (!f->capacc)
-          return;
-      } else {
-        f->acc = r;
-        f->capacc = cap;
-      }
-    }
-  }
+  if (!acc_room(f))
+    return;
   f->hash[h] = (uint32_t)f->nacc;
   f->acc[f->nacc++] = (KRange){lo, hi, loc, write, false};
 }
@@ -634,22 +640,8 @@ void kernel_note_atomic(KFrame *f, uintptr_t lo, uintptr_t hi, const char *loc) 
     last->hi = hi;
     return;
   }
-  if (f->nacc == f->capacc) {
-    compact(f);
-    memset(f->hash, 0xff, KHASH * sizeof *f->hash);
-    if (f->nacc * 4 >= f->capacc * 3) {
-      size_t cap = f->capacc ? f->capacc * 2 : 1024;
-      KRange *r = realloc(f->acc, cap * sizeof *r);
-      if (!r) {
-        report_accesses(f);
-        if (!f->capacc)
-          return;
-      } else {
-        f->acc = r;
-        f->capacc = cap;
-      }
-    }
-  }
+  if (!acc_room(f))
+    return;
   f->acc[f->nacc++] = (KRange){lo, hi, loc, true, true};
 }
 
