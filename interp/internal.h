@@ -194,6 +194,8 @@ static inline bool interp_madd(int64_t *acc, int64_t x, int64_t y) {
 uint32_t interp_elem_bytes(const Type *t);
 void interp_load_elem(const Type *t, const void *p, Slot *out);
 void interp_store_elem(const Type *t, void *p, const Slot *in);
+/* An op's site as the backend names it: "file:line:col", or its name when it has no location. */
+void interp_site(const Op *op, char *buf, size_t n);
 const char *interp_loc(Comp *c, Op *op);
 void interp_free_globals(Interp *in);
 /* Zeroed host memory for the program (align: a power of two); NULL when it cannot be had, a size

@@ -176,14 +176,8 @@ static const char *verb(uint32_t kind) {
 
 /* The kernel's op at loc (interp_loc's form), for the diagnostic. */
 static const Op *op_at(const Op *op, const char *loc) {
-  const Loc *f = ir_loc_file_of(op->loc);
-  if (!f)
-    f = ir_loc_file_of(op->src);
   char buf[512];
-  if (f)
-    snprintf(buf, sizeof buf, "%.*s:%u:%u", (int)f->file.len, f->file.s, f->line, f->col);
-  else
-    snprintf(buf, sizeof buf, "%.*s", (int)op->name.len, op->name.s);
+  interp_site(op, buf, sizeof buf);
   if (!strcmp(buf, loc))
     return op;
   for (uint32_t i = 0; i < op->nregions; i++)

@@ -42,16 +42,20 @@ uint32_t interp_elem_bytes(const Type *t) {
   }
 }
 
-/* "file:line:col" of an op, kept with the context: the backend names ops by it. */
-const char *interp_loc(Comp *c, Op *op) {
+void interp_site(const Op *op, char *buf, size_t n) {
   const Loc *f = ir_loc_file_of(op->loc);
   if (!f)
     f = ir_loc_file_of(op->src);
-  char buf[512];
   if (f)
-    snprintf(buf, sizeof buf, "%.*s:%u:%u", (int)f->file.len, f->file.s, f->line, f->col);
+    snprintf(buf, n, "%.*s:%u:%u", (int)f->file.len, f->file.s, f->line, f->col);
   else
-    snprintf(buf, sizeof buf, "%.*s", (int)op->name.len, op->name.s);
+    snprintf(buf, n, "%.*s", (int)op->name.len, op->name.s);
+}
+
+/* "file:line:col" of an op, kept with the context: the backend names ops by it. */
+const char *interp_loc(Comp *c, Op *op) {
+  char buf[512];
+  interp_site(op, buf, sizeof buf);
   return ir_intern_cstr(c->in->ctx, buf).s;
 }
 
