@@ -111,6 +111,17 @@ const char *be_status_name(BeStatus st)
     return "?";
 }
 
+const char *be_diag_other_note(const char *kind)
+{
+    if (strcmp(kind, "race") == 0)
+        return "the conflicting access";
+    if (strcmp(kind, "deadlock") == 0)
+        return "what it waits for";
+    if (strcmp(kind, "misuse") == 0)
+        return "the handle or memory was made or released here";
+    return "related call";
+}
+
 void be_diag_print(FILE *out, const char *prefix, const BeDiag *d)
 {
     const char *p = prefix ? prefix : "", *sep = prefix ? ": " : "";
@@ -124,16 +135,8 @@ void be_diag_print(FILE *out, const char *prefix, const BeDiag *d)
     if (strcmp(kind, "error") != 0)
         fprintf(out, " [%s]", kind);
     fputc('\n', out);
-    if (d->loc2) {
-        const char *what = "related call";
-        if (strcmp(kind, "race") == 0)
-            what = "the conflicting access";
-        else if (strcmp(kind, "deadlock") == 0)
-            what = "what it waits for";
-        else if (strcmp(kind, "misuse") == 0)
-            what = "the handle or memory was made or released here";
-        fprintf(out, "%s%s%s: note: %s\n", p, sep, d->loc2, what);
-    }
+    if (d->loc2)
+        fprintf(out, "%s%s%s: note: %s\n", p, sep, d->loc2, be_diag_other_note(kind));
     if (d->alloc_loc && !(d->loc && strcmp(d->alloc_loc, d->loc) == 0))
         fprintf(out, "%s%s%s: note: the memory was allocated here\n", p, sep, d->alloc_loc);
 }

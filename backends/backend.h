@@ -202,6 +202,8 @@ const char *be_status_name(BeStatus st);
  * plain "error"), then "LOC2: note: ..." lines for the other party and the allocation. prefix
  * (e.g. "mgpusim") goes first when not NULL. */
 void be_diag_print(FILE *out, const char *prefix, const BeDiag *diag);
+/* The words of the note at a diagnostic's other site (loc2), by its kind ("race", ...). */
+const char *be_diag_other_note(const char *kind);
 /* Reports a diagnostic found by a layer above (e.g. the ABI) through the backend's sink, counted
  * like the backend's own. */
 void be_report(Backend *be, bool error, const char *kind, const char *loc, const char *message);

@@ -323,13 +323,7 @@ void sites_sink(const BeDiag *d, void *user) {
   ir_diag(s->ctx, d->error ? DIAG_ERROR : DIAG_WARNING, at, "%s%s%s%s%s", who, d->message ? d->message : "",
           labelled ? " [" : "", labelled ? kind : "", labelled ? "]" : "");
   if (d->loc2) {
-    const char *what = "related call";
-    if (strcmp(kind, "race") == 0)
-      what = "the conflicting access";
-    else if (strcmp(kind, "deadlock") == 0)
-      what = "what it waits for";
-    else if (strcmp(kind, "misuse") == 0)
-      what = "the handle or memory was made or released here";
+    const char *what = be_diag_other_note(kind);
     Loc l2;
     Site st2;
     const Loc *at2 = where(s, d->loc2, &l2, &st2);
