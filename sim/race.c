@@ -366,6 +366,19 @@ static void report(SimDevice *dev, const Alloc *a, const Rec *r, const Rec *n) {
             ohi, mem_kind_name(a->kind), LOC(a->loc));
 }
 
+/* Report the race of n with r unless r's op was already reported against in this check (told:
+   up to 8 ops, one report per pair). */
+static void report_once(SimDevice *dev, const Alloc *a, const Rec *r, const Rec *n, uint64_t told[8],
+                        size_t *ntold) {
+  size_t k = 0;
+  while (k < *ntold && told[k] != r->op)
+    k++;
+  if (k == *ntold && *ntold < 8) {
+    told[(*ntold)++] = r->op;
+    report(dev, a, r, n);
+  }
+}
+
 static void rec_free(SimDevice *dev, Rec *r) {
   vc_unref(dev, r->vc);
   r->vc = NULL;
@@ -414,13 +427,7 @@ static void access_at(SimDevice *dev, Alloc *a, Rec n, const Op *op, const Vc *n
       bool before;
       if (r->lo < n.hi && n.lo < r->hi && races(r, &n, nvc, late, &before)) {
         raced = true;
-        size_t k = 0;
-        while (k < ntold && told[k] != r->op)
-          k++;
-        if (k == ntold && ntold < 8) {
-          told[ntold++] = r->op;
-          report(dev, a, r, &n);
-        }
+        report_once(dev, a, r, &n, told, &ntold);
       }
     }
   }
@@ -436,13 +443,7 @@ static void access_at(SimDevice *dev, Alloc *a, Rec n, const Op *op, const Vc *n
       bool before;
       if (races(r, &n, nvc, late, &before)) {
         raced = true;
-        size_t k = 0;
-        while (k < ntold && told[k] != r->op)
-          k++;
-        if (k == ntold && ntold < 8) {
-          told[ntold++] = r->op;
-          report(dev, a, r, &n);
-        }
+        report_once(dev, a, r, &n, told, &ntold);
       }
       /* covered and subsumed: only a late op in flight ordered before n may still race with
          r, and there is none if n is late itself (whatever is before it is done) */
