@@ -26,6 +26,7 @@
  *        bench/kernels nvvm [sched]   each kernel at three sizes against its llvm + nvvm form
  *                                  (section "nvvm" below; bench/scale-nvvm.sh runs it)
  */
+#include "bench/bench.h"
 #include "backends/backend.h"
 #include "interp/interp.h"
 #include "ir/ir.h"
@@ -44,45 +45,12 @@ enum { RUNS = 5 };
 #define STR(x) STR_(x)
 #define LAUNCHES_S STR(LAUNCHES)
 
-/* CPU time of the process (all its threads): steadier than wall time on a shared machine */
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return v[n / 2];
-}
-
 /* ---- the kernels ------------------------------------------------------------------------------ */
 
 /* @base sets up and frees the buffers; @run does the same around LAUNCHES launches. */
 static const char vadd_src[] =
     "module attributes {gpu.container_module} {\n"
-    "  gpu.module @k {\n"
-    "    gpu.func @vadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %n: index) kernel {\n"
-    "      %bx = gpu.block_id x\n"
-    "      %bd = gpu.block_dim x\n"
-    "      %tx = gpu.thread_id x\n"
-    "      %i0 = arith.muli %bx, %bd : index\n"
-    "      %i = arith.addi %i0, %tx : index\n"
-    "      %ok = arith.cmpi slt, %i, %n : index\n"
-    "      scf.if %ok {\n"
-    "        %x = memref.load %a[%i] : memref<?xf32>\n"
-    "        %y = memref.load %b[%i] : memref<?xf32>\n"
-    "        %s = arith.addf %x, %y : f32\n"
-    "        memref.store %s, %c[%i] : memref<?xf32>\n"
-    "      }\n"
-    "      gpu.return\n"
-    "    }\n"
-    "  }\n"
+    BENCH_VADD_KERNEL
     "  func.func @body(%launches: index) {\n"
     "    %c1 = arith.constant 1 : index\n"
     "    %n = arith.constant 16777216 : index\n"
@@ -298,11 +266,11 @@ static void prog_open(Prog *p, Backend *be, const char *name, const char *src, b
 }
 
 static void prog_round(Prog *p, int r) {
-  double t0 = now_s();
+  double t0 = bench_cpu_s();
   unsigned e1 = interp_run(p->in, "base");
-  double t1 = now_s();
+  double t1 = bench_cpu_s();
   unsigned e2 = interp_run(p->in, "run");
-  double t2 = now_s();
+  double t2 = bench_cpu_s();
   if (e1 || e2 || be_error_count(p->be)) {
     fprintf(stderr, "bench: %s failed\n", p->name);
     exit(1);
@@ -315,7 +283,7 @@ static void prog_round(Prog *p, int r) {
 static double prog_close_n(Prog *p, int launches) {
   interp_destroy(p->in);
   ir_ctx_destroy(p->ctx);
-  double t = (median(p->run, RUNS) - median(p->base, RUNS)) / launches;
+  double t = (bench_median(p->run, RUNS) - bench_median(p->base, RUNS)) / launches;
   return t > 1e-9 ? t : 1e-9;
 }
 
@@ -418,23 +386,7 @@ static char *subst(const char *src, const char *const *keys, const long long *va
 
 static const char nv_vadd[] =
     "module attributes {gpu.container_module} {\n"
-    "  gpu.module @k {\n"
-    "    gpu.func @vadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %n: index) kernel {\n"
-    "      %bx = gpu.block_id x\n"
-    "      %bd = gpu.block_dim x\n"
-    "      %tx = gpu.thread_id x\n"
-    "      %i0 = arith.muli %bx, %bd : index\n"
-    "      %i = arith.addi %i0, %tx : index\n"
-    "      %ok = arith.cmpi slt, %i, %n : index\n"
-    "      scf.if %ok {\n"
-    "        %x = memref.load %a[%i] : memref<?xf32>\n"
-    "        %y = memref.load %b[%i] : memref<?xf32>\n"
-    "        %s = arith.addf %x, %y : f32\n"
-    "        memref.store %s, %c[%i] : memref<?xf32>\n"
-    "      }\n"
-    "      gpu.return\n"
-    "    }\n"
-    "  }\n"
+    BENCH_VADD_KERNEL
     "  func.func @body(%launches: index) {\n"
     "    %c1 = arith.constant 1 : index\n"
     "    %n = arith.constant %N% : index\n"
@@ -688,7 +640,7 @@ int main(int argc, char **argv) {
   double vadd = prog_close(&progs[0]), mm = prog_close(&progs[1]);
   double red_b = prog_close(&progs[2]), red_nb = prog_close(&progs[3]);
   be_close(be, NULL);
-  double nv = median(nat[0], RUNS), nm = median(nat[1], RUNS), nr = median(nat[2], RUNS);
+  double nv = bench_median(nat[0], RUNS), nm = bench_median(nat[1], RUNS), nr = bench_median(nat[2], RUNS);
   free(with);
   free(without);
   printf("%-34s %10s %10s %8s %8s\n", "kernel (median of 5, CPU time)", "interp", "peer", "ratio", "target");

@@ -24,6 +24,7 @@
  *
  * Usage: bench/launch [quick]   (quick: one round and fewer sizes, for a smoke test)
  */
+#include "bench/bench.h"
 #include "backends/backend.h"
 #include "interp/interp.h"
 #include "ir/ir.h"
@@ -36,50 +37,16 @@
 enum { RUNS_MAX = 5 };
 static int runs = RUNS_MAX;
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double wall_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 static double median(const double *v, int n) {
   double t[RUNS_MAX];
   memcpy(t, v, (size_t)n * sizeof *t);
-  qsort(t, (size_t)n, sizeof *t, cmp_double);
-  return t[n / 2];
+  return bench_median(t, n);
 }
 
 /* ---- programs ---------------------------------------------------------------------------------- */
 
 static const char vadd_kernel[] =
-    "  gpu.module @k {\n"
-    "    gpu.func @vadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %n: index) kernel {\n"
-    "      %bx = gpu.block_id x\n"
-    "      %bd = gpu.block_dim x\n"
-    "      %tx = gpu.thread_id x\n"
-    "      %i0 = arith.muli %bx, %bd : index\n"
-    "      %i = arith.addi %i0, %tx : index\n"
-    "      %ok = arith.cmpi slt, %i, %n : index\n"
-    "      scf.if %ok {\n"
-    "        %x = memref.load %a[%i] : memref<?xf32>\n"
-    "        %y = memref.load %b[%i] : memref<?xf32>\n"
-    "        %s = arith.addf %x, %y : f32\n"
-    "        memref.store %s, %c[%i] : memref<?xf32>\n"
-    "      }\n"
-    "      gpu.return\n"
-    "    }\n"
-    "  }\n";
+    BENCH_VADD_KERNEL;
 
 /* @base sets up and frees the buffers; @run does the same around `reps` launches of the kernel
  * over n elements in blocks of bs threads. */
@@ -236,11 +203,11 @@ static void prog_open(Prog *p, Backend *be, const char *name, char *src, long re
 }
 
 static void prog_round(Prog *p, int r) {
-  double c0 = cpu_s(), w0 = wall_s();
+  double c0 = bench_cpu_s(), w0 = bench_wall_s();
   unsigned e1 = interp_run(p->in, "base");
-  double c1 = cpu_s(), w1 = wall_s();
+  double c1 = bench_cpu_s(), w1 = bench_wall_s();
   unsigned e2 = interp_run(p->in, "run");
-  double c2 = cpu_s(), w2 = wall_s();
+  double c2 = bench_cpu_s(), w2 = bench_wall_s();
   if (e1 || e2 || be_error_count(p->be)) {
     fprintf(stderr, "bench: %s failed\n", p->name);
     exit(1);
@@ -279,12 +246,12 @@ static double peer_vadd(long n, long reps) {
     exit(1);
   for (long i = 0; i < n; i++)
     a[i] = b[i] = c[i] = 1;
-  double t0 = cpu_s();
+  double t0 = bench_cpu_s();
   for (long r = 0; r < reps; r++) {
     vadd_c(a, b, c, n);
     __asm__ __volatile__("" : : "r"(c) : "memory");
   }
-  double t = (cpu_s() - t0) / (double)reps;
+  double t = (bench_cpu_s() - t0) / (double)reps;
   free(a);
   free(b);
   free(c);

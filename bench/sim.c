@@ -15,6 +15,7 @@
  *
  * Usage: bench/sim [workers]   (default: the CPUs but one, as sim_create picks)
  */
+#include "bench/bench.h"
 #include "sim/sim.h"
 
 #include <pthread.h>
@@ -25,22 +26,6 @@
 #include <time.h>
 
 enum { RUNS = 5 };
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return v[n / 2];
-}
 
 static void quiet_sink(const SimDiag *d, void *user) {
   (void)user;
@@ -79,13 +64,13 @@ static double handoff_once(void) {
   atomic_store(&ball, 0);
   pthread_t t;
   pthread_create(&t, NULL, pong, NULL);
-  double t0 = now_s();
+  double t0 = bench_wall_s();
   for (long i = 0; i < PINGS; i++) {
     atomic_store_explicit(&ball, 2 * i + 1, memory_order_release);
     while (atomic_load_explicit(&ball, memory_order_acquire) != 2 * i + 2)
       ;
   }
-  double t1 = now_s();
+  double t1 = bench_wall_s();
   pthread_join(t, NULL);
   return (t1 - t0) * 1e9 / (2.0 * PINGS);
 }
@@ -116,7 +101,7 @@ static double tiny_ops_ns(bool no_inline, long nops) {
   char *p = buf;
   SimOpDesc da = {.kind = SIM_OP_MEMSET, .dst = p, .bytes = 4, .width = 4, .loc = "set-a"};
   SimOpDesc db = {.kind = SIM_OP_MEMSET, .dst = p + 32, .bytes = 4, .width = 4, .loc = "set-b"};
-  double t0 = now_s();
+  double t0 = bench_wall_s();
   for (long i = 0; i < nops; i += 2) {
     sim_stream_submit(dev, a, &da, NULL);
     sim_stream_submit(dev, b, &db, NULL);
@@ -126,7 +111,7 @@ static double tiny_ops_ns(bool no_inline, long nops) {
     }
   }
   sim_device_sync(dev, "sync");
-  double t1 = now_s();
+  double t1 = bench_wall_s();
   sim_mem_free(dev, buf, "free");
   sim_event_destroy(dev, e, "d");
   sim_stream_destroy(dev, a, "d");
@@ -148,16 +133,16 @@ static void host_calls_ns(double out[3]) {
   SimOpDesc m = {.kind = SIM_OP_MARKER, .loc = "m"};
   sim_stream_submit(dev, a, &m, NULL);
   sim_stream_sync(dev, a, "sync");
-  double t0 = now_s();
+  double t0 = bench_wall_s();
   for (int i = 0; i < N; i++)
     sim_stream_sync(dev, a, "sync");
-  double t1 = now_s();
+  double t1 = bench_wall_s();
   for (int i = 0; i < N; i++)
     sim_event_record(dev, e, a, "rec");
-  double t2 = now_s();
+  double t2 = bench_wall_s();
   for (int i = 0; i < N; i++)
     sim_stream_wait_event(dev, b, e, "wait");
-  double t3 = now_s();
+  double t3 = bench_wall_s();
   out[0] = (t1 - t0) * 1e9 / N;
   out[1] = (t2 - t1) * 1e9 / N;
   out[2] = (t3 - t2) * 1e9 / N;
@@ -181,10 +166,10 @@ static void memcpy_s(double *sim_s, double *host_s) {
   sim_stream_submit(dev, NULL, &f2, NULL);
   sim_stream_sync(dev, NULL, "sync");
   SimOpDesc c = {.kind = SIM_OP_MEMCPY, .dst = d2, .src = d1, .bytes = n, .loc = "copy"};
-  double t0 = now_s();
+  double t0 = bench_wall_s();
   sim_stream_submit(dev, NULL, &c, NULL);
   sim_stream_sync(dev, NULL, "sync");
-  *sim_s = now_s() - t0;
+  *sim_s = bench_wall_s() - t0;
   sim_mem_free(dev, d1, "free");
   sim_mem_free(dev, d2, "free");
   sim_destroy(dev);
@@ -194,9 +179,9 @@ static void memcpy_s(double *sim_s, double *host_s) {
   memset(h2, 2, n);
   /* through a volatile pointer, so the compiler cannot see (and drop) the copy */
   void *(*volatile copy)(void *, const void *, size_t) = memcpy;
-  t0 = now_s();
+  t0 = bench_wall_s();
   copy(h2, h1, n);
-  *host_s = now_s() - t0;
+  *host_s = bench_wall_s() - t0;
   if (h2[n / 2] != 1)
     fprintf(stderr, "bench: memcpy went wrong\n");
   free(h1);
@@ -221,7 +206,7 @@ static double copy_heavy_s(bool race) {
     sim_stream_submit(dev, s[0], &f, NULL);
   }
   sim_device_sync(dev, "sync");
-  double t0 = now_s();
+  double t0 = bench_wall_s();
   for (int r = 0; r < ROUNDS; r++) {
     /* stream k copies buffer (4k+r)%BUFS... into its own half; neighbours join through events */
     for (int k = 0; k < STREAMS; k++) {
@@ -239,7 +224,7 @@ static double copy_heavy_s(bool race) {
       sim_device_sync(dev, "sync");
   }
   sim_device_sync(dev, "sync");
-  double t = now_s() - t0;
+  double t = bench_wall_s() - t0;
   for (int i = 0; i < BUFS; i++)
     sim_mem_free(dev, buf[i], "free");
   for (int i = 0; i < STREAMS; i++) {
@@ -269,25 +254,25 @@ int main(int argc, char **argv) {
     off[i] = copy_heavy_s(false);
     on[i] = copy_heavy_s(true);
   }
-  double hm = median(h, RUNS);
+  double hm = bench_median(h, RUNS);
   printf("bench/sim: median of %d runs, workers %s\n", RUNS, workers ? argv[1] : "= CPUs - 1");
   printf("  atomic handoff (peer)             %8.1f ns\n", hm);
-  double f = median(fast, RUNS), p = median(pool, RUNS);
+  double f = bench_median(fast, RUNS), p = bench_median(pool, RUNS);
   printf("  tiny ops, streams + event joins   %8.1f ns/op  %6.2fx handoff  %5.1f M ops/s  "
          "(target <= 250 ns)\n", f, f / hm, 1e3 / f);
   printf("  tiny ops, all through workers     %8.1f ns/op  %6.2fx handoff  %5.1f M ops/s\n", p,
          p / hm, 1e3 / p);
-  double sy = median(sync, RUNS), re = median(rec, RUNS), wa = median(wait, RUNS);
+  double sy = bench_median(sync, RUNS), re = bench_median(rec, RUNS), wa = bench_median(wait, RUNS);
   printf("  idle StreamSynchronize            %8.1f ns     %6.2fx handoff  (target <= 100 ns)\n",
          sy, sy / hm);
   printf("  EventRecord                       %8.1f ns     %6.2fx handoff  (target <= 100 ns)\n",
          re, re / hm);
   printf("  StreamWaitEvent                   %8.1f ns     %6.2fx handoff  (target <= 100 ns)\n",
          wa, wa / hm);
-  double s = median(cs, RUNS), hs = median(ch, RUNS);
+  double s = bench_median(cs, RUNS), hs = bench_median(ch, RUNS);
   printf("  256 MiB memcpy                    %8.2f GB/s   %6.2fx host memcpy (%.2f GB/s; "
          "target >= 0.9x)\n", 0.268435456 / s, hs / s, 0.268435456 / hs);
-  double a = median(on, RUNS), b = median(off, RUNS);
+  double a = bench_median(on, RUNS), b = bench_median(off, RUNS);
   printf("  race check, copy-heavy workload   %8.1f ms     %6.2fx check off (%.1f ms; "
          "target <= 1.5x)\n", a * 1e3, a / b, b * 1e3);
   return 0;
