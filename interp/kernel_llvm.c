@@ -212,6 +212,8 @@ typedef struct LMem {
   int64_t gcx, gcy; /* id, in every thread (affine_tid): then the index column is not read, */
   struct LAff *aff; /* the uniform value is computed from this (so the ops computing the index
                        need not run: unneeded()) */
+  bool gfast;       /* gaff, and gsb = gcx * gscale and grb = gcy * gscale do not overflow */
+  int64_t gsb, grb;
 } LMem;
 
 static const LInfo *info(const KFrame *f) { return *kernel_llvm_ext(f->k); }
@@ -288,8 +290,9 @@ static bool check(KFrame *f, const KIns *k, const LMem *m, uint32_t l, char *p) 
  * lie in the range the previous one did. */
 #define LB_MAX 16
 typedef struct LBounds {
-  char *lo[LB_MAX], *hi[LB_MAX];
+  const Slot *r;       /* range i: [r[2 * i].p, r[2 * i + 1].p): the frame's cached words, or own */
   uint32_t n, last;
+  Slot own[2 * LB_MAX];
 } LBounds;
 
 /* Computed once per frame (the launch's arguments decide them), kept in uniform words. */
@@ -299,24 +302,19 @@ static void bounds_of(const KFrame *f, LBounds *b) {
   Slot *keep = in && in->cached ? f->u + in->bwords : NULL;
   if (keep && f->once[in->bonce]) {
     b->n = (uint32_t)keep[2 * LB_MAX].u;
-    for (uint32_t i = 0; i < b->n; i++) {
-      b->lo[i] = keep[2 * i].p;
-      b->hi[i] = keep[2 * i + 1].p;
-    }
+    b->r = keep;
     return;
   }
+  Slot *r = keep ? keep : b->own;
   b->n = 0;
   for (uint32_t i = 0; in && in->bound && i < in->n && i < LB_MAX; i++) {
-    const LRef *r = &in->refs[i];
-    char *base = f->u[r->aligned].p;
-    b->lo[b->n] = base + f->u[r->words[0]].i * (int64_t)r->esize;
-    b->hi[b->n++] = base + ref_extent(f, r) * (int64_t)r->esize;
+    const LRef *x = &in->refs[i];
+    char *base = f->u[x->aligned].p;
+    r[2 * b->n].p = base + f->u[x->words[0]].i * (int64_t)x->esize;
+    r[2 * b->n++ + 1].p = base + ref_extent(f, x) * (int64_t)x->esize;
   }
+  b->r = r;
   if (keep) {
-    for (uint32_t i = 0; i < b->n; i++) {
-      keep[2 * i].p = b->lo[i];
-      keep[2 * i + 1].p = b->hi[i];
-    }
     keep[2 * LB_MAX].u = b->n;
     f->once[in->bonce] = 1;
   }
@@ -324,10 +322,10 @@ static void bounds_of(const KFrame *f, LBounds *b) {
 
 /* check(), answering at once for an access in one of b's ranges */
 static inline bool check_fast(KFrame *f, const KIns *k, const LMem *m, uint32_t l, char *p, LBounds *b) {
-  if (b->n && p >= b->lo[b->last] && p + m->bytes <= b->hi[b->last])
+  if (b->n && p >= (char *)b->r[2 * b->last].p && p + m->bytes <= (char *)b->r[2 * b->last + 1].p)
     return true;
   for (uint32_t i = 0; i < b->n; i++)
-    if (p >= b->lo[i] && p + m->bytes <= b->hi[i]) {
+    if (p >= (char *)b->r[2 * i].p && p + m->bytes <= (char *)b->r[2 * i + 1].p) {
       b->last = i;
       return true;
     }
@@ -460,9 +458,13 @@ static int where(const KFrame *f, const LMem *m, uintptr_t lo, uintptr_t hi, LBo
     return AT_PRIVATE;
   if (b->n == UINT32_MAX) /* not known yet */
     bounds_of(f, b);
+  if (b->n && lo >= (uintptr_t)b->r[2 * b->last].p && hi <= (uintptr_t)b->r[2 * b->last + 1].p)
+    return AT_GLOBAL;
   for (uint32_t i = 0; i < b->n; i++)
-    if (lo >= (uintptr_t)b->lo[i] && hi <= (uintptr_t)b->hi[i])
+    if (lo >= (uintptr_t)b->r[2 * i].p && hi <= (uintptr_t)b->r[2 * i + 1].p) {
+      b->last = i;
       return AT_GLOBAL;
+    }
   return AT_NONE;
 }
 
@@ -474,6 +476,33 @@ static inline bool offset_of(uintptr_t x, int64_t d, int64_t s, uintptr_t *out) 
   if (o < 0)
     return (uint64_t)-(o + 1) < x && ((*out = x - (uint64_t)-(o + 1) - 1), true);
   return !__builtin_add_overflow(x, (uint64_t)o, out);
+}
+
+/* shape_of under a full mask for an index known when compiled (LMem.gaff, in a block of one row
+ * or one layer): thread (x, y) at the index of thread (0, 0) plus cx * x + cy * y, with no pass
+ * over the threads. */
+static inline bool shape_gaff(const KFrame *f, const LMem *m, LShape *S) {
+  S->B = f->u[m->gbase].p;
+  S->I = NULL;
+  S->s = m->gscale;
+  S->u = aff_base(f, m->aff);
+  S->l0 = 0;
+  S->bx = f->bdim[0];
+  S->rows = f->n / S->bx;
+  S->affine = true;
+  S->d1 = m->gcx;
+  S->dr = m->gcy;
+  S->sb = m->gsb;
+  S->rb = m->grb;
+  int64_t t1, t2, dmin, dmax;
+  if (__builtin_mul_overflow((int64_t)(S->bx - 1), S->d1, &t1) ||
+      __builtin_mul_overflow((int64_t)(S->rows - 1), S->dr, &t2) ||
+      __builtin_add_overflow(t1 < 0 ? t1 : 0, t2 < 0 ? t2 : 0, &dmin) ||
+      __builtin_add_overflow(t1 > 0 ? t1 : 0, t2 > 0 ? t2 : 0, &dmax))
+    return false;
+  S->p0 = (uintptr_t)S->B + S->u * (uint64_t)S->s;
+  return offset_of(S->p0, dmin, S->s, &S->lo) && offset_of(S->p0, dmax, S->s, &S->hi) &&
+         !__builtin_add_overflow(S->hi, (uintptr_t)m->bytes, &S->hi);
 }
 
 /* The shape of the active threads' addresses (a varying pointer); false when their bytes cannot
@@ -653,12 +682,20 @@ KLANEFN static void store_shape(KFrame *f, const LMem *m, const LShape *S, const
     KLANES(f, l, { store_one(m, B + I[l].u * s, &V[l * sv]); });
 }
 
+/* The next block of the launch most likely touches the `bytes` after [p, p + bytes) (a streaming
+ * kernel's rows of consecutive elements): ask for them early, as the gpu.func path does. */
+static inline void prefetch_next(const char *p, size_t bytes) {
+  for (size_t i = 0; i < bytes; i += 64)
+    __builtin_prefetch(p + 2 * bytes + i);
+}
+
 /* The fast path of a varying pointer's access: EX_NEXT when done, EX_ERROR after a race report,
  * -1 when the threads are to be taken one by one. */
 static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, bool write, Slot *O, const Slot *V,
                         size_t sv) {
   LShape S;
-  if (!f->nact || !k->vin[m->ptr] || !shape_of(f, k, m, &S))
+  if (m->gfast && f->nact == f->n && (!m->gcy || f->bdim[2] == 1) ? !shape_gaff(f, m, &S)
+                                                                  : !f->nact || !k->vin[m->ptr] || !shape_of(f, k, m, &S))
     return -1;
   int at = where(f, m, S.lo, S.hi, b);
   if (at == AT_NONE)
@@ -680,6 +717,8 @@ static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, boo
       return EX_NEXT;
     }
   }
+  if (at == AT_GLOBAL && S.affine && S.sb == (int64_t)m->bytes && (S.rows == 1 || S.rb == (int64_t)S.bx * S.sb))
+    prefetch_next((const char *)S.p0, (size_t)S.bx * S.rows * m->bytes);
   if (write)
     store_shape(f, m, &S, V, sv);
   else
@@ -777,7 +816,47 @@ enum { N_WORD, N_CONST, N_ADD, N_SUB, N_MUL };
 typedef struct LAff {
   LNode prog[LPROG];
   uint32_t n;
+  uint8_t form; /* A_PROG: run prog; A_CONST: c; A_WORD: f->u[word] + c (aff_fold) */
+  uint32_t word;
+  uint64_t c;
 } LAff;
+enum { A_PROG, A_CONST, A_WORD };
+
+/* Folds a's program when it is a constant or one uniform word plus a constant (the common
+ * `block_id * block_dim + thread_id` is the word of the uniform product plus 0): then the
+ * index of thread (0, 0) costs an add, not a run of the program. */
+static void aff_fold(LAff *a) {
+  struct { uint8_t form; uint32_t word; uint64_t c; } st[LPROG];
+  uint32_t sp = 0;
+  for (uint32_t i = 0; i < a->n; i++) {
+    const LNode *x = &a->prog[i];
+    if (x->op == N_WORD || x->op == N_CONST) {
+      st[sp].form = x->op == N_WORD ? A_WORD : A_CONST;
+      st[sp].word = x->word;
+      st[sp++].c = x->op == N_WORD ? 0 : (uint64_t)x->c;
+      continue;
+    }
+    if (sp < 2)
+      return;
+    sp--;
+    __typeof__(st[0]) *l = &st[sp - 1], *r = &st[sp];
+    if (l->form == A_PROG || r->form == A_PROG || (l->form == A_WORD && r->form == A_WORD) ||
+        (x->op == N_SUB && r->form == A_WORD) || (x->op == N_MUL && (l->form == A_WORD || r->form == A_WORD))) {
+      l->form = A_PROG;
+      continue;
+    }
+    if (r->form == A_WORD) { /* const + word */
+      l->form = A_WORD;
+      l->word = r->word;
+    }
+    l->c = x->op == N_ADD ? l->c + r->c : x->op == N_SUB ? l->c - r->c : l->c * r->c;
+  }
+  if (sp == 1 && st[0].form != A_PROG) {
+    a->form = st[0].form;
+    a->word = st[0].word;
+    a->c = st[0].c;
+  }
+}
 
 static bool emit(LAff *a, uint8_t op, uint32_t word, int64_t c) {
   if (!a)
@@ -849,6 +928,10 @@ static bool affine_tid(KComp *kc, const Value *v, int64_t *cx, int64_t *cy, LAff
 
 /* The index of thread (0, 0) (modulo 2^64) */
 static uint64_t aff_base(const KFrame *f, const LAff *a) {
+  if (a->form == A_WORD)
+    return f->u[a->word].u + a->c;
+  if (a->form == A_CONST)
+    return a->c;
   uint64_t st[LPROG];
   uint32_t sp = 0;
   for (uint32_t i = 0; i < a->n; i++) {
@@ -891,6 +974,8 @@ static bool gep_split(KComp *kc, const Op *use, uint32_t ptr, LMem *m) {
     LAff aff = {0};
     m->gaff = affine_tid(kc, g->operands[1], &m->gcx, &m->gcy, &aff, 0);
     if (m->gaff) {
+      m->gfast = !__builtin_mul_overflow(m->gcx, s, &m->gsb) && !__builtin_mul_overflow(m->gcy, s, &m->grb);
+      aff_fold(&aff);
       m->aff = ir_alloc(kc->in->ctx, sizeof *m->aff);
       *m->aff = aff;
     }
