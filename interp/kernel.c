@@ -1287,6 +1287,7 @@ bool kernel_compile_body(KComp *kc, Region *r, KBody *out) {
     uint32_t i = 0;
     for (Op *o = b->first; o; o = o->next)
       ok = compile_op(kc, o, &kb->ins[i++]) && ok;
+    kb->n = kernel_llvm_compact(kb->ins, n);
   }
   kc->depth--;
   nb = 0;

@@ -403,6 +403,9 @@ bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k);
 /* builtin.unrealized_conversion_cast and other ops that only move words, as word moves (computed
  * once per frame where that applies); false when op is not one (it then compiles as before). */
 bool kernel_llvm_words(KComp *kc, Op *op, KIns *k);
+/* Drops from a compiled block the ops that do nothing there (run by the kernel's group of ops
+ * computed once per frame, or needed by no thread); the ops left, in order, and their count. */
+uint32_t kernel_llvm_compact(KIns *ins, uint32_t n);
 /* Records the memrefs launch_func op passes (operands first..first+n) to llvm.func kernel k, for
  * bounds checks; false after a diagnostic. */
 bool kernel_llvm_bind(Comp *c, Op *site, Op *fn, Kernel *k, uint32_t first, uint32_t n);

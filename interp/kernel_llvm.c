@@ -62,6 +62,7 @@ typedef struct LInfo {
   uint32_t nconsts;
   bool cached;          /* bounds_of keeps the bounds in uniform words bwords.. (once flag bonce) */
   uint32_t bwords, bonce;
+  struct LGroup *group; /* the ops computed once per frame together (hoist) */
 } LInfo;
 
 static LInfo *linfo(Interp *in, Kernel *k) {
@@ -1700,12 +1701,56 @@ static bool l_words(KComp *kc, Op *op, KIns *k) {
  * registers but the block id, and what only they feed. Such an op (pure: no effects, no error)
  * runs once per frame (a run of blocks of one launch) and is skipped after: its slots keep its
  * results. A varying result is computed for every thread, so only ops in the kernel's entry block
- * (where the mask is full and no slot is shared with a loop-carried value) hoist a varying result. */
+ * (where the mask is full and no slot is shared with a loop-carried value) hoist a varying result.
+ *
+ * Such ops run together: the first in the entry block becomes the kernel's group (x_group), which
+ * runs it and every later one, in order, once per frame; the later ones leave their blocks
+ * (kernel_llvm_compact), so a block after the first costs one dispatch for all of them. A later op
+ * may run early, at the group's place: its operands are arguments or the group's earlier results,
+ * and its slots are its own (only varying values in loop bodies share slots). An op before the
+ * group's first (in a region ahead of it) runs on its own, once per frame (x_once). */
 
 typedef struct LOnce {
   KIns ins;      /* the op as compiled */
-  uint32_t once; /* its KFrame.once flag */
+  uint32_t once; /* its KFrame.once flag (x_once) */
+  struct LOnce *next; /* the group's next op (x_group) */
 } LOnce;
+
+typedef struct LGroup {
+  LOnce *first, **tail;
+  uint32_t once;
+} LGroup;
+
+static int x_group(KFrame *f, const KIns *k) {
+  const LGroup *g = k->aux;
+  if (f->once[g->once])
+    return EX_NEXT;
+  for (const LOnce *o = g->first; o; o = o->next) {
+    int r = o->ins.fn(f, &o->ins);
+    if (r != EX_NEXT)
+      return r;
+  }
+  if (f->nact == f->n) /* varying results are whole */
+    f->once[g->once] = 1;
+  return EX_NEXT;
+}
+
+/* A group's later op, run by x_group: it leaves its block (kernel_llvm_compact). */
+static int x_grouped(KFrame *f, const KIns *k) {
+  (void)f;
+  (void)k;
+  return EX_NEXT;
+}
+
+static int x_unneeded(KFrame *f, const KIns *k);
+
+uint32_t kernel_llvm_compact(KIns *ins, uint32_t n) {
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (ins[i].fn != x_grouped && ins[i].fn != x_unneeded)
+      ins[m++] = ins[i];
+  return m;
+}
 
 static int x_once(KFrame *f, const KIns *k) {
   const LOnce *o = k->aux;
@@ -1732,7 +1777,7 @@ static bool launch_invariant(KComp *kc, const Value *v) {
   return !v->def && v->block == entry;
 }
 
-/* Wraps k in x_once when op is such an op. */
+/* Joins k to the kernel's group (or wraps it in x_once) when op is such an op. */
 static void hoist(KComp *kc, Op *op, KIns *k) {
   if (kc->ninlined || !kc->root || !ir_str_eq(kc->root->name, "llvm.func") || op->nresults != 1 || op->nregions)
     return;
@@ -1743,22 +1788,41 @@ static void hoist(KComp *kc, Op *op, KIns *k) {
     pure = ir_str_eq(op->name, *p);
   for (uint32_t i = 0; i < op->noperands && pure; i++)
     pure = launch_invariant(kc, op->operands[i]);
-  if (!pure || (k->vout[0] && op->parent != kc->root->regions[0].first))
+  bool entry = op->parent == kc->root->regions[0].first;
+  if (!pure || (k->vout[0] && !entry))
     return;
   op->results[0].id |= KV_INV;
+  if (k->fn == x_unneeded)
+    return;
   LOnce *o = ir_alloc(kc->in->ctx, sizeof *o);
   o->ins = *k;
-  o->once = kernel_new_once(kc);
-  k->fn = x_once;
-  k->aux = o;
+  LInfo *li = linfo(kc->in, kc->k);
+  if (li->group) { /* a later op: the group runs it */
+    *li->group->tail = o;
+    li->group->tail = &o->next;
+    k->fn = x_grouped;
+    k->aux = NULL;
+  } else if (entry) { /* the first in the entry block: the group */
+    LGroup *g = ir_alloc(kc->in->ctx, sizeof *g);
+    g->first = o;
+    g->tail = &o->next;
+    g->once = kernel_new_once(kc);
+    li->group = g;
+    k->fn = x_group;
+    k->aux = g;
+  } else {
+    o->once = kernel_new_once(kc);
+    k->fn = x_once;
+    k->aux = o;
+  }
 }
 
 bool kernel_llvm_words(KComp *kc, Op *op, KIns *k) {
   if (!l_words(kc, op, k))
     return false;
-  hoist(kc, op, k);
   if (unneeded(kc, &op->results[0], 0))
     k->fn = x_unneeded;
+  hoist(kc, op, k);
   return true;
 }
 
@@ -1775,9 +1839,9 @@ static bool compile_llvm(KComp *kc, Op *op, KIns *k);
 bool kernel_compile_llvm(KComp *kc, Op *op, KIns *k) {
   if (!compile_llvm(kc, op, k))
     return false;
-  hoist(kc, op, k);
   if (op->nresults == 1 && !prefix(op->name, "nvvm.") && unneeded(kc, &op->results[0], 0))
     k->fn = x_unneeded;
+  hoist(kc, op, k);
   return true;
 }
 
