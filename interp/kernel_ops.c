@@ -712,7 +712,8 @@ static void memo_flush(KFrame *f, KMemo *g) {
 }
 
 /* Records rows ranges [lo, lo + len) + r * stride of memory op m, through its memo: a group that
- * continues the pending one (or lies in it) costs no note. */
+ * continues the pending one (or lies in what the running block logs of it) costs no note. A group
+ * in the part blocks before this one logged starts a new memo, so that this block logs it too. */
 static inline void note_rows(KFrame *f, const KIns *k, const KMem *m, uintptr_t lo, uintptr_t len, int64_t stride,
                              uint32_t rows, bool write) {
   KMemo *g = &f->memo[m->memo];
@@ -721,7 +722,7 @@ static inline void note_rows(KFrame *f, const KIns *k, const KMem *m, uintptr_t 
       g->hi += len;
       return;
     }
-    if (lo >= g->lo && lo + len <= g->hi)
+    if (lo >= g->lo && lo + len <= g->hi && (lo >= g->mark || !f->gon))
       return;
   }
   memo_flush(f, g);
