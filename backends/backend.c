@@ -111,6 +111,57 @@ const char *be_status_name(BeStatus st)
     return "?";
 }
 
+BeBlobKind be_blob_kind(const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    if (!p || size == 0)
+        return BE_BLOB_EMPTY;
+    if (size >= 4 && memcmp(p, "\x7f" "ELF", 4) == 0) {
+        /* e_machine, 16 bits at offset 18, in the byte order e_ident[5] names (1: little) */
+        unsigned m = size < 20 ? 0 : p[5] == 2 ? (unsigned)p[18] << 8 | p[19] : (unsigned)p[19] << 8 | p[18];
+        return m == 190 ? BE_BLOB_CUBIN : m == 224 ? BE_BLOB_HSACO : BE_BLOB_ELF;
+    }
+    if (size >= 4 && (memcmp(p, "\x50\xed\x55\xba", 4) == 0 || memcmp(p, "\xb1\x43\x62\x46", 4) == 0))
+        return BE_BLOB_FATBIN;
+    if (size >= 4 && memcmp(p, "BC\xc0\xde", 4) == 0)
+        return BE_BLOB_BITCODE;
+    /* PTX: blank space and comments, then the .version directive every PTX module opens with */
+    size_t i = 0;
+    while (i < size) {
+        if (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r') {
+            i++;
+        } else if (i + 1 < size && p[i] == '/' && p[i + 1] == '/') {
+            while (i < size && p[i] != '\n')
+                i++;
+        } else if (i + 1 < size && p[i] == '/' && p[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < size && !(p[i] == '*' && p[i + 1] == '/'))
+                i++;
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    if (i + 8 <= size && memcmp(p + i, ".version", 8) == 0)
+        return BE_BLOB_PTX;
+    return BE_BLOB_OTHER;
+}
+
+const char *be_blob_kind_name(BeBlobKind k)
+{
+    switch (k) {
+    case BE_BLOB_EMPTY: return "empty";
+    case BE_BLOB_PTX: return "PTX";
+    case BE_BLOB_CUBIN: return "cubin (SASS)";
+    case BE_BLOB_HSACO: return "AMD GPU code object (HSACO)";
+    case BE_BLOB_ELF: return "ELF file of an unknown machine";
+    case BE_BLOB_FATBIN: return "fatbinary (SASS)";
+    case BE_BLOB_BITCODE: return "LLVM bitcode";
+    case BE_BLOB_OTHER: break;
+    }
+    return "unrecognized data";
+}
+
 const char *be_diag_other_note(const char *kind)
 {
     if (strcmp(kind, "race") == 0)

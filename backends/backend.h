@@ -270,8 +270,32 @@ void be_stall(Backend *be, BeStall *out);
 
 /* ---- modules and launches -------------------------------------------------------------------- */
 
-/* Loads a device binary (cubin, PTX, HSACO). The sim cannot run those: it reports that binary
- * kernels need the interpreter and returns BE_ERR_UNSUPPORTED, yet still a module handle, so the
+/* What a device binary handed to a module load is, told from its first bytes: PTX text (blank
+ * space and comments, then `.version`), an ELF file (a cubin when its machine is EM_CUDA, an AMD
+ * code object when EM_AMDGPU), a fat binary (its own magic 0xBA55ED50, or the 0x466243B1 of the
+ * wrapper nvcc embeds), LLVM bitcode, or none of these. */
+typedef enum {
+    BE_BLOB_EMPTY,
+    BE_BLOB_PTX,
+    BE_BLOB_CUBIN,
+    BE_BLOB_HSACO,
+    BE_BLOB_ELF,
+    BE_BLOB_FATBIN,
+    BE_BLOB_BITCODE,
+    BE_BLOB_OTHER,
+} BeBlobKind;
+BeBlobKind be_blob_kind(const void *data, size_t size);
+/* "PTX", "cubin (SASS)", "fatbinary (SASS)", ... for messages */
+const char *be_blob_kind_name(BeBlobKind k);
+/* What to do instead of handing the sim SASS (a cubin or fatbinary): the advice every message
+ * about one ends with. */
+#define BE_BLOB_USE_PTX                                                                          \
+    "compile with -gpu-lower-to-nvvm-pipeline=\"cubin-format=isa\" (or gpu-module-to-binary "  \
+    "format=isa) to get PTX"
+
+/* Loads a device binary (cubin, PTX, HSACO). The sim cannot run those: it reports what the binary
+ * is (be_blob_kind; for SASS, that only PTX can ever run) and returns BE_ERR_UNSUPPORTED, yet
+ * still a module handle, so the
  * program goes on: functions can be looked up, and each launch of one is reported once and skipped
  * (still ordered on its stream like the launch). A skipped launch is a failed launch
  * (be_launch_failed): the program ends at its next synchronization. */

@@ -20,9 +20,9 @@
  *     dereference whatever it is given, while a tagged value is checked before anything is looked
  *     up, so a stream, an event, a module or a released token passed as a token is reported by
  *     what it is. A token free waits for a marker after its deps, then frees (as mem_free does).
- *   - Modules: the sim runs no device binaries. A module load is reported (binary kernels need the
- *     interpreter) yet returns a placeholder, so lookups work and each launch is reported once and
- *     replaced by a marker that keeps the stream's order.
+ *   - Modules: the sim runs no device binaries. A module load is reported, naming what the data is
+ *     (be_blob_kind; for SASS, how to get PTX instead), yet returns a placeholder, so lookups work
+ *     and each launch is reported once and replaced by a marker that keeps the stream's order.
  *
  * Locking: `lock` guards the buffer table, the token table and the module list. The sim calls the
  * sink and the observer with its own lock held, and the observer takes `lock` to look buffers up;
@@ -607,23 +607,6 @@ static BeStatus host_access(void *self, const void *addr, size_t bytes, bool is_
 
 /* ---- modules ---- */
 
-/* What a blob handed to mgpuModuleLoad looks like, for the message. */
-static const char *blob_format(const unsigned char *p, size_t n)
-{
-    if (!p || n == 0)
-        return "empty";
-    if (n >= 4 && memcmp(p, "\x7f" "ELF", 4) == 0)
-        return "ELF (cubin or HSACO)";
-    if (n >= 4 && (memcmp(p, "\x50\xed\x55\xba", 4) == 0 || memcmp(p, "\xba\x55\xed\x50", 4) == 0))
-        return "fatbinary";
-    if (n >= 4 && memcmp(p, "BC\xc0\xde", 4) == 0)
-        return "LLVM bitcode";
-    size_t k = n < 4096 ? n : 4096;
-    if (memmem(p, k, ".version", 8) || memmem(p, k, ".target", 7))
-        return "PTX";
-    return "binary";
-}
-
 static BeStatus module_load(void *self, const void *data, size_t size, BeModule *out, const char *loc)
 {
     SimBe *b = self;
@@ -634,12 +617,16 @@ static BeStatus module_load(void *self, const void *data, size_t size, BeModule 
     }
     m->loc = loc;
     m->size = size;
-    m->format = blob_format(data, size);
+    BeBlobKind kind = be_blob_kind(data, size);
+    m->format = be_blob_kind_name(kind);
+    /* SASS will never run here, so say how to get PTX; PTX will, once the sim has a PTX front end */
+    const char *why = kind == BE_BLOB_CUBIN || kind == BE_BLOB_FATBIN ? "the sim cannot run SASS; " BE_BLOB_USE_PTX
+                      : kind == BE_BLOB_PTX ? "PTX kernels are not supported by the sim yet"
+                                            : "the sim cannot run this kind of binary";
     sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_OTHER, loc,
-                    "cannot load a device binary (%zu bytes, %s) on the sim: executing binary kernels "
-                    "needs the interpreter (run the MLIR program with gpuinterp); launches from this "
+                    "cannot load a device binary (%zu bytes, %s) on the sim: %s; launches from this "
                     "module will be skipped",
-                    size, m->format);
+                    size, m->format, why);
     pthread_mutex_lock(&b->lock);
     m->next = b->modules;
     b->modules = m;

@@ -540,7 +540,7 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
   Op *mod = ir_symbol_lookup(c->in->module, kernel->u.sym.path[0]);
   Op *fn = mod && ir_str_eq(mod->name, "gpu.module") ? ir_symbol_lookup(mod, kernel->u.sym.path[1]) : NULL;
   if (mod && ir_str_eq(mod->name, "gpu.binary"))
-    return interp_unsupported(c, op, "a kernel in a gpu.binary (a compiled device binary)");
+    return interp_binary_kernel(c, op, mod, kernel);
   if (!fn || !(ir_str_eq(fn->name, "gpu.func") || ir_str_eq(fn->name, "llvm.func")))
     return interp_unsupported(c, op, "a kernel that is not a gpu.func or llvm.func in a gpu.module of this module");
   g->k = kernel_of_func(c, op, fn);

@@ -244,6 +244,9 @@ int gpu_sync_point(Frame *fr, const Ins *ins);
  * what the gpu ops kept (tokens, launches) */
 void interp_gpu_finish(Interp *in);
 void interp_gpu_free(Interp *in);
+/* binary.c: compiles a gpu.launch_func of kernel (@binary::@name) in gpu.binary bin; today
+ * every kind of object is refused with a located error, false */
+bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel);
 
 CompileFn interp_compile_fn(Str name);
 NativeFn interp_native_fn(Str name);

@@ -366,18 +366,19 @@ static void test_be_device_set_other_than_zero_warns(void **state)
 
 /* ---- modules and launches ---- */
 
-static void test_be_module_load_of_a_binary_says_it_needs_the_interpreter(void **state)
+static void test_be_module_load_of_a_cubin_says_what_it_is_and_how_to_get_ptx(void **state)
 {
     Fixture *fx = *state;
-    static const char cubin[] = "\x7f" "ELF\x02\x01\x01 not really a cubin";
+    /* an ELF header up to e_machine = EM_CUDA (190), then not really a cubin */
+    static const char cubin[] = "\x7f" "ELF\x02\x01\x01\x33\x07\0\0\0\0\0\0\0\x02\0\xbe\0 no more";
     BeModule m;
     BeFunction f;
     assert_int_equal(be_module_load(fx->be, cubin, sizeof cubin, &m, "mgpuModuleLoad#1"), BE_ERR_UNSUPPORTED);
     assert_non_null(m);
     assert_int_equal(n_diags(fx), 1);
     assert_string_equal(diag(fx, 0).loc, "mgpuModuleLoad#1");
-    assert_non_null(strstr(diag(fx, 0).message, "executing binary kernels needs the interpreter"));
-    assert_non_null(strstr(diag(fx, 0).message, "ELF"));
+    assert_non_null(strstr(diag(fx, 0).message, "cubin (SASS)) on the sim: the sim cannot run SASS"));
+    assert_non_null(strstr(diag(fx, 0).message, "cubin-format=isa"));
 
     assert_int_equal(be_module_function(fx->be, m, "add_kernel", &f, "get"), BE_OK);
     assert_non_null(f);
@@ -649,7 +650,7 @@ int main(void)
         T(test_be_mem_free_does_not_order_the_host_after_its_stream, setup_threads),
         T(test_be_close_reports_leaks_as_warnings, setup_serial),
         T(test_be_device_set_other_than_zero_warns, setup_serial),
-        T(test_be_module_load_of_a_binary_says_it_needs_the_interpreter, setup_serial),
+        T(test_be_module_load_of_a_cubin_says_what_it_is_and_how_to_get_ptx, setup_serial),
         T(test_be_module_load_recognizes_ptx, setup_serial),
         T(test_be_module_function_of_a_non_module_is_misuse, setup_serial),
         T(test_be_module_leak_is_reported_at_close, setup_serial),

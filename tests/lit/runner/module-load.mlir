@@ -7,7 +7,7 @@
 
 // RUN: %mlir_opt --gpu-to-llvm %s | not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s
 
-// CHECK: mgpusim: mgpuModuleLoad#1: error: cannot load a device binary (20 bytes, ELF (cubin or HSACO)) on the sim: executing binary kernels needs the interpreter (run the MLIR program with gpuinterp); launches from this module will be skipped
+// CHECK: mgpusim: mgpuModuleLoad#1: error: cannot load a device binary (20 bytes, ELF file of an unknown machine) on the sim: the sim cannot run this kind of binary; launches from this module will be skipped
 // CHECK: mgpusim: mgpuLaunchKernel#1: error: kernel 'my_kernel' was not run: its module (loaded at mgpuModuleLoad#1) is a device binary the sim cannot execute; further launches of it are skipped
 // CHECK-NOT: mgpuLaunchKernel#2
 // CHECK: mgpusim: mgpuStreamSynchronize#1: note: the program ends at this synchronization: the kernel launched at mgpuLaunchKernel#1 failed, and a failed launch is sticky
