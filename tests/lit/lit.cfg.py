@@ -5,6 +5,8 @@
 #   %mgpusim     build/libmgpusim.so (always the normal tree: mlir-runner is not sanitized)
 #   %mlir_opt, %mlir_runner, %mlir_lib_dir   the upstream oracle from mlir-22-tools
 # FileCheck, not, split-file and count come from llvm-22-tools.
+# Features: nvcc (CUDA's nvcc, NVCC or /usr/local/cuda/bin/nvcc, is there: tests/ptx/cu's PTX can
+# be regenerated and checked).
 import os
 import lit.formats
 
@@ -35,3 +37,8 @@ config.substitutions.append(("%root", root))
 config.substitutions.append(("%python", "python3"))
 # lower/ is written: tests of the lowering (REQUIRES: lowering) run
 config.available_features.add("lowering")
+# CUDA's compiler, for the PTX corpus (tests/ptx/cu/regen.sh): tests that need it say REQUIRES: nvcc
+nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+if os.access(nvcc, os.X_OK):
+    config.available_features.add("nvcc")
+    config.environment["NVCC"] = nvcc
