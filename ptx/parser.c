@@ -10,6 +10,7 @@
  *              | '.loc' ... | '.pragma' string ';' | ('@' '!'? reg)? opcode {dotname} operands? ';'
  * operand    ::= '!'? reg ['.' comp] ['|' operand] | '-'? number | sym | '_' | '{' operands '}'
  *              | '(' operands? ')' | '[' (reg | sym | int) (('+' | '-') int)? ']'
+ * init       ::= '{' init {',' init} '}' | '-'? number | name ('+' int)? | 'generic(' name ('+' int)? ')' ('+' int)?
  *
  * The parser stops at the first error: it records the message and its place and longjmps to the one
  * exit in ptx_parse, which frees the module (everything is in its arena) and the parser's scratch
@@ -98,6 +99,8 @@ static void *vec_at(Vec *v, size_t i) { return (char *)v->data + i * v->elem; }
 
 /* Copies v[from..] into the arena and pops it. */
 static void *vec_take(Parser *ps, Vec *v, size_t from) {
+  if (v->len == from)
+    return ptx_alloc(ps->a, 0);
   void *p = ptx_dup(ps->a, vec_at(v, from), (v->len - from) * v->elem);
   v->len = from;
   return p;
@@ -289,8 +292,11 @@ static void init_value(Parser *ps, unsigned depth) {
   in->name = n->s;
   if (accept(ps, '+'))
     in->ival = (int64_t)expect_int(ps, "an offset");
-  if (in->kind == PTX_INIT_GENERIC)
+  if (in->kind == PTX_INIT_GENERIC) {
     expect(ps, ')');
+    if (accept(ps, '+')) /* LLVM writes generic(g)+8 */
+      in->ival = (int64_t)((uint64_t)in->ival + expect_int(ps, "an offset"));
+  }
   /* checked at the module's end, like an operand */
   PtxOperand *fake = ptx_alloc(ps->a, sizeof *fake);
   fake->kind = PTX_OPD_SYM;

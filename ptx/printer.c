@@ -121,12 +121,10 @@ static void print_var_core(FILE *f, const PtxVar *v) {
       case PTX_INIT_F32: fprintf(f, "0f%08" PRIX32, (uint32_t)in->ival); break;
       case PTX_INIT_F64: fprintf(f, "0d%016" PRIX64, (uint64_t)in->ival); break;
       case PTX_INIT_SYM: fputs(in->name, f); break;
-      case PTX_INIT_GENERIC: fprintf(f, "generic(%s", in->name); break;
+      case PTX_INIT_GENERIC: fprintf(f, "generic(%s)", in->name); break;
       }
       if ((in->kind == PTX_INIT_SYM || in->kind == PTX_INIT_GENERIC) && in->ival)
-        fprintf(f, "+%" PRId64, in->ival);
-      if (in->kind == PTX_INIT_GENERIC)
-        fputc(')', f);
+        fprintf(f, "+%" PRIu64, (uint64_t)in->ival);
     }
     if (braces)
       fputc('}', f);

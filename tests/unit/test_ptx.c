@@ -41,7 +41,7 @@ static char *read_file(const char *path, size_t *len) {
 static PtxModule *parse_corpus(const char *name) {
   char path[256];
   snprintf(path, sizeof path, CORPUS "%s", name);
-  size_t len;
+  size_t len = 0;
   char *text = read_file(path, &len);
   assert_non_null(text);
   PtxError err;
@@ -466,7 +466,7 @@ static void test_ptx_variables_and_initializers(void **state) {
   snprintf(text, sizeof text,
            "%s.global .align 8 .u64 tab[2][2] = {{1, 2}, {3, -4}};\n"
            ".global .f32 one = 0f3F800000;\n"
-           ".global .u64 ptrs[3] = {tab, tab+8, generic(tab)};\n"
+           ".global .u64 ptrs[4] = {tab, tab+8, generic(tab), generic(tab)+16};\n"
            ".weak .global .v4 .u32 vec;\n"
            ".const .b8 c1, c2[4];\n"
            ".entry k(.param .align 16 .b8 blob[32], .param .u64 .ptr .global .align 16 q)\n"
@@ -487,6 +487,8 @@ static void test_ptx_variables_and_initializers(void **state) {
   assert_int_equal(ptrs->init[1].ival, 8);
   assert_int_equal(ptrs->init[2].kind, PTX_INIT_GENERIC);
   assert_string_equal(ptrs->init[2].name, "tab");
+  assert_int_equal(ptrs->init[3].kind, PTX_INIT_GENERIC);
+  assert_int_equal(ptrs->init[3].ival, 16);
   const PtxVar *vec = ptx_module_var(m, "vec");
   assert_int_equal(vec->vec, 4);
   assert_int_equal(vec->linkage, PTX_LINK_WEAK);
@@ -506,7 +508,7 @@ static void test_ptx_variables_and_initializers(void **state) {
   PtxModule *m2 = parse_str(once);
   char *twice = print_module(m2);
   assert_string_equal(once, twice);
-  assert_non_null(strstr(once, ".global .u64 ptrs[3] = {tab, tab+8, generic(tab)};"));
+  assert_non_null(strstr(once, ".global .u64 ptrs[4] = {tab, tab+8, generic(tab), generic(tab)+16};"));
   free(once);
   free(twice);
   ptx_module_destroy(m2);
