@@ -129,7 +129,7 @@ static void expect_error(const char *text, const char *want) {
 static const char *const corpus[] = {
     "nvcc_sm90_vadd.ptx",        "nvcc_sm90_vadd_debug.ptx", "nvcc_sm90_reduce.ptx", "nvcc_sm90_warp.ptx",
     "nvcc_sm90_atomics.ptx",     "nvcc_sm90_call.ptx",       "nvcc_sm90_half.ptx",   "nvcc_sm90_loop.ptx",
-    "nvcc_sm90_loop_lineinfo.ptx", "mlir_sm50_kernels.ptx",  "mlir_sm90_kernels.ptx",
+    "nvcc_sm90_loop_lineinfo.ptx", "mlir_sm50_kernels.ptx",  "mlir_sm90_kernels.ptx", "mlir_sm80_calls.ptx",
 };
 
 /* parse -> print -> parse -> print: both prints equal, for every corpus file. */
@@ -399,6 +399,38 @@ static void test_ptx_mlir_output(void **state) {
   ptx_module_destroy(m);
 }
 
+/* LLVM's call sequence: params declared in a { } block, call.uni on one line, printf as vprintf. */
+static void test_ptx_mlir_calls(void **state) {
+  PtxModule *m = parse_corpus("mlir_sm80_calls.ptx");
+  assert_int_equal(m->version_major, 7);
+  assert_string_equal(m->target, "sm_80");
+  const PtxFunc *axpy = ptx_module_func(m, "axpy");
+  assert_non_null(axpy);
+  assert_false(axpy->entry);
+  assert_int_equal(axpy->linkage, PTX_LINK_VISIBLE);
+  assert_int_equal(axpy->sig.nrets, 1);
+  assert_int_equal(axpy->sig.nparams, 3);
+  assert_string_equal(mods_of(nth_insn(axpy, PTX_OP_MUL, 0)), "rn.f32");
+  const PtxFunc *k = ptx_module_func(m, "calls_kernel");
+  assert_int_equal(k->sig.nparams, 11);
+  assert_int_equal(k->sig.params[10].type, PTX_T_F32);
+  assert_int_equal(count_op(k, PTX_OP_CALL), 2);
+  const PtxInsn *c1 = nth_insn(k, PTX_OP_CALL, 1);
+  assert_string_equal(c1->opds[1].name, "vprintf");
+  assert_int_equal(c1->opds[2].n, 2);
+  /* shfl.sync.bfly.b32 %r5, %r4, 1, 31, -1: a single result, immediates */
+  const PtxInsn *sh = nth_insn(k, PTX_OP_SHFL, 0);
+  assert_int_equal(sh->opds[0].kind, PTX_OPD_REG);
+  assert_int_equal(sh->opds[4].kind, PTX_OPD_INT);
+  assert_int_equal(sh->opds[4].ival, -1);
+  const PtxVar *depot = k->stmts[0].var;
+  assert_int_equal(k->stmts[0].kind, PTX_STMT_VAR);
+  assert_int_equal(depot->space, PTX_SPACE_LOCAL);
+  assert_int_equal(depot->dims[0], 16);
+  assert_int_equal(ptx_module_var(m, "printfFormat_0")->ninit, 14);
+  ptx_module_destroy(m);
+}
+
 /* --- hand-written forms --- */
 
 static const char head[] = ".version 7.8\n.target sm_80\n.address_size 64\n";
@@ -655,6 +687,7 @@ int main(void) {
       cmocka_unit_test(test_ptx_inline_asm_scopes),
       cmocka_unit_test(test_ptx_debug_locations),
       cmocka_unit_test(test_ptx_mlir_output),
+      cmocka_unit_test(test_ptx_mlir_calls),
       cmocka_unit_test(test_ptx_immediates_and_addresses),
       cmocka_unit_test(test_ptx_variables_and_initializers),
       cmocka_unit_test(test_ptx_scopes_and_prototypes),

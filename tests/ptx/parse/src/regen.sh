@@ -15,5 +15,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$MLIR_OPT" --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_50" mlir_kernels.mlir -o "$tmp/k50.mlir"
 "$MLIR_OPT" --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_90 cubin-features=+ptx80" \
   mlir_kernels.mlir -o "$tmp/k90.mlir"
+"$MLIR_OPT" --gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_80 cubin-features=+ptx70" \
+  mlir_calls.mlir -o "$tmp/c80.mlir"
 ./extract_ptx.py "$tmp/k50.mlir" > ../mlir_sm50_kernels.ptx
 ./extract_ptx.py "$tmp/k90.mlir" > ../mlir_sm90_kernels.ptx
+./extract_ptx.py "$tmp/c80.mlir" > ../mlir_sm80_calls.ptx
