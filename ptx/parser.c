@@ -1070,6 +1070,8 @@ static void header(Parser *ps) {
   PtxModule *m = ps->m;
   Token t = ps->tok;
   if (is_dot(ps, "version")) {
+    if (m->version_major)
+      fail_at(ps, t.line, t.col, "second .version");
     next(ps);
     Token v = ps->tok;
     if (v.kind != T_F64 || !memchr(v.s, '.', v.len))
@@ -1116,7 +1118,6 @@ static void header(Parser *ps) {
     if (m->address_size != 32 && m->address_size != 64)
       fail_at(ps, v.line, v.col, "address size must be 32 or 64");
   }
-  (void)t;
 }
 
 static void module(Parser *ps) {

@@ -609,6 +609,8 @@ static void test_ptx_errors_located(void **state) {
       {"", "@kernels.ptx:1:1: error: a PTX module must start with .version"},
       {".version 5.0\n", "@kernels.ptx:1:10: error: PTX ISA version 5.0 is not supported (6.0 to 9.x are)"},
       {".version 8.0\n.address_size 64\n", "@kernels.ptx:3:1: error: a PTX module needs a .target"},
+      {".version 8.0\n.version 8.1\n", "@kernels.ptx:2:1: error: second .version"},
+      {".version 8.0\n.target sm_90\n.address_size 48\n", "@kernels.ptx:3:15: error: address size must be 32 or 64"},
       {".version 8.0\n.target sm_90, fast\n", "@kernels.ptx:2:16: error: unknown target 'fast'"},
       {".version 8.0\n.target sm_90\n.entry k() {\n  frob.u32 %r1;\n}\n",
        "@kernels.ptx:4:3: error: unknown instruction 'frob'"},
