@@ -69,6 +69,7 @@ typedef struct Parser {
   Vec fsyms;    /* Pending: symbols of the current function, checked at its end */
   Vec files;    /* const char *: the .file table */
   Vec params;   /* PtxVar: parameters being parsed */
+  Vec pragmas;  /* const char *: .pragma strings of a function header */
   PtxFunc *fn;  /* the function whose body is being parsed */
   uint32_t loc_file, loc_line, loc_col;
 } Parser;
@@ -977,11 +978,7 @@ static bool perf_directive(Parser *ps, PtxFunc *fn) {
   }
   if (is_dot(ps, "pragma")) {
     const char *s = pragma(ps);
-    const char **list = ptx_alloc(ps->a, (fn->npragmas + 1) * sizeof *list);
-    if (fn->npragmas)
-      memcpy(list, fn->pragmas, fn->npragmas * sizeof *list);
-    list[fn->npragmas++] = s;
-    fn->pragmas = list;
+    *(const char **)vec_push(&ps->pragmas) = s; /* the caller takes them into fn->pragmas */
     return true;
   }
   return false;
@@ -1011,6 +1008,8 @@ static void function(Parser *ps, uint8_t linkage) {
     param_list(ps, &fn->sig.nparams, &fn->sig.params, true, false);
   while (perf_directive(ps, fn))
     ;
+  fn->npragmas = (uint32_t)ps->pragmas.len;
+  fn->pragmas = vec_take(ps, &ps->pragmas, 0);
   PtxDecl *d = vec_push(&ps->decls);
   d->kind = PTX_DECL_FUNC;
   d->func = fn;
@@ -1218,6 +1217,7 @@ PtxModule *ptx_parse(const char *bufname, const char *text, size_t len, PtxError
   vec_init(&ps->fsyms, sizeof(Pending));
   vec_init(&ps->files, sizeof(const char *));
   vec_init(&ps->params, sizeof(PtxVar));
+  vec_init(&ps->pragmas, sizeof(const char *));
   lex_init(&ps->lx, text, len);
   PtxModule *m = ps->m;
   if (setjmp(ps->fail)) {
@@ -1227,7 +1227,7 @@ PtxModule *ptx_parse(const char *bufname, const char *text, size_t len, PtxError
     module(ps);
   }
   Vec *vecs[] = {&ps->opds,    &ps->inits,   &ps->decls, &ps->stmts, &ps->labels, &ps->bindings,
-                 &ps->scopes,  &ps->touched, &ps->pending, &ps->fsyms, &ps->files, &ps->params};
+                 &ps->scopes,  &ps->touched, &ps->pending, &ps->fsyms, &ps->files, &ps->params, &ps->pragmas};
   for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
     free(vecs[i]->data);
   name_tab_free(&ps->names);

@@ -502,8 +502,8 @@ static void test_ptx_variables_and_initializers(void **state) {
            ".weak .global .v4 .u32 vec;\n"
            ".const .b8 c1, c2[4];\n"
            ".entry k(.param .align 16 .b8 blob[32], .param .u64 .ptr .global .align 16 q)\n"
-           ".reqntid 128\n.minnctapersm 2\n.maxnreg 64\n"
-           "{ ret; }\n",
+           ".reqntid 128\n.minnctapersm 2\n.maxnreg 64\n.pragma \"nounroll\";\n"
+           "{ .pragma \"nounroll\"; ret; }\n",
            head);
   PtxModule *m = parse_str(text);
   const PtxVar *tab = ptx_module_var(m, "tab");
@@ -535,6 +535,10 @@ static void test_ptx_variables_and_initializers(void **state) {
   assert_int_equal(fn->perf.reqntid[1], 1);
   assert_int_equal(fn->perf.minnctapersm, 2);
   assert_int_equal(fn->perf.maxnreg, 64);
+  assert_int_equal(fn->npragmas, 1);
+  assert_string_equal(fn->pragmas[0], "nounroll");
+  assert_int_equal(fn->stmts[0].kind, PTX_STMT_PRAGMA);
+  assert_string_equal(fn->stmts[0].pragma, "nounroll");
   /* the print parses back to the same print */
   char *once = print_module(m);
   PtxModule *m2 = parse_str(once);
