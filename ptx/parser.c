@@ -10,7 +10,8 @@
  *              | '.loc' ... | '.pragma' string ';' | ('@' '!'? reg)? opcode {dotname} operands? ';'
  * operand    ::= '!'? reg ['.' comp] ['|' operand] | '-'? number | sym | '_' | '{' operands '}'
  *              | '(' operands? ')' | '[' (reg | sym | int) (('+' | '-') int)? ']'
- * init       ::= '{' init {',' init} '}' | '-'? number | name ('+' int)? | 'generic(' name ('+' int)? ')' ('+' int)?
+ * init       ::= '{' init {',' init} '}' | '-'? number | address | mask '(' address ')'
+ * address    ::= name ('+' int)? | 'generic(' name ('+' int)? ')' ('+' int)?      (mask: 0xFF << 8k)
  *
  * The parser stops at the first error: it records the message and its place and longjmps to the one
  * exit in ptx_parse, which frees the module (everything is in its arena) and the parser's scratch
@@ -256,31 +257,8 @@ static void var_dims(Parser *ps, PtxVar *v) {
   }
 }
 
-/* initializer ::= '{' init {',' init} '}' | constant; constants are pushed flattened. */
-static void init_value(Parser *ps, unsigned depth) {
-  Token t = ps->tok;
-  if (accept(ps, '{')) {
-    if (depth >= MAX_NEST)
-      fail_at(ps, t.line, t.col, "initializer nested too deeply");
-    do
-      init_value(ps, depth + 1);
-    while (accept(ps, ','));
-    expect(ps, '}');
-    return;
-  }
-  PtxInit *in = vec_push(&ps->inits);
-  bool neg = accept(ps, '-');
-  if (ps->tok.kind == T_INT || ps->tok.kind == T_F32 || ps->tok.kind == T_F64) {
-    in->kind = ps->tok.kind == T_INT ? PTX_INIT_INT : ps->tok.kind == T_F32 ? PTX_INIT_F32 : PTX_INIT_F64;
-    uint64_t u = ps->tok.u;
-    if (neg)
-      u = in->kind == PTX_INIT_INT ? (uint64_t)0 - u : in->kind == PTX_INIT_F32 ? u ^ 0x80000000u : u ^ (1ull << 63);
-    in->ival = (int64_t)u;
-    next(ps);
-    return;
-  }
-  if (neg)
-    fail_tok(ps, "a number after '-'");
+/* The address of an initializer: name ('+' int)? | 'generic(' name ('+' int)? ')' ('+' int)?. */
+static void init_address(Parser *ps, PtxInit *in) {
   if (ps->tok.kind == T_IDENT && ps->tok.len == 7 && !memcmp(ps->tok.s, "generic", 7)) {
     next(ps);
     expect(ps, '(');
@@ -307,6 +285,46 @@ static void init_value(Parser *ps, unsigned depth) {
   Pending *pd = vec_push(&ps->pending);
   pd->opd = fake;
   pd->name = n;
+}
+
+/* initializer ::= '{' init {',' init} '}' | constant; constants are pushed flattened. */
+static void init_value(Parser *ps, unsigned depth) {
+  Token t = ps->tok;
+  if (accept(ps, '{')) {
+    if (depth >= MAX_NEST)
+      fail_at(ps, t.line, t.col, "initializer nested too deeply");
+    do
+      init_value(ps, depth + 1);
+    while (accept(ps, ','));
+    expect(ps, '}');
+    return;
+  }
+  PtxInit *in = vec_push(&ps->inits);
+  bool neg = accept(ps, '-');
+  if (ps->tok.kind == T_INT || ps->tok.kind == T_F32 || ps->tok.kind == T_F64) {
+    in->kind = ps->tok.kind == T_INT ? PTX_INIT_INT : ps->tok.kind == T_F32 ? PTX_INIT_F32 : PTX_INIT_F64;
+    uint64_t u = ps->tok.u;
+    if (neg)
+      u = in->kind == PTX_INIT_INT ? (uint64_t)0 - u : in->kind == PTX_INIT_F32 ? u ^ 0x80000000u : u ^ (1ull << 63);
+    in->ival = (int64_t)u;
+    next(ps);
+    if (in->kind != PTX_INIT_INT || neg || !accept(ps, '('))
+      return;
+    /* 0xFF00(address): one byte of an address, as LLVM writes pointers inside byte arrays */
+    bool byte_mask = false;
+    for (unsigned k = 0; k < 8; k++)
+      byte_mask |= u == (uint64_t)0xFF << (8 * k);
+    if (!byte_mask)
+      fail_at(ps, t.line, t.col, "an initializer mask must be 0xFF shifted by whole bytes");
+    in->mask = u;
+    in->ival = 0;
+    init_address(ps, in);
+    expect(ps, ')');
+    return;
+  }
+  if (neg)
+    fail_tok(ps, "a number after '-'");
+  init_address(ps, in);
 }
 
 static void mark_symbol(Parser *ps, Name *n, bool local) {

@@ -116,6 +116,8 @@ static void print_var_core(FILE *f, const PtxVar *v) {
       const PtxInit *in = &v->init[i];
       if (i)
         fputs(", ", f);
+      if (in->mask)
+        fprintf(f, "0x%" PRIX64 "(", in->mask);
       switch (in->kind) {
       case PTX_INIT_INT: fprintf(f, "%" PRId64, in->ival); break;
       case PTX_INIT_F32: fprintf(f, "0f%08" PRIX32, (uint32_t)in->ival); break;
@@ -125,6 +127,8 @@ static void print_var_core(FILE *f, const PtxVar *v) {
       }
       if ((in->kind == PTX_INIT_SYM || in->kind == PTX_INIT_GENERIC) && in->ival)
         fprintf(f, "+%" PRIu64, (uint64_t)in->ival);
+      if (in->mask)
+        fputc(')', f);
     }
     if (braces)
       fputc('}', f);

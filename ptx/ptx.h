@@ -139,6 +139,7 @@ typedef enum PtxInitKind { PTX_INIT_INT, PTX_INIT_F32, PTX_INIT_F64, PTX_INIT_SY
 typedef struct PtxInit {
   uint8_t kind;      /* PtxInitKind; SYM is an address, GENERIC a generic(name) address */
   int64_t ival;      /* the value or bits; the byte offset for SYM and GENERIC (name+4) */
+  uint64_t mask;     /* SYM, GENERIC: 0 for the whole address; 0xFF << 8k for its byte k (0xFF00(name)) */
   const char *name;  /* SYM, GENERIC */
 } PtxInit;
 

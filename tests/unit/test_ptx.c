@@ -500,6 +500,7 @@ static void test_ptx_variables_and_initializers(void **state) {
            ".global .f32 one = 0f3F800000;\n"
            ".global .u64 ptrs[4] = {tab, tab+8, generic(tab), generic(tab)+16};\n"
            ".weak .global .v4 .u32 vec;\n"
+           ".global .align 1 .u8 bytes[4] = {12, 0xFF(generic(tab)+4), 0xFF00(generic(tab)+4), 0xFF0000(tab)};\n"
            ".const .b8 c1, c2[4];\n"
            ".entry k(.param .align 16 .b8 blob[32], .param .u64 .ptr .global .align 16 q)\n"
            ".reqntid 128\n.minnctapersm 2\n.maxnreg 64\n.pragma \"nounroll\";\n"
@@ -521,6 +522,15 @@ static void test_ptx_variables_and_initializers(void **state) {
   assert_string_equal(ptrs->init[2].name, "tab");
   assert_int_equal(ptrs->init[3].kind, PTX_INIT_GENERIC);
   assert_int_equal(ptrs->init[3].ival, 16);
+  const PtxVar *bytes = ptx_module_var(m, "bytes");
+  assert_int_equal(bytes->ninit, 4);
+  assert_int_equal(bytes->init[0].mask, 0);
+  assert_int_equal(bytes->init[1].kind, PTX_INIT_GENERIC);
+  assert_int_equal(bytes->init[1].mask, 0xFF);
+  assert_int_equal(bytes->init[1].ival, 4);
+  assert_int_equal(bytes->init[2].mask, 0xFF00);
+  assert_int_equal(bytes->init[3].kind, PTX_INIT_SYM);
+  assert_int_equal(bytes->init[3].mask, 0xFF0000);
   const PtxVar *vec = ptx_module_var(m, "vec");
   assert_int_equal(vec->vec, 4);
   assert_int_equal(vec->linkage, PTX_LINK_WEAK);
@@ -639,6 +649,8 @@ static void test_ptx_errors_located(void **state) {
        "@kernels.ptx:6:48: error: texture and surface addresses are not supported"},
       {".version 8.0\n.target sm_90\n.entry k() {\n  ret;\n", "@kernels.ptx:3:12: error: function 'k' has no closing '}'"},
       {".version 8.0\n.target sm_90\n.global .u32 x = {1, 2\n", "@kernels.ptx:4:1: error: expected '}', found end of input"},
+      {".version 8.0\n.target sm_90\n.global .u32 g;\n.global .u8 b[1] = {0xF0(g)};\n",
+       "@kernels.ptx:4:21: error: an initializer mask must be 0xFF shifted by whole bytes"},
       {".version 8.0\n.target sm_90\n.shared .u32 s = 1;\n",
        "@kernels.ptx:3:14: error: only .global and .const variables may have initializers"},
       {".version 8.0\n.target sm_90\n.entry k() {\n  mov.u32 %r1, %tid.q;\n}\n",
