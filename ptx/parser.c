@@ -503,28 +503,28 @@ static void reg_decl(Parser *ps) {
 }
 
 /* The register a name denotes in the current scope: an exact name, or prefix<count> plus digits
- * (%r12 of %r<13>; %r012 is not %r12). Sets *index; NULL when none. */
+ * (%r12 of %r<13>; %r012 is not %r12); of both, the one declared in the inner scope. Sets *index;
+ * NULL when none. */
 static PtxRegDecl *lookup_reg(Parser *ps, const char *s, uint32_t len, uint32_t *index) {
   Name *n = name_find(&ps->names, s, len);
-  if (n && n->reg && !n->reg->range) {
-    *index = 0;
-    return n->reg;
-  }
+  PtxRegDecl *exact = n && n->reg && !n->reg->range ? n->reg : NULL;
   uint32_t k = len;
   while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
     k--;
-  if (k == len || k == 0 || (s[k] == '0' && k + 1 < len) || len - k > 9)
-    return NULL;
-  Name *p = name_find(&ps->names, s, k);
-  if (!p || !p->reg || !p->reg->range)
-    return NULL;
+  Name *p = NULL;
+  if (k < len && k > 0 && !(s[k] == '0' && k + 1 < len) && len - k <= 9)
+    p = name_find(&ps->names, s, k);
   uint32_t idx = 0;
-  for (uint32_t i = k; i < len; i++)
-    idx = idx * 10 + (uint32_t)(s[i] - '0');
-  if (idx >= p->reg->count)
-    return NULL;
-  *index = idx;
-  return p->reg;
+  if (p && p->reg && p->reg->range) {
+    for (uint32_t i = k; i < len; i++)
+      idx = idx * 10 + (uint32_t)(s[i] - '0');
+    if (idx < p->reg->count && (!exact || p->reg_depth > n->reg_depth)) {
+      *index = idx;
+      return p->reg;
+    }
+  }
+  *index = 0;
+  return exact;
 }
 
 /* --- operands --- */

@@ -568,6 +568,9 @@ static void test_ptx_scopes_and_prototypes(void **state) {
            ".entry k()\n{\n"
            "  .reg .b32 %%r<2>;\n  .reg .b64 %%rd1;\n"
            "  { .reg .b32 %%r<5>; mov.b32 %%r4, 1; }\n" /* an inner %%r<5> shadows %%r<2> */
+           "  .reg .b32 %%r7;\n"
+           "  { .reg .b32 %%r<8>; mov.b32 %%r7, 3; }\n" /* and the inner %%r<8> the outer %%r7 */
+           "  mov.b32 %%r7, 4;\n"
            "  mov.b32 %%r1, 2;\n"
            "  mov.b64 %%rd1, f;\n"
            "  {\n  .param .b32 p0;\n  .param .b32 r0;\n"
@@ -579,11 +582,13 @@ static void test_ptx_scopes_and_prototypes(void **state) {
   const PtxFunc *f = ptx_module_func(m, "f");
   assert_true(f->noreturn);
   const PtxFunc *k = ptx_module_func(m, "k");
-  assert_int_equal(k->nregs, 2 + 1 + 5);
-  const PtxInsn *inner = nth_insn(k, PTX_OP_MOV, 0), *outer = nth_insn(k, PTX_OP_MOV, 1);
+  assert_int_equal(k->nregs, 2 + 1 + 5 + 1 + 8);
+  const PtxInsn *inner = nth_insn(k, PTX_OP_MOV, 0), *outer = nth_insn(k, PTX_OP_MOV, 3);
   assert_int_equal(inner->opds[0].n, 3 + 4);
   assert_int_equal(outer->opds[0].n, 1);
-  const PtxInsn *mf = nth_insn(k, PTX_OP_MOV, 2);
+  assert_int_equal(nth_insn(k, PTX_OP_MOV, 1)->opds[0].n, 9 + 7); /* %r7 of the inner %r<8> */
+  assert_int_equal(nth_insn(k, PTX_OP_MOV, 2)->opds[0].n, 8);     /* the outer %r7 */
+  const PtxInsn *mf = nth_insn(k, PTX_OP_MOV, 4);
   assert_int_equal(mf->opds[1].kind, PTX_OPD_SYM);
   const PtxInsn *call = nth_insn(k, PTX_OP_CALL, 0);
   assert_int_equal(call->nopds, 4);
