@@ -130,6 +130,7 @@ static const char *const corpus[] = {
     "nvcc_sm90_vadd.ptx",        "nvcc_sm90_vadd_debug.ptx", "nvcc_sm90_reduce.ptx", "nvcc_sm90_warp.ptx",
     "nvcc_sm90_atomics.ptx",     "nvcc_sm90_call.ptx",       "nvcc_sm90_half.ptx",   "nvcc_sm90_loop.ptx",
     "nvcc_sm90_loop_lineinfo.ptx", "mlir_sm50_kernels.ptx",  "mlir_sm90_kernels.ptx", "mlir_sm80_calls.ptx",
+    "nvcc_sm90_wmma.ptx",
 };
 
 /* parse -> print -> parse -> print: both prints equal, for every corpus file. */
@@ -431,6 +432,33 @@ static void test_ptx_mlir_calls(void **state) {
   ptx_module_destroy(m);
 }
 
+/* Tensor-core fragments are vector operands of 8; cp.async, ld.global.nc and %clock64 parse. */
+static void test_ptx_wmma_and_async_copies(void **state) {
+  PtxModule *m = parse_corpus("nvcc_sm90_wmma.ptx");
+  const PtxFunc *fn = ptx_module_func(m, "_Z6wmma_kPK6__halfS1_PfPKfS2_");
+  assert_non_null(fn);
+  assert_int_equal(count_op(fn, PTX_OP_WMMA), 4);
+  const PtxInsn *mma = nth_insn(fn, PTX_OP_WMMA, 2);
+  assert_string_equal(mods_of(mma), "mma.sync.aligned.row.col.m16n16k16.f32.f32");
+  assert_int_equal(mma->nopds, 4);
+  for (unsigned i = 0; i < 4; i++) {
+    assert_int_equal(mma->opds[i].kind, PTX_OPD_VEC);
+    assert_int_equal(mma->opds[i].n, 8);
+  }
+  assert_int_equal(count_op(fn, PTX_OP_CP), 3);
+  const PtxInsn *cp = nth_insn(fn, PTX_OP_CP, 0);
+  assert_string_equal(mods_of(cp), "async.ca.shared.global");
+  assert_int_equal(cp->opds[0].kind, PTX_OPD_ADDR);
+  assert_int_equal(cp->opds[1].kind, PTX_OPD_ADDR);
+  bool clock = false;
+  for (uint32_t i = 0; i < fn->nstmts; i++)
+    if (fn->stmts[i].kind == PTX_STMT_INSN && fn->stmts[i].insn.op == PTX_OP_MOV &&
+        fn->stmts[i].insn.opds[1].kind == PTX_OPD_SREG && fn->stmts[i].insn.opds[1].sreg == PTX_SREG_CLOCK64)
+      clock = true;
+  assert_true(clock);
+  ptx_module_destroy(m);
+}
+
 /* --- hand-written forms --- */
 
 static const char head[] = ".version 7.8\n.target sm_80\n.address_size 64\n";
@@ -711,6 +739,7 @@ int main(void) {
       cmocka_unit_test(test_ptx_debug_locations),
       cmocka_unit_test(test_ptx_mlir_output),
       cmocka_unit_test(test_ptx_mlir_calls),
+      cmocka_unit_test(test_ptx_wmma_and_async_copies),
       cmocka_unit_test(test_ptx_immediates_and_addresses),
       cmocka_unit_test(test_ptx_variables_and_initializers),
       cmocka_unit_test(test_ptx_scopes_and_prototypes),

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 MLIR_OPT=${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}
-for f in vadd reduce warp atomics call half loop; do
+for f in vadd reduce warp atomics call half loop wmma; do
   "$NVCC" -ptx -arch=sm_90 "$f.cu" -o "../nvcc_sm90_$f.ptx"
 done
 "$NVCC" -ptx -arch=sm_90 -G vadd.cu -o ../nvcc_sm90_vadd_debug.ptx
