@@ -68,6 +68,7 @@ typedef struct Lexer {
   const char *p, *end, *line_start;
   uint32_t line;
   const char *err;
+  char errbuf[48]; /* err points here when the message names the byte */
 } Lexer;
 
 void lex_init(Lexer *lx, const char *text, size_t len);

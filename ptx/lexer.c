@@ -9,6 +9,7 @@
  * records whether whitespace came before it: modifiers must follow their opcode directly. */
 #include "ptx/internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,5 +259,10 @@ Token lex_next(Lexer *lx) {
   }
   t.len = 1;
   lx->p = p + 1;
-  return error(lx, t, "unexpected character");
+  unsigned char u = (unsigned char)c;
+  if (u > ' ' && u < 127)
+    snprintf(lx->errbuf, sizeof lx->errbuf, "unexpected character '%c'", c);
+  else
+    snprintf(lx->errbuf, sizeof lx->errbuf, "unexpected byte 0x%02x", u);
+  return error(lx, t, lx->errbuf);
 }

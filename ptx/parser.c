@@ -1218,6 +1218,9 @@ PtxModule *ptx_parse(const char *bufname, const char *text, size_t len, PtxError
     free(ps);
     return NULL;
   }
+  /* a module image often ends in the NUL of a C string: that is the end of the text */
+  while (len && text[len - 1] == 0)
+    len--;
   ps->err = err;
   ps->a = ptx_arena_create();
   ps->m = ptx_alloc(ps->a, sizeof *ps->m);

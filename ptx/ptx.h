@@ -264,8 +264,9 @@ typedef struct PtxError {
   char msg[240];
 } PtxError;
 
-/* Parses len bytes of PTX text (need not be NUL-terminated) named bufname (kept by pointer; it must
- * outlive the module and the error). Returns NULL and fills *err on the first error. */
+/* Parses len bytes of PTX text (need not be NUL-terminated; NUL bytes at its end are ignored, a NUL
+ * inside is an error) named bufname (kept by pointer; it must outlive the module and the error).
+ * Returns NULL and fills *err on the first error. */
 PtxModule *ptx_parse(const char *bufname, const char *text, size_t len, PtxError *err);
 void ptx_module_destroy(PtxModule *m);
 

@@ -645,6 +645,15 @@ static void test_ptx_length_bounded(void **state) {
   assert_null(m);
   assert_int_equal(err.line, 5);
   assert_int_equal(err.col, 1);
+  /* a C string's NUL (or several) at the end is no part of the text; one inside is an error */
+  char z[256];
+  n = snprintf(z, sizeof z, "%s.entry k() { ret; }\n", head);
+  m = ptx_parse("@t.ptx", z, (size_t)n + 1, &err);
+  assert_non_null(m);
+  ptx_module_destroy(m);
+  z[n - 3] = 0;
+  assert_null(ptx_parse("@t.ptx", z, (size_t)n + 1, &err));
+  assert_string_equal(err.msg, "unexpected byte 0x00");
 }
 
 /* --- errors: the first one, located --- */
@@ -696,7 +705,8 @@ static void test_ptx_errors_located(void **state) {
        "@kernels.ptx:4:16: error: register count 99999999 is too large"},
       {".version 8.0\n.target sm_90\n.entry k() .noreturn { ret; }\n",
        "@kernels.ptx:3:12: error: .noreturn applies to .func functions only"},
-      {".version 8.0\n.target sm_90\n.entry k() { # }\n", "@kernels.ptx:3:14: error: unexpected character"},
+      {".version 8.0\n.target sm_90\n.entry k() { # }\n", "@kernels.ptx:3:14: error: unexpected character '#'"},
+      {".version 8.0\n.target sm_90\n\x01\n", "@kernels.ptx:3:1: error: unexpected byte 0x01"},
       {".version 8.0\n.target sm_90\n.entry k() {\n  .branchtargets L1;\n}\n",
        "@kernels.ptx:4:3: error: unsupported directive '.branchtargets' in a function body"},
   };
