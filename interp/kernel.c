@@ -1878,10 +1878,10 @@ static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {
   size_t work = L->nblocks > SIZE_MAX / threads ? SIZE_MAX : L->nblocks * threads;
   L->rk = L->k;
   L->group = 1;
-  /* blocks are compared with each other in global memory (kernel_race.c) block by block, so a
-     launch checked that way runs one block per frame */
+  /* blocks are compared with each other in global memory (kernel_race.c); a block-wise frame logs
+     each of its blocks' accesses apart */
   bool between = L->nblocks > 1 && !L->in->no_race_check;
-  if (!between && L->k->wide && threads < WIDE_THREADS && L->nblocks > 1 && L->block[1] == 1 && L->block[2] == 1 &&
+  if (L->k->wide && threads < WIDE_THREADS && L->nblocks > 1 && L->block[1] == 1 && L->block[2] == 1 &&
       L->grid[1] == 1 && L->grid[2] == 1) { /* block_wise, mark_lanes */
     L->rk = L->k->wide;
     L->group = (uint32_t)(WIDE_THREADS / threads);

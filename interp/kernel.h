@@ -119,16 +119,10 @@ typedef struct KMemo {
   uintptr_t mark;   /* kernel_race.c: what of row 0 the blocks before this one touched ends here */
 } KMemo;
 
-/* Inter-block race checks in global memory (kernel_race.c). A block's accesses (KGlob, by kind:
- * BeAccess), at its end the run's records (KGRec): a record covers nb consecutive blocks from b0,
- * block b0 + i the bytes [lo + i * len, lo + (i + 1) * len). */
-typedef struct KGlob {
-  uintptr_t lo, hi;
-  const char *loc;
-  uint32_t kind;
-  uint32_t nsnap;   /* a small write: the bytes it stored (benign hazards) */
-  uint8_t snap[8];
-} KGlob;
+/* Inter-block race checks in global memory (kernel_race.c). A record covers nb consecutive blocks
+ * from b0 (by kind: BeAccess), block b0 + i the bytes [lo + i * len, lo + (i + 1) * len): what a
+ * frame logs as it runs (KFrame.glog: one block's accesses, or in a block-wise frame those of its
+ * blocks), and at the frame's end the run's records. */
 typedef struct KGRec {
   uintptr_t lo, hi, len;
   size_t b0, nb;
@@ -189,8 +183,8 @@ struct KFrame {
   uint32_t wide;
   size_t wfirst;
   bool gon;             /* inter-block checks of global memory on (kernel_race.c) */
-  size_t blin;          /* the block's linear id */
-  KGlob *glog;          /* the block's global accesses */
+  size_t blin;          /* the block's linear id (a block-wise frame's: its first block's) */
+  KGRec *glog;          /* the frame's global accesses since its blocks started */
   size_t nglog, capglog;
   KGList grecs;         /* the run's records */
   KGRec gopen[KG_OPEN]; /* records the next block may continue, by position in its sorted list */
@@ -368,15 +362,18 @@ void kernel_warp_sync(KFrame *f);
 /* Records thread accesses of [lo, hi) of global memory by an atomic (nothing for shared or
  * private memory): atomics race with plain accesses, not with each other. */
 void kernel_note_atomic(KFrame *f, uintptr_t lo, uintptr_t hi, const char *loc);
-/* kernel_race.c: logs the running block's access of global memory [lo, hi) (kind: BeAccess). */
-void kernel_glog_add(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t kind, const char *loc);
+/* kernel_race.c: logs global memory accesses of nb consecutive blocks from b0 (linear ids), block
+ * b0 + i touching [lo + i * len, lo + (i + 1) * len) (kind: BeAccess). */
+void kernel_glog_blocks(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_t nb, uint32_t kind, const char *loc);
+/* The running block's access of [lo, hi) (not in a block-wise frame, whose blocks log their own). */
 static inline void kernel_glog(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t kind, const char *loc) {
   if (f->gon)
-    kernel_glog_add(f, lo, hi, kind, loc);
+    kernel_glog_blocks(f, lo, hi - lo, f->blin, 1, kind, loc);
 }
-/* kernel_ops.c: logs the part of each memo's accesses the running block made. */
+/* kernel_ops.c: logs the part of each memo's accesses the running block made (not in a block-wise
+ * frame: its memory ops log each block's part as they run). */
 void kernel_glog_memos(KFrame *f);
-/* The block ended: its log becomes the run's records. */
+/* The frame's block (or blocks) ended: its log becomes the run's records. */
 void kernel_race_block_end(KFrame *f);
 /* The run ended: its records, moved to *out. */
 void kernel_race_run_end(KFrame *f, KGList *out);

@@ -645,35 +645,90 @@ void kernel_note_atomic(KFrame *f, uintptr_t lo, uintptr_t hi, const char *loc) 
   f->acc[f->nacc++] = (KRange){lo, hi, loc, true, true};
 }
 
-/* Consecutive threads' accesses, merged while they stay contiguous. */
+/* Consecutive threads' accesses, merged while they stay contiguous. In a block-wise frame checked
+ * between blocks (kernel_race.c), a run holds one block's threads only: its block is the frame's
+ * blk-th, and the block's threads end at thread `end`. */
 typedef struct Run {
   uintptr_t lo, hi;
+  uint32_t blk, end;
 } Run;
 
-static inline void run_add(KFrame *f, Run *r, const void *p, size_t bytes, bool write, const char *loc) {
+static inline Run run_new(const KFrame *f) { return (Run){0, 0, 0, f->wide && f->gon ? 0 : UINT32_MAX}; }
+
+static inline void run_log(KFrame *f, const Run *r, bool write, const char *loc) {
+  note(f, r->lo, r->hi, write, loc);
+  if (f->gon)
+    kernel_glog_blocks(f, r->lo, r->hi - r->lo, f->blin + r->blk, 1, write, loc);
+}
+
+/* Thread l's access of [p, p + bytes) (threads come in ascending order). */
+static inline void run_add(KFrame *f, Run *r, uint32_t l, const void *p, size_t bytes, bool write, const char *loc) {
   uintptr_t a = (uintptr_t)p;
   if ((char *)p >= f->lo && (char *)p < f->hi)
     return;
+  if (l >= r->end) { /* the next block of a block-wise frame: a run of its own */
+    if (r->hi)
+      run_log(f, r, write, loc);
+    r->hi = 0;
+    r->blk = l / f->wide;
+    r->end = (r->blk + 1) * f->wide;
+  }
   if (a >= r->lo && a + bytes <= r->hi)
     return;
   if (a == r->hi && r->hi) {
     r->hi += bytes;
     return;
   }
-  if (r->hi) {
-    note(f, r->lo, r->hi, write, loc);
-    kernel_glog(f, r->lo, r->hi, write, loc);
-  }
+  if (r->hi)
+    run_log(f, r, write, loc);
   r->lo = a;
   r->hi = a + bytes;
 }
 
 static inline void run_end(KFrame *f, Run *r, bool write, const char *loc) {
-  if (r->hi) {
-    note(f, r->lo, r->hi, write, loc);
-    kernel_glog(f, r->lo, r->hi, write, loc);
+  if (r->hi)
+    run_log(f, r, write, loc);
+}
+
+/* In a block-wise frame checked between blocks, the memory ops log each block's part of what
+ * they touch as they run (memos are the frame's, not a block's); in any other frame nothing.
+ * glog_lanes: threads l0 .. l0 + m - 1 touch the m consecutive elements of es bytes from p, thread
+ * l0 + i the i-th, one record for the whole blocks among them. A write's are logged after it stored
+ * (kernel_race.c keeps a small write's bytes). */
+static void glog_lanes(KFrame *f, uintptr_t p, size_t es, uint32_t l0, uint32_t m, bool write, const char *loc) {
+  uint32_t w = f->wide;
+  for (uint32_t l = l0, e = l0 + m; l < e;) {
+    uint32_t j = l / w, nb = 1, n = ((j + 1) * w < e ? (j + 1) * w : e) - l;
+    if (l == j * w && e - l >= w) /* whole blocks */
+      nb = (e - l) / w;
+    kernel_glog_blocks(f, p + (uintptr_t)(l - l0) * es, n * es, f->blin + j, nb, write, loc);
+    l += nb * n;
   }
 }
+
+/* The frame's blocks (all active: every block of a full frame) touch rows ranges [lo, lo + len) + r
+ * * stride, block r the r-th (stride 0: the same range); stride len: one record. */
+static void glog_rows(KFrame *f, uintptr_t lo, uintptr_t len, int64_t stride, uint32_t rows, bool write,
+                      const char *loc) {
+  if (stride == (int64_t)len) {
+    kernel_glog_blocks(f, lo, len, f->blin, rows, write, loc);
+    return;
+  }
+  for (uint32_t r = 0; r < rows; r++)
+    kernel_glog_blocks(f, lo + (uintptr_t)((int64_t)r * stride), len, f->blin + r, 1, write, loc);
+}
+
+/* Every active thread's block touches [lo, lo + len) but that of thread skip (logged by its run). */
+static void glog_active(KFrame *f, uintptr_t lo, uintptr_t len, uint32_t skip, bool write, const char *loc) {
+  uint32_t w = f->wide, seen = skip / w;
+  for (uint32_t i = 0; i < f->nact; i++)
+    if (f->act[i] / w != seen) {
+      seen = f->act[i] / w;
+      kernel_glog_blocks(f, lo, len, f->blin + seen, 1, write, loc);
+    }
+}
+
+static inline bool glog_wide(const KFrame *f) { return f->wide && f->gon; }
 
 typedef struct KMem {
   Type *elem;
@@ -704,7 +759,7 @@ static void memo_flush(KFrame *f, KMemo *g) {
   uintptr_t lo = g->lo, hi = g->hi;
   if (!hi)
     return;
-  if (f->gon)
+  if (f->gon && !f->wide)
     memo_glog(f, g);
   g->hi = 0;
   for (uint32_t r = 0; r < g->rows; r++)
@@ -1151,7 +1206,7 @@ static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t
     }                                                                                              \
     char *p = L.base + x * L.sb;                                                                   \
     if (!L.local) {                                                                                \
-      run_add(f, &r, p, es, write, k->loc);                                                        \
+      run_add(f, &r, l, p, es, write, k->loc);                                                     \
     } else if (shared && !shared_ok(f, k, m, l, p, es, write, val)) {                               \
       res = EX_ERROR;                                                                              \
       break;                                                                                       \
@@ -1162,7 +1217,7 @@ static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t
 KLANEFN static int x_load(KFrame *f, const KIns *k) {
   const KMem *m = k->aux;
   Slot *O = KOUT(f, k, 0);
-  Run r = {0, 0};
+  Run r = run_new(f);
   const uint32_t dop = 0;
   int res = EX_NEXT;
   Lin L;
@@ -1170,8 +1225,10 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
     char *p = address(f, k, m, 0, f->act[0]);
     if (!p || (in_shared(f, p) && !shared_ok(f, k, m, f->act[0], p, m->esize, false, NULL)))
       return EX_ERROR;
-    run_add(f, &r, p, m->esize, false, k->loc);
+    run_add(f, &r, f->act[0], p, m->esize, false, k->loc);
     run_end(f, &r, false, k->loc);
+    if (glog_wide(f) && r.hi) /* every block of the frame reads it */
+      glog_active(f, (uintptr_t)p, m->esize, f->act[0], false, k->loc);
     load_elem(m, p, O);
     return EX_NEXT;
   }
@@ -1188,6 +1245,8 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
         uint32_t nl = f->nact;
         if (!L.local)
           note_rows(f, k, m, (uintptr_t)p, (uintptr_t)nl * es, 0, 1, false);
+        if (!L.local && glog_wide(f))
+          glog_lanes(f, (uintptr_t)p, es, l0, nl, false, k->loc);
         Slot *o = O + l0;
         const uint32_t *q = (const uint32_t *)(const void *)p;
         if (es == 4 && m->elem->kind == TY_FLOAT)
@@ -1208,6 +1267,8 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
       const uint32_t nl = f->n; /* a local: the stores below may not alias it */
       if (!L.local)
         note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)f->n, 0, 1, false);
+      if (!L.local && glog_wide(f))
+        glog_lanes(f, (uintptr_t)p, 4, 0, f->n, false, k->loc);
       prefetch_next(p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) { /* the f32's bits, zero-extended: a Slot with f32 set */
         const uint32_t *q = (const uint32_t *)(const void *)p;
@@ -1229,6 +1290,8 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
         const char *p = L.base + x0 * L.sb;
         if (!L.local)
           note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)bx, 0, 1, false);
+        if (!L.local && glog_wide(f)) /* every block the same row */
+          glog_rows(f, (uintptr_t)p, 4 * (uintptr_t)bx, 0, rows, false, k->loc);
         const uint32_t *q = (const uint32_t *)(const void *)p;
         if (fl)
           for (uint32_t t = 0; t < bx; t++)
@@ -1242,6 +1305,8 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
       }
       if (!L.local)
         note_rows(f, k, m, (uintptr_t)(L.base + x0 * L.sb), 4, L.sb, rows, false);
+      if (!L.local && glog_wide(f)) /* a block per row */
+        glog_rows(f, (uintptr_t)(L.base + x0 * L.sb), 4, L.sb, rows, false, k->loc);
       for (uint32_t g = 0; g < rows; g++) {
         const char *p = L.base + (x0 + g) * L.sb;
         uint32_t w;
@@ -1279,7 +1344,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
       res = EX_ERROR;
       break;
     }
-    run_add(f, &r, p, m->esize, false, k->loc);
+    run_add(f, &r, l, p, m->esize, false, k->loc);
     load_elem(m, p, &O[l]);
   });
   run_end(f, &r, false, k->loc);
@@ -1290,7 +1355,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
   const KMem *m = k->aux;
   const Slot *V = KIN(f, k, 0);
   size_t sv = k->vin[0];
-  Run r = {0, 0};
+  Run r = run_new(f);
   const uint32_t dop = 1;
   int res = EX_NEXT;
   Lin L;
@@ -1313,6 +1378,8 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
         else
           for (uint32_t i = 0; i < nl; i++)
             store_elem(m, p + i * es, &v[i * sv]);
+        if (!L.local && glog_wide(f))
+          glog_lanes(f, (uintptr_t)p, es, l0, nl, true, k->loc);
         return EX_NEXT;
       }
     }
@@ -1332,6 +1399,8 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
         for (uint32_t l = 0; l < nl; l++)
           q[l] = (int32_t)V[l].i;
       }
+      if (!L.local && glog_wide(f))
+        glog_lanes(f, (uintptr_t)p, 4, 0, nl, true, k->loc);
       return EX_NEXT;
     }
     if (es == 4 && m->elem->kind == TY_FLOAT)
@@ -1349,7 +1418,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
       res = EX_ERROR;
       break;
     }
-    run_add(f, &r, p, m->esize, true, k->loc);
+    run_add(f, &r, l, p, m->esize, true, k->loc);
     store_elem(m, p, &V[l * sv]);
   });
   run_end(f, &r, true, k->loc);

@@ -5,12 +5,16 @@
  * unless both are atomic (be_access_conflict, the simulator's rule). The backend compares launches
  * and the host with each other; this file compares the blocks of one launch.
  *
- * Records. Each block logs the global byte ranges it touches (KGlob: from the same runs and memos
- * that feed be_kernel_access, so the log costs one entry per run, not per access). At the block's
- * end the i-th range of its log continues the run's record from the i-th range of the block
- * before it when it starts where that one ends, has its length and the block follows: the same
- * code ran, and a streaming kernel's op is one record for all the blocks of a run (KGRec: block
- * b0 + i touched [lo + i * len, lo + (i + 1) * len)). Nothing is sorted per block.
+ * Records (KGRec: blocks b0 .. b0 + nb - 1, block b0 + i touching [lo + i * len, lo + (i + 1) *
+ * len)). Each block logs the global byte ranges it touches (from the same runs and memos that
+ * feed be_kernel_access, so the log costs one entry per run, not per access). At the block's end
+ * the i-th range of its log continues the run's record from the i-th range of the block before it
+ * when it starts where that one ends, has its length and its blocks follow: the same code ran,
+ * and a streaming kernel's op is one record for all the blocks of a run. Nothing is sorted per
+ * block. A block-wise frame (kernel.c: several one-row blocks side by side) logs as its memory ops
+ * run, each of its blocks' part on its own (kernel_ops.c: its memos merge the blocks' ranges):
+ * the frame's whole blocks among consecutive threads as one range of nb blocks, a partial block
+ * as one of its own; its log then goes on as one block's would, frame after frame.
  *
  * Check. When every block ran, the writes and atomics are sorted by start and swept: each is
  * compared with the earlier ones that still overlap it. Each read is then looked up among them (a
@@ -35,20 +39,37 @@
 
 #define KG_MAX ((size_t)1 << 22)
 
-void kernel_glog_add(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t kind, const char *loc) {
+void kernel_glog_blocks(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_t nb, uint32_t kind, const char *loc) {
   if ((char *)lo >= f->lo && (char *)lo < f->hi)
     return; /* shared or private memory: checked per block (kernel_ops.c) */
-  if (f->nglog) { /* threads of the block repeating the last range (an atomic counter), or going on */
-    KGlob *l = &f->glog[f->nglog - 1];
-    if (l->kind == kind && l->loc == loc && !l->nsnap && lo >= l->lo && lo <= l->hi && kind != BE_ACC_WRITE) {
-      if (hi > l->hi)
-        l->hi = hi;
-      return;
+  if (!len || !nb)
+    return;
+  if (kind == BE_ACC_WRITE && len <= sizeof f->glog->snap && nb > 1) { /* each block's bytes kept apart */
+    for (size_t i = 0; i < nb; i++)
+      kernel_glog_blocks(f, lo + i * len, len, b0 + i, 1, kind, loc);
+    return;
+  }
+  if (f->nglog) {
+    KGRec *l = &f->glog[f->nglog - 1];
+    if (l->kind == kind && l->loc == loc && !l->nsnap) {
+      /* threads of the block repeating the last range (an atomic counter), or going on */
+      if (nb == 1 && l->nb == 1 && l->b0 == b0 && lo >= l->lo && lo <= l->hi && kind != BE_ACC_WRITE) {
+        if (lo + len > l->hi)
+          l->hi = lo + len;
+        l->len = l->hi - l->lo;
+        return;
+      }
+      /* the blocks after the last range's, each going on where the one before ended (a block-wise frame) */
+      if (l->hi == lo && l->len == len && l->b0 + l->nb == b0) {
+        l->hi += nb * len;
+        l->nb += nb;
+        return;
+      }
     }
   }
   if (f->nglog == f->capglog) {
     size_t cap = f->capglog ? 2 * f->capglog : 64;
-    KGlob *g = realloc(f->glog, cap * sizeof *g);
+    KGRec *g = realloc(f->glog, cap * sizeof *g);
     if (!g) {
       f->gon = false;
       f->grecs.over = true;
@@ -57,11 +78,11 @@ void kernel_glog_add(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t kind, const
     f->glog = g;
     f->capglog = cap;
   }
-  KGlob *e = &f->glog[f->nglog++];
-  *e = (KGlob){lo, hi, loc, kind, 0, {0}};
-  if (kind == BE_ACC_WRITE && hi - lo <= sizeof e->snap) { /* right after the op stored it */
-    e->nsnap = (uint32_t)(hi - lo);
-    memcpy(e->snap, (const void *)lo, hi - lo);
+  KGRec *e = &f->glog[f->nglog++];
+  *e = (KGRec){lo, lo + nb * len, len, b0, nb, loc, kind, 0, {0}};
+  if (kind == BE_ACC_WRITE && len <= sizeof e->snap) { /* right after the op stored it */
+    e->nsnap = (uint32_t)len;
+    memcpy(e->snap, (const void *)lo, len);
   }
 }
 
@@ -85,25 +106,23 @@ static bool push(KGList *l, const KGRec *r) {
 void kernel_race_block_end(KFrame *f) {
   if (!f->gon)
     return;
-  kernel_glog_memos(f);
-  const KGlob *g = f->glog;
+  if (!f->wide)
+    kernel_glog_memos(f);
+  const KGRec *g = f->glog;
   for (size_t i = 0, n = f->nglog; i < n; i++) {
-    uintptr_t len = g[i].hi - g[i].lo;
     KGRec *o = i < KG_OPEN ? &f->gopen[i] : NULL;
-    /* the i-th range of a block continues the i-th of the block before it (the same code ran) */
-    if (o && o->hi == g[i].lo && o->len == len && o->loc == g[i].loc && o->kind == g[i].kind && !o->nsnap &&
-        o->b0 + o->nb == f->blin) {
-      o->hi += len;
-      o->nb++;
+    /* the i-th range of a frame continues the i-th of the frame before it (the same code ran) */
+    if (o && o->hi == g[i].lo && o->len == g[i].len && o->loc == g[i].loc && o->kind == g[i].kind && !o->nsnap &&
+        !g[i].nsnap && o->b0 + o->nb == g[i].b0) {
+      o->hi = g[i].hi;
+      o->nb += g[i].nb;
       continue;
     }
-    KGRec r = {g[i].lo, g[i].hi, len, f->blin, 1, g[i].loc, g[i].kind, g[i].nsnap, {0}};
-    memcpy(r.snap, g[i].snap, sizeof r.snap);
     if (o) {
       if (o->hi && !push(&f->grecs, o))
         break;
-      *o = r;
-    } else if (!push(&f->grecs, &r)) {
+      *o = g[i];
+    } else if (!push(&f->grecs, &g[i])) {
       break;
     }
   }
