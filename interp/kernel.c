@@ -1230,6 +1230,9 @@ static const char *const host_ops[] = {"memref.dim", "memref.cast", "memref.subv
                                        "vector.insert_strided_slice", "vector.constant_mask",
                                        "vector.create_mask", "vector.step", NULL};
 
+static bool frame_index(const Op *o);
+static bool frame_index_only(const Op *o);
+
 static bool compile_op(KComp *kc, Op *op, KIns *k) {
   IrCtx *ctx = kc->in->ctx;
   k->op = op;
@@ -1250,6 +1253,8 @@ static bool compile_op(KComp *kc, Op *op, KIns *k) {
     kernel_operand(kc, &op->results[i], &k->out[i], &k->vout[i]);
     k->wout[i] = interp_words(op->results[i].type);
   }
+  if (kc->k->is_wide && k->vout[0] && frame_index(op))
+    return c_kframe_index(kc, op, k);
   for (size_t i = 0; i < sizeof kops / sizeof kops[0]; i++)
     if (ir_str_eq(op->name, kops[i].name))
       return kops[i].fn(kc, op, k);
@@ -1283,11 +1288,11 @@ bool kernel_compile_body(KComp *kc, Region *r, KBody *out) {
     for (Op *o = b->first; o; o = o->next)
       n++;
     kb->ins = ir_alloc(ctx, (n + 1) * sizeof *kb->ins);
-    kb->n = n;
     uint32_t i = 0;
     for (Op *o = b->first; o; o = o->next)
-      ok = compile_op(kc, o, &kb->ins[i++]) && ok;
-    kb->n = kernel_llvm_compact(kb->ins, n);
+      if (!kc->k->is_wide || !frame_index_only(o))
+        ok = compile_op(kc, o, &kb->ins[i++]) && ok;
+    kb->n = kernel_llvm_compact(kb->ins, i);
   }
   kc->depth--;
   nb = 0;
@@ -1379,6 +1384,28 @@ static bool block_start(const Value *v) { /* block_id x * block_dim x */
          (is_id(o->operands[1], "gpu.block_id", KV_TIDX) && is_id(o->operands[0], "gpu.block_dim", KV_TIDX));
 }
 
+/* block_id x * block_dim x + thread_id x: in a block-wise frame, the frame's first block times n
+ * plus the frame's thread, which c_kframe_index computes as such. */
+static bool frame_index(const Op *o) {
+  bool index = o->nresults == 1 && o->results[0].type->kind == TY_INDEX && o->noperands == 2;
+  bool add = index && (ir_str_eq(o->name, "arith.addi") || ir_str_eq(o->name, "index.add"));
+  return add && ((block_start(o->operands[0]) && is_id(o->operands[1], "gpu.thread_id", KV_TIDX)) ||
+                 (block_start(o->operands[1]) && is_id(o->operands[0], "gpu.thread_id", KV_TIDX)));
+}
+
+/* An id op or block_start whose results only such sums use, directly or through others of its
+ * kind: a block-wise frame need not run it (kernel_compile_body). */
+static bool frame_index_only(const Op *o) {
+  if (o->nresults != 1 || !(is_id(&o->results[0], "gpu.block_id", KV_TIDX) ||
+                            is_id(&o->results[0], "gpu.block_dim", KV_TIDX) ||
+                            is_id(&o->results[0], "gpu.thread_id", KV_TIDX) || block_start(&o->results[0])))
+    return false;
+  for (const Use *u = o->results[0].uses; u; u = u->next)
+    if (!frame_index(u->user) && !frame_index_only(u->user))
+      return false;
+  return true;
+}
+
 static void mark_lanes(Region *r) {
   for (Block *b = r->first; b; b = b->next)
     for (Op *o = b->first; o; o = o->next) {
@@ -1387,8 +1414,7 @@ static void mark_lanes(Region *r) {
       bool add = index && (ir_str_eq(o->name, "arith.addi") || ir_str_eq(o->name, "index.add"));
       if (ir_str_eq(o->name, "gpu.global_id"))
         t = dim_flag(o) == KV_TIDX ? KV_TIDX : 0;
-      else if (add && ((block_start(o->operands[0]) && is_id(o->operands[1], "gpu.thread_id", KV_TIDX)) ||
-                       (block_start(o->operands[1]) && is_id(o->operands[0], "gpu.thread_id", KV_TIDX))))
+      else if (frame_index(o))
         t = KV_TIDX;
       else if (add)
         t = !varies(o->operands[1]) ? tid_flags(o->operands[0]) : !varies(o->operands[0]) ? tid_flags(o->operands[1]) : 0;

@@ -332,6 +332,8 @@ int kernel_run_body(KFrame *f, const KBody *b);
 
 /* kernel_ops.c: compile functions of the ops it runs, and memory helpers */
 bool c_kid(KComp *kc, Op *op, KIns *k);
+/* block_id x * block_dim x + thread_id x in a block-wise kernel (kernel.c, frame_index) */
+bool c_kframe_index(KComp *kc, Op *op, KIns *k);
 bool c_kbarrier(KComp *kc, Op *op, KIns *k);
 bool c_kshuffle(KComp *kc, Op *op, KIns *k);
 bool c_kreduce(KComp *kc, Op *op, KIns *k);

@@ -105,9 +105,28 @@ static void wide_block_ids(KFrame *f, uint32_t d, bool global, Slot *O) {
   }
 }
 
+/* In a block-wise frame (one-row blocks of a one-row grid), global id x: the frame's first block
+ * times its blocks' threads plus the frame's thread. Every row is written. */
+static int x_frame_index(KFrame *f, const KIns *k) {
+  Slot *O = KOUT(f, k, 0);
+  int64_t base = (int64_t)f->wfirst * f->wide;
+  for (uint32_t l = 0, n = f->n; l < n; l++)
+    O[l].i = base + l;
+  return EX_NEXT;
+}
+
+bool c_kframe_index(KComp *kc, Op *op, KIns *k) {
+  (void)kc;
+  (void)op;
+  k->fn = x_frame_index;
+  return true;
+}
+
 static int x_global_id(KFrame *f, const KIns *k) {
   Slot *O = KOUT(f, k, 0);
   uint32_t bx = f->bdim[0], by = f->bdim[1], d = k->a;
+  if (f->wide && d == 0)
+    return x_frame_index(f, k);
   if (f->wide) {
     wide_block_ids(f, d, true, O);
     return EX_NEXT;

@@ -3,12 +3,16 @@
 // threads (the last frame holds fewer blocks than the others) write their block id, thread id and
 // global id; the host counts the elements that differ from what the index says. The same kernel
 // over a 2-D grid, and over blocks of two rows, runs one block per frame, as do large blocks.
+// @flat computes its index as block_id x * block_dim x + thread_id x (which a block-wise frame
+// computes as its first block times 24 plus its thread, not running the ids it needs only for
+// that), in both operand orders, once with the product used elsewhere too.
 // RUN: %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: %gpuinterp --sched=serial %s 2>&1 | FileCheck %s
 // RUN: %gpuinterp --sched=random:3 %s 2>&1 | FileCheck %s
 // CHECK: 0
 // CHECK-NEXT: 36
 // CHECK-NEXT: 18
+// CHECK-NEXT: 0
 // CHECK-NEXT: 0
 // CHECK-NEXT: 0
 // CHECK-NEXT: 0
@@ -40,6 +44,27 @@ module attributes {gpu.container_module} {
         %g64 = arith.index_cast %gid : index to i64
         memref.store %b64, %b[%i] : memref<?xi64>
         memref.store %t64, %t[%i] : memref<?xi64>
+        memref.store %g64, %g[%i] : memref<?xi64>
+      }
+      gpu.return
+    }
+    gpu.func @flat(%b: memref<?xi64>, %t: memref<?xi64>, %g: memref<?xi64>, %n: index) kernel {
+      %bx = gpu.block_id x
+      %bd = gpu.block_dim x
+      %tx = gpu.thread_id x
+      %i0 = arith.muli %bd, %bx : index
+      %i = arith.addi %tx, %i0 : index
+      %bx2 = gpu.block_id x
+      %j0 = arith.muli %bx2, %bd : index
+      %j = arith.addi %j0, %tx : index
+      %ok = arith.cmpi slt, %i, %n : index
+      scf.if %ok {
+        %t1 = arith.subi %j, %j0 : index
+        %b64 = arith.index_cast %bx2 : index to i64
+        %t64 = arith.index_cast %t1 : index to i64
+        %g64 = arith.index_cast %i : index to i64
+        memref.store %b64, %b[%i] : memref<?xi64>
+        memref.store %t64, %t[%j] : memref<?xi64>
         memref.store %g64, %g[%i] : memref<?xi64>
       }
       gpu.return
@@ -135,6 +160,14 @@ module attributes {gpu.container_module} {
     gpu.memcpy %g, %dg : memref<?xi64>, memref<?xi64>
     %e4 = func.call @bad(%b, %t, %g, %n4, %c300, %c300, %c7) : (memref<?xi64>, memref<?xi64>, memref<?xi64>, index, index, index, index) -> i64
     func.call @p(%e4) : (i64) -> ()
+    // @flat: 37 blocks of 24 threads, 883 elements
+    gpu.launch_func @k::@flat blocks in (%c37, %c1, %c1) threads in (%c24, %c1, %c1)
+        args(%db : memref<?xi64>, %dt : memref<?xi64>, %dg : memref<?xi64>, %n : index)
+    gpu.memcpy %b, %db : memref<?xi64>, memref<?xi64>
+    gpu.memcpy %t, %dt : memref<?xi64>, memref<?xi64>
+    gpu.memcpy %g, %dg : memref<?xi64>, memref<?xi64>
+    %e5 = func.call @bad(%b, %t, %g, %n, %c24, %c24, %c37) : (memref<?xi64>, memref<?xi64>, memref<?xi64>, index, index, index, index) -> i64
+    func.call @p(%e5) : (i64) -> ()
     gpu.dealloc %db : memref<?xi64>
     gpu.dealloc %dt : memref<?xi64>
     gpu.dealloc %dg : memref<?xi64>
