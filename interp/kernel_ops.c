@@ -74,9 +74,14 @@ static int x_thread_id(KFrame *f, const KIns *k) {
   f->once[k->b] = 1;
   Slot *O = KOUT(f, k, 0);
   uint32_t bx = f->bdim[0], by = f->bdim[1], n = f->n, w = f->wide ? f->wide : n;
-  for (uint32_t l = 0; l < n; l++) {
-    uint32_t t = l % w;
-    O[l].i = k->a == 0 ? t % bx : k->a == 1 ? t / bx % by : t / (bx * by);
+  for (uint32_t g = 0; g < n; g += w) { /* each block of the frame */
+    Slot *o = O + g;
+    if (k->a == 0 && bx == w) /* one row */
+      for (uint32_t t = 0; t < w; t++)
+        o[t].i = t;
+    else
+      for (uint32_t t = 0; t < w; t++)
+        o[t].i = k->a == 0 ? t % bx : k->a == 1 ? t / bx % by : t / (bx * by);
   }
   return EX_NEXT;
 }

@@ -5,13 +5,16 @@
 // over a 2-D grid, and over blocks of two rows, runs one block per frame, as do large blocks.
 // @flat computes its index as block_id x * block_dim x + thread_id x (which a block-wise frame
 // computes as its first block times 24 plus its thread, not running the ids it needs only for
-// that), in both operand orders, once with the product used elsewhere too.
+// that), in both operand orders, once with the product used elsewhere too; and in blocks of
+// 12 x 2 and of 300 threads (one block per frame), whose thread ids are filled row by row.
 // RUN: %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: %gpuinterp --sched=serial %s 2>&1 | FileCheck %s
 // RUN: %gpuinterp --sched=random:3 %s 2>&1 | FileCheck %s
 // CHECK: 0
 // CHECK-NEXT: 36
 // CHECK-NEXT: 18
+// CHECK-NEXT: 0
+// CHECK-NEXT: 0
 // CHECK-NEXT: 0
 // CHECK-NEXT: 0
 // CHECK-NEXT: 0
@@ -168,6 +171,23 @@ module attributes {gpu.container_module} {
     gpu.memcpy %g, %dg : memref<?xi64>, memref<?xi64>
     %e5 = func.call @bad(%b, %t, %g, %n, %c24, %c24, %c37) : (memref<?xi64>, memref<?xi64>, memref<?xi64>, index, index, index, index) -> i64
     func.call @p(%e5) : (i64) -> ()
+    // @flat: 37 blocks of 12 x 2 threads (the rows store the same), 444 elements
+    %n6 = arith.constant 444 : index
+    gpu.launch_func @k::@flat blocks in (%c37, %c1, %c1) threads in (%c12, %c2, %c1)
+        args(%db : memref<?xi64>, %dt : memref<?xi64>, %dg : memref<?xi64>, %n6 : index)
+    gpu.memcpy %b, %db : memref<?xi64>, memref<?xi64>
+    gpu.memcpy %t, %dt : memref<?xi64>, memref<?xi64>
+    gpu.memcpy %g, %dg : memref<?xi64>, memref<?xi64>
+    %e6 = func.call @bad(%b, %t, %g, %n6, %c12, %c12, %c37) : (memref<?xi64>, memref<?xi64>, memref<?xi64>, index, index, index, index) -> i64
+    func.call @p(%e6) : (i64) -> ()
+    // @flat: 7 blocks of 300 threads, 2048 elements
+    gpu.launch_func @k::@flat blocks in (%c7, %c1, %c1) threads in (%c300, %c1, %c1)
+        args(%db : memref<?xi64>, %dt : memref<?xi64>, %dg : memref<?xi64>, %n4 : index)
+    gpu.memcpy %b, %db : memref<?xi64>, memref<?xi64>
+    gpu.memcpy %t, %dt : memref<?xi64>, memref<?xi64>
+    gpu.memcpy %g, %dg : memref<?xi64>, memref<?xi64>
+    %e7 = func.call @bad(%b, %t, %g, %n4, %c300, %c300, %c7) : (memref<?xi64>, memref<?xi64>, memref<?xi64>, index, index, index, index) -> i64
+    func.call @p(%e7) : (i64) -> ()
     gpu.dealloc %db : memref<?xi64>
     gpu.dealloc %dt : memref<?xi64>
     gpu.dealloc %dg : memref<?xi64>
