@@ -1385,7 +1385,7 @@ static bool block_start(const Value *v) { /* block_id x * block_dim x */
 }
 
 /* block_id x * block_dim x + thread_id x: in a block-wise frame, the frame's first block times n
- * plus the frame's thread, which c_kframe_index computes as such. */
+ * plus the frame's thread, which c_kframe_index computes as such (reading no operand). */
 static bool frame_index(const Op *o) {
   bool index = o->nresults == 1 && o->results[0].type->kind == TY_INDEX && o->noperands == 2;
   bool add = index && (ir_str_eq(o->name, "arith.addi") || ir_str_eq(o->name, "index.add"));

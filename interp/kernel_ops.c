@@ -110,13 +110,21 @@ static void wide_block_ids(KFrame *f, uint32_t d, bool global, Slot *O) {
   }
 }
 
-/* In a block-wise frame (one-row blocks of a one-row grid), global id x: the frame's first block
- * times its blocks' threads plus the frame's thread. Every row is written. */
+/* In a block-wise frame (one-row blocks of a one-row grid), block_id x * block_dim x + thread_id x
+ * (kernel.c, frame_index) and global id x: the frame's first block times its blocks' threads plus
+ * the frame's thread. */
+KLANEFN static void count_up(Slot *O, int64_t base, uint32_t n) {
+  for (uint32_t l = 0; l < n; l++)
+    O[l].i = base + l;
+}
+
 static int x_frame_index(KFrame *f, const KIns *k) {
   Slot *O = KOUT(f, k, 0);
   int64_t base = (int64_t)f->wfirst * f->wide;
-  for (uint32_t l = 0, n = f->n; l < n; l++)
-    O[l].i = base + l;
+  if (f->nact == f->n)
+    count_up(O, base, f->n);
+  else
+    KLANES(f, l, { O[l].i = base + l; });
   return EX_NEXT;
 }
 
@@ -1241,7 +1249,7 @@ static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t
 KLANEFN static int x_load(KFrame *f, const KIns *k) {
   const KMem *m = k->aux;
   Slot *O = KOUT(f, k, 0);
-  Run r = run_new(f);
+  Run r;
   const uint32_t dop = 0;
   int res = EX_NEXT;
   Lin L;
@@ -1249,6 +1257,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
     char *p = address(f, k, m, 0, f->act[0]);
     if (!p || (in_shared(f, p) && !shared_ok(f, k, m, f->act[0], p, m->esize, false, NULL)))
       return EX_ERROR;
+    r = run_new(f);
     run_add(f, &r, f->act[0], p, m->esize, false, k->loc);
     run_end(f, &r, false, k->loc);
     if (glog_wide(f) && r.hi) /* every block of the frame reads it */
@@ -1343,6 +1352,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
       }
       return EX_NEXT;
     }
+    r = run_new(f);
     if (es == 4 && m->elem->kind == TY_FLOAT)
       LIN_LOOP(false, NULL, {
         Slot v = {0};
@@ -1362,6 +1372,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
     run_end(f, &r, false, k->loc);
     return res;
   }
+  r = run_new(f);
   KLANES(f, l, {
     char *p = address(f, k, m, 0, l);
     if (!p || (in_shared(f, p) && !shared_ok(f, k, m, l, p, m->esize, false, NULL))) {
@@ -1379,7 +1390,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
   const KMem *m = k->aux;
   const Slot *V = KIN(f, k, 0);
   size_t sv = k->vin[0];
-  Run r = run_new(f);
+  Run r;
   const uint32_t dop = 1;
   int res = EX_NEXT;
   Lin L;
@@ -1427,6 +1438,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
         glog_lanes(f, (uintptr_t)p, 4, 0, nl, true, k->loc);
       return EX_NEXT;
     }
+    r = run_new(f);
     if (es == 4 && m->elem->kind == TY_FLOAT)
       LIN_LOOP(true, &V[l * sv], { memcpy(p, &V[l * sv].f32, 4); });
     else if (es == 4 || es == 8)
@@ -1436,6 +1448,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
     run_end(f, &r, true, k->loc);
     return res;
   }
+  r = run_new(f);
   KLANES(f, l, {
     char *p = address(f, k, m, 1, l);
     if (!p || (in_shared(f, p) && !shared_ok(f, k, m, l, p, m->esize, true, &V[l * sv]))) {

@@ -39,14 +39,18 @@
 
 #define KG_MAX ((size_t)1 << 22)
 
+/* Small writes of several blocks: each block's bytes kept apart (KGRec.snap). */
+static __attribute__((noinline)) void glog_each(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_t nb,
+                                                const char *loc) {
+  for (size_t i = 0; i < nb; i++)
+    kernel_glog_blocks(f, lo + i * len, len, b0 + i, 1, BE_ACC_WRITE, loc);
+}
+
 void kernel_glog_blocks(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_t nb, uint32_t kind, const char *loc) {
-  if ((char *)lo >= f->lo && (char *)lo < f->hi)
+  if (((char *)lo >= f->lo && (char *)lo < f->hi) || !len || !nb)
     return; /* shared or private memory: checked per block (kernel_ops.c) */
-  if (!len || !nb)
-    return;
-  if (kind == BE_ACC_WRITE && len <= sizeof f->glog->snap && nb > 1) { /* each block's bytes kept apart */
-    for (size_t i = 0; i < nb; i++)
-      kernel_glog_blocks(f, lo + i * len, len, b0 + i, 1, kind, loc);
+  if (kind == BE_ACC_WRITE && len <= sizeof f->glog->snap && nb > 1) {
+    glog_each(f, lo, len, b0, nb, loc);
     return;
   }
   if (f->nglog) {
