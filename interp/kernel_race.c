@@ -27,7 +27,8 @@
  * warning with --race-check=strict, reported once per launch); otherwise, or when either write is
  * larger, a write-write overlap is an error. Under --sched=threads another block may store between
  * the op and that read: a race of two different values can then read as benign. Under serial and
- * random schedules blocks of one launch run one after another.
+ * random schedules blocks of one launch run one after another; those of a block-wise frame run
+ * each op in turn, and each block's part is read before another block of the frame stores there.
  * A plain read against another block's atomics is graded benign too when the reading block
  * updates the same bytes atomically itself: the first read of a compare-and-swap loop (upstream's
  * lowering of memref.generic_atomic_rmw), whose value the cmpxchg then checks.

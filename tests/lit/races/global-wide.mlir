@@ -4,6 +4,8 @@
 // ops logged them. Each entry, in the high-level form and lowered to mgpu* calls (--lower):
 //   @tail    10 blocks of 32 threads (a frame of 8, then one of 2 under a partial mask): each
 //            block stores its 32 elements, block 8 then loads block 9's: a read-write race;
+//   @edge    10 blocks of 32 threads store their elements, and the last thread of block 7 (the
+//            first frame's last block) loads block 8's first: a race between two frames;
 //   @shift   4 blocks of 8 threads, each thread loads the next element and stores it to its own:
 //            block 0's last thread reads what block 1 writes;
 //   @over    4 blocks of 4 threads store their block id to elements 0..3: different values;
@@ -22,6 +24,7 @@
 //   @clean   10 blocks of 32 threads store their elements' indices, then double those below 300
 //            in place: no race.
 // RUN: not %gpuinterp -e tail %s 2>&1 | FileCheck %s --check-prefix=TAIL
+// RUN: not %gpuinterp -e edge %s 2>&1 | FileCheck %s --check-prefix=EDGE
 // RUN: not %gpuinterp -e shift %s 2>&1 | FileCheck %s --check-prefix=SHIFT
 // RUN: not %gpuinterp -e over %s 2>&1 | FileCheck %s --check-prefix=OVER
 // RUN: %gpuinterp -e even %s 2>&1 | FileCheck %s --check-prefix=EVEN
@@ -35,6 +38,7 @@
 // RUN: %gpuinterp --race-check=off -e tail %s 2>&1 | FileCheck %s --check-prefix=OFF --allow-empty
 // RUN: %gpuinterp --lower %s -o %t.low.mlir
 // RUN: not %gpuinterp -e tail %t.low.mlir 2>&1 | FileCheck %s --check-prefix=TAIL
+// RUN: not %gpuinterp -e edge %t.low.mlir 2>&1 | FileCheck %s --check-prefix=EDGE
 // RUN: not %gpuinterp -e shift %t.low.mlir 2>&1 | FileCheck %s --check-prefix=SHIFT
 // RUN: not %gpuinterp -e over %t.low.mlir 2>&1 | FileCheck %s --check-prefix=OVER
 // RUN: %gpuinterp -e even %t.low.mlir 2>&1 | FileCheck %s --check-prefix=EVEN
@@ -47,6 +51,7 @@
 // RUN: %gpuinterp -e clean %t.low.mlir 2>&1 | FileCheck %s --check-prefix=CLEAN
 // TAIL: error: 'memref.store' op data race in global memory: block (9, 0, 0) writes 128 bytes at 0x{{[0-9a-f]+}}, which block (8, 0, 0) reads at 'memref.load' ({{[0-9]+}}:14); blocks of one launch are not ordered
 // TAIL: note: the other access
+// EDGE: error: 'memref.store' op data race in global memory: block (8, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}}, which block (7, 0, 0) reads at 'memref.load'
 // SHIFT: error: 'memref.store' op data race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) reads at 'memref.load'
 // OVER: error: 'memref.store' op data race in global memory: block (1, 0, 0) writes a different value to 16 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at 'memref.store'
 // EVEN: note: 'memref.store' op benign race in global memory: block (1, 0, 0) writes 4 bytes at 0x{{[0-9a-f]+}} with the value block (0, 0, 0) wrote there
@@ -80,6 +85,22 @@ module attributes {gpu.container_module} {
         %j = arith.addi %i, %c32 : index
         %x = memref.load %m[%j] : memref<320xi32>
       }
+      gpu.return
+    }
+    gpu.func @edge(%m: memref<320xi32>) kernel {
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %bd = gpu.block_dim x
+      %c1 = arith.constant 1 : index
+      %c255 = arith.constant 255 : index
+      %b = arith.muli %bx, %bd : index
+      %i = arith.addi %b, %tx : index
+      %v = arith.index_cast %i : index to i32
+      memref.store %v, %m[%i] : memref<320xi32>
+      %last = arith.cmpi eq, %i, %c255 : index
+      %i1 = arith.addi %i, %c1 : index
+      %j = arith.select %last, %i1, %i : index
+      %x = memref.load %m[%j] : memref<320xi32>
       gpu.return
     }
     gpu.func @shift(%m: memref<320xi32>) kernel {
@@ -241,6 +262,10 @@ module attributes {gpu.container_module} {
       gpu.launch_func @k::@mixed blocks in (%c4, %c1, %c1) threads in (%c4, %c1, %c1) args(%m : memref<320xi32>)
       scf.yield
     }
+    case 11 {
+      gpu.launch_func @k::@edge blocks in (%c10, %c1, %c1) threads in (%c32, %c1, %c1) args(%m : memref<320xi32>)
+      scf.yield
+    }
     default {
       gpu.launch_func @k::@fill blocks in (%c10, %c1, %c1) threads in (%c32, %c1, %c1) args(%m : memref<320xi32>)
       gpu.launch_func @k::@double blocks in (%c10, %c1, %c1) threads in (%c32, %c1, %c1) args(%m : memref<320xi32>, %c300 : index)
@@ -262,6 +287,12 @@ module attributes {gpu.container_module} {
   }
   func.func @tail() {
     %f = arith.constant 0 : index
+    %n = arith.constant 1 : index
+    call @show(%f, %n) : (index, index) -> ()
+    return
+  }
+  func.func @edge() {
+    %f = arith.constant 11 : index
     %n = arith.constant 1 : index
     call @show(%f, %n) : (index, index) -> ()
     return
