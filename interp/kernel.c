@@ -1983,19 +1983,26 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   L->told = calloc((k->wide && k->wide->nmemo > k->nmemo ? k->wide->nmemo : k->nmemo) + 1, 1);
   L->site = ins->op;
   GpuState *gs = interp_gpu(in);
-  for (Launch **pp = &gs->launches; *pp;) { /* forget launches that ended (their callback is done with them) */
-    Launch *old = *pp;
-    if (atomic_load(&old->done)) {
-      *pp = old->next;
-      free(old->inputs);
-      free(old->told);
-      free(old);
-    } else {
-      pp = &old->next;
+  /* forget launches that ended (their callback is done with them); only once the list has doubled
+   * since the last sweep, so that launches a scheduler keeps queued cost O(1) each, not a walk */
+  if (gs->nlaunch_list >= gs->sweep_at) {
+    for (Launch **pp = &gs->launches; *pp;) {
+      Launch *old = *pp;
+      if (atomic_load(&old->done)) {
+        *pp = old->next;
+        free(old->inputs);
+        free(old->told);
+        free(old);
+        gs->nlaunch_list--;
+      } else {
+        pp = &old->next;
+      }
     }
+    gs->sweep_at = 2 * gs->nlaunch_list + 8;
   }
   L->next = gs->launches;
   gs->launches = L;
+  gs->nlaunch_list++;
   BeLaunch bl = {{L->grid[0], L->grid[1], L->grid[2]}, {L->block[0], L->block[1], L->block[2]}, (uint32_t)smem, NULL, 0,
                  k->bounded};
   if (stream) { /* stream-ordered, after the tokens too; the token stands for the stream's work */
@@ -2046,6 +2053,7 @@ void kernel_free_all(Interp *in) {
     free(L);
   }
   gs->launches = NULL;
+  gs->nlaunch_list = gs->sweep_at = 0;
   for (FrameBox *b = gs->frames, *next; b; b = next) {
     next = b->next;
     frame_free(b);

@@ -49,6 +49,7 @@ typedef struct GpuState {
   struct { Op *op; Kernel *k; } *kernels;
   uint32_t nkernels;
   struct Launch *launches;
+  size_t nlaunch_list, sweep_at; /* kernel.c: launches in the list; sweep it for ended ones at this many */
   struct GpuReg { void *base, *ptr; size_t bytes; const char *loc; } *regs; /* gpu.c */
   size_t nregs;
   pthread_mutex_t mu;
