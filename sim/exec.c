@@ -17,8 +17,8 @@
  *            serial, and the kernel's blocks still spread over the pool.
  *   serial   no workers: a ready op runs at once on the submitting thread, in submit order.
  *   random   no workers: ready ops accumulate; when the host waits it runs them in an order drawn
- *            from a seeded generator (and at a submit it runs one with probability 1/2), so one
- *            seed gives one order.
+ *            from a seeded generator (and at a submit it runs one with probability 1/2, and more
+ *            while over RANDOM_WINDOW ops are in flight), so one seed gives one order.
  * A thread that waits (the host, or an op's callback) helps: it runs ready ops, and indices of a
  * kernel's sim_ctx_parallel_for, while its target is not done. That keeps a callback that waits
  * from starving the pool, and puts the host's CPU to work (the default pool leaves it one).
@@ -45,6 +45,8 @@ _Thread_local SimCtx *sim_tls_ctx;
 
 enum { OP_MAGIC = 0x51d0c0de, OP_FREED = 0xdeadc0de };
 enum { SPIN_NS = 50000 };
+/* random: the most ops in flight after a host submit (the window the order is drawn from) */
+enum { RANDOM_WINDOW = 32 };
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -354,8 +356,14 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
     dev->host_polled = false;
     if (dev->cfg.sched == SIM_SCHED_SERIAL)
       ops_progress(dev);
-    else if (dev->cfg.sched == SIM_SCHED_RANDOM && dev->rq_n && (rng_next(dev) >> 33 & 1))
-      run_op(dev, rq_pop(dev), -1);
+    else if (dev->cfg.sched == SIM_SCHED_RANDOM && dev->rq_n) {
+      if (rng_next(dev) >> 33 & 1)
+        run_op(dev, rq_pop(dev), -1);
+      /* a coin per submit lets half the ops pile up until the host waits, and every queued
+         kernel is a late op that each later access is checked against: keep a window */
+      while (dev->nincomplete > RANDOM_WINDOW && dev->rq_n)
+        run_op(dev, rq_pop(dev), -1);
+    }
   }
   return st;
 }
