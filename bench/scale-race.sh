@@ -15,13 +15,13 @@
 # and the ratios against the targets: race checking at most 1.5x the time of --no-race-check at
 # the largest size, time per op within 1.3x across sizes, peak RSS at most 2x the unchecked
 # run's. CPU time, not wall time: the machine may be shared, and the load average is printed.
-# Needs build/gpuinterp (ninja) and python3.
+# Needs build/gpuinterp (ninja; BIN=PATH times another build) and python3.
 set -eu
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
 SIZES=${SIZES:-"1000 10000 100000"}
 INSNS=${INSNS:-1}
-BIN=build/gpuinterp
+BIN=${BIN:-build/gpuinterp}
 [ -x "$BIN" ] || { echo "bench/scale-race.sh: $BIN is missing (ninja builds it)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench/scale-race.sh: /usr/bin/time is missing" >&2; exit 1; }
 dir=$(mktemp -d)
