@@ -22,7 +22,8 @@
  * time too, since only wall time can show work spread over cores, and wall time on a loaded
  * machine shows it only when a core is free. Race detection is on, as gpuinterp runs by default.
  *
- * Usage: bench/launch [quick]   (quick: one round and fewer sizes, for a smoke test)
+ * Usage: bench/launch [quick|sched]   (quick: one round and fewer sizes, for a smoke test; sched:
+ *        the schedulers alone, five rounds at 2^24)
  */
 #include "bench/bench.h"
 #include "backends/backend.h"
@@ -272,7 +273,7 @@ static long reps_for(long n) {
 }
 
 int main(int argc, char **argv) {
-  bool quick = argc > 1 && !strcmp(argv[1], "quick");
+  bool quick = argc > 1 && !strcmp(argv[1], "quick"), only_sched = argc > 1 && !strcmp(argv[1], "sched");
   int ns = NS;
   if (quick) {
     runs = 1;
@@ -280,11 +281,11 @@ int main(int argc, char **argv) {
   }
   Backend *serial = backend("serial"), *threads = backend("threads");
   static Prog va[NS][NB], fx[NF], sch[2][3];
-  for (int i = 0; i < ns; i++)
+  for (int i = 0; i < ns && !only_sched; i++)
     for (int j = 0; j < NB; j++)
       prog_open(&va[i][j], serial, "vadd.mlir", vadd_program(sizes[i], bsizes[j], reps_for(sizes[i])),
                 reps_for(sizes[i]));
-  for (int i = 0; i < NF; i++) {
+  for (int i = 0; i < NF && !only_sched; i++) {
     long n = fixed_blocks[i] * 32;
     prog_open(&fx[i], serial, "fixed.mlir", vadd_program(n, 32, reps_for(n)), reps_for(n));
   }
@@ -297,12 +298,12 @@ int main(int argc, char **argv) {
   }
   double peer[NS][RUNS_MAX];
   for (int r = 0; r < runs; r++) {
-    for (int i = 0; i < ns; i++)
+    for (int i = 0; i < ns && !only_sched; i++)
       peer[i][r] = peer_vadd(sizes[i], reps_for(sizes[i]));
-    for (int i = 0; i < ns; i++)
+    for (int i = 0; i < ns && !only_sched; i++)
       for (int j = 0; j < NB; j++)
         prog_round(&va[i][j], r);
-    for (int i = 0; i < NF; i++)
+    for (int i = 0; i < NF && !only_sched; i++)
       prog_round(&fx[i], r);
     for (int s = 0; s < 2; s++)
       for (int i = 0; i < 3; i++)
@@ -310,30 +311,32 @@ int main(int argc, char **argv) {
   }
 
   printf("bench/launch: median of %d rounds, CPU time of the process unless marked wall; race detection on\n\n", runs);
-  printf("vector add, ns per element (interp / C peer = ratio; target <= 3x at 2^16)\n");
-  printf("%10s %10s", "elements", "C peer");
-  for (int j = 0; j < NB; j++)
-    printf("      block %-4ld      ", bsizes[j]);
-  printf("\n");
-  for (int i = 0; i < ns; i++) {
-    double pn = median(peer[i], runs) / (double)sizes[i] * 1e9;
-    printf("%10ld %8.3fns", sizes[i], pn);
-    for (int j = 0; j < NB; j++) {
-      double t = prog_cpu(&va[i][j]) / (double)sizes[i] * 1e9;
-      printf("   %8.3fns %6.2fx%s", t, t / pn, i == 1 ? (t / pn <= 3 ? " ok" : " NO") : "   ");
-    }
+  if (!only_sched) {
+    printf("vector add, ns per element (interp / C peer = ratio; target <= 3x at 2^16)\n");
+    printf("%10s %10s", "elements", "C peer");
+    for (int j = 0; j < NB; j++)
+      printf("      block %-4ld      ", bsizes[j]);
     printf("\n");
-  }
+    for (int i = 0; i < ns; i++) {
+      double pn = median(peer[i], runs) / (double)sizes[i] * 1e9;
+      printf("%10ld %8.3fns", sizes[i], pn);
+      for (int j = 0; j < NB; j++) {
+        double t = prog_cpu(&va[i][j]) / (double)sizes[i] * 1e9;
+        printf("   %8.3fns %6.2fx%s", t, t / pn, i == 1 ? (t / pn <= 3 ? " ok" : " NO") : "   ");
+      }
+      printf("\n");
+    }
 
-  int bi = 0; /* block 32 */
-  double slope = prog_cpu(&va[ns - 1][bi]) / (double)sizes[ns - 1];
-  printf("\nfixed cost per launch, blocks of 32 threads (launch - elements x %.3f ns; target <= 10 us)\n",
-         slope * 1e9);
-  printf("%10s %10s %12s %12s\n", "blocks", "elements", "launch", "fixed");
-  for (int i = 0; i < NF; i++) {
-    long n = fixed_blocks[i] * 32;
-    double t = prog_cpu(&fx[i]), f = t - (double)n * slope;
-    printf("%10ld %10ld %10.2fus %10.2fus %s\n", fixed_blocks[i], n, t * 1e6, f * 1e6, f <= 10e-6 ? "ok" : "NO");
+    int bi = 0; /* block 32 */
+    double slope = prog_cpu(&va[ns - 1][bi]) / (double)sizes[ns - 1];
+    printf("\nfixed cost per launch, blocks of 32 threads (launch - elements x %.3f ns; target <= 10 us)\n",
+           slope * 1e9);
+    printf("%10s %10s %12s %12s\n", "blocks", "elements", "launch", "fixed");
+    for (int i = 0; i < NF; i++) {
+      long n = fixed_blocks[i] * 32;
+      double t = prog_cpu(&fx[i]), f = t - (double)n * slope;
+      printf("%10ld %10ld %10.2fus %10.2fus %s\n", fixed_blocks[i], n, t * 1e6, f * 1e6, f <= 10e-6 ? "ok" : "NO");
+    }
   }
 
   char big_what[40];
@@ -349,10 +352,10 @@ int main(int argc, char **argv) {
     printf("%-32s %8.2fus %8.2fus %7.2fx %8.2fus %8.2fus %7.2fx  %s\n", what[i], cs * 1e6, ct * 1e6, cs / ct,
            ws * 1e6, wt * 1e6, ws / wt, target[i]);
   }
-  for (int i = 0; i < ns; i++)
+  for (int i = 0; i < ns && !only_sched; i++)
     for (int j = 0; j < NB; j++)
       prog_close(&va[i][j]);
-  for (int i = 0; i < NF; i++)
+  for (int i = 0; i < NF && !only_sched; i++)
     prog_close(&fx[i]);
   for (int s = 0; s < 2; s++)
     for (int i = 0; i < 3; i++)
