@@ -11,10 +11,20 @@
  *            condition-variable wake costs ~10 us), then sleeps on work_cv. The submitter signals
  *            work_cv only when a worker sleeps and no spinner is there to take the op. A ready
  *            marker or small memcpy/memset runs right away on the submitting thread: that is a
- *            schedule like any other, and it is the fast path for tiny ops. So does a bounded
- *            kernel (SimOpDesc.bounded) that the host submits while no op runs or waits to run
- *            (runs_inline): a chain of dependent ops then costs about what it costs under
- *            serial, and the kernel's blocks still spread over the pool.
+ *            schedule like any other, and it is the fast path for tiny ops. A bounded kernel
+ *            (SimOpDesc.bounded) that the host submits ready goes to a worker that spins, and the
+ *            host goes on with the program, so independent chains of ops run on two threads; it
+ *            runs on the host's thread instead when no worker spins for it, or when it is the
+ *            host's first submit since it last waited (a synchronous launch: the host waits for it
+ *            next, and a handoff would only add its latency) (runs_inline). With none spinning the
+ *            host wakes a sleeping worker, at most once a millisecond, to spin for the next
+ *            (kick_worker). Its blocks spread over the pool either way. When the host submits an op
+ *            after a bounded op it handed over that no worker has started (the worker sleeps, or is
+ *            busy), it takes that op back and runs it: queued behind it, the new op would wait for
+ *            a worker too. The host runs at most AHEAD_MAX ops ahead of the device while every op
+ *            in flight is bounded; past that it helps, and else waits, until AHEAD_RESUME are left
+ *            (host_throttle), so a chain handed to the pool does not leave thousands of kernels in
+ *            flight, each of them a late op that later accesses are checked against (race.c).
  *   serial   no workers: a ready op runs at once on the submitting thread, in submit order.
  *   random   no workers: ready ops accumulate; when the host waits it runs them in an order drawn
  *            from a seeded generator (and at a submit it runs one with probability 1/2, and more
@@ -47,6 +57,8 @@ enum { OP_MAGIC = 0x51d0c0de, OP_FREED = 0xdeadc0de };
 enum { SPIN_NS = 50000 };
 /* random: the most ops in flight after a host submit (the window the order is drawn from) */
 enum { RANDOM_WINDOW = 32 };
+/* threads: the host may run this many ops ahead of the device, while all of them are bounded */
+enum { AHEAD_MAX = 32, AHEAD_RESUME = 16 };
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -93,6 +105,20 @@ static void rq_push(SimDevice *dev, Op *op) {
   atomic_store_explicit(&dev->nready, dev->rq_n, memory_order_release);
 }
 
+/* Take op, which is READY, out of the ring (threads: the ring is short, and order is no promise). */
+static void rq_take(SimDevice *dev, Op *op) {
+  for (size_t k = 0; k < dev->rq_n; k++) {
+    size_t i = (dev->rq_head + k) % dev->rq_cap;
+    if (dev->rq[i] == op) {
+      dev->rq[i] = dev->rq[dev->rq_head];
+      dev->rq_head = (dev->rq_head + 1) % dev->rq_cap;
+      dev->rq_n--;
+      atomic_store_explicit(&dev->nready, dev->rq_n, memory_order_release);
+      return;
+    }
+  }
+}
+
 static Op *rq_pop(SimDevice *dev) {
   if (dev->cfg.sched == SIM_SCHED_RANDOM && dev->rq_n > 1) {
     size_t k = (size_t)(rng_next(dev) % dev->rq_n);
@@ -126,7 +152,7 @@ static Op *op_alloc(SimDevice *dev) {
   op->next = NULL;
   op->ndeps = op->nsucc = 0;
   op->npending = 0;
-  op->late_access = op->opened = false;
+  op->late_access = op->opened = op->unbounded = false;
   op->a_dst = op->a_src = NULL;
   op->vc = NULL;
   op->ctx = NULL;
@@ -177,6 +203,9 @@ static void complete(SimDevice *dev, Op *op, int worker) {
   op->ndeps = 0;
   dev->nrunning--;
   dev->nincomplete--;
+  if (op->unbounded)
+    dev->nunbounded--;
+  atomic_fetch_add_explicit(&dev->ndone, 1, memory_order_release);
   if (dev->nwaiters)
     pthread_cond_broadcast(&dev->done_cv);
   op_unref(dev, op);
@@ -257,21 +286,99 @@ static bool runs_inline(const SimDevice *dev, const Op *op) {
   case SIM_OP_MEMSET:
     return op->d.bytes <= dev->cfg.inline_bytes;
   case SIM_OP_KERNEL:
-    /* a kernel that cannot wait, submitted by the host to an idle device: a worker would only
-     * start it later, as nothing is there to overlap with it, and its sim_ctx_parallel_for still
-     * spreads its blocks over the pool. A kernel that may wait (for another kernel, for the host)
-     * must not hold up the host, and a callback's kernels go to the pool. */
-    return op->d.bounded && !sim_tls_ctx && dev->nrunning == 0 && dev->rq_n == 0;
+    /* a kernel that cannot wait, submitted by the host right after a wait or with no worker
+     * spinning: a handoff would only delay it (the host waits for it next, or a worker would
+     * first have to wake), and its sim_ctx_parallel_for still spreads its blocks over the pool.
+     * A kernel that may wait (for another kernel, for the host) must not hold up the host, and
+     * a callback's kernels go to the pool. */
+    return op->d.bounded && !sim_tls_ctx &&
+           (dev->host_submits == 0 ||
+            (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) <= dev->rq_n);
   default:
     return false;
   }
 }
+
+static bool pjob_help(SimDevice *dev, int worker);
+
+/* The host runs a kernel itself because no worker spins: it wakes a sleeping one, at most once a
+   millisecond (a wake costs the host a system call), to spin for the host's next kernels. A
+   kernel is handed only to a worker that spins, never queued for one that sleeps: under load a
+   woken worker may start it long after the host could have. */
+static void kick_worker(SimDevice *dev) {
+  uint64_t t = now_ns();
+  if (t - dev->kicked_ns < 1000000)
+    return;
+  dev->kicked_ns = t;
+  pthread_cond_signal(&dev->work_cv);
+}
+
+/* The host ran AHEAD_MAX ops ahead of the device: it helps, and else waits, until AHEAD_RESUME
+   are left. Only while every op in flight is bounded (no gate, host op or kernel that may wait),
+   so the wait always ends: the ops need nothing from the host. The host learns no clock here. */
+static void host_throttle(SimDevice *dev) {
+  while (dev->nincomplete > AHEAD_RESUME && !dev->nunbounded) {
+    if (dev->rq_n) {
+      run_op(dev, rq_pop(dev), -1);
+      continue;
+    }
+    if (dev->pjobs && pjob_help(dev, -1))
+      continue;
+    if (!dev->nrunning)
+      break;  /* nothing ready or running: nothing to wait for */
+    uint64_t done = atomic_load_explicit(&dev->ndone, memory_order_acquire);
+    pthread_mutex_unlock(&dev->mu);
+    uint64_t t0 = now_ns();
+    bool moved = false;
+    for (unsigned i = 1; !moved; i++) {
+      cpu_relax();
+      moved = atomic_load_explicit(&dev->ndone, memory_order_relaxed) != done ||
+              atomic_load_explicit(&dev->nready, memory_order_relaxed) ||
+              atomic_load_explicit(&dev->npjobs, memory_order_relaxed);
+      if (!(i & 63) && now_ns() - t0 > SPIN_NS)
+        break;
+    }
+    pthread_mutex_lock(&dev->mu);
+    if (moved || atomic_load(&dev->ndone) != done || dev->rq_n || atomic_load(&dev->npjobs))
+      continue;
+    dev->nwaiters++;
+    pthread_cond_wait(&dev->done_cv, &dev->mu);
+    dev->nwaiters--;
+  }
+}
+
+static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size_t ndeps, Stream *s,
+                        Op **out);
 
 /* What every front door calls, with mu held. deps may hold NULLs; they were validated. s is the
    stream the op goes on (deps already hold its last op and waits), or NULL. *out (if out) gets a
    reference. Returns the op's validation status; the op exists whenever *out is set. */
 SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size_t ndeps,
                     Stream *s, Op **out) {
+  enum { TOOK_MAX = 4 };
+  Op *took[TOOK_MAX];
+  size_t ntook = 0;
+  if (dev->cfg.sched == SIM_SCHED_THREADS && !sim_tls_ctx && !dev->cfg.no_inline)
+    for (size_t i = 0; i < ndeps && ntook < TOOK_MAX; i++)
+      if (deps[i] && atomic_load_explicit(&deps[i]->state, memory_order_relaxed) == OP_READY &&
+          deps[i]->d.bounded) {
+        /* handed to the pool and not taken yet (the worker sleeps, or is busy): the new op would
+           only queue behind it, so the host runs it. The lock drops while it runs: a reference
+           keeps deps[i] what it is until the new op has read it. */
+        Op *d = deps[i];
+        d->refs++;
+        took[ntook++] = d;
+        rq_take(dev, d);
+        run_op(dev, d, -1);
+      }
+  SimStatus st = submit(dev, desc, deps, ndeps, s, out);
+  for (size_t i = 0; i < ntook; i++)
+    op_unref(dev, took[i]);
+  return st;
+}
+
+static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size_t ndeps, Stream *s,
+                        Op **out) {
   if (out)
     *out = NULL;
   Op *op = NULL;
@@ -344,17 +451,27 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
   if (dev->race)
     race_host_submitted(dev);
   dev->nincomplete++;
+  op->unbounded = op->d.kind == SIM_OP_GATE || op->d.kind == SIM_OP_HOST ||
+                  (op->d.kind == SIM_OP_KERNEL && !op->d.bounded);
+  if (op->unbounded)
+    dev->nunbounded++;
   if (out)
     *out = op;
   if (op->npending == 0) {
-    if (dev->cfg.sched == SIM_SCHED_THREADS && runs_inline(dev, op))
+    if (dev->cfg.sched == SIM_SCHED_THREADS && runs_inline(dev, op)) {
+      if (op->d.kind == SIM_OP_KERNEL && dev->host_submits && dev->nsleeping)
+        kick_worker(dev);
       run_op(dev, op, sim_tls_ctx ? sim_tls_ctx->worker : -1);
-    else
+    } else {
       make_ready(dev, op);
+    }
   }
   if (!sim_tls_ctx) {
     dev->host_polled = false;
-    if (dev->cfg.sched == SIM_SCHED_SERIAL)
+    dev->host_submits++;
+    if (dev->cfg.sched == SIM_SCHED_THREADS && dev->nincomplete > AHEAD_MAX && !dev->nunbounded)
+      host_throttle(dev);
+    else if (dev->cfg.sched == SIM_SCHED_SERIAL)
       ops_progress(dev);
     else if (dev->cfg.sched == SIM_SCHED_RANDOM && dev->rq_n) {
       if (rng_next(dev) >> 33 & 1)
@@ -377,8 +494,6 @@ void ops_progress(SimDevice *dev) {
     run_op(dev, rq_pop(dev), -1);
   }
 }
-
-static bool pjob_help(SimDevice *dev, int worker);
 
 /* ---- waits and deadlock ---- */
 
@@ -473,6 +588,7 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
   if (!me) {
     dev->host_waiting = true;
     dev->host_polled = false;
+    dev->host_submits = 0;
   }
   for (;;) {
     if (op ? op_done(op) : dev->nincomplete == 0)

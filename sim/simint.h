@@ -134,6 +134,7 @@ struct SimOp {
   int npending;        /* deps not yet done */
   bool late_access;    /* kernel/host op: records its accesses when it completes */
   bool opened;         /* gate: sim_gate_open was called */
+  bool unbounded;      /* gate, host op or kernel that may wait: counted in dev->nunbounded */
   uint64_t mark;       /* graph walks (deadlock) */
   Op **deps;           /* deps that were not done at submit (one reference each, until done) */
   size_t ndeps, capdeps;
@@ -200,6 +201,10 @@ struct SimDevice {
   bool host_waiting;
   bool host_polled;          /* a host load since the host's last submit, wait or query */
   size_t nincomplete;        /* submitted, not done */
+  int nunbounded;            /* of those, ops that may wait for something outside the graph */
+  atomic_uint_fast64_t ndone; /* ops completed so far (spinning waiters watch it) */
+  unsigned host_submits;     /* threads: host submits since the host last waited */
+  uint64_t kicked_ns;        /* threads: when the host last woke a sleeping worker to spin */
   uint64_t next_op_id;
   Op *free_ops;
   Op *all_ops;

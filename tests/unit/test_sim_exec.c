@@ -633,9 +633,40 @@ static void test_bounded_kernel_on_idle_device_runs_on_submitter(void **state) {
   assert_int_equal(s.n, 0);
 }
 
+static void slow_kernel(SimCtx *ctx, void *user) {
+  (void)ctx;
+  (void)user;
+  nap(20);
+}
+
+/* A chain of 300 bounded kernels that a worker runs while the host submits: the host keeps at
+   most 32 ops in flight (33 while it submits the next), helping and waiting as it goes. */
+static void test_host_runs_at_most_32_ops_ahead(void **state) {
+  (void)state;
+  Flight f = {0};
+  SimConfig cfg = {.sched = SIM_SCHED_THREADS, .workers = 1, .observer = flight_obs, .observer_user = &f};
+  SimDevice *dev = sim_create(&cfg);
+  SimOpDesc mk = {.kind = SIM_OP_MARKER, .loc = "first"};
+  SimOp *prev = NULL;
+  assert_int_equal(sim_submit(dev, &mk, NULL, 0, &prev), SIM_OK);
+  for (int i = 0; i < 300; i++) {
+    SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = slow_kernel, .loc = "k", .bounded = true};
+    SimOp *op;
+    assert_int_equal(sim_submit(dev, &k, &prev, 1, &op), SIM_OK);
+    sim_op_release(dev, prev);
+    prev = op;
+  }
+  assert_int_equal(sim_device_sync(dev, "sync"), SIM_OK);
+  sim_op_release(dev, prev);
+  sim_destroy(dev);
+  assert_int_equal(f.now, 0);
+  assert_true(f.most <= 33);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_bounded_kernel_on_idle_device_runs_on_submitter),
+    cmocka_unit_test(test_host_runs_at_most_32_ops_ahead),
     cmocka_unit_test(test_submit_deps_run_in_dependency_order),
     cmocka_unit_test(test_submit_join_waits_for_all_deps),
     cmocka_unit_test(test_host_wait_on_closed_gate_reports_deadlock),
