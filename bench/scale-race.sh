@@ -6,7 +6,8 @@
 # and an empty one (0 ops: parsing, start-up, the buffers). Each runs with and without race
 # checking (--no-race-check, the peer) under --sched=serial and --sched=threads, RUNS times
 # (default 5), alternating; the figures are medians:
-#   time/op   whole-process CPU time (user + sys) less the empty program's, per op
+#   time/op   whole-process CPU time (user + sys) less the empty program's, per op (the empty
+#             program runs right after each timed run, and the differences' median is taken)
 #   insn/op   instructions per op, the same way, from one run under valgrind --tool=callgrind
 #             (perf stat -e instructions without valgrind; INSNS=0 skips this, it is slow);
 #             serial only: under threads the workers' spin-waits are counted too, and valgrind,
@@ -87,19 +88,24 @@ for n in [0] + SIZES:
         samples = {k: [] for k, _ in CHECKS}
         for _ in range(RUNS):
             for k, f in CHECKS:  # alternating, so load changes hit both alike
-                samples[k].append(timed(cmd(n, s, f)))
+                t, m = timed(cmd(n, s, f))
+                # the empty program right after: a size's figure is the median of these
+                # differences, so a change of load between sizes does not skew the small ones
+                t0 = timed(cmd(0, s, f))[0] if n else 0.0
+                samples[k].append((t, m, t - t0))
         for k, f in CHECKS:
             t = statistics.median(x[0] for x in samples[k])
             m = statistics.median(x[1] for x in samples[k])
-            res[n, s, k] = [t, m, insns(cmd(n, s, f)) if s == "serial" else None]
+            d = statistics.median(x[2] for x in samples[k])
+            res[n, s, k] = [t, m, insns(cmd(n, s, f)) if s == "serial" else None, d]
 
 print("  %7s  %-8s %-6s %10s %11s %10s" % ("ops", "sched", "check", "time/op", "insn/op", "peak RSS"))
 for n in SIZES:
     for s in SCHEDS:
         for k, _ in CHECKS:
-            t, m, i = res[n, s, k]
-            t0, _, i0 = res[0, s, k]
-            res[n, s, k] += [(t - t0) / n * 1e6, (i - i0) / n if i is not None else None]
+            t, m, i, d = res[n, s, k]
+            i0 = res[0, s, k][2]
+            res[n, s, k][3:] = [d / n * 1e6, (i - i0) / n if i is not None else None]
             ins = "%11.0f" % res[n, s, k][4] if i is not None else "%11s" % "n/a"
             print("  %7d  %-8s %-6s %8.2f us %s %7.1f MB" % (n, s, k, res[n, s, k][3], ins, m / 1024))
 print("  instructions: %s" % {"callgrind": "valgrind --tool=callgrind, one run",
