@@ -46,11 +46,13 @@ BeStatus be_open(const char *name, const BeOptions *opt, Backend **out, char *er
     BeStatus st;
     if (strcmp(name, "sim") == 0) {
         st = be_sim_create(opt, &ops, &self, err, errlen);
-    } else if (strcmp(name, "cuda") == 0 || strcmp(name, "hip") == 0) {
+    } else if (strcmp(name, "cuda") == 0) {
+        char ignored[1];
+        st = be_cuda_create(opt, &ops, &self, err ? err : ignored, err ? errlen : sizeof ignored);
+    } else if (strcmp(name, "hip") == 0) {
         say(err, errlen,
-            "the %s backend is not implemented yet: only the CPU simulator ('sim') can run programs "
-            "for now",
-            strcmp(name, "cuda") == 0 ? "CUDA" : "HIP");
+            "the HIP backend is not implemented yet: only the CPU simulator ('sim') and CUDA ('cuda') "
+            "can run programs for now");
         return BE_ERR_NO_BACKEND;
     } else {
         say(err, errlen, "unknown backend '%s' (expected 'sim', 'cuda' or 'hip')", name);
@@ -107,6 +109,7 @@ const char *be_status_name(BeStatus st)
     case BE_ERR_ARG: return "invalid argument";
     case BE_ERR_UNSUPPORTED: return "unsupported";
     case BE_ERR_NO_BACKEND: return "no backend";
+    case BE_ERR_DRIVER: return "driver error";
     }
     return "?";
 }
@@ -642,6 +645,8 @@ BeStatus be_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLaunch *
     BeStatus st = check_launch(be, launch, loc);
     if (st == BE_OK)
         st = be->ops->launch_host(be->self, fn, user, launch, s, loc);
+    if (st == BE_ERR_UNSUPPORTED) /* not run (a device that runs no host kernels) */
+        be_launch_failed(be, loc);
     if (!be->trace)
         return st;
     Detail d = {0};
@@ -779,6 +784,8 @@ BeStatus be_token_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLa
         st = be->ops->token_launch_host(be->self, fn, user, launch, deps, ndeps, tok, loc);
     else
         refused(be, deps, ndeps, tok, loc, st);
+    if (st == BE_ERR_UNSUPPORTED)
+        be_launch_failed(be, loc);
     if (!be->trace)
         return st;
     Detail d = {0};

@@ -1,8 +1,8 @@
 /* backend.h — the device API: what the interpreter and the mgpu* ABI call to run work on a device.
  *
  * One API, several devices behind a vtable (BeOps): "sim", the CPU simulator in sim/ (the default);
- * "cuda" and "hip" are reserved names for the real drivers, not implemented yet: be_open() refuses
- * them with a message that says so.
+ * "cuda", NVIDIA's Driver API loaded at run time (cuda.c); "hip" is a reserved name, not
+ * implemented yet: be_open() refuses it with a message that says so.
  *
  * The API follows CUDA's driver model, which is also what MLIR's mgpu* runtime wrappers expose:
  * in-order streams, events that snapshot a stream, device memory (optionally host-shared), host
@@ -51,7 +51,8 @@ typedef enum BeStatus {
     BE_ERR_DEADLOCK,    /* a wait that could never complete returned without it */
     BE_ERR_ARG,         /* bad argument (size, width, dimensions, ...) */
     BE_ERR_UNSUPPORTED, /* the backend cannot do this (e.g. run a cubin on the sim) */
-    BE_ERR_NO_BACKEND,  /* be_open: unknown or unimplemented backend */
+    BE_ERR_NO_BACKEND,  /* be_open: unknown or unimplemented backend, or no driver or device */
+    BE_ERR_DRIVER,      /* a driver call failed (reported with the driver's name for the error) */
 } BeStatus;
 
 typedef struct BeDiag {
@@ -87,6 +88,8 @@ typedef struct BeOptions {
     TraceRecorder *trace;   /* record a trace here (not owned), or NULL */
     BeDiagFn sink;          /* NULL: be_diag_print to stderr */
     void *sink_user;
+    const char *driver_lib; /* cuda: the driver library to dlopen; NULL: $GPUINTERP_CUDA_LIB, else
+                               libcuda.so.1 */
 } BeOptions;
 
 /* What a launch runs on: the grid, the block, dynamic shared memory and the kernel arguments
@@ -188,8 +191,8 @@ typedef struct BeOps {
 
 /* ---- opening a device ------------------------------------------------------------------------ */
 
-/* Opens backend `name` ("sim"; NULL means "sim"). opt may be NULL. On failure *out is NULL and
- * err (when not NULL) holds a message, e.g. that the CUDA backend is not implemented yet. */
+/* Opens backend `name` ("sim" or "cuda"; NULL means "sim"). opt may be NULL. On failure *out is
+ * NULL and err (when not NULL) holds a message, e.g. that no CUDA driver or device was found. */
 BeStatus be_open(const char *name, const BeOptions *opt, Backend **out, char *err, size_t errlen);
 /* Waits for all work, reports leaks (warnings), frees the device; *summary (when not NULL) gets the
  * final counts, leaks and any deadlock found while draining included. */
@@ -465,7 +468,8 @@ const char *be_trace_label_now(void);
 
 /* ---- backend constructors (one per adapter file) ------------------------------------------- */
 
-/* Creates the sim adapter's state and table. Only be_open calls it. */
+/* Create an adapter's state and table. Only be_open calls them. */
 BeStatus be_sim_create(const BeOptions *opt, const BeOps **ops, void **self, char *err, size_t errlen);
+BeStatus be_cuda_create(const BeOptions *opt, const BeOps **ops, void **self, char *err, size_t errlen);
 
 #endif

@@ -31,6 +31,8 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  --backend=sim|cuda|hip     device to run on (default: sim, the CPU simulator)\n"
+    "  --cuda-lib=PATH            with --backend=cuda: the driver library to load (default:\n"
+    "                             $GPUINTERP_CUDA_LIB, else libcuda.so.1)\n"
     "  -e NAME                    entry function (default: main)\n"
     "  --sched=threads|serial|random:SEED\n"
     "                             simulator scheduler (default: threads)\n"
@@ -117,6 +119,7 @@ static const char *const mode_phrases[] = {"when running a program", "with --emi
 /* X(id, name, modes): name is for the reader; the message quotes the argument as given. */
 #define OPTIONS(X)                                                                               \
   X(O_BACKEND, "--backend", M_RUN)                                                               \
+  X(O_CUDA_LIB, "--cuda-lib", M_RUN)                                                             \
   X(O_ENTRY, "-e", M_RUN | M_DIFF)                                                               \
   X(O_SCHED, "--sched", M_RUN)                                                                   \
   X(O_WORKERS, "--workers", M_RUN)                                                               \
@@ -329,6 +332,7 @@ typedef struct RunSettings {
   int workers;            /* --workers: 0 = one per CPU */
   BeLeakCheck leak_check; /* --leak-check */
   FILE *trace_file;       /* --trace's file, opened before the run (stdout for "-"), or NULL */
+  const char *cuda_lib;   /* --cuda-lib, or NULL */
 } RunSettings;
 
 /* Runs the program on a backend; returns the exit status. */
@@ -344,6 +348,7 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
   bo.no_race_check = no_race_check;
   bo.workers = rs->workers;
   bo.leak_check = rs->leak_check;
+  bo.driver_lib = rs->cuda_lib;
   bo.trace = rec;
   Backend *be = NULL;
   char err[512] = "";
@@ -574,6 +579,12 @@ int main(int argc, char **argv) {
       if (!parse_sched(sched))
         return usage_error("unknown scheduler '%s' (expected: threads, serial or random:SEED, SEED a "
                            "whole number below 2^64)", sched);
+    } else if (!strncmp(a, "--cuda-lib=", 11)) {
+      rs.cuda_lib = a + 11;
+      run_opt = true;
+      given[O_CUDA_LIB] = a;
+      if (!rs.cuda_lib[0])
+        return usage_error("%s", "--cuda-lib needs the path of a CUDA driver library");
     } else if (!strncmp(a, "--workers=", 10)) {
       uint64_t n;
       if (!parse_count(a + 10, 1024, &n))
@@ -713,6 +724,8 @@ int main(int argc, char **argv) {
     return 2;
   if (trace_format_given && !trace_path)
     return usage_error("%s", "--trace-format needs --trace=FILE");
+  if (given[O_CUDA_LIB] && strcmp(backend, "cuda"))
+    return usage_error("--cuda-lib names the CUDA driver library: it does nothing with --backend=%s", backend);
   if (given[O_WORKERS] && strcmp(sched, "threads"))
     return usage_error("--workers sets the threads scheduler's worker count: it does nothing with "
                        "--sched=%s", sched);

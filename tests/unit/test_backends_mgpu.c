@@ -433,13 +433,14 @@ static void test_mgpu_bad_scheduler_is_an_error(void **state)
     assert_int_equal(r.status, 1);
 }
 
-static void test_mgpu_cuda_backend_is_not_implemented(void **state)
+static void test_mgpu_cuda_backend_without_driver_is_an_error(void **state)
 {
     (void)state;
-    const char *const env[] = {"MGPUSIM_BACKEND=cuda", NULL};
+    const char *const env[] = {"MGPUSIM_BACKEND=cuda", "GPUINTERP_CUDA_LIB=/nonexistent/libcuda.so.1", NULL};
     Run r;
     run(&r, zero_alloc, env);
-    assert_non_null(strstr(r.err, "mgpusim: error: MGPUSIM_BACKEND='cuda': the CUDA backend is not implemented yet"));
+    assert_non_null(strstr(r.err, "mgpusim: error: MGPUSIM_BACKEND='cuda': cannot load the CUDA driver library "
+                                  "'/nonexistent/libcuda.so.1'"));
     assert_int_equal(r.status, 1);
 }
 
@@ -487,7 +488,7 @@ int main(void)
         cmocka_unit_test(test_mgpu_trace_env_writes_text_trace),
         cmocka_unit_test(test_mgpu_trace_that_cannot_be_written_is_an_error),
         cmocka_unit_test(test_mgpu_bad_scheduler_is_an_error),
-        cmocka_unit_test(test_mgpu_cuda_backend_is_not_implemented),
+        cmocka_unit_test(test_mgpu_cuda_backend_without_driver_is_an_error),
         cmocka_unit_test(test_mgpu_settings_not_understood_are_errors),
         cmocka_unit_test(test_mgpu_calls_after_exit_do_nothing),
     };

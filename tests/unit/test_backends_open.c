@@ -27,14 +27,15 @@ static void test_be_open_sim_by_default(void **state)
     assert_int_equal(sum.warnings, 0);
 }
 
-static void test_be_open_cuda_is_not_implemented(void **state)
+static void test_be_open_cuda_without_driver_fails(void **state)
 {
     (void)state;
     Backend *be = (Backend *)1;
-    char err[256];
-    assert_int_equal(be_open("cuda", NULL, &be, err, sizeof err), BE_ERR_NO_BACKEND);
+    char err[512];
+    BeOptions opt = {.driver_lib = "/nonexistent/libcuda.so.1"};
+    assert_int_equal(be_open("cuda", &opt, &be, err, sizeof err), BE_ERR_NO_BACKEND);
     assert_null(be);
-    assert_non_null(strstr(err, "CUDA backend is not implemented yet"));
+    assert_non_null(strstr(err, "cannot load the CUDA driver library '/nonexistent/libcuda.so.1'"));
 }
 
 static void test_be_open_hip_is_not_implemented(void **state)
@@ -168,7 +169,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_be_open_sim_by_default),
-        cmocka_unit_test(test_be_open_cuda_is_not_implemented),
+        cmocka_unit_test(test_be_open_cuda_without_driver_fails),
         cmocka_unit_test(test_be_open_hip_is_not_implemented),
         cmocka_unit_test(test_be_open_unknown_name_fails),
         cmocka_unit_test(test_be_open_bad_scheduler_fails),

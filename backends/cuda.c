@@ -1,0 +1,1290 @@
+/* cuda.c — the "cuda" backend: backend.h's table on NVIDIA's Driver API, loaded at run time.
+ *
+ * The driver library (libcuda.so.1; BeOptions.driver_lib or GPUINTERP_CUDA_LIB name another, such
+ * as the test suite's fake) is opened with dlopen when the backend opens, and the functions of
+ * backends/cuda_api.h are resolved by their exported names, so the build needs neither a GPU nor
+ * the toolkit. No library, a missing function, a failing cuInit or no device: be_open fails with
+ * one message. Otherwise device 0's primary context is made current.
+ *
+ * Calls map one to one onto the driver, as MLIR's CUDA runtime wrappers map mgpu* calls:
+ * stream_create is cuStreamCreate(CU_STREAM_NON_BLOCKING), memcpy cuMemcpyAsync on the stream
+ * (unified addressing tells directions apart), memset cuMemsetD8/D16/D32Async, mem_alloc
+ * cuMemAlloc or cuMemAllocManaged, mem_free cuMemFree, launch cuLaunchKernel with the caller's
+ * parameter array as is. Every CUresult other than CUDA_SUCCESS becomes an error diagnostic at the
+ * call's loc that names the driver function and the driver's name for the error (cuGetErrorName):
+ * "'cuMemAlloc_v2' failed with CUDA_ERROR_OUT_OF_MEMORY". The run then goes on, as on the sim,
+ * and the error count makes it exit 1.
+ *
+ * Handles. Streams, events, modules, kernel functions and tokens handed out are tagged values
+ * naming a slot of this file's handle table (kind, generation, where made and destroyed), never
+ * the driver's pointers. So what the sim catches before anything runs is caught here the same
+ * way, before a driver call: a stream passed as an event, an event used after destroy, a token
+ * passed as a stream, each with the sim's wording. Slots are reused only after a while, and with
+ * a new generation, so a stale handle is still recognised.
+ *
+ * Memory. Allocations, registered memory and the interpreter's host buffers (host_add) are kept
+ * in a table sorted by address: a copy or memset that starts in known memory and runs past it is
+ * refused (out-of-bounds) before the driver sees it, a free of anything but a live allocation is
+ * misuse, and a host load or store of cuMemAlloc memory (which the host cannot reach) is refused.
+ * Addresses the table does not know (a lowered program's malloc) pass through unchecked. Traces
+ * name buffers by the ids this table gives (b1, b2, ...). There is no race detection here: a real
+ * device does not say what it touched.
+ *
+ * Tokens (the high-level door) are events, as backend.h's token door describes: each token op
+ * runs on one of a few streams of this backend's pool, chosen to continue the first dependency's
+ * chain when that token was the last thing recorded on its stream, else in turn. The op's
+ * stream waits (cuStreamWaitEvent) for each dependency recorded on another stream, the op is
+ * enqueued, and an event recorded after it is the token. A join records only the event; a join
+ * of nothing is a complete token without an event. gpu.wait is cuEventSynchronize on each token,
+ * a token free waits for its dependencies and frees (cuMemFree waits for the device anyway), and
+ * releasing a token's last reference destroys its event (legal right after a stream waited).
+ *
+ * Kernels: device binaries (cubin, fatbin, PTX) load as they are through cuModuleLoadData and
+ * launch with cuLaunchKernel. Kernels the interpreter runs itself (launch_host: gpu.func and
+ * llvm+nvvm kernels) cannot run here yet: each such launch is an error naming the kernel's site,
+ * and the launch counts as failed, so the program stops at its next synchronization.
+ *
+ * Threads: one host thread calls the API (backend.h); nothing here runs on other threads, so the
+ * tables take no lock.
+ */
+#include "backends/backend.h"
+#include "backends/cuda_api.h"
+
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { H_STREAM = 1, H_EVENT, H_MODULE, H_FUNCTION, H_TOKEN, H_KINDS };
+static const char *const kind_names[H_KINDS] = {"?", "stream", "event", "module", "kernel function",
+                                                "token"};
+
+#define HANDLE_TAG 0xcdaull /* top 12 bits of a handle; the sim's use 0x51d and 0xbe7 */
+enum { KEEP_FREE = 64 };    /* freed slots wait this long before reuse */
+enum { POOL = 4 };          /* streams the token door runs on */
+
+typedef struct Slot {
+    uint8_t kind;
+    bool live;
+    uint16_t gen;
+    uint32_t next_free; /* free list: index + 1 of the next free slot */
+    uint64_t id;        /* per kind, from 1: what traces call it */
+    const char *made, *gone;
+    union {
+        CuStream stream;
+        CuEvent event;
+        CuModule module;
+        struct {
+            CuFunction fn;
+            uint32_t module; /* the module's slot index and generation */
+            uint16_t module_gen;
+            char *name;
+        } fn;
+        struct {
+            CuEvent event; /* NULL: complete when made */
+            int pool;      /* the pool stream it was recorded on, -1: another stream or none */
+            uint32_t refs;
+        } tok;
+    } u;
+} Slot;
+
+typedef enum AllocKind { A_DEVICE, A_MANAGED, A_REGISTERED, A_HOST } AllocKind;
+static const char *const alloc_names[] = {"device memory", "host-shared memory", "registered host memory",
+                                          "host memory"};
+
+typedef struct Alloc {
+    uintptr_t base;
+    size_t size;
+    AllocKind kind;
+    uint64_t id;
+    const char *loc;
+} Alloc;
+
+typedef struct Fns {
+#define FIELD(name, params) cu_##name##_fn name;
+    CUDA_FUNCTIONS(FIELD)
+#undef FIELD
+} Fns;
+
+typedef struct Cuda {
+    void *lib;
+    Fns cu;
+    CuDevice device;
+    int ordinal;
+    CuDevice retained[8]; /* devices whose primary context we hold */
+    int n_retained;
+    char device_name[128];
+    BeDiagFn sink;
+    void *sink_user;
+    size_t errors, warnings;
+    bool quiet_leaks, leaks_are_errors;
+    Slot *slot;
+    uint32_t n_slot, cap_slot, free_head, free_tail, n_free;
+    uint64_t next_id[H_KINDS];
+    Alloc *alloc; /* sorted by base */
+    size_t n_alloc, cap_alloc;
+    uint64_t next_buf;
+    CuStream pool[POOL];
+    BeToken pool_last[POOL]; /* the token last recorded on each pool stream */
+    unsigned pool_next;
+} Cuda;
+
+/* ---- diagnostics ---- */
+
+static void diag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
+                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void diag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
+                 const char *fmt, ...)
+{
+    if (kind && strcmp(kind, "leak") == 0) {
+        if (c->quiet_leaks)
+            return;
+        error = c->leaks_are_errors;
+    }
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    BeDiag d = {.error = error, .kind = kind ? kind : "error", .loc = loc, .loc2 = loc2, .message = msg};
+    if (error)
+        c->errors++;
+    else
+        c->warnings++;
+    if (c->sink)
+        c->sink(&d, c->sink_user);
+    else
+        be_diag_print(stderr, NULL, &d);
+}
+
+/* The driver's own name for r: "CUDA_ERROR_INVALID_HANDLE". */
+static const char *error_name(Cuda *c, CuResult r, char *buf, size_t cap)
+{
+    const char *name = NULL;
+    if (c->cu.cuGetErrorName && c->cu.cuGetErrorName(r, &name) == CU_OK && name)
+        return name;
+    snprintf(buf, cap, "CUresult %u (a code the driver does not name)", r);
+    return buf;
+}
+
+static BeStatus status_of(CuResult r)
+{
+    switch (r) {
+    case CU_OK: return BE_OK;
+    case CU_ERROR_NOT_READY: return BE_NOT_READY;
+    case CU_ERROR_OUT_OF_MEMORY: return BE_ERR_MEMORY;
+    case CU_ERROR_INVALID_HANDLE: return BE_ERR_HANDLE;
+    default: return BE_ERR_DRIVER;
+    }
+}
+
+/* A driver call's result: an error diagnostic at loc unless it succeeded. */
+static BeStatus checked(Cuda *c, const char *loc, const char *fn, CuResult r)
+{
+    if (r == CU_OK)
+        return BE_OK;
+    char buf[64];
+    diag(c, true, "error", loc, NULL, "'%s' failed with %s", fn, error_name(c, r, buf, sizeof buf));
+    return status_of(r);
+}
+
+#define CALL(c, loc, name, ...) checked((c), (loc), #name, (c)->cu.name(__VA_ARGS__))
+
+static void report(void *self, bool error, const char *kind, const char *loc, const char *message)
+{
+    diag(self, error, kind, loc, NULL, "%s", message);
+}
+
+/* ---- the handle table ---- */
+
+static BeStatus slot_new(Cuda *c, int kind, const char *loc, void **out)
+{
+    uint32_t i;
+    if (c->n_free > KEEP_FREE) {
+        i = c->free_head - 1;
+        c->free_head = c->slot[i].next_free;
+        if (!c->free_head)
+            c->free_tail = 0;
+        c->n_free--;
+        c->slot[i].gen++;
+    } else {
+        if (c->n_slot == c->cap_slot) {
+            uint32_t cap = c->cap_slot ? c->cap_slot * 2 : 64;
+            Slot *t = realloc(c->slot, (size_t)cap * sizeof *t);
+            if (!t) {
+                diag(c, true, "error", loc, NULL, "out of memory making a %s", kind_names[kind]);
+                return BE_ERR_MEMORY;
+            }
+            c->slot = t;
+            c->cap_slot = cap;
+        }
+        i = c->n_slot++;
+        c->slot[i].gen = 0;
+    }
+    Slot *s = &c->slot[i];
+    uint16_t gen = s->gen;
+    memset(s, 0, sizeof *s);
+    s->gen = gen;
+    s->kind = (uint8_t)kind;
+    s->live = true;
+    s->made = loc;
+    s->id = ++c->next_id[kind];
+    *out = (void *)(uintptr_t)(HANDLE_TAG << 52 | (uint64_t)kind << 48 | (uint64_t)gen << 32 | (i + 1));
+    return BE_OK;
+}
+
+/* Marks slot i dead; it goes to the end of the free list. */
+static void slot_kill(Cuda *c, uint32_t i, const char *loc)
+{
+    c->slot[i].live = false;
+    c->slot[i].gone = loc;
+    c->slot[i].next_free = 0;
+    if (c->free_tail)
+        c->slot[c->free_tail - 1].next_free = i + 1;
+    else
+        c->free_head = i + 1;
+    c->free_tail = i + 1;
+    c->n_free++;
+}
+
+static bool decode(const void *h, unsigned *kind, uint16_t *gen, uint32_t *idx)
+{
+    uint64_t v = (uint64_t)(uintptr_t)h;
+    if (v >> 52 != HANDLE_TAG || (uint32_t)v == 0)
+        return false;
+    *kind = (unsigned)(v >> 48) & 0xf;
+    *gen = (uint16_t)(v >> 32);
+    *idx = (uint32_t)v - 1;
+    return true;
+}
+
+#define LOC(s) ((s) ? (s) : "?")
+#define AN(kind) ((kind) == H_EVENT ? "an" : "a")
+
+/* The live slot of kind `want` behind h, or NULL after saying what h is (the sim's words). */
+static Slot *lookup(Cuda *c, const void *h, unsigned want, const char *loc)
+{
+    unsigned kind;
+    uint16_t gen;
+    uint32_t idx;
+    if (!h) {
+        diag(c, true, "misuse", loc, NULL, "expects %s %s, got a null handle", AN(want), kind_names[want]);
+        return NULL;
+    }
+    if (!decode(h, &kind, &gen, &idx) || kind == 0 || kind >= H_KINDS || idx >= c->n_slot ||
+        c->slot[idx].kind != kind) {
+        diag(c, true, "misuse", loc, NULL, "expects %s %s, got %p, which is no handle of this device",
+             AN(want), kind_names[want], h);
+        return NULL;
+    }
+    Slot *s = &c->slot[idx];
+    if (s->gen != gen) {
+        diag(c, true, "misuse", loc, NULL, "expects %s %s, got %s %s that was destroyed (its slot is reused since)",
+             AN(want), kind_names[want], AN(kind), kind_names[kind]);
+        return NULL;
+    }
+    if (kind != want) {
+        diag(c, true, "misuse", loc, s->made, "expects %s %s, got %s %s (created at '%s'%s%s%s)", AN(want),
+             kind_names[want], AN(kind), kind_names[kind], LOC(s->made), s->live ? "" : ", destroyed at '",
+             s->live ? "" : LOC(s->gone), s->live ? "" : "'");
+        return NULL;
+    }
+    if (!s->live) {
+        diag(c, true, "misuse", loc, s->gone, "use of a destroyed %s (created at '%s', destroyed at '%s')",
+             kind_names[kind], LOC(s->made), LOC(s->gone));
+        return NULL;
+    }
+    return s;
+}
+
+/* A stream argument: NULL is the default stream. False after a report. */
+static bool stream_of(Cuda *c, BeStream h, CuStream *out, const char *loc)
+{
+    *out = NULL;
+    if (!h)
+        return true;
+    Slot *s = lookup(c, h, H_STREAM, loc);
+    if (s)
+        *out = s->u.stream;
+    return s != NULL;
+}
+
+/* The id of h for traces when it is a live handle of this kind, else 0. */
+static uint64_t id_of(Cuda *c, const void *h, unsigned want)
+{
+    unsigned kind;
+    uint16_t gen;
+    uint32_t idx;
+    if (!decode(h, &kind, &gen, &idx) || kind != want || idx >= c->n_slot)
+        return 0;
+    Slot *s = &c->slot[idx];
+    return s->kind == kind && s->gen == gen && s->live ? s->id : 0;
+}
+
+static uint64_t stream_id(void *self, BeStream s)
+{
+    return id_of(self, s, H_STREAM);
+}
+
+static uint64_t event_id(void *self, BeEvent e)
+{
+    return id_of(self, e, H_EVENT);
+}
+
+static uint64_t token_id(void *self, BeToken t)
+{
+    return id_of(self, t, H_TOKEN);
+}
+
+/* ---- the memory table ---- */
+
+/* Index of the first allocation whose base is > addr. */
+static size_t upper(const Cuda *c, uintptr_t addr)
+{
+    size_t lo = 0, hi = c->n_alloc;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->alloc[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The allocation holding addr, or NULL. */
+static Alloc *alloc_at(Cuda *c, const void *ptr)
+{
+    uintptr_t addr = (uintptr_t)ptr;
+    size_t i = upper(c, addr);
+    if (i > 0 && addr - c->alloc[i - 1].base < (c->alloc[i - 1].size ? c->alloc[i - 1].size : 1))
+        return &c->alloc[i - 1];
+    return NULL;
+}
+
+static BeStatus alloc_add(Cuda *c, const void *ptr, size_t size, AllocKind kind, const char *loc)
+{
+    if (!ptr)
+        return BE_OK;
+    if (c->n_alloc == c->cap_alloc) {
+        size_t cap = c->cap_alloc ? c->cap_alloc * 2 : 16;
+        Alloc *t = realloc(c->alloc, cap * sizeof *t);
+        if (!t) {
+            diag(c, true, "error", loc, NULL, "out of memory recording an allocation");
+            return BE_ERR_MEMORY;
+        }
+        c->alloc = t;
+        c->cap_alloc = cap;
+    }
+    uintptr_t base = (uintptr_t)ptr;
+    size_t i = upper(c, base);
+    memmove(&c->alloc[i + 1], &c->alloc[i], (c->n_alloc - i) * sizeof *c->alloc);
+    c->alloc[i] = (Alloc){.base = base, .size = size, .kind = kind, .id = ++c->next_buf, .loc = loc};
+    c->n_alloc++;
+    return BE_OK;
+}
+
+static void alloc_remove(Cuda *c, Alloc *a)
+{
+    size_t i = (size_t)(a - c->alloc);
+    memmove(&c->alloc[i], &c->alloc[i + 1], (c->n_alloc - i - 1) * sizeof *c->alloc);
+    c->n_alloc--;
+}
+
+static uint64_t buffer_id(void *self, const void *ptr, uint64_t *offset)
+{
+    Alloc *a = alloc_at(self, ptr);
+    *offset = a ? (uintptr_t)ptr - a->base : 0;
+    return a ? a->id : 0;
+}
+
+/* [p, p+n) as `who` ("memcpy destination") uses it: refused when it starts in known memory and
+ * runs past its end. */
+static bool range_ok(Cuda *c, const void *p, size_t n, const char *who, const char *loc)
+{
+    Alloc *a = alloc_at(c, p);
+    if (!a || n <= a->size - ((uintptr_t)p - a->base))
+        return true;
+    size_t off = (uintptr_t)p - a->base;
+    diag(c, true, "out-of-bounds", loc, a->loc,
+         "%s: bytes [%zu, %zu) are out of bounds of the %zu-byte %s allocated at '%s'", who, off,
+         off + n, a->size, alloc_names[a->kind], LOC(a->loc));
+    return false;
+}
+
+/* ---- opening and closing ---- */
+
+static BeStatus device_use(Cuda *c, int ordinal, const char *loc, char *err, size_t errlen);
+
+static void close_(void *self, BeSummary *summary)
+{
+    Cuda *c = self;
+    if (c->lib) {
+        if (c->n_retained)
+            CALL(c, "exit", cuCtxSynchronize);
+        for (uint32_t i = 0; i < c->n_slot; i++) {
+            Slot *s = &c->slot[i];
+            if (!s->live)
+                continue;
+            if (s->kind == H_STREAM || s->kind == H_EVENT || s->kind == H_MODULE)
+                diag(c, false, "leak", s->made, NULL, "%s created here was never destroyed", kind_names[s->kind]);
+            if (s->kind == H_TOKEN && s->u.tok.event) /* the interpreter's, not the program's */
+                CALL(c, "exit", cuEventDestroy_v2, s->u.tok.event);
+        }
+        for (size_t i = 0; i < c->n_alloc; i++)
+            if (c->alloc[i].kind == A_DEVICE || c->alloc[i].kind == A_MANAGED)
+                diag(c, false, "leak", c->alloc[i].loc, NULL, "%zu bytes of %s allocated here were never freed",
+                     c->alloc[i].size, alloc_names[c->alloc[i].kind]);
+        for (int i = 0; i < POOL; i++)
+            if (c->pool[i])
+                CALL(c, "exit", cuStreamDestroy_v2, c->pool[i]);
+        for (int i = 0; i < c->n_retained; i++)
+            CALL(c, "exit", cuDevicePrimaryCtxRelease_v2, c->retained[i]);
+        /* The library stays loaded: drivers register exit handlers of their own. */
+    }
+    if (summary) {
+        summary->errors = c->errors;
+        summary->warnings = c->warnings;
+    }
+    for (uint32_t i = 0; i < c->n_slot; i++)
+        if (c->slot[i].kind == H_FUNCTION)
+            free(c->slot[i].u.fn.name);
+    free(c->slot);
+    free(c->alloc);
+    free(c);
+}
+
+static size_t error_count(void *self)
+{
+    return ((Cuda *)self)->errors;
+}
+
+static size_t warning_count(void *self)
+{
+    return ((Cuda *)self)->warnings;
+}
+
+static void quiet_leaks(void *self)
+{
+    ((Cuda *)self)->quiet_leaks = true;
+}
+
+/* Makes device `ordinal`'s primary context current. At open (err set) failures are be_open's
+ * message; later (mgpuSetDefaultDevice) they are diagnostics at loc. */
+static BeStatus device_use(Cuda *c, int ordinal, const char *loc, char *err, size_t errlen)
+{
+    char buf[64];
+    CuResult r;
+    const char *what;
+    CuDevice dev;
+    CuContext ctx;
+    int count = 0;
+    if ((r = c->cu.cuDeviceGetCount(&count)) != CU_OK) {
+        what = "cuDeviceGetCount";
+        goto fail;
+    }
+    if (ordinal < 0 || ordinal >= count) {
+        if (err)
+            snprintf(err, errlen, count ? "there is no CUDA device %d (this machine has %d)"
+                                        : "no CUDA device found (cuDeviceGetCount says 0)", ordinal, count);
+        else
+            diag(c, true, "error", loc, NULL, "there is no CUDA device %d (this machine has %d)", ordinal, count);
+        return BE_ERR_ARG;
+    }
+    if ((r = c->cu.cuDeviceGet(&dev, ordinal)) != CU_OK) {
+        what = "cuDeviceGet";
+        goto fail;
+    }
+    int uva = 0;
+    if ((r = c->cu.cuDeviceGetAttribute(&uva, CU_ATTR_UNIFIED_ADDRESSING, dev)) != CU_OK) {
+        what = "cuDeviceGetAttribute";
+        goto fail;
+    }
+    if (!uva) {
+        if (err)
+            snprintf(err, errlen, "CUDA device %d has no unified addressing, which copies need", ordinal);
+        else
+            diag(c, true, "error", loc, NULL, "CUDA device %d has no unified addressing, which copies need", ordinal);
+        return BE_ERR_UNSUPPORTED;
+    }
+    bool held = false;
+    for (int i = 0; i < c->n_retained; i++)
+        held |= c->retained[i] == dev;
+    if (!held && c->n_retained == (int)(sizeof c->retained / sizeof *c->retained)) {
+        diag(c, true, "error", loc, NULL, "too many CUDA devices in use");
+        return BE_ERR_ARG;
+    }
+    if ((r = c->cu.cuDevicePrimaryCtxRetain(&ctx, dev)) != CU_OK) {
+        what = "cuDevicePrimaryCtxRetain";
+        goto fail;
+    }
+    if (held) /* one reference per device is enough */
+        c->cu.cuDevicePrimaryCtxRelease_v2(dev);
+    else
+        c->retained[c->n_retained++] = dev;
+    if ((r = c->cu.cuCtxSetCurrent(ctx)) != CU_OK) {
+        what = "cuCtxSetCurrent";
+        goto fail;
+    }
+    if ((r = c->cu.cuDeviceGetName(c->device_name, (int)sizeof c->device_name, dev)) != CU_OK) {
+        what = "cuDeviceGetName";
+        goto fail;
+    }
+    c->device = dev;
+    c->ordinal = ordinal;
+    return BE_OK;
+fail:
+    if (err)
+        snprintf(err, errlen, "cannot use CUDA device %d: '%s' failed with %s", ordinal, what,
+                 error_name(c, r, buf, sizeof buf));
+    else
+        diag(c, true, "error", loc, NULL, "'%s' failed with %s", what, error_name(c, r, buf, sizeof buf));
+    return status_of(r);
+}
+
+static BeStatus device_set(void *self, int device, const char *loc)
+{
+    Cuda *c = self;
+    if (device == c->ordinal)
+        return BE_OK;
+    return device_use(c, device, loc, NULL, 0);
+}
+
+static BeStatus device_sync(void *self, const char *loc)
+{
+    return CALL((Cuda *)self, loc, cuCtxSynchronize);
+}
+
+/* ---- streams and events ---- */
+
+static BeStatus stream_create(void *self, BeStream *out, const char *loc)
+{
+    Cuda *c = self;
+    *out = NULL;
+    CuStream s = NULL;
+    BeStatus st = CALL(c, loc, cuStreamCreate, &s, CU_STREAM_NON_BLOCKING_FLAG);
+    if (st != BE_OK)
+        return st;
+    void *h;
+    if ((st = slot_new(c, H_STREAM, loc, &h)) != BE_OK) {
+        c->cu.cuStreamDestroy_v2(s);
+        return st;
+    }
+    c->slot[(uint32_t)(uintptr_t)h - 1].u.stream = s;
+    *out = h;
+    return BE_OK;
+}
+
+static uint32_t index_of(Cuda *c, const Slot *s)
+{
+    return (uint32_t)(s - c->slot);
+}
+
+static BeStatus stream_destroy(void *self, BeStream h, const char *loc)
+{
+    Cuda *c = self;
+    if (!h) {
+        diag(c, true, "misuse", loc, NULL, "the default stream cannot be destroyed");
+        return BE_ERR_HANDLE;
+    }
+    Slot *s = lookup(c, h, H_STREAM, loc);
+    if (!s)
+        return BE_ERR_HANDLE;
+    BeStatus st = CALL(c, loc, cuStreamDestroy_v2, s->u.stream);
+    slot_kill(c, index_of(c, s), loc);
+    return st;
+}
+
+static BeStatus stream_sync(void *self, BeStream h, const char *loc)
+{
+    Cuda *c = self;
+    CuStream s;
+    if (!stream_of(c, h, &s, loc))
+        return BE_ERR_HANDLE;
+    return CALL(c, loc, cuStreamSynchronize, s);
+}
+
+static BeStatus stream_wait_event(void *self, BeStream hs, BeEvent he, const char *loc)
+{
+    Cuda *c = self;
+    CuStream s;
+    if (!stream_of(c, hs, &s, loc))
+        return BE_ERR_HANDLE;
+    Slot *e = lookup(c, he, H_EVENT, loc);
+    if (!e)
+        return BE_ERR_HANDLE;
+    return CALL(c, loc, cuStreamWaitEvent, s, e->u.event, 0);
+}
+
+static BeStatus event_create(void *self, BeEvent *out, const char *loc)
+{
+    Cuda *c = self;
+    *out = NULL;
+    CuEvent e = NULL;
+    BeStatus st = CALL(c, loc, cuEventCreate, &e, CU_EVENT_DEFAULT_FLAG);
+    if (st != BE_OK)
+        return st;
+    void *h;
+    if ((st = slot_new(c, H_EVENT, loc, &h)) != BE_OK) {
+        c->cu.cuEventDestroy_v2(e);
+        return st;
+    }
+    c->slot[(uint32_t)(uintptr_t)h - 1].u.event = e;
+    *out = h;
+    return BE_OK;
+}
+
+static BeStatus event_destroy(void *self, BeEvent h, const char *loc)
+{
+    Cuda *c = self;
+    Slot *e = lookup(c, h, H_EVENT, loc);
+    if (!e)
+        return BE_ERR_HANDLE;
+    BeStatus st = CALL(c, loc, cuEventDestroy_v2, e->u.event);
+    slot_kill(c, index_of(c, e), loc);
+    return st;
+}
+
+static BeStatus event_record(void *self, BeEvent he, BeStream hs, const char *loc)
+{
+    Cuda *c = self;
+    Slot *e = lookup(c, he, H_EVENT, loc);
+    CuStream s;
+    if (!e || !stream_of(c, hs, &s, loc))
+        return BE_ERR_HANDLE;
+    return CALL(c, loc, cuEventRecord, e->u.event, s);
+}
+
+static BeStatus event_sync(void *self, BeEvent h, const char *loc)
+{
+    Cuda *c = self;
+    Slot *e = lookup(c, h, H_EVENT, loc);
+    if (!e)
+        return BE_ERR_HANDLE;
+    return CALL(c, loc, cuEventSynchronize, e->u.event);
+}
+
+static BeStatus event_query(void *self, BeEvent h, const char *loc)
+{
+    Cuda *c = self;
+    Slot *e = lookup(c, h, H_EVENT, loc);
+    if (!e)
+        return BE_ERR_HANDLE;
+    CuResult r = c->cu.cuEventQuery(e->u.event);
+    return r == CU_ERROR_NOT_READY ? BE_NOT_READY : checked(c, loc, "cuEventQuery", r);
+}
+
+/* ---- memory ---- */
+
+static BeStatus mem_alloc(void *self, size_t bytes, bool host_shared, BeStream hs, void **out,
+                          const char *loc)
+{
+    Cuda *c = self;
+    *out = NULL;
+    if (bytes == 0)
+        return BE_OK; /* as mgpuMemAlloc: no memory, no call */
+    CuDevPtr p = 0;
+    BeStatus st = host_shared ? CALL(c, loc, cuMemAllocManaged, &p, bytes, CU_MEM_ATTACH_GLOBAL_FLAG)
+                              : CALL(c, loc, cuMemAlloc_v2, &p, bytes);
+    if (st != BE_OK)
+        return st;
+    *out = (void *)(uintptr_t)p;
+    return alloc_add(c, *out, bytes, host_shared ? A_MANAGED : A_DEVICE, loc);
+}
+
+static BeStatus mem_free(void *self, void *ptr, BeStream hs, const char *loc)
+{
+    Cuda *c = self;
+    CuStream s;
+    if (!stream_of(c, hs, &s, loc))
+        return BE_ERR_HANDLE;
+    if (!ptr)
+        return BE_OK;
+    Alloc *a = alloc_at(c, ptr);
+    if (!a || a->base != (uintptr_t)ptr || (a->kind != A_DEVICE && a->kind != A_MANAGED)) {
+        if (a)
+            diag(c, true, "misuse", loc, a->loc, "free of %p, which is %s the %s allocated at '%s'", ptr,
+                 a->base == (uintptr_t)ptr ? "" : "inside", alloc_names[a->kind], LOC(a->loc));
+        else
+            diag(c, true, "misuse", loc, NULL, "free of %p, which is no allocation of this device (freed already?)",
+                 ptr);
+        return BE_ERR_MEMORY;
+    }
+    alloc_remove(c, a);
+    return CALL(c, loc, cuMemFree_v2, (CuDevPtr)(uintptr_t)ptr);
+}
+
+static BeStatus enqueue_memcpy(Cuda *c, void *dst, const void *src, size_t bytes, CuStream s,
+                               const char *loc)
+{
+    if (!range_ok(c, dst, bytes, "memcpy destination", loc) || !range_ok(c, src, bytes, "memcpy source", loc))
+        return BE_ERR_MEMORY;
+    if (bytes == 0)
+        return BE_OK;
+    return CALL(c, loc, cuMemcpyAsync, (CuDevPtr)(uintptr_t)dst, (CuDevPtr)(uintptr_t)src, bytes, s);
+}
+
+static BeStatus enqueue_memset(Cuda *c, void *dst, uint32_t value, unsigned width, size_t count,
+                               CuStream s, const char *loc)
+{
+    if (count > SIZE_MAX / width) {
+        diag(c, true, "misuse", loc, NULL, "memset of %zu elements of %u bytes overflows the address space",
+             count, width);
+        return BE_ERR_ARG;
+    }
+    if (!range_ok(c, dst, count * width, "memset destination", loc))
+        return BE_ERR_MEMORY;
+    if (count == 0)
+        return BE_OK;
+    CuDevPtr p = (CuDevPtr)(uintptr_t)dst;
+    if (width == 1)
+        return CALL(c, loc, cuMemsetD8Async, p, (unsigned char)value, count, s);
+    if (width == 2)
+        return CALL(c, loc, cuMemsetD16Async, p, (unsigned short)value, count, s);
+    return CALL(c, loc, cuMemsetD32Async, p, value, count, s);
+}
+
+static BeStatus memcpy_(void *self, void *dst, const void *src, size_t bytes, BeStream hs,
+                        const char *loc)
+{
+    Cuda *c = self;
+    CuStream s;
+    if (!stream_of(c, hs, &s, loc))
+        return BE_ERR_HANDLE;
+    return enqueue_memcpy(c, dst, src, bytes, s, loc);
+}
+
+static BeStatus memset_(void *self, void *dst, uint32_t value, unsigned width, size_t count,
+                        BeStream hs, const char *loc)
+{
+    Cuda *c = self;
+    CuStream s;
+    if (!stream_of(c, hs, &s, loc))
+        return BE_ERR_HANDLE;
+    return enqueue_memset(c, dst, value, width, count, s, loc);
+}
+
+/* Host memory made known: registered with the driver, or (host_add) only recorded. */
+static BeStatus known_add(Cuda *c, void *ptr, size_t bytes, AllocKind kind, const char *loc)
+{
+    Alloc *a = alloc_at(c, ptr);
+    if (a) {
+        diag(c, true, "misuse", loc, a->loc, "%p is already known: it is in the %s at '%s'", ptr,
+             alloc_names[a->kind], LOC(a->loc));
+        return BE_ERR_MEMORY;
+    }
+    if (kind == A_REGISTERED) {
+        BeStatus st = CALL(c, loc, cuMemHostRegister_v2, ptr, bytes, 0);
+        if (st != BE_OK)
+            return st;
+    }
+    return alloc_add(c, ptr, bytes, kind, loc);
+}
+
+static BeStatus known_remove(Cuda *c, void *ptr, AllocKind kind, const char *loc)
+{
+    Alloc *a = alloc_at(c, ptr);
+    if (!a || a->base != (uintptr_t)ptr || a->kind != kind) {
+        diag(c, true, "misuse", loc, a ? a->loc : NULL, "%p is not %s this device knows", ptr,
+             kind == A_REGISTERED ? "registered host memory" : "host memory");
+        return BE_ERR_MEMORY;
+    }
+    alloc_remove(c, a);
+    return kind == A_REGISTERED ? CALL(c, loc, cuMemHostUnregister, ptr) : BE_OK;
+}
+
+static BeStatus mem_register(void *self, void *ptr, size_t bytes, const char *loc)
+{
+    return known_add(self, ptr, bytes, A_REGISTERED, loc);
+}
+
+static BeStatus mem_unregister(void *self, void *ptr, const char *loc)
+{
+    return known_remove(self, ptr, A_REGISTERED, loc);
+}
+
+static BeStatus host_add(void *self, void *ptr, size_t bytes, const char *loc)
+{
+    return known_add(self, ptr, bytes, A_HOST, loc);
+}
+
+static BeStatus host_remove(void *self, void *ptr, const char *loc)
+{
+    return known_remove(self, ptr, A_HOST, loc);
+}
+
+static BeStatus host_access(void *self, const void *addr, size_t bytes, bool is_write, const char *loc)
+{
+    Cuda *c = self;
+    Alloc *a = alloc_at(c, addr);
+    if (!a || a->kind != A_DEVICE)
+        return BE_OK;
+    diag(c, true, "misuse", loc, a->loc,
+         "host %s of %zu bytes of device memory (allocated at '%s'): the host cannot reach cuMemAlloc "
+         "memory; copy it, or allocate it host_shared", is_write ? "store" : "load", bytes, LOC(a->loc));
+    return BE_ERR_MEMORY;
+}
+
+/* ---- modules and launches ---- */
+
+static BeStatus module_load(void *self, const void *data, size_t size, BeModule *out, const char *loc)
+{
+    Cuda *c = self;
+    *out = NULL;
+    if (!data || !size) {
+        diag(c, true, "misuse", loc, NULL, "module load of an empty device binary");
+        return BE_ERR_ARG;
+    }
+    /* PTX is text the driver reads up to its NUL; a blob that lacks one gets it here. */
+    const unsigned char *p = data;
+    char *copy = NULL;
+    bool elf = size >= 4 && memcmp(p, "\x7f" "ELF", 4) == 0;
+    bool fatbin = size >= 4 && memcmp(p, "\x50\xed\x55\xba", 4) == 0;
+    if (!elf && !fatbin && p[size - 1] != '\0') {
+        if (!(copy = malloc(size + 1))) {
+            diag(c, true, "error", loc, NULL, "out of memory loading a module");
+            return BE_ERR_MEMORY;
+        }
+        memcpy(copy, data, size);
+        copy[size] = '\0';
+        data = copy;
+    }
+    CuModule m = NULL;
+    BeStatus st = CALL(c, loc, cuModuleLoadData, &m, data);
+    free(copy);
+    if (st != BE_OK)
+        return st;
+    void *h;
+    if ((st = slot_new(c, H_MODULE, loc, &h)) != BE_OK) {
+        c->cu.cuModuleUnload(m);
+        return st;
+    }
+    c->slot[(uint32_t)(uintptr_t)h - 1].u.module = m;
+    *out = h;
+    return BE_OK;
+}
+
+static BeStatus module_unload(void *self, BeModule h, const char *loc)
+{
+    Cuda *c = self;
+    Slot *m = lookup(c, h, H_MODULE, loc);
+    if (!m)
+        return BE_ERR_HANDLE;
+    BeStatus st = CALL(c, loc, cuModuleUnload, m->u.module);
+    slot_kill(c, index_of(c, m), loc);
+    return st;
+}
+
+static BeStatus module_function(void *self, BeModule h, const char *name, BeFunction *out,
+                                const char *loc)
+{
+    Cuda *c = self;
+    *out = NULL;
+    Slot *m = lookup(c, h, H_MODULE, loc);
+    if (!m)
+        return BE_ERR_HANDLE;
+    if (!name)
+        name = "";
+    uint32_t mi = index_of(c, m);
+    /* One handle per (module, name): lowered code looks a kernel up before every launch. */
+    for (uint32_t i = 0; i < c->n_slot; i++) {
+        Slot *f = &c->slot[i];
+        if (f->kind == H_FUNCTION && f->live && f->u.fn.module == mi && f->u.fn.module_gen == m->gen &&
+            strcmp(f->u.fn.name, name) == 0) {
+            *out = (void *)(uintptr_t)(HANDLE_TAG << 52 | (uint64_t)H_FUNCTION << 48 | (uint64_t)f->gen << 32 |
+                                       (i + 1));
+            return BE_OK;
+        }
+    }
+    CuFunction fn = NULL;
+    BeStatus st = CALL(c, loc, cuModuleGetFunction, &fn, m->u.module, name);
+    if (st != BE_OK)
+        return st;
+    char *copy = strdup(name);
+    void *hf;
+    if (!copy || (st = slot_new(c, H_FUNCTION, loc, &hf)) != BE_OK) {
+        free(copy);
+        return copy ? st : BE_ERR_MEMORY;
+    }
+    m = &c->slot[mi]; /* slot_new may have moved the table */
+    Slot *f = &c->slot[(uint32_t)(uintptr_t)hf - 1];
+    f->u.fn.fn = fn;
+    f->u.fn.module = mi;
+    f->u.fn.module_gen = m->gen;
+    f->u.fn.name = copy;
+    *out = hf;
+    return BE_OK;
+}
+
+static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream hs, const char *loc)
+{
+    Cuda *c = self;
+    CuStream s;
+    if (!stream_of(c, hs, &s, loc))
+        return BE_ERR_HANDLE;
+    Slot *f = lookup(c, h, H_FUNCTION, loc);
+    if (!f)
+        return BE_ERR_HANDLE;
+    Slot *m = &c->slot[f->u.fn.module];
+    if (m->gen != f->u.fn.module_gen || !m->live) {
+        diag(c, true, "misuse", loc, m->gone, "kernel '%s' is launched after its module was unloaded",
+             f->u.fn.name);
+        return BE_ERR_HANDLE;
+    }
+    return CALL(c, loc, cuLaunchKernel, f->u.fn.fn, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+                l->block[1], l->block[2], l->smem, s, l->params, NULL);
+}
+
+static void host_kernel_refused(Cuda *c, const BeLaunch *l, const char *loc)
+{
+    diag(c, true, "error", loc, NULL,
+         "kernels compiled from MLIR (gpu.func, llvm+nvvm) cannot run on the CUDA backend yet: only device "
+         "binaries loaded as modules (cubin, PTX) can; this launch (grid %ux%ux%u, block %ux%ux%u) is "
+         "skipped and the program stops at its next synchronization",
+         l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+}
+
+static BeStatus launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l, BeStream hs,
+                            const char *loc)
+{
+    Cuda *c = self;
+    CuStream s;
+    if (!stream_of(c, hs, &s, loc))
+        return BE_ERR_HANDLE;
+    host_kernel_refused(c, l, loc);
+    return BE_ERR_UNSUPPORTED;
+}
+
+/* ---- tokens ---- */
+
+/* The live token slot behind h, or NULL after a report. */
+static Slot *token_of(Cuda *c, BeToken h, const char *loc)
+{
+    return lookup(c, h, H_TOKEN, loc);
+}
+
+/* Runs an op of the token door: picks a pool stream, makes it wait for deps, lets `op` enqueue
+ * (op NULL: a join), records the token's event. *out is the token even when a dep was bad or
+ * the op failed (it then orders like the op would have); NULL only when no token could be made. */
+typedef BeStatus (*TokenOp)(Cuda *c, CuStream s, void *arg, const char *loc);
+
+static BeStatus token_run(Cuda *c, const BeToken *deps, size_t ndeps, TokenOp op, void *arg, BeToken *out,
+                          const char *loc)
+{
+    *out = NULL;
+    BeStatus st = BE_OK;
+    int first = -1; /* the first live dep's slot */
+    BeToken first_h = NULL;
+    bool any_event = false;
+    for (size_t i = 0; deps && i < ndeps; i++) {
+        if (!deps[i])
+            continue;
+        Slot *t = token_of(c, deps[i], loc);
+        if (!t) {
+            st = BE_ERR_HANDLE;
+            continue;
+        }
+        if (first < 0) {
+            first = (int)index_of(c, t);
+            first_h = deps[i];
+        }
+        any_event |= t->u.tok.event != NULL;
+    }
+    void *h;
+    BeStatus st2 = slot_new(c, H_TOKEN, loc, &h);
+    if (st2 != BE_OK)
+        return st2;
+    Slot *tok = &c->slot[(uint32_t)(uintptr_t)h - 1];
+    tok->u.tok.refs = 1;
+    tok->u.tok.pool = -1;
+    *out = h;
+    if (!op && !any_event)
+        return st; /* a join of complete tokens is complete */
+    /* Continue the first dep's chain when it is the last thing on its stream. */
+    int p = -1;
+    if (first >= 0) {
+        int tp = c->slot[first].u.tok.pool;
+        if (tp >= 0 && c->pool_last[tp] == first_h)
+            p = tp;
+    }
+    if (p < 0)
+        p = (int)(c->pool_next++ % POOL);
+    if (!c->pool[p] && (st2 = CALL(c, loc, cuStreamCreate, &c->pool[p], CU_STREAM_NON_BLOCKING_FLAG)) != BE_OK)
+        return st2;
+    CuStream s = c->pool[p];
+    for (size_t i = 0; deps && i < ndeps; i++) {
+        if (!id_of(c, deps[i], H_TOKEN))
+            continue;
+        Slot *t = token_of(c, deps[i], loc);
+        if (t->u.tok.event && t->u.tok.pool != p && (st2 = CALL(c, loc, cuStreamWaitEvent, s, t->u.tok.event, 0)))
+            st = st == BE_OK ? st2 : st;
+    }
+    if (op && (st2 = op(c, s, arg, loc)) != BE_OK && st == BE_OK)
+        st = st2;
+    CuEvent ev = NULL;
+    if ((st2 = CALL(c, loc, cuEventCreate, &ev, CU_EVENT_DEFAULT_FLAG)) != BE_OK)
+        return st == BE_OK ? st2 : st;
+    tok = &c->slot[(uint32_t)(uintptr_t)h - 1];
+    tok->u.tok.event = ev;
+    tok->u.tok.pool = p;
+    c->pool_last[p] = h;
+    if ((st2 = CALL(c, loc, cuEventRecord, ev, s)) != BE_OK && st == BE_OK)
+        st = st2;
+    return st;
+}
+
+typedef struct CopyArgs {
+    void *dst;
+    const void *src;
+    size_t bytes;
+    uint32_t value;
+    unsigned width;
+} CopyArgs;
+
+static BeStatus op_memcpy(Cuda *c, CuStream s, void *arg, const char *loc)
+{
+    CopyArgs *a = arg;
+    return enqueue_memcpy(c, a->dst, a->src, a->bytes, s, loc);
+}
+
+static BeStatus op_memset(Cuda *c, CuStream s, void *arg, const char *loc)
+{
+    CopyArgs *a = arg;
+    return enqueue_memset(c, a->dst, a->value, a->width, a->bytes, s, loc);
+}
+
+static BeStatus token_memcpy(void *self, void *dst, const void *src, size_t bytes, const BeToken *deps,
+                             size_t ndeps, BeToken *out, const char *loc)
+{
+    CopyArgs a = {.dst = dst, .src = src, .bytes = bytes};
+    return token_run(self, deps, ndeps, op_memcpy, &a, out, loc);
+}
+
+static BeStatus token_memset(void *self, void *dst, uint32_t value, unsigned width, size_t count,
+                             const BeToken *deps, size_t ndeps, BeToken *out, const char *loc)
+{
+    CopyArgs a = {.dst = dst, .value = value, .width = width, .bytes = count};
+    return token_run(self, deps, ndeps, op_memset, &a, out, loc);
+}
+
+static BeStatus token_join(void *self, const BeToken *deps, size_t ndeps, BeToken *out, const char *loc)
+{
+    return token_run(self, deps, ndeps, NULL, NULL, out, loc);
+}
+
+static BeStatus token_alloc(void *self, size_t bytes, bool host_shared, const BeToken *deps, size_t ndeps,
+                            void **ptr, BeToken *out, const char *loc)
+{
+    BeStatus st = mem_alloc(self, bytes, host_shared, NULL, ptr, loc);
+    BeStatus st2 = token_join(self, deps, ndeps, out, loc);
+    return st != BE_OK ? st : st2;
+}
+
+static BeStatus token_wait(void *self, const BeToken *toks, size_t n, const char *loc)
+{
+    Cuda *c = self;
+    BeStatus st = BE_OK, st2;
+    for (size_t i = 0; toks && i < n; i++) {
+        if (!toks[i])
+            continue;
+        Slot *t = token_of(c, toks[i], loc);
+        if (!t)
+            st = BE_ERR_HANDLE;
+        else if (t->u.tok.event && (st2 = CALL(c, loc, cuEventSynchronize, t->u.tok.event)) != BE_OK && st == BE_OK)
+            st = st2;
+    }
+    return st;
+}
+
+/* The host waits for deps, then frees: the memory goes after everything the deps ordered. */
+static BeStatus token_free(void *self, void *ptr, const BeToken *deps, size_t ndeps, BeToken *out,
+                           const char *loc)
+{
+    BeStatus st = token_wait(self, deps, ndeps, loc);
+    BeStatus st2 = mem_free(self, ptr, NULL, loc);
+    BeStatus st3 = token_join(self, NULL, 0, out, loc);
+    return st != BE_OK ? st : st2 != BE_OK ? st2 : st3;
+}
+
+static BeStatus token_launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l, const BeToken *deps,
+                                  size_t ndeps, BeToken *out, const char *loc)
+{
+    host_kernel_refused(self, l, loc);
+    token_join(self, deps, ndeps, out, loc);
+    return BE_ERR_UNSUPPORTED;
+}
+
+static BeStatus token_ref(Cuda *c, BeToken h, bool retain, const char *what)
+{
+    Slot *t = token_of(c, h, what);
+    if (!t)
+        return BE_ERR_HANDLE;
+    if (retain) {
+        t->u.tok.refs++;
+        return BE_OK;
+    }
+    if (--t->u.tok.refs)
+        return BE_OK;
+    BeStatus st = BE_OK;
+    if (t->u.tok.event)
+        st = CALL(c, t->made, cuEventDestroy_v2, t->u.tok.event);
+    if (t->u.tok.pool >= 0 && c->pool_last[t->u.tok.pool] == h)
+        c->pool_last[t->u.tok.pool] = NULL;
+    slot_kill(c, index_of(c, t), what);
+    return st;
+}
+
+static BeStatus token_retain(void *self, BeToken h)
+{
+    return token_ref(self, h, true, "be_token_retain");
+}
+
+static BeStatus token_release(void *self, BeToken h)
+{
+    return token_ref(self, h, false, "be_token_release");
+}
+
+static BeStatus token_from_stream(void *self, BeStream hs, BeToken *out, const char *loc)
+{
+    Cuda *c = self;
+    *out = NULL;
+    CuStream s;
+    if (!stream_of(c, hs, &s, loc))
+        return BE_ERR_HANDLE;
+    CuEvent ev = NULL;
+    BeStatus st = CALL(c, loc, cuEventCreate, &ev, CU_EVENT_DEFAULT_FLAG);
+    if (st != BE_OK)
+        return st;
+    void *h;
+    if ((st = slot_new(c, H_TOKEN, loc, &h)) != BE_OK) {
+        c->cu.cuEventDestroy_v2(ev);
+        return st;
+    }
+    Slot *t = &c->slot[(uint32_t)(uintptr_t)h - 1];
+    t->u.tok.event = ev;
+    t->u.tok.pool = -1;
+    t->u.tok.refs = 1;
+    *out = h;
+    return CALL(c, loc, cuEventRecord, ev, s);
+}
+
+static BeStatus stream_wait_token(void *self, BeStream hs, BeToken ht, const char *loc)
+{
+    Cuda *c = self;
+    CuStream s;
+    if (!stream_of(c, hs, &s, loc))
+        return BE_ERR_HANDLE;
+    if (!ht)
+        return BE_OK;
+    Slot *t = token_of(c, ht, loc);
+    if (!t)
+        return BE_ERR_HANDLE;
+    return t->u.tok.event ? CALL(c, loc, cuStreamWaitEvent, s, t->u.tok.event, 0) : BE_OK;
+}
+
+static const BeOps ops = {
+    .name = "cuda",
+    .close = close_,
+    .error_count = error_count,
+    .warning_count = warning_count,
+    .stream_id = stream_id,
+    .event_id = event_id,
+    .buffer_id = buffer_id,
+    .device_set = device_set,
+    .device_sync = device_sync,
+    .stream_create = stream_create,
+    .stream_destroy = stream_destroy,
+    .stream_sync = stream_sync,
+    .stream_wait_event = stream_wait_event,
+    .event_create = event_create,
+    .event_destroy = event_destroy,
+    .event_record = event_record,
+    .event_sync = event_sync,
+    .event_query = event_query,
+    .mem_alloc = mem_alloc,
+    .mem_free = mem_free,
+    .memcpy = memcpy_,
+    .memset = memset_,
+    .mem_register = mem_register,
+    .mem_unregister = mem_unregister,
+    .host_add = host_add,
+    .host_remove = host_remove,
+    .host_access = host_access,
+    .module_load = module_load,
+    .module_unload = module_unload,
+    .module_function = module_function,
+    .launch = launch,
+    .launch_host = launch_host,
+    .report = report,
+    .quiet_leaks = quiet_leaks,
+    .token_id = token_id,
+    .token_memcpy = token_memcpy,
+    .token_memset = token_memset,
+    .token_alloc = token_alloc,
+    .token_free = token_free,
+    .token_launch_host = token_launch_host,
+    .token_join = token_join,
+    .token_wait = token_wait,
+    .token_retain = token_retain,
+    .token_release = token_release,
+    .token_from_stream = token_from_stream,
+    .stream_wait_token = stream_wait_token,
+};
+
+BeStatus be_cuda_create(const BeOptions *opt, const BeOps **out_ops, void **self, char *err, size_t errlen)
+{
+    *self = NULL;
+    *out_ops = &ops;
+    const char *path = opt->driver_lib;
+    if (!path || !*path)
+        path = getenv("GPUINTERP_CUDA_LIB");
+    if (!path || !*path)
+        path = "libcuda.so.1";
+    Cuda *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return BE_ERR_MEMORY;
+    }
+    c->sink = opt->sink;
+    c->sink_user = opt->sink_user;
+    c->leaks_are_errors = opt->leak_check == BE_LEAK_ERROR;
+    c->quiet_leaks = opt->leak_check == BE_LEAK_OFF;
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(err, errlen,
+                 "cannot load the CUDA driver library '%s' (%s): the cuda backend needs an NVIDIA driver "
+                 "(--cuda-lib=PATH or GPUINTERP_CUDA_LIB name another library)", path, dlerror());
+        free(c);
+        return BE_ERR_NO_BACKEND;
+    }
+#define RESOLVE(name, params)                                                                    \
+    if (!(c->cu.name = (cu_##name##_fn)dlsym(lib, #name))) {                                     \
+        snprintf(err, errlen, "the CUDA driver library '%s' has no '%s': the driver is too old "  \
+                 "or this is not a CUDA driver", path, #name);                                   \
+        goto fail;                                                                               \
+    }
+    CUDA_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+    char buf[64];
+    CuResult r = c->cu.cuInit(0);
+    if (r != CU_OK) {
+        snprintf(err, errlen, "cannot start the CUDA driver ('%s'): 'cuInit' failed with %s", path,
+                 error_name(c, r, buf, sizeof buf));
+        goto fail;
+    }
+    BeStatus st = device_use(c, 0, "open", err, errlen);
+    if (st != BE_OK) {
+        for (int i = 0; i < c->n_retained; i++)
+            c->cu.cuDevicePrimaryCtxRelease_v2(c->retained[i]);
+        goto fail;
+    }
+    c->lib = lib;
+    *self = c;
+    return BE_OK;
+fail:
+    dlclose(lib);
+    free(c);
+    return BE_ERR_NO_BACKEND;
+}
