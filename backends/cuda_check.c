@@ -16,7 +16,7 @@
 
 #define SAME(name, params)                                                                       \
     _Static_assert(__builtin_types_compatible_p(__typeof__(&name), cu_##name##_fn),              \
-                   #name " in backends/cuda_api.h differs from cuda.h's prototype");
+                   #name " in backends/cuda_api.h differs from the prototype in cuda.h");
 CUDA_FUNCTIONS(SAME)
 #undef SAME
 
@@ -39,7 +39,7 @@ _Static_assert(EQ(CU_ATTR_UNIFIED_ADDRESSING, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRES
 #ifdef CUDA_CHECK_BROKEN
 typedef CuResult (*broken_fn)(CuDevPtr *ptr, unsigned int bytes); /* cuMemAlloc's legacy ABI */
 _Static_assert(__builtin_types_compatible_p(__typeof__(&cuMemAlloc_v2), broken_fn),
-               "cuMemAlloc_v2 with a 32-bit size differs from cuda.h's prototype");
+               "cuMemAlloc_v2 with a 32-bit size differs from the prototype in cuda.h");
 #endif
 
 /* Something to compile into, so the object is never empty. */

@@ -307,7 +307,7 @@ static CuResult need_range(uintptr_t p, size_t n)
     pthread_mutex_lock(&mu);                                                                     \
     CuResult r = enter(#name);                                                                   \
     bool injected = r != 0;                                                                      \
-    char args[512] = "", out[256] = "";                                                          \
+    char args[1024] = "", out[256] = "";                                                          \
     snprintf(args, sizeof args, __VA_ARGS__);                                                    \
     const char *fn_name = #name;                                                                 \
     if (!injected) {

@@ -1,0 +1,21 @@
+// A gpu.func kernel, which the interpreter would run itself (kernels.test).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @fill(%out: memref<4xi32>) kernel {
+      %tx = gpu.thread_id x
+      %v = arith.index_cast %tx : index to i32
+      memref.store %v, %out[%tx] : memref<4xi32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %t0 = gpu.wait async
+    %d, %t1 = gpu.alloc async [%t0] () : memref<4xi32>
+    %t2 = gpu.launch_func async [%t1] @k::@fill blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%d : memref<4xi32>)
+    gpu.wait [%t2]
+    vector.print str "not reached\n"
+    return
+  }
+}
