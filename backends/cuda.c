@@ -100,6 +100,7 @@ typedef struct Alloc {
     AllocKind kind;
     uint64_t id;
     const char *loc;
+    const char *freed; /* device memory freed there; kept until the address comes back */
 } Alloc;
 
 typedef struct Fns {
@@ -133,10 +134,8 @@ typedef struct Cuda {
 
 /* ---- diagnostics ---- */
 
-static void diag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
-                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static void diag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
-                 const char *fmt, ...)
+static void vdiag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
+                  const char *alloc_loc, const char *fmt, va_list ap)
 {
     if (kind && strcmp(kind, "leak") == 0) {
         if (c->quiet_leaks)
@@ -144,11 +143,9 @@ static void diag(Cuda *c, bool error, const char *kind, const char *loc, const c
         error = c->leaks_are_errors;
     }
     char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    BeDiag d = {.error = error, .kind = kind ? kind : "error", .loc = loc, .loc2 = loc2, .message = msg};
+    BeDiag d = {.error = error, .kind = kind ? kind : "error", .loc = loc, .loc2 = loc2, .alloc_loc = alloc_loc,
+                .message = msg};
     if (error)
         c->errors++;
     else
@@ -157,6 +154,30 @@ static void diag(Cuda *c, bool error, const char *kind, const char *loc, const c
         c->sink(&d, c->sink_user);
     else
         be_diag_print(stderr, NULL, &d);
+}
+
+/* A diagnostic at loc; loc2: the other party (where a handle was made or released). */
+static void diag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
+                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void diag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
+                 const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag(c, error, kind, loc, loc2, NULL, fmt, ap);
+    va_end(ap);
+}
+
+/* An error about memory: alloc_loc is where it was allocated, loc2 where it was freed (or NULL). */
+static void diag_mem(Cuda *c, const char *kind, const char *loc, const char *loc2, const char *alloc_loc,
+                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void diag_mem(Cuda *c, const char *kind, const char *loc, const char *loc2, const char *alloc_loc,
+                     const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag(c, true, kind, loc, loc2, alloc_loc, fmt, ap);
+    va_end(ap);
 }
 
 /* The driver's own name for r: "CUDA_ERROR_INVALID_HANDLE". */
@@ -379,6 +400,14 @@ static BeStatus alloc_add(Cuda *c, const void *ptr, size_t size, AllocKind kind,
         c->cap_alloc = cap;
     }
     uintptr_t base = (uintptr_t)ptr;
+    /* Freed memory the driver hands out again is no longer freed memory. */
+    for (size_t j = c->n_alloc; j-- > 0;) {
+        Alloc *d = &c->alloc[j];
+        if (d->freed && d->base < base + (size ? size : 1) && base < d->base + (d->size ? d->size : 1)) {
+            memmove(d, d + 1, (c->n_alloc - j - 1) * sizeof *d);
+            c->n_alloc--;
+        }
+    }
     size_t i = upper(c, base);
     memmove(&c->alloc[i + 1], &c->alloc[i], (c->n_alloc - i) * sizeof *c->alloc);
     c->alloc[i] = (Alloc){.base = base, .size = size, .kind = kind, .id = ++c->next_buf, .loc = loc};
@@ -396,21 +425,28 @@ static void alloc_remove(Cuda *c, Alloc *a)
 static uint64_t buffer_id(void *self, const void *ptr, uint64_t *offset)
 {
     Alloc *a = alloc_at(self, ptr);
+    if (a && a->freed)
+        a = NULL;
     *offset = a ? (uintptr_t)ptr - a->base : 0;
     return a ? a->id : 0;
 }
 
 /* [p, p+n) as `who` ("memcpy destination") uses it: refused when it starts in known memory and
- * runs past its end. */
+ * runs past its end, or in freed device memory (the sim's words). */
 static bool range_ok(Cuda *c, const void *p, size_t n, const char *who, const char *loc)
 {
     Alloc *a = alloc_at(c, p);
-    if (!a || n <= a->size - ((uintptr_t)p - a->base))
+    if (!a || (!a->freed && n <= a->size - ((uintptr_t)p - a->base)))
         return true;
     size_t off = (uintptr_t)p - a->base;
-    diag(c, true, "out-of-bounds", loc, a->loc,
-         "%s: bytes [%zu, %zu) are out of bounds of the %zu-byte %s allocated at '%s'", who, off,
-         off + n, a->size, alloc_names[a->kind], LOC(a->loc));
+    if (a->freed)
+        diag_mem(c, "misuse", loc, a->freed, a->loc,
+                 "%s: use after free: bytes [%zu, %zu) of the %s allocated at '%s' and freed at '%s'", who, off,
+                 off + n, alloc_names[a->kind], LOC(a->loc), LOC(a->freed));
+    else
+        diag_mem(c, "out-of-bounds", loc, NULL, a->loc,
+                 "%s: bytes [%zu, %zu) are out of bounds of the %zu-byte %s allocated at '%s'", who, off, off + n,
+                 a->size, alloc_names[a->kind], LOC(a->loc));
     return false;
 }
 
@@ -434,9 +470,9 @@ static void close_(void *self, BeSummary *summary)
                 CALL(c, "exit", cuEventDestroy_v2, s->u.tok.event);
         }
         for (size_t i = 0; i < c->n_alloc; i++)
-            if (c->alloc[i].kind == A_DEVICE || c->alloc[i].kind == A_MANAGED)
-                diag(c, false, "leak", c->alloc[i].loc, NULL, "%zu bytes of %s allocated here were never freed",
-                     c->alloc[i].size, alloc_names[c->alloc[i].kind]);
+            if ((c->alloc[i].kind == A_DEVICE || c->alloc[i].kind == A_MANAGED) && !c->alloc[i].freed)
+                diag(c, false, "leak", c->alloc[i].loc, NULL, "%s (%zu bytes) allocated here was never freed",
+                     alloc_names[c->alloc[i].kind], c->alloc[i].size);
         for (int i = 0; i < POOL; i++)
             if (c->pool[i])
                 CALL(c, "exit", cuStreamDestroy_v2, c->pool[i]);
@@ -703,16 +739,21 @@ static BeStatus mem_free(void *self, void *ptr, BeStream hs, const char *loc)
     if (!ptr)
         return BE_OK;
     Alloc *a = alloc_at(c, ptr);
-    if (!a || a->base != (uintptr_t)ptr || (a->kind != A_DEVICE && a->kind != A_MANAGED)) {
-        if (a)
-            diag(c, true, "misuse", loc, a->loc, "free of %p, which is %s the %s allocated at '%s'", ptr,
-                 a->base == (uintptr_t)ptr ? "" : "inside", alloc_names[a->kind], LOC(a->loc));
-        else
-            diag(c, true, "misuse", loc, NULL, "free of %p, which is no allocation of this device (freed already?)",
-                 ptr);
+    if (a && a->freed && a->base == (uintptr_t)ptr) {
+        diag_mem(c, "misuse", loc, a->freed, a->loc, "free twice: %s allocated at '%s' was already released at '%s'",
+                 alloc_names[a->kind], LOC(a->loc), LOC(a->freed));
         return BE_ERR_MEMORY;
     }
-    alloc_remove(c, a);
+    if (!a || a->freed || a->base != (uintptr_t)ptr || (a->kind != A_DEVICE && a->kind != A_MANAGED)) {
+        if (a)
+            diag_mem(c, "misuse", loc, NULL, a->loc, "free of %p, which is %sthe %s%s allocated at '%s'", ptr,
+                     a->base == (uintptr_t)ptr ? "" : "inside ", a->freed ? "freed " : "", alloc_names[a->kind],
+                     LOC(a->loc));
+        else
+            diag(c, true, "misuse", loc, NULL, "free of %p, which is no allocation of this device", ptr);
+        return BE_ERR_MEMORY;
+    }
+    a->freed = loc;
     return CALL(c, loc, cuMemFree_v2, (CuDevPtr)(uintptr_t)ptr);
 }
 
@@ -770,9 +811,9 @@ static BeStatus memset_(void *self, void *dst, uint32_t value, unsigned width, s
 static BeStatus known_add(Cuda *c, void *ptr, size_t bytes, AllocKind kind, const char *loc)
 {
     Alloc *a = alloc_at(c, ptr);
-    if (a) {
-        diag(c, true, "misuse", loc, a->loc, "%p is already known: it is in the %s at '%s'", ptr,
-             alloc_names[a->kind], LOC(a->loc));
+    if (a && !a->freed) {
+        diag_mem(c, "misuse", loc, NULL, a->loc, "%p is already known: it is in the %s allocated at '%s'", ptr,
+                 alloc_names[a->kind], LOC(a->loc));
         return BE_ERR_MEMORY;
     }
     if (kind == A_REGISTERED) {
@@ -786,8 +827,8 @@ static BeStatus known_add(Cuda *c, void *ptr, size_t bytes, AllocKind kind, cons
 static BeStatus known_remove(Cuda *c, void *ptr, AllocKind kind, const char *loc)
 {
     Alloc *a = alloc_at(c, ptr);
-    if (!a || a->base != (uintptr_t)ptr || a->kind != kind) {
-        diag(c, true, "misuse", loc, a ? a->loc : NULL, "%p is not %s this device knows", ptr,
+    if (!a || a->freed || a->base != (uintptr_t)ptr || a->kind != kind) {
+        diag(c, true, "misuse", loc, NULL, "%p is not %s this device knows", ptr,
              kind == A_REGISTERED ? "registered host memory" : "host memory");
         return BE_ERR_MEMORY;
     }
@@ -819,11 +860,12 @@ static BeStatus host_access(void *self, const void *addr, size_t bytes, bool is_
 {
     Cuda *c = self;
     Alloc *a = alloc_at(c, addr);
-    if (!a || a->kind != A_DEVICE)
+    if (!a || a->kind != A_DEVICE || a->freed)
         return BE_OK;
-    diag(c, true, "misuse", loc, a->loc,
-         "host %s of %zu bytes of device memory (allocated at '%s'): the host cannot reach cuMemAlloc "
-         "memory; copy it, or allocate it host_shared", is_write ? "store" : "load", bytes, LOC(a->loc));
+    size_t off = (uintptr_t)addr - a->base;
+    diag_mem(c, "misuse", loc, NULL, a->loc,
+             "host %s of device memory allocated at '%s' (bytes [%zu, %zu)); only host-shared memory is visible "
+             "to the host", is_write ? "store" : "load", LOC(a->loc), off, off + bytes);
     return BE_ERR_MEMORY;
 }
 
