@@ -101,6 +101,8 @@ typedef struct Alloc {
     uint64_t id;
     const char *loc;
     const char *freed; /* device memory freed there; kept until the address comes back */
+    const char *reg_loc; /* host memory (A_HOST) registered with the driver there, from reg_base */
+    uintptr_t reg_base;
 } Alloc;
 
 typedef struct Fns {
@@ -807,13 +809,37 @@ static BeStatus memset_(void *self, void *dst, uint32_t value, unsigned width, s
     return enqueue_memset(c, dst, value, width, count, s, loc);
 }
 
-/* Host memory made known: registered with the driver, or (host_add) only recorded. */
+/* Host memory made known: registered with the driver, or (host_add) only recorded. The
+ * interpreter's own host memory (host_add) may be registered in place, as on the sim. */
 static BeStatus known_add(Cuda *c, void *ptr, size_t bytes, AllocKind kind, const char *loc)
 {
+    if (!ptr || !bytes)
+        return BE_OK;
+    uintptr_t p = (uintptr_t)ptr;
     Alloc *a = alloc_at(c, ptr);
-    if (a && !a->freed) {
-        diag_mem(c, "misuse", loc, NULL, a->loc, "%p is already known: it is in the %s allocated at '%s'", ptr,
-                 alloc_names[a->kind], LOC(a->loc));
+    size_t i = upper(c, p);
+    if (!a && i < c->n_alloc && c->alloc[i].base < p + bytes && !c->alloc[i].freed)
+        a = &c->alloc[i]; /* starts before the next known block and runs into it */
+    if (a && a->freed)
+        a = NULL;
+    if (a && kind == A_REGISTERED && a->kind == A_HOST && !a->reg_loc && p >= a->base &&
+        bytes <= a->size - (p - a->base)) {
+        BeStatus st = CALL(c, loc, cuMemHostRegister_v2, ptr, bytes, 0);
+        if (st == BE_OK) {
+            a->reg_loc = loc;
+            a->reg_base = p;
+        }
+        return st;
+    }
+    if (a) {
+        if (kind == A_REGISTERED && a->reg_loc)
+            diag_mem(c, "misuse", loc, a->reg_loc, a->loc,
+                     "host register of %zu bytes: the host memory allocated at '%s' is already registered at '%s'",
+                     bytes, LOC(a->loc), LOC(a->reg_loc));
+        else
+            diag_mem(c, "misuse", loc, NULL, a->loc, "%s of %zu bytes overlaps the %s allocated at '%s'",
+                     kind == A_REGISTERED ? "host register" : "host memory", bytes, alloc_names[a->kind],
+                     LOC(a->loc));
         return BE_ERR_MEMORY;
     }
     if (kind == A_REGISTERED) {
@@ -826,7 +852,13 @@ static BeStatus known_add(Cuda *c, void *ptr, size_t bytes, AllocKind kind, cons
 
 static BeStatus known_remove(Cuda *c, void *ptr, AllocKind kind, const char *loc)
 {
+    if (!ptr)
+        return BE_OK;
     Alloc *a = alloc_at(c, ptr);
+    if (kind == A_REGISTERED && a && a->kind == A_HOST && a->reg_loc && a->reg_base == (uintptr_t)ptr) {
+        a->reg_loc = NULL;
+        return CALL(c, loc, cuMemHostUnregister, ptr);
+    }
     if (!a || a->freed || a->base != (uintptr_t)ptr || a->kind != kind) {
         diag(c, true, "misuse", loc, NULL, "%p is not %s this device knows", ptr,
              kind == A_REGISTERED ? "registered host memory" : "host memory");

@@ -1,0 +1,41 @@
+#!/bin/bash
+# Runs every program of the corpus (examples/, tests/lit/*/*.mlir) that uses the gpu host ops and
+# runs clean on the simulator, in both forms (as written and as `gpuinterp --lower` lowers it), on
+# the cuda backend against the fake driver, and compares what it prints (addresses aside).
+# Programs with kernels written in MLIR must be refused with the "not yet" error.
+# usage: corpus.sh GPUINTERP FAKECUDA ROOT; prints one line per disagreement and a summary; exits 1
+# on any disagreement or unexpected failure, or when too few programs agree for the check to mean
+# anything.
+gpuinterp=$1 fake=$2 root=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+agree=0 refused=0 bad=0
+scrub() { sed 's/0x[0-9a-f]*/ADDR/g' "$1"; }
+check() { # check NAME FILE
+  "$gpuinterp" --sched=serial --timeout=10 "$2" > "$tmp/sim" 2>/dev/null || return 0
+  "$gpuinterp" --backend=cuda --cuda-lib="$fake" --timeout=20 "$2" > "$tmp/cuda" 2> "$tmp/err"
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    if grep -q "cannot run on the CUDA backend yet" "$tmp/err"; then
+      refused=$((refused + 1))
+    else
+      echo "FAIL $1 (exit $rc): $(grep -m1 error "$tmp/err")"
+      bad=$((bad + 1))
+    fi
+  elif diff <(scrub "$tmp/sim") <(scrub "$tmp/cuda") > /dev/null; then
+    agree=$((agree + 1))
+  else
+    echo "DIFFERS $1"
+    bad=$((bad + 1))
+  fi
+}
+for f in "$root"/examples/*.mlir "$root"/tests/lit/*/*.mlir; do
+  case $f in */bounds/*|*/fuzz/*|*/mutants/*|*/parse-errors/*|*/verify/*|*/roundtrip/*) continue ;; esac
+  grep -q -- '--max-steps\|--timeout' "$f" && continue # programs that do not end by themselves
+  grep -q 'gpu\.\(wait\|alloc\|memcpy\|memset\|dealloc\|launch\)\|mgpu' "$f" || continue
+  name=${f#"$root"/}
+  check "$name" "$f"
+  "$gpuinterp" --lower "$f" -o "$tmp/low.mlir" 2>/dev/null && check "$name (lowered)" "$tmp/low.mlir"
+done
+echo "cuda corpus: $agree agree, $refused refused (kernels), $bad bad"
+[ $bad -eq 0 ] && [ $agree -ge 40 ]
