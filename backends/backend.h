@@ -158,16 +158,16 @@ typedef struct BeOps {
     void (*quiet_leaks)(void *self);
     void (*stall)(void *self, BeStall *out); /* may be NULL: nothing to say */
 
-    /* The token door (see "tokens" below). A driver backend (CUDA, HIP) would implement it with
-     * streams and events: a token is an event plus the stream it was recorded on, taken from a
-     * small pool of streams. An op with deps picks a pool stream (the first dep's, when that
-     * stream's last op is that dep, so chains stay on one stream), issues cuStreamWaitEvent for
-     * every other dep, enqueues the op and records the token's event after it; a join enqueues
-     * nothing but the waits and the record; a wait is cuEventSynchronize on each; alloc is
-     * cuMemAlloc plus a joined token; free is cuMemFreeAsync on a stream that waited for the deps.
-     * Release destroys the event once no stream wait still needs it (events can be destroyed
-     * right after cuStreamWaitEvent). token_from_stream records an event on the stream;
-     * stream_wait_token is cuStreamWaitEvent. */
+    /* The token door (see "tokens" below). A driver backend (cuda.c) implements it with streams
+     * and events: a token is an event plus the stream it was recorded on, taken from a small pool
+     * of streams. An op with deps picks a pool stream (the first dep's, when that stream's last
+     * op is that dep, so chains stay on one stream), issues cuStreamWaitEvent for every dep on
+     * another stream, enqueues the op and records the token's event after it; a join enqueues
+     * nothing but the waits and the record (a join of complete tokens is complete, no event); a
+     * wait is cuEventSynchronize on each; alloc is cuMemAlloc plus a joined token; free
+     * synchronizes the deps and calls cuMemFree. Release destroys the event (events can be
+     * destroyed right after cuStreamWaitEvent). token_from_stream records an event on the
+     * stream; stream_wait_token is cuStreamWaitEvent. */
     uint64_t (*token_id)(void *self, BeToken t); /* for traces: the token's op id; 0 when not a
                                                     live token */
     BeStatus (*token_memcpy)(void *self, void *dst, const void *src, size_t bytes,

@@ -727,6 +727,9 @@ int main(int argc, char **argv) {
     return usage_error("%s", "--trace-format needs --trace=FILE");
   if (given[O_CUDA_LIB] && strcmp(backend, "cuda"))
     return usage_error("--cuda-lib names the CUDA driver library: it does nothing with --backend=%s", backend);
+  if (strcmp(backend, "sim") && (given[O_SCHED] || given[O_WORKERS] || given[O_RACE_CHECK]))
+    return usage_error("--sched, --workers and --race-check set the simulator's scheduler and race checks: they "
+                       "do nothing with --backend=%s", backend);
   if (given[O_WORKERS] && strcmp(sched, "threads"))
     return usage_error("--workers sets the threads scheduler's worker count: it does nothing with "
                        "--sched=%s", sched);
