@@ -4,17 +4,17 @@
 # the cuda backend against the fake driver, and compares what it prints (addresses aside).
 # Programs with kernels written in MLIR must be refused with the "not yet" error. The cuda tests
 # themselves are left out (they test what differs, e.g. devices the machine lacks).
-# usage: corpus.sh GPUINTERP FAKECUDA ROOT; prints one line per disagreement and a summary; exits 1
-# on any disagreement or unexpected failure, or when too few programs agree for the check to mean
-# anything.
-gpuinterp=$1 fake=$2 root=$3
+# usage: corpus.sh GPUINTERP DRIVER ROOT (DRIVER: the fake, or libcuda.so.1 on a machine with a GPU).
+# Prints one line per disagreement and a summary; exits 1 on any disagreement or unexpected
+# failure, or when too few programs agree for the check to mean anything.
+gpuinterp=$1 driver=$2 root=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 agree=0 refused=0 bad=0
 scrub() { sed 's/0x[0-9a-f]*/ADDR/g' "$1"; }
 check() { # check NAME FILE
   "$gpuinterp" --sched=serial --timeout=10 "$2" > "$tmp/sim" 2>/dev/null || return 0
-  "$gpuinterp" --backend=cuda --cuda-lib="$fake" --timeout=20 "$2" > "$tmp/cuda" 2> "$tmp/err"
+  "$gpuinterp" --backend=cuda --cuda-lib="$driver" --timeout=20 "$2" > "$tmp/cuda" 2> "$tmp/err"
   local rc=$?
   if [ $rc -ne 0 ]; then
     if grep -q "cannot run on the CUDA backend yet" "$tmp/err"; then
