@@ -535,6 +535,12 @@ static BeStatus device_use(Cuda *c, int ordinal, const char *loc, char *err, siz
         what = "cuDeviceGet";
         goto fail;
     }
+    char name[sizeof c->device_name];
+    if ((r = c->cu.cuDeviceGetName(name, (int)sizeof name, dev)) != CU_OK) {
+        what = "cuDeviceGetName";
+        goto fail;
+    }
+    name[sizeof name - 1] = '\0';
     int uva = 0;
     if ((r = c->cu.cuDeviceGetAttribute(&uva, CU_ATTR_UNIFIED_ADDRESSING, dev)) != CU_OK) {
         what = "cuDeviceGetAttribute";
@@ -542,9 +548,10 @@ static BeStatus device_use(Cuda *c, int ordinal, const char *loc, char *err, siz
     }
     if (!uva) {
         if (err)
-            snprintf(err, errlen, "CUDA device %d has no unified addressing, which copies need", ordinal);
+            snprintf(err, errlen, "CUDA device %d (%s) has no unified addressing, which copies need", ordinal, name);
         else
-            diag(c, true, "error", loc, NULL, "CUDA device %d has no unified addressing, which copies need", ordinal);
+            diag(c, true, "error", loc, NULL, "CUDA device %d (%s) has no unified addressing, which copies need",
+                 ordinal, name);
         return BE_ERR_UNSUPPORTED;
     }
     bool held = false;
@@ -558,18 +565,15 @@ static BeStatus device_use(Cuda *c, int ordinal, const char *loc, char *err, siz
         what = "cuDevicePrimaryCtxRetain";
         goto fail;
     }
-    if (held) /* one reference per device is enough */
-        c->cu.cuDevicePrimaryCtxRelease_v2(dev);
-    else
+    if (!held)
         c->retained[c->n_retained++] = dev;
+    else if (CALL(c, loc, cuDevicePrimaryCtxRelease_v2, dev) != BE_OK) /* one reference per device */
+        return BE_ERR_DRIVER;
     if ((r = c->cu.cuCtxSetCurrent(ctx)) != CU_OK) {
         what = "cuCtxSetCurrent";
         goto fail;
     }
-    if ((r = c->cu.cuDeviceGetName(c->device_name, (int)sizeof c->device_name, dev)) != CU_OK) {
-        what = "cuDeviceGetName";
-        goto fail;
-    }
+    memcpy(c->device_name, name, sizeof name);
     c->device = dev;
     c->ordinal = ordinal;
     return BE_OK;
@@ -1015,9 +1019,9 @@ static void host_kernel_refused(Cuda *c, const BeLaunch *l, const char *loc)
 {
     diag(c, true, "error", loc, NULL,
          "kernels compiled from MLIR (gpu.func, llvm+nvvm) cannot run on the CUDA backend yet: only device "
-         "binaries loaded as modules (cubin, PTX) can; this launch (grid %ux%ux%u, block %ux%ux%u) is "
-         "skipped and the program stops at its next synchronization",
-         l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+         "binaries loaded as modules (cubin, PTX) can; this launch (grid %ux%ux%u, block %ux%ux%u, on %s) "
+         "is skipped and the program stops at its next synchronization",
+         l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], c->device_name);
 }
 
 static BeStatus launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l, BeStream hs,

@@ -21,6 +21,7 @@
  *                             allocations, CUDA_ERROR_NO_DEVICE for cuInit, else
  *                             CUDA_ERROR_UNKNOWN) and does nothing else.
  *   FAKECUDA_DEVICES=N        devices cuDeviceGetCount reports (default 1).
+ *   FAKECUDA_UVA=0            the devices have no unified addressing.
  *
  * Device memory is never given back before exit (a freed allocation stays known, so a later use
  * of it is CUDA_ERROR_INVALID_VALUE, not a wild access). One host thread, as the backend; a lock
@@ -119,6 +120,7 @@ static FILE *log_file;
 static Fail fails[16];
 static size_t n_fails;
 static int n_devices = 1;
+static bool uva = true;
 static Obj *objs, *current;
 static unsigned next_id[K_FUNCTION + 1];
 static Mem *mems;
@@ -169,6 +171,8 @@ static void start(void)
     const char *n = getenv("FAKECUDA_DEVICES");
     if (n && *n)
         n_devices = atoi(n);
+    const char *u = getenv("FAKECUDA_UVA");
+    uva = !(u && strcmp(u, "0") == 0);
 }
 
 /* Counts a call of name; the injected error when this is the call to fail, else 0. */
@@ -386,7 +390,7 @@ CuResult cuDeviceGetAttribute(int *value, CuDeviceAttr attrib, CuDevice device)
     else if (device < 0 || device >= n_devices)
         r = E_DEVICE;
     else
-        *value = attrib == CU_ATTR_UNIFIED_ADDRESSING ? 1 : 0;
+        *value = attrib == CU_ATTR_UNIFIED_ADDRESSING ? uva : 0;
     if (!r)
         snprintf(out, sizeof out, "%d", *value);
     END

@@ -6,13 +6,13 @@
 // CHECK: devices.mlir:[[@LINE+21]]:5: error: 'llvm.call' @mgpuSetDefaultDevice: there is no CUDA device 5 (this machine has 2)
 // CHECK: gpuinterp: 1 error
 
-// LOG:      cuDeviceGetName(128, 0) -> CUDA_SUCCESS
+// LOG:      cuCtxSetCurrent(ctx1) -> CUDA_SUCCESS
 // LOG-NEXT: cuDeviceGetCount() -> CUDA_SUCCESS 2
 // LOG-NEXT: cuDeviceGet(1) -> CUDA_SUCCESS
+// LOG-NEXT: cuDeviceGetName(128, 1) -> CUDA_SUCCESS
 // LOG-NEXT: cuDeviceGetAttribute(41, 1) -> CUDA_SUCCESS 1
 // LOG-NEXT: cuDevicePrimaryCtxRetain(1) -> CUDA_SUCCESS ctx2
 // LOG-NEXT: cuCtxSetCurrent(ctx2) -> CUDA_SUCCESS
-// LOG-NEXT: cuDeviceGetName(128, 1) -> CUDA_SUCCESS
 // LOG-NEXT: cuDeviceGetCount() -> CUDA_SUCCESS 2
 // LOG-NEXT: cuCtxSynchronize() -> CUDA_SUCCESS
 // LOG-NEXT: cuDevicePrimaryCtxRelease_v2(0) -> CUDA_SUCCESS
