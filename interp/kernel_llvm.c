@@ -694,7 +694,7 @@ static inline void prefetch_next(const char *p, size_t bytes) {
  * -1 when the threads are to be taken one by one. */
 static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, bool write, Slot *O, const Slot *V,
                         size_t sv) {
-  LShape S;
+  LShape S = {0}; /* filled by shape_gaff or shape_of; zeroed for the compiler, which cannot see that */
   if (m->gfast && f->nact == f->n && (!m->gcy || f->bdim[2] == 1) ? !shape_gaff(f, m, &S)
                                                                   : !f->nact || !k->vin[m->ptr] || !shape_of(f, k, m, &S))
     return -1;
