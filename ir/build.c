@@ -119,6 +119,48 @@ void ir_op_erase(Op *op) {
   drop_uses(op);
 }
 
+/* Marks op's uses, and those of the ops nested in it, as dying (index UINT32_MAX). */
+static void mark_uses(Op *op) {
+  for (uint32_t i = 0; i < op->noperands; i++)
+    op->operand_uses[i].index = UINT32_MAX;
+  for (uint32_t r = 0; r < op->nregions; r++)
+    for (Block *b = op->regions[r].first; b; b = b->next)
+      for (Op *o = b->first; o; o = o->next)
+        mark_uses(o);
+}
+
+/* Takes every dying use off the lists of op's operands; a list is walked once, when the first of
+ * its dying uses is met (a use taken off gets user NULL). */
+static void sweep_uses(Op *op) {
+  for (uint32_t i = 0; i < op->noperands; i++) {
+    if (!op->operand_uses[i].user)
+      continue;
+    for (Use **p = &op->operands[i]->uses; *p;) {
+      Use *u = *p;
+      if (u->index == UINT32_MAX) {
+        *p = u->next;
+        u->next = NULL;
+        u->user = NULL;
+      } else {
+        p = &u->next;
+      }
+    }
+  }
+  for (uint32_t r = 0; r < op->nregions; r++)
+    for (Block *b = op->regions[r].first; b; b = b->next)
+      for (Op *o = b->first; o; o = o->next)
+        sweep_uses(o);
+}
+
+void ir_ops_erase(Op *const *ops, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unlink_op(ops[i]);
+    mark_uses(ops[i]);
+  }
+  for (size_t i = 0; i < n; i++)
+    sweep_uses(ops[i]);
+}
+
 Attr *ir_attr_opaque(IrCtx *ctx, const char *text) {
   Attr *a = ir_alloc(ctx, sizeof *a);
   a->kind = ATTR_OPAQUE;

@@ -273,6 +273,9 @@ void ir_op_insert_before(Op *at, Op *op);
 void ir_op_insert_after(Op *at, Op *op);
 void ir_block_push_back(Block *b, Op *op);
 void ir_op_erase(Op *op);
+/* Erases n ops at once, in time linear in their operands and in the use lists they are on
+ * (ir_op_erase one at a time walks a value's use list for each of its erased users). */
+void ir_ops_erase(Op *const *ops, size_t n);
 void ir_op_set_operand(Op *op, uint32_t i, Value *v);
 void ir_value_replace_uses(Value *from, Value *to);
 Attr *ir_attr_opaque(IrCtx *ctx, const char *text); /* #dialect.name<...> kept as text */

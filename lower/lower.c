@@ -1173,8 +1173,7 @@ unsigned lower_module(IrCtx *ctx, Op *module, LowerOptions *opts) {
   for (Block *b = module->regions[0].first; b; b = b->next)
     lower_block(&l, b, &erase);
   if (!l.errors) {
-    for (uint32_t i = erase.n; i-- > 0;)
-      ir_op_erase(erase.ops[i]);
+    ir_ops_erase(erase.ops, erase.n);
     retype_all(&l, module);
     declare_called(&l);
   }
