@@ -82,6 +82,15 @@ static char *xstrdup(const char *s) {
     (arr)[(n)++] = (val);                                                                          \
   } while (0)
 
+/* A slot of a table of cap (a power of two) slots for a 64-bit key: its bits mixed, since a
+ * multiply alone would leave the low bits to the key's low bits. */
+static size_t hash_slot(uint64_t key, size_t cap) {
+  key ^= key >> 33;
+  key *= 0xff51afd7ed558ccdull;
+  key ^= key >> 33;
+  return (size_t)key & (cap - 1);
+}
+
 /* ---- locations: "file:line:col[ call]" to a site id --------------------------------------- */
 
 /* A site is a canonical "realpath:line:col"; both forms' strings map to the same id. Strings that
@@ -356,18 +365,41 @@ typedef struct Checker {
   size_t nsite_op;
   unsigned errors, warnings;
   const char *witness;    /* the first schedule under which values differed */
-  /* reported once each: (kind, site, site) */
+  /* reported once each: (kind, site, site), a hash set */
   uint64_t *seen;
   size_t nseen, capseen;
+  bool seen_zero;
   Sites *names;  /* names the program's ops in messages (tools/sites.c) */
 } Checker;
 
 static bool once(Checker *C, unsigned kind, uint32_t a, uint32_t b) {
   uint64_t k = (uint64_t)kind << 56 ^ (uint64_t)a << 28 ^ b;
-  for (size_t i = 0; i < C->nseen; i++)
-    if (C->seen[i] == k)
+  if (!k) { /* 0 marks an empty slot */
+    bool first = !C->seen_zero;
+    C->seen_zero = true;
+    return first;
+  }
+  if (2 * (C->nseen + 1) > C->capseen) { /* open addressing, at most half full */
+    size_t cap = C->capseen ? 2 * C->capseen : 64;
+    uint64_t *t = xrealloc(NULL, cap * sizeof *t);
+    memset(t, 0, cap * sizeof *t);
+    for (size_t i = 0; i < C->capseen; i++)
+      if (C->seen[i]) {
+        size_t h = hash_slot(C->seen[i], cap);
+        while (t[h])
+          h = (h + 1) & (cap - 1);
+        t[h] = C->seen[i];
+      }
+    free(C->seen);
+    C->seen = t;
+    C->capseen = cap;
+  }
+  size_t h = hash_slot(k, C->capseen);
+  for (; C->seen[h]; h = (h + 1) & (C->capseen - 1))
+    if (C->seen[h] == k)
       return false;
-  PUSH(C->seen, C->nseen, C->capseen, k);
+  C->seen[h] = k;
+  C->nseen++;
   return true;
 }
 
@@ -840,7 +872,8 @@ typedef struct Node {
   uint32_t host_at;    /* ops: the host segment that submitted it */
   uint32_t first_edge; /* index + 1 into edges */
   uint32_t chain, idx; /* idx from 1 */
-  uint32_t *vc, nvc;
+  size_t vco;          /* its clock: pool[vco .. vco + nvc) */
+  uint32_t nvc;
 } Node;
 
 typedef struct Graph {
@@ -850,8 +883,7 @@ typedef struct Graph {
   size_t ne, cape;
   uint32_t *chain_tail; /* per chain: its last node */
   size_t nchains, capchains;
-  uint32_t *pool;
-  size_t npool;
+  uint32_t *pool;       /* every node's clock */
   Acc **bufacc;         /* per buffer id */
   size_t *nbufacc, *capbufacc, nbuffers;
   uint64_t *match;      /* (site << 32 | occ) -> node, open addressing (index + 1 in low bits) */
@@ -874,7 +906,7 @@ static uint32_t add_node(Graph *G, Node n) {
 static uint64_t match_key(uint32_t site, uint32_t occ) { return (uint64_t)site << 32 | occ; }
 
 static void match_put(Graph *G, uint64_t key, uint32_t node) {
-  size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (G->matchcap - 1);
+  size_t h = hash_slot(key, G->matchcap);
   while (G->matchv[h])
     h = (h + 1) & (G->matchcap - 1);
   G->match[h] = key;
@@ -885,7 +917,7 @@ static uint32_t match_get(const Graph *G, uint32_t site, uint32_t occ) {
   if (!G->matchcap)
     return UINT32_MAX;
   uint64_t key = match_key(site, occ);
-  size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (G->matchcap - 1);
+  size_t h = hash_slot(key, G->matchcap);
   while (G->matchv[h]) {
     if (G->match[h] == key)
       return G->matchv[h] - 1;
@@ -998,45 +1030,51 @@ static void graph_build(Graph *G, TraceRecorder *rec, SiteTab *S) {
       match_put(G, match_key(G->v[v].site, G->v[v].occ), v);
     }
   free(count);
-  /* chains and vector clocks, in node order (a topological order) */
-  size_t total = 0;
+  /* chains and vector clocks, in node order (a topological order). A node's clock is the join of
+   * its predecessors'; it then extends the chain of a predecessor that ends that chain or, failing
+   * that, any chain whose last node its clock covers (that node happens before it), and only
+   * else starts a chain. Chains are so reused as soon as what ends them is ordered before the
+   * next node, and their number follows the width of the graph, not its length. */
+  size_t at = 0, cap = 0;
   for (uint32_t v = 0; v < G->n; v++) {
     Node *nd = &G->v[v];
+    uint32_t nc = (uint32_t)G->nchains;
+    if (at + nc + 1 > cap) {
+      cap = cap ? 2 * cap : 1024;
+      while (at + nc + 1 > cap)
+        cap *= 2;
+      G->pool = xrealloc(G->pool, cap * sizeof *G->pool);
+    }
+    uint32_t *vc = G->pool + at;
+    memset(vc, 0, (nc + 1) * sizeof *vc);
     uint32_t chain = UINT32_MAX;
     for (uint32_t e = nd->first_edge; e; e = G->e[e - 1].next) {
-      uint32_t p = G->e[e - 1].from;
-      if (G->chain_tail[G->v[p].chain] == p && G->v[p].host == nd->host) {
-        chain = G->v[p].chain;
-        break;
-      }
+      const Node *p = &G->v[G->e[e - 1].from];
+      const uint32_t *pv = G->pool + p->vco;
+      for (uint32_t c = 0; c < p->nvc; c++)
+        if (pv[c] > vc[c])
+          vc[c] = pv[c];
+      if (chain == UINT32_MAX && G->chain_tail[p->chain] == G->e[e - 1].from && p->host == nd->host)
+        chain = p->chain;
+    }
+    for (uint32_t c = 0; chain == UINT32_MAX && c < nc; c++) {
+      const Node *t = &G->v[G->chain_tail[c]];
+      if (t->host == nd->host && vc[c] == t->idx)
+        chain = c;
     }
     if (chain == UINT32_MAX) {
       PUSH(G->chain_tail, G->nchains, G->capchains, v);
-      chain = (uint32_t)G->nchains - 1;
+      chain = nc++;
       nd->idx = 1;
     } else {
       nd->idx = G->v[G->chain_tail[chain]].idx + 1;
       G->chain_tail[chain] = v;
     }
     nd->chain = chain;
-    nd->nvc = (uint32_t)G->nchains;
-    total += nd->nvc;
-  }
-  G->pool = calloc(total + 1, sizeof *G->pool);
-  if (!G->pool)
-    exit(1);
-  size_t at = 0;
-  for (uint32_t v = 0; v < G->n; v++) {
-    Node *nd = &G->v[v];
-    nd->vc = G->pool + at;
-    at += nd->nvc;
-    for (uint32_t e = nd->first_edge; e; e = G->e[e - 1].next) {
-      const Node *p = &G->v[G->e[e - 1].from];
-      for (uint32_t c = 0; c < p->nvc; c++)
-        if (p->vc[c] > nd->vc[c])
-          nd->vc[c] = p->vc[c];
-    }
-    nd->vc[nd->chain] = nd->idx;
+    nd->nvc = nc;
+    nd->vco = at;
+    vc[chain] = nd->idx;
+    at += nc;
   }
   for (size_t b = 0; b < G->nbuffers; b++)
     if (G->nbufacc[b] > 1)
@@ -1062,7 +1100,7 @@ static bool before(const Graph *G, uint32_t a, uint32_t b) {
   if (a == b)
     return false;
   const Node *x = &G->v[a], *y = &G->v[b];
-  return x->chain < y->nvc && y->vc[x->chain] >= x->idx;
+  return x->chain < y->nvc && G->pool[y->vco + x->chain] >= x->idx;
 }
 
 static const char *call_of(const char *loc) {
@@ -1072,12 +1110,24 @@ static const char *call_of(const char *loc) {
 
 static void lost_ordering(Checker *C, Graph *H, Graph *L) {
   char na[128], nb[128], where[1100];
+  size_t *prevw = NULL, capw = 0;
   for (size_t b = 0; b < H->nbuffers; b++) {
     Acc *acc = H->bufacc[b];
     size_t n = H->nbufacc[b];
+    /* prevw[j]: 1 + the index of the last write before access j, 0 if none. A read is compared
+     * with the writes only, so walks these links, not the reads between (same pairs, same order) */
+    if (n > capw) {
+      capw = n;
+      prevw = xrealloc(prevw, capw * sizeof *prevw);
+    }
+    for (size_t j = 0, last = 0; j < n; j++) {
+      prevw[j] = last;
+      if (acc[j].write)
+        last = j + 1;
+    }
     for (size_t j = 0; j < n; j++) {
       Acc *y = &acc[j];
-      for (size_t i = j; i-- > 0;) {
+      for (size_t i = j; (i = y->write ? (i ? i - 1 : SIZE_MAX) : prevw[i] - 1) != SIZE_MAX;) {
         Acc *x = &acc[i];
         if (x->node == y->node)
           continue;
@@ -1118,6 +1168,7 @@ static void lost_ordering(Checker *C, Graph *H, Graph *L) {
       }
     }
   }
+  free(prevw);
 }
 
 static void lost_concurrency_pair(Checker *C, const Node *u, const Node *v, const char *why) {
