@@ -16,13 +16,15 @@
  * Ordering is compared on the serial runs' traces, as happens-before graphs: nodes are the device
  * ops in submission order, which is a topological order, and the host as a chain of segments cut
  * at every synchronization. Each node gets a vector clock over a chain decomposition of the graph
- * (a node extends the chain of a predecessor that ends that chain, else starts one), so "a
- * happens before b" is one comparison and the clocks cost nodes x chains, small for programs
- * whose streams or token chains are few. Two checks:
+ * (a node extends the chain of a predecessor that ends that chain, else any chain whose last node
+ * happens before it, else starts one), so "a happens before b" is one comparison. Since a chain
+ * is taken up again as soon as its last node is ordered before the next, the number of chains
+ * follows the graph's width (the ops that may run at once), not its length, and the clocks cost
+ * nodes x width. Two checks:
  *   - lost ordering: for every pair of conflicting accesses the reference orders, the lowered
  *     ops at the same sites must be ordered the same way. Accesses are indexed per buffer in
  *     submission order; a new access is compared with earlier overlapping ones back to the last
- *     write that covers it, which is enough: the reference is race-free, so what lies before
+ *     write that covers it (a read with the writes only, along links), which is enough: the reference is race-free, so what lies before
  *     that write is ordered before it, and the lowered form's own order composes the same way.
  *   - lost concurrency: the lowered form orders two device ops the reference leaves concurrent.
  *     Any such pair has an edge of the lowered graph on its path that the reference lacks, so
