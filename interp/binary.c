@@ -5,9 +5,9 @@
  * (#gpu.select_object: the first, or the N-th of #gpu.select_object<N>) is told apart by the
  * first bytes of its payload, decoded from the string's escapes, with the backend's be_blob_kind:
  * PTX, a cubin, a fatbinary, ... SASS (cubin, fatbinary) will never run on the simulator, so a
- * launch of one is refused with the way to get PTX; PTX kernels are refused as not supported
- * yet, naming PTX. */
-#include "interp/internal.h"
+ * launch of one is refused with the way to get PTX; PTX is compiled for the kernel engine
+ * (kernel_ptx.c). */
+#include "interp/kernel.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -51,8 +51,8 @@ static long object_head(Str obj, unsigned char *out, size_t cap) {
 
 /* A launch of a kernel in a gpu.binary: the object the default handler (#gpu.select_object, or
  * #gpu.select_object<N>) picks says what it holds. SASS never runs here, so a cubin or fatbinary
- * is refused with the way to get PTX; PTX is refused as not supported yet. */
-bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel) {
+ * is refused with the way to get PTX; PTX is compiled (*out). */
+bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel, struct Kernel **out) {
   Attr *objs = ir_op_attr(bin, "objects"), *h = ir_op_attr(bin, "offloadingHandler");
   uint32_t pick = 0;
   if (h && h->kind == ATTR_OPAQUE && h->u.str.len > 19 && !memcmp(h->u.str.s, "#gpu.select_object<", 19) &&
@@ -65,8 +65,16 @@ bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel) {
   BeBlobKind k = n < 0 ? BE_BLOB_OTHER : be_blob_kind(head, (size_t)n);
   int pl = (int)kernel->u.sym.path[0].len, fl = (int)kernel->u.sym.path[1].len;
   const char *ps = kernel->u.sym.path[0].s, *fs = kernel->u.sym.path[1].s;
-  if (k == BE_BLOB_PTX)
-    return interp_unsupported(c, op, "a kernel in a gpu.binary of PTX");
+  if (k == BE_BLOB_PTX) {
+    Str obj = objs->u.arr.elems[pick]->u.str;
+    unsigned char *text = malloc(obj.len + 1);
+    if (!text)
+      return interp_unsupported(c, op, "a PTX text this large");
+    long len = object_head(obj, text, obj.len);
+    *out = kernel_of_ptx(c, op, bin, (const char *)text, len < 0 ? 0 : (size_t)len, kernel->u.sym.path[1]);
+    free(text);
+    return *out != NULL;
+  }
   if (k == BE_BLOB_CUBIN || k == BE_BLOB_FATBIN)
     ir_op_error(c->in->ctx, op, "@%.*s::@%.*s: kernel binary is a %s, which the simulator cannot run; %s", pl, ps, fl,
                 fs, be_blob_kind_name(k), BE_BLOB_USE_PTX);

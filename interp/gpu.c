@@ -539,12 +539,12 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
     return false;
   Op *mod = ir_symbol_lookup(c->in->module, kernel->u.sym.path[0]);
   Op *fn = mod && ir_str_eq(mod->name, "gpu.module") ? ir_symbol_lookup(mod, kernel->u.sym.path[1]) : NULL;
-  if (mod && ir_str_eq(mod->name, "gpu.binary"))
-    return interp_binary_kernel(c, op, mod, kernel);
-  if (!fn || !(ir_str_eq(fn->name, "gpu.func") || ir_str_eq(fn->name, "llvm.func")))
+  bool ptx = mod && ir_str_eq(mod->name, "gpu.binary");
+  if (ptx && !interp_binary_kernel(c, op, mod, kernel, &g->k))
+    return false;
+  if (!ptx && (!fn || !(ir_str_eq(fn->name, "gpu.func") || ir_str_eq(fn->name, "llvm.func"))))
     return interp_unsupported(c, op, "a kernel that is not a gpu.func or llvm.func in a gpu.module of this module");
-  g->k = kernel_of_func(c, op, fn);
-  if (!g->k)
+  if (!ptx && !(g->k = kernel_of_func(c, op, fn)))
     return false;
   char label[300];
   snprintf(label, sizeof label, "gpu.launch_func @%.*s::@%.*s", (int)kernel->u.sym.path[0].len,
@@ -562,7 +562,9 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
     c->in->errors++;
     return false;
   }
-  if (ir_str_eq(fn->name, "llvm.func") && !kernel_llvm_bind(c, op, fn, g->k, g->first_arg, g->nargs))
+  if (ptx && !kernel_ptx_bind(c, op, g->k, g->first_arg, g->nargs))
+    return false;
+  if (!ptx && ir_str_eq(fn->name, "llvm.func") && !kernel_llvm_bind(c, op, fn, g->k, g->first_arg, g->nargs))
     return false;
   ins->aux = g;
   set_run(ins, x_launch_func);

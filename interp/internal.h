@@ -246,7 +246,8 @@ void interp_gpu_finish(Interp *in);
 void interp_gpu_free(Interp *in);
 /* binary.c: compiles a gpu.launch_func of kernel (@binary::@name) in gpu.binary bin; today
  * every kind of object is refused with a located error, false */
-bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel);
+struct Kernel;
+bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel, struct Kernel **out);
 
 CompileFn interp_compile_fn(Str name);
 NativeFn interp_native_fn(Str name);

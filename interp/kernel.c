@@ -1623,6 +1623,25 @@ Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in
   return k;
 }
 
+/* Kernels of another front end (kernel_ptx.c), which compiles its own KBody. */
+Kernel *kernel_new_front(Comp *c, Op *op) { return new_kernel(c, op); }
+
+uint32_t kernel_new_varying(KComp *kc, uint32_t n) {
+  uint32_t w = kc->k->nv;
+  kc->k->nv += n;
+  return w;
+}
+
+void kernel_front_done(Kernel *k, const KBody *body, uint32_t depth, uint32_t ninputs, uint32_t *in_word) {
+  k->body = *body;
+  k->depth = depth;
+  k->ninputs = k->input_words = ninputs;
+  k->in_word = in_word;
+  k->in_words = ir_alloc(k->in->ctx, (ninputs + 1) * sizeof *k->in_words);
+  for (uint32_t i = 0; i < ninputs; i++)
+    k->in_words[i] = 1;
+}
+
 uint32_t kernel_input_words(const Kernel *k) { return k->input_words; }
 const Type *kernel_input_type(const Kernel *k, uint32_t i) { return k->in_types ? k->in_types[i] : NULL; }
 void **kernel_llvm_ext(const Kernel *k) { return &((Kernel *)k)->llvm; }

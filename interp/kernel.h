@@ -410,6 +410,19 @@ uint32_t kernel_llvm_compact(KIns *ins, uint32_t n);
  * bounds checks; false after a diagnostic. */
 bool kernel_llvm_bind(Comp *c, Op *site, Op *fn, Kernel *k, uint32_t first, uint32_t n);
 void **kernel_llvm_ext(const Kernel *k); /* kernel.c: kernel_llvm.c's data of k */
+/* kernel.c, for front ends that compile a KBody of their own (kernel_ptx.c): a new kernel of op
+ * (its diagnostics' op), n varying words of it, and the end: its body, the nesting depth of its
+ * regions, and its inputs (one word each, at uniform words in_word, ir-allocated). */
+Kernel *kernel_new_front(Comp *c, Op *op);
+uint32_t kernel_new_varying(KComp *kc, uint32_t n);
+void kernel_front_done(Kernel *k, const KBody *body, uint32_t depth, uint32_t ninputs, uint32_t *in_word);
+
+/* kernel_ptx.c: the kernel `name` of the PTX text (len bytes) of gpu.binary `bin`, launched by
+ * site; NULL after a located diagnostic (at the PTX place, a note at site). */
+Kernel *kernel_of_ptx(Comp *c, Op *site, Op *bin, const char *text, size_t len, Str name);
+/* Checks the launch operands first..first+n of site against the PTX kernel's parameters. */
+bool kernel_ptx_bind(Comp *c, Op *site, Kernel *k, uint32_t first, uint32_t n);
+
 /* kernel.c: a call compiled in place (func.call's way) */
 bool kernel_compile_call(KComp *kc, Op *op, KIns *k);
 

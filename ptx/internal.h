@@ -71,7 +71,7 @@ typedef struct Lexer {
   char errbuf[48]; /* err points here when the message names the byte */
 } Lexer;
 
-void lex_init(Lexer *lx, const char *text, size_t len);
-Token lex_next(Lexer *lx);
+void ptx_lex_init(Lexer *lx, const char *text, size_t len);
+Token ptx_lex_next(Lexer *lx);
 
 #endif

@@ -26,7 +26,7 @@ static int hexval(int c) {
   return -1;
 }
 
-void lex_init(Lexer *lx, const char *text, size_t len) {
+void ptx_lex_init(Lexer *lx, const char *text, size_t len) {
   lx->p = text;
   lx->end = text + len;
   lx->line_start = text;
@@ -189,7 +189,7 @@ static Token number(Lexer *lx, Token t) {
   return t;
 }
 
-Token lex_next(Lexer *lx) {
+Token ptx_lex_next(Lexer *lx) {
   Token t = {0};
   bool any = false;
   bool ok = skip_space(lx, &any);

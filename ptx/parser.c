@@ -130,7 +130,7 @@ static _Noreturn void fail_tok(Parser *ps, const char *what) {
 }
 
 static void next(Parser *ps) {
-  ps->tok = lex_next(&ps->lx);
+  ps->tok = ptx_lex_next(&ps->lx);
   if (ps->tok.kind == T_ERROR)
     fail_at(ps, ps->tok.line, ps->tok.col, "%s", ps->lx.err);
 }
@@ -1239,7 +1239,7 @@ PtxModule *ptx_parse(const char *bufname, const char *text, size_t len, PtxError
   vec_init(&ps->files, sizeof(const char *));
   vec_init(&ps->params, sizeof(PtxVar));
   vec_init(&ps->pragmas, sizeof(const char *));
-  lex_init(&ps->lx, text, len);
+  ptx_lex_init(&ps->lx, text, len);
   PtxModule *m = ps->m;
   if (setjmp(ps->fail)) {
     ptx_arena_destroy(ps->a);

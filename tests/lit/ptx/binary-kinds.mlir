@@ -75,7 +75,7 @@ module attributes {gpu.container_module} {
 // -----
 
 // the handler picks the second object: PTX after a block comment and blank lines
-// CHECK: binary-kinds.mlir:[[@LINE+6]]:5: error: 'gpu.launch_func' op a kernel in a gpu.binary of PTX is not supported by the interpreter yet
+// CHECK: binary-kinds.mlir:[[@LINE+6]]:5: error: 'gpu.launch_func' op @kernels.ptx has no kernel (.entry) 'k'
 module attributes {gpu.container_module} {
   gpu.binary @kernels <#gpu.select_object<1>> [#gpu.object<#nvvm.target, bin = "\7FELF\02\01\01A\08\00\00\00\00\00\00\00\02\00\BE\00">, #gpu.object<#nvvm.target, assembly = "/* made by hand */\0A\0A  .version 8.0\0A.target sm_90\0A">]
   func.func @main() {

@@ -25,8 +25,10 @@ static void copy_off_by_one(void) {
   ref_buf("in", "i32", 40, REF_IN, in);
   ref_buf("out", "i32", 40, REF_IN, out);
   ref_i32(40);
-  if (!ref_spec_mode)
-    printf("error: {{.*}}out-of-bounds access{{.*}}(thread (8, 0, 0) of block (1, 0, 0))\n");
+  if (!ref_spec_mode) {
+    printf("error: {{.*}}bytes [160, 164) are out of bounds of the 160-byte device memory{{.*}}\n");
+    printf("note: the access of thread (8, 0, 0) of block (1, 0, 0)\n");
+  }
 }
 
 static void even_barrier(void) {

@@ -1,0 +1,1806 @@
+/* kernel_ptx.c - PTX kernels: a `.entry` of a gpu.binary's PTX text (ptx/ reads it) compiled into
+ * the kernel engine's executable form (kernel.h), so that it runs like a gpu.func: one KIns per PTX
+ * instruction, run for all threads of a block at once, with the engine's masks, reconvergence,
+ * barriers, bounds checks and race recording.
+ *
+ * Registers. PTX registers are mutable, so each gets fixed words: one varying column (a word per
+ * thread) per register, numbered as the front end numbers them. A column holds the register's
+ * bits zero-extended from its declared width (a predicate is 0 or 1; an f32 its IEEE bits); every
+ * write masks to that width. Parameters are the kernel's inputs, one uniform word each, read by
+ * ld.param as the bytes of the host's value.
+ *
+ * Control flow. The body is cut into basic blocks at labels and after branches, ret and exit;
+ * the function runs as a multi-block region of the engine (kernel.c, run_cfg): each thread has a
+ * next block and the lowest block any thread waits for runs next, under the threads waiting
+ * there, which reconverges threads at the first block they share. `bra` sets the active threads'
+ * next block, `@p bra` each thread's by its predicate, `ret` and `exit` end the thread; a block
+ * that ends without one goes on to the next. Any other instruction under a guard `@p` / `@!p`
+ * runs under the active mask narrowed to the threads whose predicate holds (x_guard).
+ *
+ * Memory. Generic and .global addresses are the device's pointers: each access is checked
+ * against the device's memory table before it is performed (be_kernel_access_check: memory no
+ * live allocation holds is an error naming the thread) and recorded for race detection
+ * (kernel_note_rows, kernel_note_atomic). A block's shared memory is the engine's (static .shared
+ * variables at their offsets, then the dynamic shared memory of an unsized .extern .shared array);
+ * a .shared address is an offset in it, cvta.shared turns it into a generic pointer and back, and
+ * shared accesses are bounds-checked and checked for races between the block's threads
+ * (kernel_shared_check). bar.sync is gpu.barrier (kernel_ops.c: a divergent one is an error).
+ *
+ * Diagnostics. The PTX text is kept as a source buffer named "@BINARY.ptx", and each instruction
+ * has an op of its own located there (named as written, e.g. 'ld.global.f32'), so that runtime
+ * errors and races are reported at the instruction with the thread and block, as the gpu.func
+ * form reports them; an instruction or modifier this file does not run is a compile error at its
+ * place, naming it, with a note at the launch. */
+#include "interp/kernel.h"
+#include "ptx/ptx.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WARP 32
+#define EXIT_PC UINT32_MAX
+#define MAXN 1024 /* threads of a block (kernel_launch's limit) */
+
+/* ---- compiled instructions ---------------------------------------------------------------- */
+
+enum { O_NONE, O_REG, O_IMM, O_SREG };
+
+/* An operand: a register's column (width bits), an immediate, or a special register. */
+typedef struct POpd {
+  uint8_t kind, sreg, comp; /* comp 0..2: x, y, z */
+  bool neg;                 /* !%p */
+  uint8_t width;            /* a register's declared bits (O_REG) */
+  uint32_t word;
+  uint64_t imm;
+} POpd;
+
+typedef struct PIns {
+  KFn run;          /* x_guard: what runs for the threads the guard lets through */
+  POpd guard;
+  uint8_t t, t2;    /* the first and second type modifiers */
+  uint8_t space;    /* memory: PtxSpace */
+  uint8_t mode;     /* what the instruction does: an M_* of its family */
+  uint8_t combine;  /* setp .and/.or/.xor: 1, 2, 3 */
+  bool ftz, sat;
+  uint8_t nd, ns;
+  POpd d[4], s[4];  /* destinations (registers), sources */
+  uint32_t bytes;   /* memory: bytes per element */
+  int64_t off;      /* memory: the address's constant offset */
+  uint32_t memo;
+  uint32_t target, next; /* bra: the label's block, the next block */
+  Type *ety;        /* memory: the element as an integer type (shared race value checks) */
+} PIns;
+
+/* The kernel's parameters, for kernel_ptx_bind. */
+typedef struct PInfo {
+  uint32_t nparams;
+  uint8_t *ptype;   /* PtxType */
+  const char *bufname;
+  uint32_t line, col;
+} PInfo;
+
+/* ---- operands --------------------------------------------------------------------------------- */
+
+static inline uint64_t wmask(uint64_t v, unsigned w) { return w >= 64 ? v : v & ((UINT64_C(1) << w) - 1); }
+static inline int64_t sext(uint64_t v, unsigned w) {
+  return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+}
+
+static uint64_t sreg(const KFrame *f, const POpd *o, uint32_t l) {
+  uint32_t c = o->comp, bx = f->bdim[0], by = f->bdim[1];
+  switch (o->sreg) {
+  case PTX_SREG_TID: return c == 0 ? l % bx : c == 1 ? l / bx % by : l / (bx * by);
+  case PTX_SREG_NTID: return f->bdim[c];
+  case PTX_SREG_CTAID: return f->bid[c];
+  case PTX_SREG_NCTAID: return f->gdim[c];
+  case PTX_SREG_LANEID: return l % WARP;
+  case PTX_SREG_WARPID: return l / WARP;
+  case PTX_SREG_NWARPID: return (f->n + WARP - 1) / WARP;
+  case PTX_SREG_LANEMASK_EQ: return UINT64_C(1) << (l % WARP);
+  case PTX_SREG_LANEMASK_LT: return (UINT64_C(1) << (l % WARP)) - 1;
+  case PTX_SREG_LANEMASK_LE: return (UINT64_C(2) << (l % WARP)) - 1;
+  case PTX_SREG_LANEMASK_GT: return wmask(~((UINT64_C(2) << (l % WARP)) - 1), 32);
+  case PTX_SREG_LANEMASK_GE: return wmask(~((UINT64_C(1) << (l % WARP)) - 1), 32);
+  case PTX_SREG_DYNAMIC_SMEM_SIZE: return f->smem_bytes;
+  default: return 0;
+  }
+}
+
+static inline uint64_t rd(const KFrame *f, const POpd *o, uint32_t l) {
+  if (o->kind == O_REG)
+    return f->v[(size_t)o->word * f->n + l].u ^ o->neg;
+  if (o->kind == O_IMM)
+    return o->imm;
+  return sreg(f, o, l);
+}
+
+static inline void wr(KFrame *f, const POpd *o, uint32_t l, uint64_t v) {
+  f->v[(size_t)o->word * f->n + l].u = wmask(v, o->width);
+}
+
+static inline float f32of(uint64_t v) {
+  uint32_t w = (uint32_t)v;
+  float x;
+  memcpy(&x, &w, 4);
+  return x;
+}
+static inline uint64_t bitsf32(float x) {
+  uint32_t w;
+  memcpy(&w, &x, 4);
+  return w;
+}
+static inline double f64of(uint64_t v) {
+  double x;
+  memcpy(&x, &v, 8);
+  return x;
+}
+static inline uint64_t bitsf64(double x) {
+  uint64_t w;
+  memcpy(&w, &x, 8);
+  return w;
+}
+
+static bool is_signed(unsigned t) { return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64; }
+static bool is_float(unsigned t) { return t == PTX_T_F32 || t == PTX_T_F64; }
+static bool is_int(unsigned t) {
+  return (t >= PTX_T_B8 && t <= PTX_T_B64) || (t >= PTX_T_U8 && t <= PTX_T_U64) || is_signed(t);
+}
+
+/* ---- guards and control flow ----------------------------------------------------------------- */
+
+/* @p / @!p: the instruction runs for the active threads whose predicate holds. */
+static int x_guard(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  uint32_t *act = f->act, nact = f->nact, m = 0;
+  if (f->top + f->n > f->cap)
+    return kernel_error(f, k, act[0], "control flow nested too deeply");
+  uint32_t *sub = f->stack + f->top;
+  for (uint32_t i = 0; i < nact; i++) {
+    uint32_t l = act[i];
+    sub[m] = l;
+    m += (uint32_t)(rd(f, &p->guard, l) & 1);
+  }
+  if (!m)
+    return EX_NEXT;
+  f->top += f->n;
+  f->act = sub;
+  f->nact = m;
+  int r = p->run(f, k);
+  f->act = act;
+  f->nact = nact;
+  f->top -= f->n;
+  return r;
+}
+
+static int x_bra(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  for (uint32_t i = 0; i < f->nact; i++)
+    f->pc[f->act[i]] = p->target;
+  return EX_DONE;
+}
+
+/* @p bra: the threads whose predicate holds go to the label, the others to the next block. */
+static int x_cond_bra(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    f->pc[l] = (rd(f, &p->guard, l) & 1) ? p->target : p->next;
+  }
+  return EX_DONE;
+}
+
+/* ret, exit (p->target EXIT_PC); guarded, the others go on to the next block */
+static int x_cond_ret(KFrame *f, const KIns *k) { return x_cond_bra(f, k); }
+
+/* ---- moves, selects, compares ----------------------------------------------------------------- */
+
+static int x_mov(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  KLANES(f, l, { wr(f, &p->d[0], l, rd(f, &p->s[0], l)); });
+  return EX_NEXT;
+}
+
+/* mov.b64 {a, b}, x (unpack, mode 1) and mov.b64 x, {a, b} (pack, mode 2): p->bytes per part */
+static int x_pack(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  unsigned w = p->bytes * 8;
+  if (p->mode == 1)
+    KLANES(f, l, {
+      uint64_t x = rd(f, &p->s[0], l);
+      for (uint32_t j = 0; j < p->nd; j++)
+        wr(f, &p->d[j], l, x >> (w * j));
+    });
+  else
+    KLANES(f, l, {
+      uint64_t x = 0;
+      for (uint32_t j = 0; j < p->ns; j++)
+        x |= wmask(rd(f, &p->s[j], l), w) << (w * j);
+      wr(f, &p->d[0], l, x);
+    });
+  return EX_NEXT;
+}
+
+static int x_selp(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  KLANES(f, l, { wr(f, &p->d[0], l, (rd(f, &p->s[2], l) & 1) ? rd(f, &p->s[0], l) : rd(f, &p->s[1], l)); });
+  return EX_NEXT;
+}
+
+enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_LO, C_LS, C_HI, C_HS, C_EQU, C_NEU, C_LTU, C_LEU, C_GTU, C_GEU,
+       C_NUM, C_NAN };
+static const char *const cmp_names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
+                                        "hs",  "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+
+static bool compare(const PIns *p, uint64_t a, uint64_t b) {
+  unsigned t = p->t, w = ptx_type_bits(t);
+  if (is_float(t)) {
+    double x = t == PTX_T_F32 ? f32of(a) : f64of(a), y = t == PTX_T_F32 ? f32of(b) : f64of(b);
+    bool un = isnan(x) || isnan(y);
+    switch (p->mode) {
+    case C_EQ: return !un && x == y;
+    case C_NE: return !un && x != y;
+    case C_LT: return !un && x < y;
+    case C_LE: return !un && x <= y;
+    case C_GT: return !un && x > y;
+    case C_GE: return !un && x >= y;
+    case C_EQU: return un || x == y;
+    case C_NEU: return un || x != y;
+    case C_LTU: return un || x < y;
+    case C_LEU: return un || x <= y;
+    case C_GTU: return un || x > y;
+    case C_GEU: return un || x >= y;
+    case C_NUM: return !un;
+    default: return un;
+    }
+  }
+  if (is_signed(t) && p->mode <= C_GE) {
+    int64_t x = sext(a, w), y = sext(b, w);
+    switch (p->mode) {
+    case C_EQ: return x == y;
+    case C_NE: return x != y;
+    case C_LT: return x < y;
+    case C_LE: return x <= y;
+    case C_GT: return x > y;
+    default: return x >= y;
+    }
+  }
+  uint64_t x = wmask(a, w), y = wmask(b, w);
+  switch (p->mode) {
+  case C_EQ: return x == y;
+  case C_NE: return x != y;
+  case C_LT: case C_LO: return x < y;
+  case C_LE: case C_LS: return x <= y;
+  case C_GT: case C_HI: return x > y;
+  default: return x >= y;
+  }
+}
+
+static inline uint64_t combine(unsigned how, uint64_t r, uint64_t c) {
+  return how == 1 ? (r & c) : how == 2 ? (r | c) : how == 3 ? (r ^ c) : r;
+}
+
+/* setp.cmp[.bool].t p[|q], a, b[, c] */
+static int x_setp(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  KLANES(f, l, {
+    uint64_t r = compare(p, rd(f, &p->s[0], l), rd(f, &p->s[1], l)), c = p->combine ? rd(f, &p->s[2], l) & 1 : 0;
+    wr(f, &p->d[0], l, combine(p->combine, r, c));
+    if (p->nd > 1)
+      wr(f, &p->d[1], l, combine(p->combine, r ^ 1, c));
+  });
+  return EX_NEXT;
+}
+
+/* ---- integer arithmetic ------------------------------------------------------------------------- */
+
+enum { I_ADD, I_SUB, I_MUL_LO, I_MUL_HI, I_MUL_WIDE, I_MAD_LO, I_MAD_HI, I_MAD_WIDE, I_MIN, I_MAX, I_AND, I_OR,
+       I_XOR, I_SHL, I_SHR, I_DIV, I_REM, I_NEG, I_ABS, I_NOT, I_POPC, I_CLZ, I_BREV, I_CNOT };
+
+static uint64_t mul_hi(uint64_t a, uint64_t b, unsigned w, bool s) {
+  if (w == 64)
+    return s ? (uint64_t)(((__int128)(int64_t)a * (__int128)(int64_t)b) >> 64)
+             : (uint64_t)(((unsigned __int128)a * b) >> 64);
+  if (s)
+    return (uint64_t)((sext(a, w) * sext(b, w)) >> w);
+  return (wmask(a, w) * wmask(b, w)) >> w;
+}
+
+static uint64_t int_op(const PIns *p, uint64_t a, uint64_t b, uint64_t c) {
+  unsigned w = ptx_type_bits(p->t);
+  bool s = is_signed(p->t);
+  switch (p->mode) {
+  case I_ADD: {
+    if (p->sat) { /* add.sat.s32 */
+      int64_t r = sext(a, 32) + sext(b, 32);
+      return (uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r);
+    }
+    return a + b;
+  }
+  case I_SUB: {
+    if (p->sat) {
+      int64_t r = sext(a, 32) - sext(b, 32);
+      return (uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r);
+    }
+    return a - b;
+  }
+  case I_MUL_LO: return a * b;
+  case I_MUL_HI: return mul_hi(a, b, w, s);
+  case I_MUL_WIDE: return s ? (uint64_t)(sext(a, w) * sext(b, w)) : wmask(a, w) * wmask(b, w);
+  case I_MAD_LO: return a * b + c;
+  case I_MAD_HI: return mul_hi(a, b, w, s) + c;
+  case I_MAD_WIDE: return (s ? (uint64_t)(sext(a, w) * sext(b, w)) : wmask(a, w) * wmask(b, w)) + c;
+  case I_MIN: return s ? (sext(a, w) < sext(b, w) ? a : b) : (wmask(a, w) < wmask(b, w) ? a : b);
+  case I_MAX: return s ? (sext(a, w) > sext(b, w) ? a : b) : (wmask(a, w) > wmask(b, w) ? a : b);
+  case I_AND: return a & b;
+  case I_OR: return a | b;
+  case I_XOR: return a ^ b;
+  case I_SHL: {
+    uint64_t n = wmask(b, 32);
+    return n >= w ? 0 : a << n;
+  }
+  case I_SHR: {
+    uint64_t n = wmask(b, 32);
+    if (s)
+      return (uint64_t)(sext(a, w) >> (n >= w ? w - 1 : n));
+    return n >= w ? 0 : wmask(a, w) >> n;
+  }
+  case I_DIV:
+    if (s) {
+      int64_t x = sext(a, w), y = sext(b, w);
+      return y == -1 ? (uint64_t)0 - (uint64_t)x : (uint64_t)(x / y);
+    }
+    return wmask(a, w) / wmask(b, w);
+  case I_REM:
+    if (s) {
+      int64_t x = sext(a, w), y = sext(b, w);
+      return y == -1 ? 0 : (uint64_t)(x % y);
+    }
+    return wmask(a, w) % wmask(b, w);
+  case I_NEG: return (uint64_t)0 - a;
+  case I_ABS: return sext(a, w) < 0 ? (uint64_t)0 - a : a;
+  case I_NOT: return ~a;
+  case I_POPC: return (uint64_t)__builtin_popcountll(wmask(a, w));
+  case I_CLZ: {
+    uint64_t x = wmask(a, w);
+    return x ? (uint64_t)(__builtin_clzll(x) - (64 - (int)w)) : w;
+  }
+  case I_BREV: {
+    uint64_t x = wmask(a, w), r = 0;
+    for (unsigned i = 0; i < w; i++)
+      r |= ((x >> i) & 1) << (w - 1 - i);
+    return r;
+  }
+  default: return wmask(a, w) == 0;
+  }
+}
+
+static int x_int(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  if (p->mode == I_DIV || p->mode == I_REM) {
+    unsigned w = ptx_type_bits(p->t);
+    for (uint32_t i = 0; i < f->nact; i++) {
+      uint32_t l = f->act[i];
+      if (!wmask(rd(f, &p->s[1], l), w))
+        return kernel_error(f, k, l, "integer division by zero");
+    }
+  }
+  KLANES(f, l, {
+    uint64_t a = rd(f, &p->s[0], l), b = p->ns > 1 ? rd(f, &p->s[1], l) : 0, c = p->ns > 2 ? rd(f, &p->s[2], l) : 0;
+    wr(f, &p->d[0], l, int_op(p, a, b, c));
+  });
+  return EX_NEXT;
+}
+
+/* ---- floating point ----------------------------------------------------------------------------- */
+
+enum { F_ADD, F_SUB, F_MUL, F_FMA, F_DIV, F_MIN, F_MAX, F_NEG, F_ABS, F_SQRT, F_RCP, F_RSQRT, F_EX2, F_LG2, F_SIN,
+       F_COS };
+
+static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+
+static float f32_op(const PIns *p, float a, float b, float c) {
+  if (p->ftz)
+    a = ftz32(a), b = ftz32(b), c = ftz32(c);
+  float r;
+  switch (p->mode) {
+  case F_ADD: r = a + b; break;
+  case F_SUB: r = a - b; break;
+  case F_MUL: r = a * b; break;
+  case F_FMA: r = fmaf(a, b, c); break;
+  case F_DIV: r = a / b; break;
+  case F_MIN: r = fminf(a, b); break;
+  case F_MAX: r = fmaxf(a, b); break;
+  case F_NEG: r = -a; break;
+  case F_ABS: r = fabsf(a); break;
+  case F_SQRT: r = sqrtf(a); break;
+  case F_RCP: r = 1.0f / a; break;
+  case F_RSQRT: r = 1.0f / sqrtf(a); break;
+  case F_EX2: r = exp2f(a); break;
+  case F_LG2: r = log2f(a); break;
+  case F_SIN: r = sinf(a); break;
+  default: r = cosf(a); break;
+  }
+  if (p->sat)
+    r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+  return p->ftz ? ftz32(r) : r;
+}
+
+static double f64_op(const PIns *p, double a, double b, double c) {
+  switch (p->mode) {
+  case F_ADD: return a + b;
+  case F_SUB: return a - b;
+  case F_MUL: return a * b;
+  case F_FMA: return fma(a, b, c);
+  case F_DIV: return a / b;
+  case F_MIN: return fmin(a, b);
+  case F_MAX: return fmax(a, b);
+  case F_NEG: return -a;
+  case F_ABS: return fabs(a);
+  case F_SQRT: return sqrt(a);
+  case F_RCP: return 1.0 / a;
+  case F_RSQRT: return 1.0 / sqrt(a);
+  case F_EX2: return exp2(a);
+  case F_LG2: return log2(a);
+  case F_SIN: return sin(a);
+  default: return cos(a);
+  }
+}
+
+static int x_f32(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  KLANES(f, l, {
+    float a = f32of(rd(f, &p->s[0], l)), b = p->ns > 1 ? f32of(rd(f, &p->s[1], l)) : 0.0f,
+          c = p->ns > 2 ? f32of(rd(f, &p->s[2], l)) : 0.0f;
+    wr(f, &p->d[0], l, bitsf32(f32_op(p, a, b, c)));
+  });
+  return EX_NEXT;
+}
+
+static int x_f64(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  KLANES(f, l, {
+    double a = f64of(rd(f, &p->s[0], l)), b = p->ns > 1 ? f64of(rd(f, &p->s[1], l)) : 0.0,
+           c = p->ns > 2 ? f64of(rd(f, &p->s[2], l)) : 0.0;
+    wr(f, &p->d[0], l, bitsf64(f64_op(p, a, b, c)));
+  });
+  return EX_NEXT;
+}
+
+/* ---- conversions ------------------------------------------------------------------------------- */
+
+enum { R_NONE, R_N, R_Z, R_M, R_P }; /* rounding of cvt: to nearest even, toward zero, down, up */
+
+static double round_by(double x, unsigned r) {
+  switch (r) {
+  case R_Z: return trunc(x);
+  case R_M: return floor(x);
+  case R_P: return ceil(x);
+  default: return nearbyint(x); /* the default rounding mode: to nearest even */
+  }
+}
+
+/* cvt.d.a: p->t the destination type, p->t2 the source's; p->mode the rounding (for float
+ * results of an integer rounding, .rni and friends). */
+static uint64_t convert(const PIns *p, uint64_t a) {
+  unsigned dt = p->t, st = p->t2, dw = ptx_type_bits(dt), sw = ptx_type_bits(st);
+  if (is_float(st)) {
+    double x = st == PTX_T_F32 ? (double)(p->ftz ? ftz32(f32of(a)) : f32of(a)) : f64of(a);
+    if (is_float(dt)) {
+      if (p->mode && dt == st)
+        x = round_by(x, p->mode); /* cvt.rni.f32.f32 */
+      if (dt == PTX_T_F64)
+        return bitsf64(x);
+      float y = (float)x;
+      if (p->sat)
+        y = isnan(y) ? 0.0f : y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y;
+      return bitsf32(p->ftz ? ftz32(y) : y);
+    }
+    if (isnan(x))
+      return 0;
+    x = round_by(x, p->mode);
+    if (is_signed(dt)) { /* float to int saturates */
+      double lo = -ldexp(1.0, (int)dw - 1), hi = ldexp(1.0, (int)dw - 1);
+      return x < lo ? (uint64_t)(int64_t)lo : x >= hi ? (UINT64_C(1) << (dw - 1)) - 1 : (uint64_t)(int64_t)x;
+    }
+    double hi = ldexp(1.0, (int)dw);
+    return x <= 0 ? 0 : x >= hi ? wmask(UINT64_MAX, dw) : (uint64_t)x;
+  }
+  if (is_float(dt)) {
+    if (dt == PTX_T_F32)
+      return bitsf32(is_signed(st) ? (float)sext(a, sw) : (float)wmask(a, sw));
+    return bitsf64(is_signed(st) ? (double)sext(a, sw) : (double)wmask(a, sw));
+  }
+  int64_t v = is_signed(st) ? sext(a, sw) : (int64_t)wmask(a, sw);
+  if (p->sat) { /* clamp to the destination's range */
+    if (is_signed(dt)) {
+      int64_t lo = dw >= 64 ? INT64_MIN : -(INT64_C(1) << (dw - 1)), hi = dw >= 64 ? INT64_MAX : (INT64_C(1) << (dw - 1)) - 1;
+      if (!is_signed(st) && sw == 64 && (uint64_t)v > (uint64_t)INT64_MAX)
+        return (uint64_t)hi;
+      v = v < lo ? lo : v > hi ? hi : v;
+    } else if (is_signed(st) && v < 0) {
+      v = 0;
+    } else if (dw < 64 && (uint64_t)v > wmask(UINT64_MAX, dw)) {
+      return wmask(UINT64_MAX, dw);
+    }
+  }
+  return (uint64_t)v; /* an integer cvt sign- or zero-extends from the source */
+}
+
+static int x_cvt(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  KLANES(f, l, { wr(f, &p->d[0], l, convert(p, rd(f, &p->s[0], l))); });
+  return EX_NEXT;
+}
+
+/* cvta: p->mode 0 to or from .global (the same pointer), 1 .shared to generic, 2 generic to .shared */
+static int x_cvta(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  uintptr_t lo = (uintptr_t)f->lo;
+  if (p->mode == 1)
+    KLANES(f, l, { wr(f, &p->d[0], l, lo + rd(f, &p->s[0], l)); });
+  else if (p->mode == 2)
+    KLANES(f, l, { wr(f, &p->d[0], l, rd(f, &p->s[0], l) - lo); });
+  else
+    KLANES(f, l, { wr(f, &p->d[0], l, rd(f, &p->s[0], l)); });
+  return EX_NEXT;
+}
+
+/* ---- memory ------------------------------------------------------------------------------------- */
+
+/* Thread l's address for p: a pointer into the block's shared memory (.shared: an offset in it) or
+ * a device pointer. */
+static inline char *addr_of(const KFrame *f, const PIns *p, const POpd *base, uint32_t l) {
+  uint64_t a = (base->kind ? rd(f, base, l) : 0) + (uint64_t)p->off;
+  return p->space == PTX_SPACE_SHARED ? f->lo + a : (char *)(uintptr_t)a;
+}
+
+/* Whether thread l may access [q, q + bytes): in the block's shared memory (*shared), or in memory
+ * the device holds for the kernel; reports why not. */
+static bool access_ok(KFrame *f, const KIns *k, const PIns *p, uint32_t l, char *q, uint32_t bytes, bool write,
+                      bool *shared) {
+  char *end = f->priv; /* the shared memory: static, then dynamic */
+  *shared = p->space == PTX_SPACE_SHARED || (q >= f->lo && q < f->hi);
+  if (*shared) {
+    if (q >= f->lo && q <= end && bytes <= (size_t)(end - q))
+      return true;
+    kernel_error(f, k, l, "out-of-bounds access: %u bytes at offset %lld of the block's shared memory (%zu bytes)",
+                 bytes, (long long)(q - f->lo), (size_t)(end - f->lo));
+    return false;
+  }
+  BeStatus st = be_kernel_access_check(f->ctx, q, bytes, write, k->loc);
+  if (st == BE_OK)
+    return true;
+  if (st == BE_ERR_MEMORY) { /* the device said why; which thread, here */
+    uint32_t t, bid[3];
+    kernel_lane_block(f, l, &t, bid);
+    GpuState *gs = interp_gpu(f->L_in);
+    pthread_mutex_lock(&gs->mu);
+    ir_diag(f->L_in->ctx, DIAG_NOTE, ir_op_loc(k->op), "the access of thread (%u, %u, %u) of block (%u, %u, %u)",
+            t % f->bdim[0], t / f->bdim[0] % f->bdim[1], t / (f->bdim[0] * f->bdim[1]), bid[0], bid[1], bid[2]);
+    kernel_error_notes(f);
+    pthread_mutex_unlock(&gs->mu);
+    kernel_failed(f);
+  } else
+    kernel_error(f, k, l, "out-of-bounds access: %u bytes at %p, in no memory the device holds", bytes, (void *)q);
+  return false;
+}
+
+/* Consecutive threads' global accesses, merged while they stay contiguous, recorded as rows. */
+typedef struct PRun {
+  uintptr_t lo, hi;
+} PRun;
+
+static void run_note(KFrame *f, const KIns *k, const PIns *p, PRun *r, char *q, uint32_t bytes, bool write) {
+  uintptr_t a = (uintptr_t)q;
+  if (r->hi && a >= r->lo && a + bytes <= r->hi)
+    return;
+  if (r->hi && a == r->hi) {
+    r->hi += bytes;
+    return;
+  }
+  if (r->hi)
+    kernel_note_rows(f, k, p->memo, r->lo, r->hi - r->lo, 0, 1, write);
+  r->lo = a;
+  r->hi = a + bytes;
+}
+
+static void run_flush(KFrame *f, const KIns *k, const PIns *p, PRun *r, bool write) {
+  if (r->hi)
+    kernel_note_rows(f, k, p->memo, r->lo, r->hi - r->lo, 0, 1, write);
+  r->hi = 0;
+}
+
+static inline uint64_t load_bytes(const char *q, uint32_t bytes, bool s) {
+  uint64_t v = 0;
+  memcpy(&v, q, bytes);
+  return s ? (uint64_t)sext(v, bytes * 8) : v;
+}
+
+/* ld.param: the bytes of a parameter's word (p->s[0].word, from p->off) */
+static int x_ld_param(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  uint64_t v = load_bytes((const char *)&f->u[p->s[0].word] + p->off, p->bytes, is_signed(p->t));
+  KLANES(f, l, { wr(f, &p->d[0], l, v); });
+  return EX_NEXT;
+}
+
+/* ld / st of .global, .shared or generic memory: p->nd (ld) or p->ns - 1 (st) elements of
+ * p->bytes from the address s[0] (st: the values s[1]..) */
+static int x_ld(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  PRun run = {0, 0};
+  uint32_t total = p->bytes * p->nd;
+  bool s = is_signed(p->t);
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    char *q = addr_of(f, p, &p->s[0], l);
+    bool shared;
+    if (!access_ok(f, k, p, l, q, total, false, &shared))
+      return EX_ERROR;
+    if (shared && !kernel_shared_check(f, k, p->memo, l, q, total, false, NULL, NULL))
+      return EX_ERROR;
+    for (uint32_t j = 0; j < p->nd; j++)
+      wr(f, &p->d[j], l, load_bytes(q + j * p->bytes, p->bytes, s));
+    if (!shared)
+      run_note(f, k, p, &run, q, total, false);
+  }
+  run_flush(f, k, p, &run, false);
+  return EX_NEXT;
+}
+
+static int x_st(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  PRun run = {0, 0};
+  uint32_t n = p->ns - 1, total = p->bytes * n;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    char *q = addr_of(f, p, &p->s[0], l);
+    bool shared;
+    if (!access_ok(f, k, p, l, q, total, true, &shared))
+      return EX_ERROR;
+    for (uint32_t j = 0; j < n; j++) {
+      Slot v = {.u = rd(f, &p->s[1 + j], l)};
+      if (shared && !kernel_shared_check(f, k, p->memo, l, q + j * p->bytes, p->bytes, true, p->ety, &v))
+        return EX_ERROR;
+      memcpy(q + j * p->bytes, &v.u, p->bytes);
+    }
+    if (!shared)
+      run_note(f, k, p, &run, q, total, true);
+  }
+  run_flush(f, k, p, &run, true);
+  return EX_NEXT;
+}
+
+enum { A_ADD, A_MIN, A_MAX, A_EXCH, A_CAS, A_AND, A_OR, A_XOR, A_INC, A_DEC };
+static const char *const atom_names[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec"};
+
+static uint64_t atom_new(const PIns *p, uint64_t old, uint64_t b, uint64_t c) {
+  unsigned t = p->t, w = ptx_type_bits(t);
+  switch (p->mode) {
+  case A_ADD:
+    if (t == PTX_T_F32)
+      return bitsf32(f32of(old) + f32of(b));
+    if (t == PTX_T_F64)
+      return bitsf64(f64of(old) + f64of(b));
+    return old + b;
+  case A_MIN:
+  case A_MAX: {
+    bool lt = t == PTX_T_F32   ? f32of(b) < f32of(old)
+              : t == PTX_T_F64 ? f64of(b) < f64of(old)
+              : is_signed(t)   ? sext(b, w) < sext(old, w)
+                               : wmask(b, w) < wmask(old, w);
+    bool gt = t == PTX_T_F32   ? f32of(b) > f32of(old)
+              : t == PTX_T_F64 ? f64of(b) > f64of(old)
+              : is_signed(t)   ? sext(b, w) > sext(old, w)
+                               : wmask(b, w) > wmask(old, w);
+    return (p->mode == A_MIN ? lt : gt) ? b : old;
+  }
+  case A_EXCH: return b;
+  case A_CAS: return wmask(old, w) == wmask(b, w) ? c : old;
+  case A_AND: return old & b;
+  case A_OR: return old | b;
+  case A_XOR: return old ^ b;
+  case A_INC: return wmask(old, w) >= wmask(b, w) ? 0 : old + 1;
+  default: return (wmask(old, w) == 0 || wmask(old, w) > wmask(b, w)) ? b : old - 1;
+  }
+}
+
+/* atom and red: a read-modify-write of 4 or 8 bytes, atomic against the other blocks' workers */
+static int x_atom(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  bool red = p->nd == 0;
+  const POpd *a = &p->s[0];
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    char *q = addr_of(f, p, a, l);
+    bool shared;
+    if (!access_ok(f, k, p, l, q, p->bytes, true, &shared))
+      return EX_ERROR;
+    if ((uintptr_t)q % p->bytes)
+      return kernel_error(f, k, l, "an atomic access at %p is not aligned to %u bytes", (void *)q, p->bytes);
+    uint64_t b = rd(f, &p->s[1], l), c = p->ns > 2 ? rd(f, &p->s[2], l) : 0, old;
+    if (p->bytes == 4) {
+      uint32_t *w = (uint32_t *)(void *)q, o = __atomic_load_n(w, __ATOMIC_RELAXED), n;
+      do
+        n = (uint32_t)atom_new(p, o, b, c);
+      while (!__atomic_compare_exchange_n(w, &o, n, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+      old = o;
+    } else {
+      uint64_t *w = (uint64_t *)(void *)q, o = __atomic_load_n(w, __ATOMIC_RELAXED), n;
+      do
+        n = atom_new(p, o, b, c);
+      while (!__atomic_compare_exchange_n(w, &o, n, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+      old = o;
+    }
+    if (!red)
+      wr(f, &p->d[0], l, old);
+    kernel_note_atomic(f, (uintptr_t)q, (uintptr_t)q + p->bytes, k->loc);
+  }
+  return EX_NEXT;
+}
+
+/* ---- warp-level instructions ------------------------------------------------------------------ */
+
+/* The active threads must each be in their warp's member mask (s[mi]), and every thread of the
+ * block the mask names must be active: otherwise the instruction has no defined result. */
+static int warp_check(KFrame *f, const KIns *k, const POpd *mask, const char *what) {
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i], m = (uint32_t)rd(f, mask, l);
+    if (!((m >> (l % WARP)) & 1))
+      return kernel_error(f, k, l, "a thread outside the %s's member mask 0x%08x executes it", what, (unsigned)m);
+    uint32_t base = l - l % WARP;
+    for (uint32_t b = 0; b < WARP && base + b < f->n; b++) { /* the mask's threads are all here */
+      if (!((m >> b) & 1))
+        continue;
+      uint32_t t = base + b;
+      while (j < f->nact && f->act[j] < t)
+        j++;
+      if (j == f->nact || f->act[j] != t)
+        return kernel_error(f, k, l, "thread %u of the %s's member mask 0x%08x does not execute it", (unsigned)b,
+                            what, (unsigned)m);
+    }
+    j = 0;
+  }
+  return EX_NEXT;
+}
+
+enum { S_UP, S_DOWN, S_BFLY, S_IDX };
+static const char *const shfl_names[] = {"up", "down", "bfly", "idx"};
+
+/* shfl.sync.mode.b32 d[|p], a, b, c, membermask */
+static int x_shfl(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  if (f->n > MAXN || warp_check(f, k, &p->s[3], "shuffle") == EX_ERROR)
+    return EX_ERROR;
+  uint64_t tmp[MAXN];
+  uint8_t ok[MAXN];
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i], lane = l % WARP, base = l - lane;
+    uint32_t b = (uint32_t)rd(f, &p->s[1], l) & 31, c = (uint32_t)rd(f, &p->s[2], l);
+    uint32_t cval = c & 31, seg = (c >> 8) & 31, maxl = (lane & seg) | (cval & ~seg), minl = lane & seg;
+    int64_t j;
+    bool in;
+    switch (p->mode) {
+    case S_UP: j = (int64_t)lane - b; in = j >= (int64_t)maxl; break;
+    case S_DOWN: j = lane + b; in = j <= (int64_t)maxl; break;
+    case S_BFLY: j = lane ^ b; in = j <= (int64_t)maxl; break;
+    default: j = minl | (b & ~seg); in = j <= (int64_t)maxl; break;
+    }
+    in = in && j >= 0 && base + j < f->n;
+    uint32_t src = in ? base + (uint32_t)j : l;
+    tmp[l] = f->v[(size_t)p->s[0].word * f->n + src].u;
+    if (p->s[0].kind != O_REG)
+      tmp[l] = rd(f, &p->s[0], src);
+    ok[l] = in;
+  }
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    wr(f, &p->d[0], l, tmp[l]);
+    if (p->nd > 1)
+      wr(f, &p->d[1], l, ok[l]);
+  }
+  kernel_warp_sync(f);
+  return EX_NEXT;
+}
+
+enum { V_ALL, V_ANY, V_UNI, V_BALLOT };
+static const char *const vote_names[] = {"all", "any", "uni", "ballot"};
+
+/* vote.sync.mode d, {!}a, membermask; activemask (mode V_BALLOT of 1 with no mask) */
+static int x_vote(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  bool active = k->a; /* activemask.b32 */
+  if (!active && warp_check(f, k, &p->s[1], "vote") == EX_ERROR)
+    return EX_ERROR;
+  for (uint32_t i = 0; i < f->nact;) { /* a warp's active threads at a time */
+    uint32_t w = f->act[i] / WARP, e = i, ballot = 0;
+    for (; e < f->nact && f->act[e] / WARP == w; e++)
+      if (active || (rd(f, &p->s[0], f->act[e]) & 1))
+        ballot |= UINT32_C(1) << (f->act[e] % WARP);
+    uint32_t members = 0;
+    for (uint32_t j = i; j < e; j++)
+      members |= UINT32_C(1) << (f->act[j] % WARP);
+    uint64_t r = p->mode == V_BALLOT ? ballot
+                 : p->mode == V_ALL  ? ballot == members
+                 : p->mode == V_ANY  ? ballot != 0
+                                     : (ballot == members || ballot == 0);
+    for (uint32_t j = i; j < e; j++)
+      wr(f, &p->d[0], f->act[j], r);
+    i = e;
+  }
+  if (!active)
+    kernel_warp_sync(f);
+  return EX_NEXT;
+}
+
+/* bar.warp.sync membermask */
+static int x_warp_sync(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  if (warp_check(f, k, &p->s[0], "warp barrier") == EX_ERROR)
+    return EX_ERROR;
+  kernel_warp_sync(f);
+  return EX_NEXT;
+}
+
+static int x_nop(KFrame *f, const KIns *k) {
+  (void)f;
+  (void)k;
+  return EX_NEXT;
+}
+
+/* ---- compiling ---------------------------------------------------------------------------------- */
+
+typedef struct PComp {
+  KComp kc;
+  Comp *c;
+  Op *site;
+  const PtxModule *m;
+  const PtxFunc *fn;
+  const char *bufname;
+  uint32_t reg0;          /* the first register's varying word */
+  uint32_t *param_word;   /* per parameter: its uniform word */
+  const PtxVar **svars;   /* shared variables and their offsets */
+  size_t *soff;
+  uint32_t nsvars;
+  size_t dyn_off;         /* the dynamic shared memory's offset (the static part's size) */
+  const PtxInsn *insn;    /* being compiled */
+  bool failed;
+} PComp;
+
+static Loc *ptx_loc(PComp *pc, uint32_t line, uint32_t col) {
+  return ir_loc_file(pc->c->in->ctx, ir_intern_cstr(pc->c->in->ctx, pc->bufname), line, col);
+}
+
+/* A located error in the PTX, with a note at the launch. */
+static bool perr(PComp *pc, uint32_t line, uint32_t col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static bool perr(PComp *pc, uint32_t line, uint32_t col, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  IrCtx *ctx = pc->c->in->ctx;
+  ir_diag(ctx, DIAG_ERROR, ptx_loc(pc, line, col), "%s", msg);
+  ir_diag(ctx, DIAG_NOTE, ir_op_loc(pc->site), "in the PTX kernel launched here");
+  pc->c->in->errors++;
+  pc->failed = true;
+  return false;
+}
+
+/* The instruction as written: opcode and modifiers. */
+static void insn_name(const PtxInsn *in, char *buf, size_t n) {
+  size_t w = (size_t)snprintf(buf, n, "%s", ptx_opcode_name((PtxOpcode)in->op));
+  for (uint32_t i = 0; i < in->nmods && w < n; i++)
+    w += (size_t)snprintf(buf + w, n - w, ".%s", in->mods[i].name);
+}
+
+static bool unsupported(PComp *pc, const char *what) {
+  char name[160];
+  insn_name(pc->insn, name, sizeof name);
+  if (what)
+    return perr(pc, pc->insn->line, pc->insn->col, "'%s': %s is not supported by the PTX kernel engine yet", name,
+                what);
+  return perr(pc, pc->insn->line, pc->insn->col, "'%s' is not supported by the PTX kernel engine yet", name);
+}
+
+static bool bad_mod(PComp *pc, const PtxMod *m) {
+  char name[160];
+  insn_name(pc->insn, name, sizeof name);
+  return perr(pc, pc->insn->line, pc->insn->col,
+              "'%s': modifier '.%s' is not supported by the PTX kernel engine yet", name, m->name);
+}
+
+static const PtxVar *shared_var(PComp *pc, const char *name, size_t *off) {
+  for (uint32_t i = 0; i < pc->nsvars; i++)
+    if (pc->svars[i]->name == name) {
+      *off = pc->svars[i]->unsized ? pc->dyn_off : pc->soff[i];
+      return pc->svars[i];
+    }
+  return NULL;
+}
+
+/* A source or destination operand; width: the bits the instruction reads (for immediates). */
+static bool operand(PComp *pc, const PtxOperand *o, POpd *out) {
+  memset(out, 0, sizeof *out);
+  switch (o->kind) {
+  case PTX_OPD_REG: {
+    const PtxRegDecl *d = o->decl;
+    if (d->vec || o->comp)
+      return perr(pc, o->line, o->col, "vector registers are not supported by the PTX kernel engine yet");
+    out->kind = O_REG;
+    out->word = pc->reg0 + o->n;
+    out->width = (uint8_t)(d->type == PTX_T_PRED ? 1 : ptx_type_bits((PtxType)d->type));
+    out->neg = o->neg;
+    if (!out->width || out->width > 64)
+      return perr(pc, o->line, o->col, "registers of type .%s are not supported by the PTX kernel engine yet",
+                  ptx_type_name((PtxType)d->type));
+    return true;
+  }
+  case PTX_OPD_INT:
+  case PTX_OPD_F64:
+    out->kind = O_IMM;
+    out->imm = (uint64_t)o->ival;
+    return true;
+  case PTX_OPD_F32:
+    out->kind = O_IMM;
+    out->imm = (uint64_t)o->ival & 0xffffffffu;
+    return true;
+  case PTX_OPD_SREG: {
+    static const uint8_t ok[] = {PTX_SREG_TID,         PTX_SREG_NTID,        PTX_SREG_CTAID,       PTX_SREG_NCTAID,
+                                 PTX_SREG_LANEID,      PTX_SREG_WARPID,      PTX_SREG_NWARPID,     PTX_SREG_LANEMASK_EQ,
+                                 PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
+                                 PTX_SREG_DYNAMIC_SMEM_SIZE};
+    bool known = false;
+    for (size_t i = 0; i < sizeof ok; i++)
+      known |= o->sreg == ok[i];
+    if (!known)
+      return perr(pc, o->line, o->col, "special register %s is not supported by the PTX kernel engine yet",
+                  ptx_sreg_name((PtxSreg)o->sreg));
+    out->kind = O_SREG;
+    out->sreg = o->sreg;
+    out->comp = o->comp ? (uint8_t)(o->comp - 1) : 0;
+    if (out->comp > 2)
+      return perr(pc, o->line, o->col, "component .w of %s does not exist", ptx_sreg_name((PtxSreg)o->sreg));
+    return true;
+  }
+  case PTX_OPD_SYM: {
+    size_t off;
+    if (shared_var(pc, o->name, &off)) {
+      out->kind = O_IMM;
+      out->imm = off;
+      return true;
+    }
+    return perr(pc, o->line, o->col, "the address of '%s' is not supported by the PTX kernel engine yet (only .shared "
+                "variables)", o->name);
+  }
+  default:
+    return perr(pc, o->line, o->col, "this operand is not supported by the PTX kernel engine yet");
+  }
+}
+
+static bool reg_operand(PComp *pc, const PtxOperand *o, POpd *out) {
+  if (o->kind != PTX_OPD_REG)
+    return perr(pc, o->line, o->col, "expected a register");
+  return operand(pc, o, out);
+}
+
+/* The modifiers of the instruction: its types in p->t, p->t2; each other modifier must be one of
+ * `allowed` (a NULL-terminated list; "*" after a name accepts anything starting with it), or it is
+ * reported. The names found are flagged in `found` (by position in allowed). */
+static bool mods(PComp *pc, PIns *p, const char *const *allowed, bool *found) {
+  const PtxInsn *in = pc->insn;
+  unsigned nt = 0;
+  for (uint32_t i = 0; i < in->nmods; i++) {
+    const PtxMod *m = &in->mods[i];
+    if (m->kind == PTX_MOD_TYPE) {
+      if (nt == 0)
+        p->t = m->value;
+      else if (nt == 1)
+        p->t2 = m->value;
+      else
+        return bad_mod(pc, m);
+      nt++;
+      continue;
+    }
+    if (m->kind == PTX_MOD_SPACE) {
+      p->space = m->value;
+      continue;
+    }
+    bool ok = false;
+    for (uint32_t j = 0; allowed && allowed[j] && !ok; j++) {
+      size_t n = strlen(allowed[j]);
+      if (n && allowed[j][n - 1] == '*' ? !strncmp(m->name, allowed[j], n - 1) : !strcmp(m->name, allowed[j])) {
+        ok = true;
+        if (found)
+          found[j] = true;
+      }
+    }
+    if (!ok && m->kind == PTX_MOD_VEC && allowed && allowed[0] && !strcmp(allowed[0], "v*"))
+      ok = true;
+    if (!ok)
+      return bad_mod(pc, m);
+  }
+  return true;
+}
+
+static bool has(const PtxInsn *in, const char *name) { return ptx_insn_has_mod(in, name); }
+
+static int name_index(const char *const *names, size_t n, const PtxInsn *in) {
+  for (uint32_t i = 0; i < in->nmods; i++)
+    for (size_t j = 0; j < n; j++)
+      if (!strcmp(in->mods[i].name, names[j]))
+        return (int)j;
+  return -1;
+}
+
+static bool need_opds(PComp *pc, uint32_t lo, uint32_t hi) {
+  if (pc->insn->nopds < lo || pc->insn->nopds > hi)
+    return unsupported(pc, "this number of operands");
+  return true;
+}
+
+/* Destination and sources of a plain `op.t d, a, b, ...` */
+static bool plain(PComp *pc, PIns *p, uint32_t nsrc) {
+  const PtxInsn *in = pc->insn;
+  if (!need_opds(pc, nsrc + 1, nsrc + 1) || !reg_operand(pc, &in->opds[0], &p->d[0]))
+    return false;
+  p->nd = 1;
+  p->ns = (uint8_t)nsrc;
+  for (uint32_t i = 0; i < nsrc; i++)
+    if (!operand(pc, &in->opds[1 + i], &p->s[i]))
+      return false;
+  return true;
+}
+
+static const char *const float_mods[] = {"rn", "ftz", "sat", "approx", "full", NULL};
+
+/* add sub mul mad fma div rem min max neg abs and or xor not shl shr popc clz brev cnot and the
+ * float math: int_op / f32_op / f64_op by type */
+static bool c_arith(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const int_mods[] = {"lo", "hi", "wide", "sat", "cc", NULL};
+  bool found[8] = {0};
+  PtxType t = ptx_insn_type(in, 0);
+  bool fl = is_float(t);
+  if (!mods(pc, p, fl ? float_mods : int_mods, found))
+    return false;
+  if (!fl && (t == PTX_T_PRED) && in->op != PTX_OP_AND && in->op != PTX_OP_OR && in->op != PTX_OP_XOR &&
+      in->op != PTX_OP_NOT)
+    return unsupported(pc, NULL);
+  if (!fl && !is_int(t) && t != PTX_T_PRED)
+    return unsupported(pc, t ? "this type" : "an instruction without a type");
+  if (!fl && found[4])
+    return unsupported(pc, "the carry flag (.cc)");
+  p->ftz = fl && found[1];
+  p->sat = found[fl ? 2 : 3];
+  if (p->sat && !fl && t != PTX_T_S32)
+    return unsupported(pc, ".sat of other than .s32");
+  unsigned nsrc = 2;
+  int mode = -1;
+  switch (in->op) {
+  case PTX_OP_ADD: mode = fl ? F_ADD : I_ADD; break;
+  case PTX_OP_SUB: mode = fl ? F_SUB : I_SUB; break;
+  case PTX_OP_MUL: mode = fl ? F_MUL : found[1] ? I_MUL_HI : found[2] ? I_MUL_WIDE : found[0] ? I_MUL_LO : -1; break;
+  case PTX_OP_MAD:
+  case PTX_OP_FMA:
+    nsrc = 3;
+    mode = fl ? F_FMA : found[1] ? I_MAD_HI : found[2] ? I_MAD_WIDE : found[0] ? I_MAD_LO : -1;
+    if (in->op == PTX_OP_FMA && !fl)
+      mode = -1;
+    break;
+  case PTX_OP_DIV: mode = fl ? F_DIV : I_DIV; break;
+  case PTX_OP_REM: mode = fl ? -1 : I_REM; break;
+  case PTX_OP_MIN: mode = fl ? F_MIN : I_MIN; break;
+  case PTX_OP_MAX: mode = fl ? F_MAX : I_MAX; break;
+  case PTX_OP_NEG: nsrc = 1, mode = fl ? F_NEG : I_NEG; break;
+  case PTX_OP_ABS: nsrc = 1, mode = fl ? F_ABS : I_ABS; break;
+  case PTX_OP_AND: mode = fl ? -1 : I_AND; break;
+  case PTX_OP_OR: mode = fl ? -1 : I_OR; break;
+  case PTX_OP_XOR: mode = fl ? -1 : I_XOR; break;
+  case PTX_OP_NOT: nsrc = 1, mode = fl ? -1 : I_NOT; break;
+  case PTX_OP_CNOT: nsrc = 1, mode = fl ? -1 : I_CNOT; break;
+  case PTX_OP_SHL: mode = fl ? -1 : I_SHL; break;
+  case PTX_OP_SHR: mode = fl ? -1 : I_SHR; break;
+  case PTX_OP_POPC: nsrc = 1, mode = fl ? -1 : I_POPC; break;
+  case PTX_OP_CLZ: nsrc = 1, mode = fl ? -1 : I_CLZ; break;
+  case PTX_OP_BREV: nsrc = 1, mode = fl ? -1 : I_BREV; break;
+  case PTX_OP_SQRT: nsrc = 1, mode = fl ? F_SQRT : -1; break;
+  case PTX_OP_RCP: nsrc = 1, mode = fl ? F_RCP : -1; break;
+  case PTX_OP_RSQRT: nsrc = 1, mode = fl ? F_RSQRT : -1; break;
+  case PTX_OP_EX2: nsrc = 1, mode = fl ? F_EX2 : -1; break;
+  case PTX_OP_LG2: nsrc = 1, mode = fl ? F_LG2 : -1; break;
+  case PTX_OP_SIN: nsrc = 1, mode = fl ? F_SIN : -1; break;
+  case PTX_OP_COS: nsrc = 1, mode = fl ? F_COS : -1; break;
+  default: break;
+  }
+  if (mode < 0)
+    return unsupported(pc, fl ? "this float form" : "this integer form");
+  if (!fl && (in->op == PTX_OP_MUL || in->op == PTX_OP_MAD) && (found[0] + found[1] + found[2]) != 1)
+    return unsupported(pc, NULL);
+  if (!fl && (mode == I_MUL_WIDE || mode == I_MAD_WIDE) && ptx_type_bits(t) > 32)
+    return unsupported(pc, ".wide of 64-bit operands");
+  if (!fl && (found[0] || found[1] || found[2]) && in->op != PTX_OP_MUL && in->op != PTX_OP_MAD)
+    return unsupported(pc, NULL);
+  p->mode = (uint8_t)mode;
+  if (!plain(pc, p, nsrc))
+    return false;
+  k->fn = fl ? (t == PTX_T_F32 ? x_f32 : x_f64) : x_int;
+  return true;
+}
+
+static bool c_mov(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  if (!mods(pc, p, NULL, NULL) || !need_opds(pc, 2, 2))
+    return false;
+  const PtxOperand *d = &in->opds[0], *s = &in->opds[1];
+  if (d->kind == PTX_OPD_VEC || s->kind == PTX_OPD_VEC) { /* pack or unpack */
+    const PtxOperand *v = d->kind == PTX_OPD_VEC ? d : s;
+    unsigned w = ptx_type_bits((PtxType)p->t);
+    if (!v->n || v->n > 4 || !w || w % v->n || (d->kind == PTX_OPD_VEC) == (s->kind == PTX_OPD_VEC))
+      return unsupported(pc, "this vector form");
+    p->bytes = w / v->n / 8;
+    p->mode = d->kind == PTX_OPD_VEC ? 1 : 2;
+    if (p->mode == 1) {
+      p->nd = (uint8_t)v->n;
+      p->ns = 1;
+      for (uint32_t i = 0; i < v->n; i++)
+        if (!reg_operand(pc, &v->elems[i], &p->d[i]))
+          return false;
+      if (!operand(pc, s, &p->s[0]))
+        return false;
+    } else {
+      p->nd = 1;
+      p->ns = (uint8_t)v->n;
+      for (uint32_t i = 0; i < v->n; i++)
+        if (!operand(pc, &v->elems[i], &p->s[i]))
+          return false;
+      if (!reg_operand(pc, d, &p->d[0]))
+        return false;
+    }
+    k->fn = x_pack;
+    return true;
+  }
+  if (!plain(pc, p, 1))
+    return false;
+  k->fn = x_mov;
+  return true;
+}
+
+static bool c_setp(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo", "ls", "hi",  "hs",
+                                        "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", "and", "or",
+                                        "xor", "ftz", NULL};
+  bool found[24] = {0};
+  if (!mods(pc, p, allowed, found))
+    return false;
+  int c = name_index(cmp_names, sizeof cmp_names / sizeof *cmp_names, in);
+  if (c < 0)
+    return unsupported(pc, "a setp without a comparison");
+  if (!is_int(p->t) && !is_float(p->t))
+    return unsupported(pc, "this type");
+  p->mode = (uint8_t)c;
+  p->combine = found[18] ? 1 : found[19] ? 2 : found[20] ? 3 : 0;
+  if (!need_opds(pc, p->combine ? 4 : 3, p->combine ? 4 : 3))
+    return false;
+  const PtxOperand *d = &in->opds[0];
+  if (d->kind == PTX_OPD_PAIR) {
+    p->nd = 2;
+    if (!reg_operand(pc, &d->elems[0], &p->d[0]) || !reg_operand(pc, &d->elems[1], &p->d[1]))
+      return false;
+  } else {
+    p->nd = 1;
+    if (!reg_operand(pc, d, &p->d[0]))
+      return false;
+  }
+  p->ns = (uint8_t)(in->nopds - 1);
+  for (uint32_t i = 1; i < in->nopds; i++)
+    if (!operand(pc, &in->opds[i], &p->s[i - 1]))
+      return false;
+  k->fn = x_setp;
+  return true;
+}
+
+static bool c_selp(PComp *pc, KIns *k, PIns *p) {
+  if (!mods(pc, p, NULL, NULL) || !plain(pc, p, 3))
+    return false;
+  k->fn = x_selp;
+  return true;
+}
+
+static bool c_cvt(PComp *pc, KIns *k, PIns *p) {
+  static const char *const allowed[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "ftz", "sat", NULL};
+  bool found[10] = {0};
+  if (!mods(pc, p, allowed, found))
+    return false;
+  bool dok = is_int(p->t) || is_float(p->t), sok = is_int(p->t2) || is_float(p->t2);
+  if (!dok || !sok)
+    return unsupported(pc, "a conversion of these types");
+  bool fs = is_float(p->t2), fd = is_float(p->t);
+  unsigned r = found[0] || found[4] ? R_N : found[1] || found[5] ? R_Z : found[2] || found[6] ? R_M
+               : found[3] || found[7]  ? R_P
+                                       : R_NONE;
+  bool irnd = found[4] || found[5] || found[6] || found[7];
+  if (fs && !fd && !irnd)
+    return unsupported(pc, "a float to integer conversion without an integer rounding (.rni, .rzi, .rmi, .rpi)");
+  if (fd && !fs && r != R_NONE && r != R_N)
+    return unsupported(pc, "this rounding");
+  if (fd && fs && p->t == p->t2 && !irnd && r == R_NONE)
+    return unsupported(pc, NULL);
+  if (fd && fs && p->t != p->t2 && (irnd || (r != R_NONE && r != R_N)))
+    return unsupported(pc, "this rounding");
+  if (found[9] && !(fd && p->t == PTX_T_F32) && (fd || fs))
+    return unsupported(pc, ".sat of this conversion");
+  p->mode = (uint8_t)(irnd || (fs && !fd) ? r : R_NONE);
+  p->ftz = found[8];
+  p->sat = found[9];
+  if (!plain(pc, p, 1))
+    return false;
+  k->fn = x_cvt;
+  return true;
+}
+
+static bool c_cvta(PComp *pc, KIns *k, PIns *p) {
+  static const char *const allowed[] = {"to", NULL};
+  bool found[1] = {0};
+  if (!mods(pc, p, allowed, found))
+    return false;
+  if (p->space == PTX_SPACE_GLOBAL)
+    p->mode = 0;
+  else if (p->space == PTX_SPACE_SHARED)
+    p->mode = found[0] ? 2 : 1;
+  else
+    return unsupported(pc, "cvta of this state space");
+  if (!plain(pc, p, 1))
+    return false;
+  k->fn = x_cvta;
+  return true;
+}
+
+static const char *const mem_mods[] = {"v*",       "nc",      "ca",      "cg",          "cs",     "lu",     "cv",
+                                       "wb",       "wt",      "volatile", "relaxed",    "weak",   "cta",    "gpu",
+                                       "sys",      "L1::*",   "L2::*",   NULL};
+
+/* The address operand [base+off] of a memory instruction into p->s[si] and p->off; for .param,
+ * the parameter's word. */
+static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
+  if (a->kind != PTX_OPD_ADDR)
+    return perr(pc, a->line, a->col, "expected an address");
+  p->off = a->ival;
+  memset(&p->s[si], 0, sizeof p->s[si]);
+  if (!a->base)
+    return p->space == PTX_SPACE_PARAM ? perr(pc, a->line, a->col, "expected a parameter") : true;
+  const PtxOperand *b = a->base;
+  if (p->space == PTX_SPACE_PARAM) {
+    for (uint32_t i = 0; b->kind == PTX_OPD_SYM && i < pc->fn->sig.nparams; i++)
+      if (pc->fn->sig.params[i].name == b->name) {
+        p->s[si].word = pc->param_word[i];
+        if (p->off < 0 || p->off + p->bytes > 8)
+          return perr(pc, a->line, a->col, "a load of bytes %lld.. of parameter '%s' is not supported by the PTX "
+                      "kernel engine yet", (long long)p->off, b->name);
+        return true;
+      }
+    return perr(pc, a->line, a->col, "ld.param of other than a kernel parameter is not supported by the PTX kernel "
+                "engine yet");
+  }
+  if (b->kind == PTX_OPD_SYM) {
+    size_t off;
+    if (!shared_var(pc, b->name, &off))
+      return perr(pc, b->line, b->col, "the address of '%s' is not supported by the PTX kernel engine yet (only "
+                  ".shared variables)", b->name);
+    if (p->space == PTX_SPACE_NONE)
+      return perr(pc, b->line, b->col, "a generic access of '%s' is not supported by the PTX kernel engine yet",
+                  b->name);
+    p->off += (int64_t)off;
+    return true;
+  }
+  return reg_operand(pc, b, &p->s[si]);
+}
+
+static bool mem_space(PComp *pc, PIns *p, bool param) {
+  if (p->space == PTX_SPACE_GLOBAL || p->space == PTX_SPACE_SHARED || p->space == PTX_SPACE_NONE ||
+      (param && p->space == PTX_SPACE_PARAM))
+    return true;
+  return unsupported(pc, "memory of this state space");
+}
+
+static bool mem_type(PComp *pc, PIns *p) {
+  unsigned w = ptx_type_bits((PtxType)p->t);
+  if (!(is_int(p->t) || is_float(p->t)) || w < 8 || w > 64)
+    return unsupported(pc, "memory of this type");
+  p->bytes = w / 8;
+  p->ety = ir_type_int(pc->c->in->ctx, w, SIGNLESS);
+  return true;
+}
+
+static bool c_ld(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  if (!mods(pc, p, mem_mods, NULL) || !mem_space(pc, p, true) || !mem_type(pc, p) || !need_opds(pc, 2, 2))
+    return false;
+  const PtxOperand *d = &in->opds[0];
+  if (d->kind == PTX_OPD_VEC) {
+    if (p->space == PTX_SPACE_PARAM || d->n > 4)
+      return unsupported(pc, "this vector load");
+    p->nd = (uint8_t)d->n;
+    for (uint32_t i = 0; i < d->n; i++)
+      if (!reg_operand(pc, &d->elems[i], &p->d[i]))
+        return false;
+  } else {
+    p->nd = 1;
+    if (!reg_operand(pc, d, &p->d[0]))
+      return false;
+  }
+  p->ns = 1;
+  if (!address(pc, p, &in->opds[1], 0))
+    return false;
+  if (p->space == PTX_SPACE_PARAM) {
+    k->fn = x_ld_param;
+    return true;
+  }
+  p->memo = kernel_new_memo(&pc->kc, p->bytes);
+  k->fn = x_ld;
+  return true;
+}
+
+static bool c_st(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  if (!mods(pc, p, mem_mods, NULL) || !mem_space(pc, p, false) || !mem_type(pc, p) || !need_opds(pc, 2, 2))
+    return false;
+  if (!address(pc, p, &in->opds[0], 0))
+    return false;
+  const PtxOperand *v = &in->opds[1];
+  if (v->kind == PTX_OPD_VEC) {
+    if (v->n > 3)
+      return unsupported(pc, "this vector store");
+    p->ns = (uint8_t)(1 + v->n);
+    for (uint32_t i = 0; i < v->n; i++)
+      if (!operand(pc, &v->elems[i], &p->s[1 + i]))
+        return false;
+  } else {
+    p->ns = 2;
+    if (!operand(pc, v, &p->s[1]))
+      return false;
+  }
+  p->memo = kernel_new_memo(&pc->kc, p->bytes);
+  k->fn = x_st;
+  return true;
+}
+
+static bool c_atom(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec",
+                                        "relaxed", "acquire", "release", "acq_rel", "cta", "gpu", "sys", NULL};
+  if (!mods(pc, p, allowed, NULL) || !mem_space(pc, p, false))
+    return false;
+  int op = name_index(atom_names, sizeof atom_names / sizeof *atom_names, in);
+  if (op < 0)
+    return unsupported(pc, "an atomic without an operation");
+  unsigned w = ptx_type_bits((PtxType)p->t);
+  if (!(is_int(p->t) || is_float(p->t)) || (w != 32 && w != 64))
+    return unsupported(pc, "an atomic of this type");
+  if (is_float(p->t) && op != A_ADD && op != A_EXCH && op != A_MIN && op != A_MAX)
+    return unsupported(pc, "this float atomic");
+  p->mode = (uint8_t)op;
+  p->bytes = w / 8;
+  bool red = in->op == PTX_OP_RED;
+  uint32_t nsrc = op == A_CAS ? 3 : 2;
+  if (!need_opds(pc, nsrc + !red, nsrc + !red))
+    return false;
+  uint32_t i = 0;
+  if (!red) {
+    p->nd = 1;
+    if (!reg_operand(pc, &in->opds[i++], &p->d[0]))
+      return false;
+  }
+  if (!address(pc, p, &in->opds[i++], 0))
+    return false;
+  p->ns = (uint8_t)nsrc;
+  for (uint32_t j = 1; j < nsrc; j++)
+    if (!operand(pc, &in->opds[i++], &p->s[j]))
+      return false;
+  p->memo = kernel_new_memo(&pc->kc, p->bytes);
+  k->fn = x_atom;
+  return true;
+}
+
+static bool c_bar(PComp *pc, Op *op, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"sync", "aligned", "warp", NULL};
+  bool found[3] = {0};
+  if (!mods(pc, p, allowed, found))
+    return false;
+  if (found[2]) { /* bar.warp.sync membermask */
+    if (!need_opds(pc, 1, 1) || !operand(pc, &in->opds[0], &p->s[0]))
+      return false;
+    k->fn = x_warp_sync;
+    return true;
+  }
+  if (!found[0] && in->op == PTX_OP_BARRIER)
+    return unsupported(pc, NULL);
+  if (in->nopds > 1)
+    return unsupported(pc, "a barrier with a thread count");
+  if (!need_opds(pc, 1, 1))
+    return false;
+  return c_kbarrier(&pc->kc, op, k);
+}
+
+static bool c_shfl(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"sync", "up", "down", "bfly", "idx", NULL};
+  if (!mods(pc, p, allowed, NULL))
+    return false;
+  int mode = name_index(shfl_names, 4, in);
+  if (!has(in, "sync") || mode < 0 || ptx_type_bits((PtxType)p->t) != 32)
+    return unsupported(pc, NULL);
+  if (!need_opds(pc, 5, 5))
+    return false;
+  p->mode = (uint8_t)mode;
+  const PtxOperand *d = &in->opds[0];
+  if (d->kind == PTX_OPD_PAIR) {
+    p->nd = 2;
+    if (!reg_operand(pc, &d->elems[0], &p->d[0]) || !reg_operand(pc, &d->elems[1], &p->d[1]))
+      return false;
+  } else {
+    p->nd = 1;
+    if (!reg_operand(pc, d, &p->d[0]))
+      return false;
+  }
+  p->ns = 4;
+  for (uint32_t i = 0; i < 4; i++)
+    if (!operand(pc, &in->opds[1 + i], &p->s[i]))
+      return false;
+  k->fn = x_shfl;
+  return true;
+}
+
+static bool c_vote(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"sync", "all", "any", "uni", "ballot", NULL};
+  if (!mods(pc, p, allowed, NULL))
+    return false;
+  int mode = name_index(vote_names, 4, in);
+  if (!has(in, "sync") || mode < 0 || (mode == V_BALLOT) != (p->t == PTX_T_B32) ||
+      (mode != V_BALLOT && p->t != PTX_T_PRED))
+    return unsupported(pc, NULL);
+  p->mode = (uint8_t)mode;
+  if (!plain(pc, p, 2))
+    return false;
+  k->fn = x_vote;
+  return true;
+}
+
+static bool c_activemask(PComp *pc, KIns *k, PIns *p) {
+  if (!mods(pc, p, NULL, NULL) || !need_opds(pc, 1, 1) || !reg_operand(pc, &pc->insn->opds[0], &p->d[0]))
+    return false;
+  p->nd = 1;
+  p->mode = V_BALLOT;
+  k->a = 1;
+  k->fn = x_vote;
+  return true;
+}
+
+/* membar and fence: blocks run their threads in lock step and each access is performed when it
+ * runs, so ordering needs nothing more */
+static bool c_fence(PComp *pc, KIns *k, PIns *p) {
+  static const char *const allowed[] = {"cta", "gl", "gpu", "sys", "sc", "acq_rel", NULL};
+  if (!mods(pc, p, allowed, NULL) || !need_opds(pc, 0, 0))
+    return false;
+  k->fn = x_nop;
+  return true;
+}
+
+/* One instruction (not a branch, ret or exit) into k. */
+static bool c_insn(PComp *pc, Op *op, KIns *k, PIns *p) {
+  switch ((PtxOpcode)pc->insn->op) {
+  case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_FMA: case PTX_OP_DIV:
+  case PTX_OP_REM: case PTX_OP_MIN: case PTX_OP_MAX: case PTX_OP_NEG: case PTX_OP_ABS: case PTX_OP_AND:
+  case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_CNOT: case PTX_OP_SHL: case PTX_OP_SHR:
+  case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_SQRT: case PTX_OP_RCP: case PTX_OP_RSQRT:
+  case PTX_OP_EX2: case PTX_OP_LG2: case PTX_OP_SIN: case PTX_OP_COS:
+    return c_arith(pc, k, p);
+  case PTX_OP_MOV: return c_mov(pc, k, p);
+  case PTX_OP_SETP: return c_setp(pc, k, p);
+  case PTX_OP_SELP: return c_selp(pc, k, p);
+  case PTX_OP_CVT: return c_cvt(pc, k, p);
+  case PTX_OP_CVTA: return c_cvta(pc, k, p);
+  case PTX_OP_LD: return c_ld(pc, k, p);
+  case PTX_OP_ST: return c_st(pc, k, p);
+  case PTX_OP_ATOM: case PTX_OP_RED: return c_atom(pc, k, p);
+  case PTX_OP_BAR: case PTX_OP_BARRIER: return c_bar(pc, op, k, p);
+  case PTX_OP_SHFL: return c_shfl(pc, k, p);
+  case PTX_OP_VOTE: return c_vote(pc, k, p);
+  case PTX_OP_ACTIVEMASK: return c_activemask(pc, k, p);
+  case PTX_OP_MEMBAR: case PTX_OP_FENCE: return c_fence(pc, k, p);
+  default: return unsupported(pc, NULL);
+  }
+}
+
+typedef struct PBlock {
+  KIns *ins;
+  uint32_t n, cap;
+} PBlock;
+
+static KIns *block_add(PBlock *b) {
+  if (b->n == b->cap) {
+    uint32_t cap = b->cap ? 2 * b->cap : 16;
+    KIns *p = realloc(b->ins, cap * sizeof *p);
+    if (!p)
+      abort();
+    b->ins = p;
+    b->cap = cap;
+  }
+  KIns *k = &b->ins[b->n++];
+  memset(k, 0, sizeof *k);
+  return k;
+}
+
+static bool is_term(const PtxInsn *in) {
+  return in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT;
+}
+
+/* The shared variables the kernel may name: the module's and its body's, at their offsets in the
+ * block's static shared memory; an unsized one is the dynamic shared memory. */
+static bool shared_vars(PComp *pc) {
+  const PtxModule *m = pc->m;
+  const PtxFunc *fn = pc->fn;
+  uint32_t cap = 0;
+  for (uint32_t i = 0; i < m->ndecls; i++)
+    cap += m->decls[i].kind == PTX_DECL_VAR && m->decls[i].var->space == PTX_SPACE_SHARED;
+  for (uint32_t i = 0; i < fn->nstmts; i++)
+    cap += fn->stmts[i].kind == PTX_STMT_VAR;
+  IrCtx *ctx = pc->c->in->ctx;
+  pc->svars = ir_alloc(ctx, (cap + 1) * sizeof *pc->svars);
+  pc->soff = ir_alloc(ctx, (cap + 1) * sizeof *pc->soff);
+  size_t total = 0;
+  for (uint32_t pass = 0; pass < 2; pass++) {
+    uint32_t n = pass ? fn->nstmts : m->ndecls;
+    for (uint32_t i = 0; i < n; i++) {
+      const PtxVar *v;
+      if (pass == 0 && m->decls[i].kind == PTX_DECL_VAR)
+        v = m->decls[i].var;
+      else if (pass == 1 && fn->stmts[i].kind == PTX_STMT_VAR)
+        v = fn->stmts[i].var;
+      else
+        continue;
+      if (v->space != PTX_SPACE_SHARED) {
+        if (pass == 1)
+          return perr(pc, v->line, v->col, "a .%s variable in a kernel is not supported by the PTX kernel engine "
+                      "yet", ptx_space_name((PtxSpace)v->space));
+        continue; /* module variables of other spaces: an error where one is used */
+      }
+      uint64_t bytes = ptx_type_bits((PtxType)v->type) / 8 * (v->vec ? v->vec : 1);
+      for (uint32_t d = 0; d < v->ndims; d++)
+        bytes *= v->dims[d] ? v->dims[d] : 1;
+      if (v->unsized)
+        bytes = 0;
+      if (bytes > (1u << 20))
+        return perr(pc, v->line, v->col, "shared variable '%s' of %llu bytes is too large", v->name,
+                    (unsigned long long)bytes);
+      pc->svars[pc->nsvars] = v;
+      pc->soff[pc->nsvars++] = v->unsized ? 0 : kernel_reserve_shared(&pc->kc, bytes);
+      total += v->unsized ? 0 : kernel_align16(bytes);
+    }
+  }
+  pc->dyn_off = total;
+  return true;
+}
+
+static Kernel *compile(PComp *pc) {
+  Comp *c = pc->c;
+  IrCtx *ctx = c->in->ctx;
+  const PtxFunc *fn = pc->fn;
+  /* the kernel's op holds one op per instruction, so that reports that name an access's site
+     (kernel_race.c) find its instruction */
+  Op *kop = ir_op_new(ctx, fn->name, ptx_loc(pc, fn->line, fn->col), NULL, 0, NULL, 0, NULL, 1);
+  Block *iblk = ir_alloc(ctx, sizeof *iblk);
+  iblk->parent = &kop->regions[0];
+  kop->regions[0].first = kop->regions[0].last = iblk;
+  Kernel *k = kernel_new_front(c, kop);
+  pc->kc = (KComp){.in = c->in, .k = k};
+  /* parameters: one uniform word each */
+  uint32_t np = fn->sig.nparams;
+  pc->param_word = ir_alloc(ctx, (np + 1) * sizeof *pc->param_word);
+  PInfo *info = ir_alloc(ctx, sizeof *info);
+  info->nparams = np;
+  info->ptype = ir_alloc(ctx, np + 1);
+  info->bufname = pc->bufname;
+  info->line = fn->line;
+  info->col = fn->col;
+  for (uint32_t i = 0; i < np; i++) {
+    const PtxVar *v = &fn->sig.params[i];
+    unsigned bits = ptx_type_bits((PtxType)v->type) * (v->vec ? v->vec : 1);
+    for (uint32_t d = 0; d < v->ndims; d++)
+      bits *= (unsigned)v->dims[d];
+    if (bits > 64 || v->ndims || v->vec)
+      return perr(pc, v->line, v->col, "parameter '%s': parameters of more than 8 bytes are not supported by the PTX "
+                  "kernel engine yet", v->name), NULL;
+    pc->param_word[i] = kernel_new_uniform(&pc->kc, 1);
+    info->ptype[i] = v->type;
+  }
+  *kernel_llvm_ext(k) = info;
+  pc->reg0 = kernel_new_varying(&pc->kc, fn->nregs + 1);
+  if (!shared_vars(pc))
+    return NULL;
+  /* basic blocks: a new one at each label and after each branch, ret and exit; the last one
+     (empty) is where every thread leaves */
+  uint32_t *blk = calloc(fn->nstmts + 1, sizeof *blk), *lblk = calloc(fn->nlabels + 1, sizeof *lblk), nb = 1;
+  bool fresh = true, pending = false;
+  for (uint32_t i = 0; i < fn->nstmts; i++) {
+    const PtxStmt *s = &fn->stmts[i];
+    if (s->kind == PTX_STMT_LABEL) {
+      if (!fresh || pending)
+        nb++;
+      fresh = true;
+      pending = false;
+      lblk[s->label] = nb - 1;
+    } else if (s->kind == PTX_STMT_INSN) {
+      if (pending)
+        nb++;
+      pending = is_term(&s->insn);
+      fresh = false;
+      blk[i] = nb - 1;
+    }
+  }
+  nb++; /* the exit block */
+  PBlock *bl = calloc(nb, sizeof *bl);
+  uint32_t cur = 0;
+  bool closed = false; /* the current block ended with an unguarded bra, ret or exit */
+  for (uint32_t i = 0; i < fn->nstmts && !pc->failed; i++) {
+    const PtxStmt *s = &fn->stmts[i];
+    if (s->kind == PTX_STMT_PROTO)
+      perr(pc, fn->line, fn->col, "call prototypes are not supported by the PTX kernel engine yet");
+    if (s->kind != PTX_STMT_INSN && s->kind != PTX_STMT_LABEL)
+      continue;
+    uint32_t b = s->kind == PTX_STMT_LABEL ? lblk[s->label] : blk[i];
+    if (b != cur) { /* the block before falls through to this one */
+      if (!closed) {
+        KIns *fall = block_add(&bl[cur]);
+        PIns *p = ir_alloc(ctx, sizeof *p);
+        p->target = b;
+        fall->aux = p;
+        fall->fn = x_bra;
+        fall->op = bl[cur].n > 1 ? bl[cur].ins[bl[cur].n - 2].op : NULL;
+        fall->loc = bl[cur].n > 1 ? bl[cur].ins[bl[cur].n - 2].loc : NULL;
+        if (!fall->op) {
+          fall->op = ir_op_new(ctx, "bra", ptx_loc(pc, fn->line, fn->col), NULL, 0, NULL, 0, NULL, 0);
+          fall->loc = interp_loc(c, fall->op);
+        }
+      }
+      cur = b;
+      closed = false;
+    }
+    if (s->kind == PTX_STMT_LABEL)
+      continue;
+    const PtxInsn *in = &s->insn;
+    pc->insn = in;
+    char name[160];
+    insn_name(in, name, sizeof name);
+    KIns *ki = block_add(&bl[cur]);
+    PIns *p = ir_alloc(ctx, sizeof *p);
+    ki->op = ir_op_new(ctx, name, ptx_loc(pc, in->line, in->col), NULL, 0, NULL, 0, NULL, 0);
+    ir_block_push_back(iblk, ki->op);
+    ki->loc = interp_loc(c, ki->op);
+    ki->aux = p;
+    if (in->has_guard && !reg_operand(pc, &in->guard, &p->guard))
+      break;
+    if (in->op == PTX_OP_BRA) {
+      static const char *const allowed[] = {"uni", NULL};
+      if (!mods(pc, p, allowed, NULL) || !need_opds(pc, 1, 1))
+        break;
+      if (in->opds[0].kind != PTX_OPD_LABEL) {
+        unsupported(pc, "a branch to other than a label");
+        break;
+      }
+      p->target = lblk[in->opds[0].label];
+      p->next = cur + 1;
+      ki->fn = in->has_guard ? x_cond_bra : x_bra;
+      closed = !in->has_guard;
+      continue;
+    }
+    if (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) {
+      static const char *const allowed[] = {"uni", NULL};
+      if (!mods(pc, p, allowed, NULL) || !need_opds(pc, 0, 0))
+        break;
+      p->target = EXIT_PC;
+      p->next = cur + 1;
+      ki->fn = in->has_guard ? x_cond_ret : x_bra;
+      closed = !in->has_guard;
+      continue;
+    }
+    if (!c_insn(pc, ki->op, ki, p))
+      break;
+    if (in->has_guard) {
+      p->run = ki->fn;
+      ki->fn = x_guard;
+    }
+  }
+  Kernel *out = NULL;
+  if (!pc->failed) {
+    if (!closed && cur + 1 < nb) { /* the last block falls through to the exit */
+      KIns *ki = block_add(&bl[cur]);
+      PIns *p = ir_alloc(ctx, sizeof *p);
+      p->target = EXIT_PC;
+      ki->aux = p;
+      ki->fn = x_bra;
+      ki->op = ir_op_new(ctx, "ret", ptx_loc(pc, fn->line, fn->col), NULL, 0, NULL, 0, NULL, 0);
+      ki->loc = interp_loc(c, ki->op);
+    }
+    KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb};
+    for (uint32_t i = 0; i < nb; i++) {
+      body.blocks[i].n = bl[i].n;
+      body.blocks[i].ins = ir_alloc(ctx, (bl[i].n + 1) * sizeof(KIns));
+      if (bl[i].n)
+        memcpy(body.blocks[i].ins, bl[i].ins, bl[i].n * sizeof(KIns));
+    }
+    kernel_front_done(k, &body, 1, np, pc->param_word);
+    out = k;
+  }
+  for (uint32_t i = 0; i < nb; i++)
+    free(bl[i].ins);
+  free(bl);
+  free(blk);
+  free(lblk);
+  return out;
+}
+
+Kernel *kernel_of_ptx(Comp *c, Op *site, Op *bin, const char *text, size_t len, Str name) {
+  IrCtx *ctx = c->in->ctx;
+  Attr *sym = ir_op_attr(bin, "sym_name");
+  char buf[300];
+  if (sym && sym->kind == ATTR_STRING)
+    snprintf(buf, sizeof buf, "@%.*s.ptx", (int)sym->u.str.len, sym->u.str.s);
+  else
+    snprintf(buf, sizeof buf, "@binary.ptx");
+  const char *bufname = ir_intern_cstr(ctx, buf).s;
+  ir_ctx_add_source(ctx, bufname, text, len, 1, 1, true);
+  PtxError err;
+  PtxModule *m = ptx_parse(bufname, text, len, &err);
+  PComp pc = {.c = c, .site = site, .m = m, .bufname = bufname};
+  if (!m) {
+    perr(&pc, err.line, err.col, "%s", err.msg);
+    return NULL;
+  }
+  char fname[256];
+  snprintf(fname, sizeof fname, "%.*s", (int)name.len, name.s);
+  const PtxFunc *fn = ptx_module_func(m, fname);
+  Kernel *k = NULL;
+  if (!fn || !fn->entry || !fn->defined) {
+    ir_op_error(ctx, site, "%s has no kernel (.entry) '%s'", bufname, fname);
+    c->in->errors++;
+  } else {
+    pc.fn = fn;
+    k = compile(&pc);
+  }
+  ptx_module_destroy(m);
+  return k;
+}
+
+bool kernel_ptx_bind(Comp *c, Op *site, Kernel *k, uint32_t first, uint32_t n) {
+  const PInfo *info = *kernel_llvm_ext(k);
+  uint32_t w = 0; /* the parameter the operand's first word goes to */
+  for (uint32_t i = 0; i < n; i++) {
+    const Type *t = site->operands[first + i]->type;
+    uint32_t nw = interp_words(t);
+    for (uint32_t j = 0; j < nw && w < info->nparams; j++, w++) {
+      /* a memref passes its descriptor's words (pointers, offset, sizes, strides: 64 bits each),
+         as mlir-opt's lowering of a kernel's memref arguments takes them */
+      unsigned pt = info->ptype[w], bits = ptx_type_bits((PtxType)pt);
+      bool mr = t->kind == TY_MEMREF;
+      unsigned tb = t->kind == TY_LLVM_PTR || t->kind == TY_INDEX || mr ? 64
+                    : t->kind == TY_INT || t->kind == TY_FLOAT    ? interp_elem_bytes(t) * 8
+                                                                  : 0;
+      bool fl = t->kind == TY_FLOAT;
+      if (!tb || tb != bits || fl != is_float(pt)) {
+        ir_op_error(c->in->ctx, site, "passes %s as operand %u to PTX kernel parameter %u of type .%s",
+                    mr ? "a memref descriptor word" : t->kind == TY_LLVM_PTR ? "a pointer" : fl ? "a float"
+                    : t->kind == TY_INT ? "an integer" : "a value", first + i, w, ptx_type_name((PtxType)pt));
+        c->in->errors++;
+        return false;
+      }
+    }
+  }
+  return true;
+}
