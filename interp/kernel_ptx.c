@@ -65,7 +65,7 @@ typedef struct PIns {
   uint8_t combine;  /* setp .and/.or/.xor: 1, 2, 3 */
   bool ftz, sat;
   uint8_t nd, ns;
-  POpd d[4], s[4];  /* destinations (registers), sources */
+  POpd d[4], s[5];  /* destinations (registers), sources */
   uint32_t bytes;   /* memory: bytes per element */
   int64_t off;      /* memory: the address's constant offset */
   uint32_t memo;
@@ -1353,7 +1353,7 @@ static bool c_st(PComp *pc, KIns *k, PIns *p) {
     return false;
   const PtxOperand *v = &in->opds[1];
   if (v->kind == PTX_OPD_VEC) {
-    if (v->n > 3)
+    if (v->n > 4)
       return unsupported(pc, "this vector store");
     p->ns = (uint8_t)(1 + v->n);
     for (uint32_t i = 0; i < v->n; i++)
