@@ -884,7 +884,7 @@ static bool perr(PComp *pc, uint32_t line, uint32_t col, const char *fmt, ...) {
   va_end(ap);
   IrCtx *ctx = pc->c->in->ctx;
   ir_diag(ctx, DIAG_ERROR, ptx_loc(pc, line, col), "%s", msg);
-  ir_diag(ctx, DIAG_NOTE, ir_op_loc(pc->site), "in the PTX kernel launched here");
+  ir_diag(ctx, DIAG_NOTE, ir_op_loc(pc->site), "in the kernel launched here");
   pc->c->in->errors++;
   pc->failed = true;
   return false;
@@ -1794,9 +1794,9 @@ bool kernel_ptx_bind(Comp *c, Op *site, Kernel *k, uint32_t first, uint32_t n) {
                                                                   : 0;
       bool fl = t->kind == TY_FLOAT;
       if (!tb || tb != bits || fl != is_float(pt)) {
-        ir_op_error(c->in->ctx, site, "passes %s as operand %u to PTX kernel parameter %u of type .%s",
+        ir_op_error(c->in->ctx, site, "passes %s as kernel operand %u to PTX kernel parameter %u of type .%s",
                     mr ? "a memref descriptor word" : t->kind == TY_LLVM_PTR ? "a pointer" : fl ? "a float"
-                    : t->kind == TY_INT ? "an integer" : "a value", first + i, w, ptx_type_name((PtxType)pt));
+                    : t->kind == TY_INT ? "an integer" : "a value", i, w, ptx_type_name((PtxType)pt));
         c->in->errors++;
         return false;
       }

@@ -1,0 +1,313 @@
+// What PTX kernels are refused with and what they are stopped for, each at its PTX place
+// (Inputs/exec/errors.ptx, named @errors.ptx after its gpu.binary) with its source line and caret,
+// the thread and block where one runs, and a note at the launch: an instruction, a modifier and a
+// special register the engine does not run; a store to memory no allocation holds; shared memory
+// past its end; a shared-memory race; a barrier under a guard only some threads pass; an integer
+// division by zero; a shuffle by a thread outside its member mask; a launch whose operands do not
+// fit the kernel's parameters, of a kernel the PTX does not have, and of PTX that does not parse.
+
+// RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
+// RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
+
+// CHECK: {{^}}@errors.ptx:13:2: error: 'prmt.b32' is not supported by the PTX kernel engine yet
+// CHECK-NEXT: prmt.b32 %r2, %r1, %r1, 0x3210;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+14]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@no_prmt blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:21:2: error: 'add.rz.f32': modifier '.rz' is not supported by the PTX kernel engine yet
+// CHECK-NEXT: add.rz.f32 %f2, %f1, %f1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+14]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@no_rz blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:28:16: error: special register %clock is not supported by the PTX kernel engine yet
+// CHECK-NEXT: mov.u32 %r1, %clock;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+14]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@no_clock blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:39:2: error: 'st.global.u32' op out-of-bounds access: 4 bytes at 0x{{[0-9a-f]+}}, in no memory the device holds (thread (0, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: st.global.u32 [%rd2], %r1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+15]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+12]]:5: note: the program ends at this synchronization: the kernel launched by 'gpu.launch_func' @errors::@{{[a-z_]+}} ({{[0-9]+}}:5) failed, and a failed launch is sticky
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@wild blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:51:2: error: 'st.shared.u32' op out-of-bounds access: 4 bytes at offset 16 of the block's shared memory (16 bytes) (thread (4, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: st.shared.u32 [%r3], %r1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+15]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+12]]:5: note: the program ends at this synchronization: the kernel launched by 'gpu.launch_func' @errors::@{{[a-z_]+}} ({{[0-9]+}}:5) failed, and a failed launch is sticky
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@shared_oob blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:64:2: error: 'ld.shared.u32' op data race in shared memory: reads bytes [4, 8), which thread (1, 0, 0) wrote at '@errors.ptx:63:2' with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: ld.shared.u32 %r5, [%r4+4];
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+15]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+12]]:5: note: the program ends at this synchronization: the kernel launched by 'gpu.launch_func' @errors::@{{[a-z_]+}} ({{[0-9]+}}:5) failed, and a failed launch is sticky
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@shared_race blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:74:7: error: 'bar.sync' op divergent barrier: 3 of 8 threads reached it: (0, 0, 0), (1, 0, 0), (2, 0, 0); 5 did not: (3, 0, 0), (4, 0, 0), (5, 0, 0), (6, 0, 0), (7, 0, 0) (block (0, 0, 0))
+// CHECK-NEXT: @%p1 bar.sync 0;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+15]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+12]]:5: note: the program ends at this synchronization: the kernel launched by 'gpu.launch_func' @errors::@{{[a-z_]+}} ({{[0-9]+}}:5) failed, and a failed launch is sticky
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@guarded_barrier blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:83:2: error: 'div.u32' op integer division by zero (thread (2, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: div.u32 %r3, 100, %r2;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+15]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+12]]:5: note: the program ends at this synchronization: the kernel launched by 'gpu.launch_func' @errors::@{{[a-z_]+}} ({{[0-9]+}}:5) failed, and a failed launch is sticky
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@div_zero blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:91:2: error: 'shfl.sync.down.b32' op a thread outside the shuffle's member mask 0x0000000f executes it (thread (4, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: shfl.sync.down.b32 %r2, %r1, 1, 31, 15;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+15]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+12]]:5: note: the program ends at this synchronization: the kernel launched by 'gpu.launch_func' @errors::@{{[a-z_]+}} ({{[0-9]+}}:5) failed, and a failed launch is sticky
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@shfl_mask blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^.*}}.tmp.mlir:[[@LINE+14]]:5: error: 'gpu.launch_func' op passes an integer as kernel operand 0 to PTX kernel parameter 0 of type .u64
+// CHECK-NEXT: gpu.launch_func @errors::@wild blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%n : i32)
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@wild blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%n : i32)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^.*}}.tmp.mlir:[[@LINE+14]]:5: error: 'gpu.launch_func' op @errors.ptx has no kernel (.entry) 'nothing'
+// CHECK-NEXT: gpu.launch_func @errors::@nothing blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@nothing blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@bad.ptx:6:10: error: use of undeclared register '%r1'
+// CHECK-NEXT: mov.u32 %r1, 1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+8]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @bad [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = ".version 8.0\0A.target sm_90\0A.address_size 64\0A.visible .entry k()\0A{\0A\09mov.u32 %r1, 1;\0A}\0A">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @bad::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    vector.print str "after the launch\n"
+    return
+  }
+}
