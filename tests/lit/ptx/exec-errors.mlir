@@ -4,7 +4,8 @@
 // special register the engine does not run; a store to memory no allocation holds; shared memory
 // past its end; a shared-memory race; a barrier under a guard only some threads pass; an integer
 // division by zero; a shuffle by a thread outside its member mask; a launch whose operands do not
-// fit the kernel's parameters, of a kernel the PTX does not have, and of PTX that does not parse.
+// fit the kernel's parameters, of a kernel the PTX does not have, and of PTX that does not parse;
+// two blocks storing different values to one word.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
@@ -307,6 +308,31 @@ module attributes {gpu.container_module} {
   func.func @main() {
     %c1 = arith.constant 1 : index
     gpu.launch_func @bad::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:101:2: error: 'st.global.u32' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at '@errors.ptx:101:2'; blocks of one launch are not ordered
+// CHECK-NEXT: st.global.u32 [%rd1], %r1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^}}@errors.ptx:101:2: note: the other access
+// CHECK-NEXT: st.global.u32 [%rd1], %r1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@blocks_race blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return
   }
