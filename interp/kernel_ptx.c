@@ -1011,6 +1011,8 @@ static bool mods(PComp *pc, PIns *p, const char *const *allowed, bool *found) {
     }
     bool ok = false;
     for (uint32_t j = 0; allowed && allowed[j] && !ok; j++) {
+      if (!strcmp(allowed[j], "v*"))
+        continue; /* the vector widths: by kind, below */
       size_t n = strlen(allowed[j]);
       if (n && allowed[j][n - 1] == '*' ? !strncmp(m->name, allowed[j], n - 1) : !strcmp(m->name, allowed[j])) {
         ok = true;
@@ -1316,11 +1318,24 @@ static bool mem_type(PComp *pc, PIns *p) {
   return true;
 }
 
+/* The .v2/.v4 width of a memory instruction (1 without one) must be its operand's element count. */
+static bool vec_width(PComp *pc, const PtxOperand *o) {
+  unsigned w = 1;
+  for (uint32_t i = 0; i < pc->insn->nmods; i++)
+    if (pc->insn->mods[i].kind == PTX_MOD_VEC)
+      w = pc->insn->mods[i].value;
+  if ((o->kind == PTX_OPD_VEC ? o->n : 1) != w)
+    return unsupported(pc, "a vector width other than its operand's");
+  return true;
+}
+
 static bool c_ld(PComp *pc, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
   if (!mods(pc, p, mem_mods, NULL) || !mem_space(pc, p, true) || !mem_type(pc, p) || !need_opds(pc, 2, 2))
     return false;
   const PtxOperand *d = &in->opds[0];
+  if (!vec_width(pc, d))
+    return false;
   if (d->kind == PTX_OPD_VEC) {
     if (p->space == PTX_SPACE_PARAM || d->n > 4)
       return unsupported(pc, "this vector load");
@@ -1352,6 +1367,8 @@ static bool c_st(PComp *pc, KIns *k, PIns *p) {
   if (!address(pc, p, &in->opds[0], 0))
     return false;
   const PtxOperand *v = &in->opds[1];
+  if (!vec_width(pc, v))
+    return false;
   if (v->kind == PTX_OPD_VEC) {
     if (v->n > 4)
       return unsupported(pc, "this vector store");

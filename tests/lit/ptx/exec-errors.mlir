@@ -5,7 +5,7 @@
 // past its end; a shared-memory race; a barrier under a guard only some threads pass; an integer
 // division by zero; a shuffle by a thread outside its member mask; a launch whose operands do not
 // fit the kernel's parameters, of a kernel the PTX does not have, and of PTX that does not parse;
-// two blocks storing different values to one word.
+// two blocks storing different values to one word; a vector width its operand does not have.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
@@ -332,6 +332,30 @@ module attributes {gpu.container_module} {
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
     gpu.launch_func @errors::@blocks_race blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:110:2: error: 'ld.global.v2.u32': a vector width other than its operand's is not supported by the PTX kernel engine yet
+// CHECK-NEXT: ld.global.v2.u32 %r1, [%rd1];
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+12]]:5: note: in the kernel launched here
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@vec_mismatch blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return
