@@ -16,9 +16,10 @@
  *            host goes on with the program, so independent chains of ops run on two threads; it
  *            runs on the host's thread instead when no worker spins for it, or when it is the
  *            host's first submit since it last waited (a synchronous launch: the host waits for it
- *            next, and a handoff would only add its latency) (runs_inline). With none spinning the
- *            host wakes a sleeping worker, at most once a millisecond, to spin for the next
- *            (kick_worker). Its blocks spread over the pool either way. When the host submits an op
+ *            next, and a handoff would only add its latency), or when it depends on the op the
+ *            host ran itself last (the host's chain goes on where it is) (runs_inline). With
+ *            none spinning the host wakes a sleeping worker, at most once a millisecond, to spin
+ *            for the next (kick_worker). Its blocks spread over the pool either way. When the host submits an op
  *            after a bounded op it handed over that no worker has started (the worker sleeps, or is
  *            busy), it takes that op back and runs it: queued behind it, the new op would wait for
  *            a worker too. The host runs at most AHEAD_MAX ops ahead of the device while every op
@@ -276,7 +277,7 @@ static void run_op(SimDevice *dev, Op *op, int worker) {
   complete(dev, op, worker);
 }
 
-static bool runs_inline(const SimDevice *dev, const Op *op) {
+static bool runs_inline(const SimDevice *dev, const Op *op, bool follows) {
   if (dev->cfg.no_inline)
     return false;
   switch (op->d.kind) {
@@ -292,7 +293,7 @@ static bool runs_inline(const SimDevice *dev, const Op *op) {
      * A kernel that may wait (for another kernel, for the host) must not hold up the host, and
      * a callback's kernels go to the pool. */
     return op->d.bounded && !sim_tls_ctx &&
-           (dev->host_submits == 0 ||
+           (dev->host_submits == 0 || follows ||
             (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) <= dev->rq_n);
   default:
     return false;
@@ -458,9 +459,16 @@ static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, 
   if (out)
     *out = op;
   if (op->npending == 0) {
-    if (dev->cfg.sched == SIM_SCHED_THREADS && runs_inline(dev, op)) {
+    /* an op after the one the host just ran itself continues the host's chain: a worker would
+       only add its latency, as nothing else was submitted in between to overlap with */
+    bool follows = false;
+    for (size_t i = 0; i < ndeps && !follows && dev->host_last; i++)
+      follows = deps[i] && deps[i]->id == dev->host_last;
+    if (dev->cfg.sched == SIM_SCHED_THREADS && runs_inline(dev, op, follows)) {
       if (op->d.kind == SIM_OP_KERNEL && dev->host_submits && dev->nsleeping)
         kick_worker(dev);
+      if (!sim_tls_ctx)
+        dev->host_last = op->id;
       run_op(dev, op, sim_tls_ctx ? sim_tls_ctx->worker : -1);
     } else {
       make_ready(dev, op);

@@ -205,6 +205,7 @@ struct SimDevice {
   atomic_uint_fast64_t ndone; /* ops completed so far (spinning waiters watch it) */
   unsigned host_submits;     /* threads: host submits since the host last waited */
   uint64_t kicked_ns;        /* threads: when the host last woke a sleeping worker to spin */
+  uint64_t host_last;        /* threads: the id of the op the host last ran itself (0: none) */
   uint64_t next_op_id;
   Op *free_ops;
   Op *all_ops;
