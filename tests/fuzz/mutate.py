@@ -235,15 +235,58 @@ def m_drop_async(rng, lines):
     return f"drop async on line {i + 1}"
 
 
-MUTATIONS = [(m_delete, 3), (m_duplicate, 1), (m_swap_lines, 2), (m_int, 2), (m_constant_int, 3),
+PTX_STR_RE = re.compile(r'(assembly = ")([^"]*)(")')
+PTX_REG_RE = re.compile(r"%(rd|r|f|fd|p|rs|h)(\d+)")
+PTX_TYPES = [".u8", ".u16", ".u32", ".u64", ".s32", ".s64", ".b32", ".b64", ".f32", ".f64", ".pred", ".v2", ".v4"]
+PTX_TYPE_RE = re.compile("|".join(re.escape(t) for t in PTX_TYPES) + r"(?![\w])")
+
+
+def m_ptx(rng, lines):
+    """One edit inside the PTX text of a gpu.binary object (lines of it are joined by \\0A)."""
+    sites = [i for i in code_lines(lines) if PTX_STR_RE.search(lines[i])]
+    if not sites:
+        return None
+    i = rng.choice(sites)
+    m = PTX_STR_RE.search(lines[i])
+    ptx = m.group(2).split("\\0A")
+    code = [k for k, l in enumerate(ptx) if l.strip() and not l.lstrip().startswith("//")]
+    if not code:
+        return None
+    k = rng.choice(code)
+    what = rng.choice(["delete", "duplicate", "swap", "int", "reg", "type"])
+    if what == "delete":
+        del ptx[k]
+    elif what == "duplicate":
+        ptx.insert(k + 1, ptx[k])
+    elif what == "swap":
+        j = min(k + 1, len(ptx) - 1)
+        ptx[k], ptx[j] = ptx[j], ptx[k]
+    else:
+        regex = {"int": INT_RE, "reg": PTX_REG_RE, "type": PTX_TYPE_RE}[what]
+        found = list(regex.finditer(ptx[k]))
+        if not found:
+            return None
+        f = rng.choice(found)
+        if what == "int":
+            new = rng.choice(INTS)
+        elif what == "reg":
+            new = f"%{f.group(1)}{rng.choice([0, 1, 2, 3, 7, 31, 255, 4096])}"
+        else:
+            new = rng.choice(PTX_TYPES)
+        ptx[k] = ptx[k][:f.start()] + new + ptx[k][f.end():]
+    lines[i] = lines[i][:m.start(2)] + "\\0A".join(ptx) + lines[i][m.end(2):]
+    return f"PTX {what} at PTX line {k + 1} of line {i + 1}"
+
+
+MUTATIONS = [(m_ptx, 4), (m_delete, 3), (m_duplicate, 1), (m_swap_lines, 2), (m_int, 2), (m_constant_int, 3),
              (m_float, 1), (m_dim, 2), (m_ssa_swap, 3), (m_drop_wait, 2), (m_drop_dep, 2),
              (m_drop_async, 1)]
 
 
 def make_mutant(seed, index, corpus, gen):
-    """Mutant `index` of `seed`: (text, origin description)."""
+    """Mutant `index` of `seed`: (text, origin description); gen None: the corpus only."""
     rng = random.Random(f"{seed}:{index}")
-    if rng.random() < 0.3:
+    if gen is not None and rng.random() < 0.3:
         gseed = rng.randrange(1 << 20)
         name, text = f"genprog.py {gseed}", gen.get(gseed)
     else:
@@ -342,6 +385,8 @@ def main():
     ap.add_argument("--only", type=int, default=None)
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--reduce", metavar="DIR", default=None)
+    ap.add_argument("--sources", metavar="TEXT", default=None,
+                    help="mutate only corpus files whose path holds TEXT (e.g. ptx), no generated programs")
     a = ap.parse_args()
     env = dict(os.environ)
     env.setdefault("ASAN_OPTIONS", "allocator_may_return_null=1:detect_leaks=1:max_allocation_size_mb=1024")
@@ -362,8 +407,13 @@ def main():
     modes = [["--lower"]] + [[f"--sched={s}", bound] for s in scheds]
     progress = sys.stderr.isatty() and not a.quiet
     corpus = corpus_sources()
+    if a.sources:
+        corpus = [c for c in corpus if a.sources in c[0]]
+        if not corpus:
+            print(f"mutate.py: no corpus file's path holds '{a.sources}'", file=sys.stderr)
+            return 2
     tmp = tempfile.mkdtemp(prefix="gpuinterp-mutate.")
-    gen = GenCache(tmp)
+    gen = GenCache(tmp) if not a.sources else None
     counts = {k: 0 for k in OUTCOMES}
     sigs = {}
     kept = 0
