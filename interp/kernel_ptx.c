@@ -468,6 +468,142 @@ static int x_f64(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+/* ---- bit manipulation --------------------------------------------------------------------------- */
+
+enum { B_LOP3, B_SHF_L, B_SHF_R, B_PRMT, B_BFE, B_BFI, B_MUL24_LO, B_MUL24_HI, B_MAD24_LO, B_MAD24_HI, B_SAD,
+       B_SLCT, B_COPYSIGN, B_TESTP, B_BFIND };
+enum { T_FINITE, T_INFINITE, T_NUMBER, T_NOTANUMBER, T_NORMAL, T_SUBNORMAL };
+
+/* lop3: bit i of the result is bit (a_i b_i c_i) of the table, the union of its set minterms */
+static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut) {
+  uint32_t r = 0;
+  for (unsigned m = 0; m < 8; m++)
+    if (lut >> m & 1)
+      r |= (m & 4 ? a : ~a) & (m & 2 ? b : ~b) & (m & 1 ? c : ~c);
+  return r;
+}
+
+/* prmt: result byte i is byte sel of {b, a} (a the low four); mode 0 the default, 1..6 f4e b4e rc8 ecl ecr rc16 */
+static uint32_t prmt(unsigned mode, uint32_t a, uint32_t b, uint32_t c) {
+  uint64_t x = (uint64_t)b << 32 | a;
+  uint32_t r = 0, s = c & 3;
+  for (unsigned i = 0; i < 4; i++) {
+    unsigned n = c >> (4 * i) & 15, sel;
+    switch (mode) {
+    case 1: sel = (s + i) & 7; break;               /* f4e */
+    case 2: sel = (s - i) & 7; break;               /* b4e */
+    case 3: sel = s; break;                         /* rc8 */
+    case 4: sel = i > s ? i : s; break;             /* ecl */
+    case 5: sel = i < s ? i : s; break;             /* ecr */
+    case 6: sel = (s & 1) * 2 + (i & 1); break;     /* rc16 */
+    default: sel = n & 7; break;
+    }
+    uint32_t byte = (uint32_t)(x >> (8 * sel)) & 0xff;
+    if (!mode && (n & 8))
+      byte = byte & 0x80 ? 0xff : 0; /* sign replicate */
+    r |= byte << (8 * i);
+  }
+  return r;
+}
+
+static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, unsigned w, bool s) {
+  pos &= 0xff, len &= 0xff;
+  uint64_t sbit = 0, r = 0;
+  if (s && len)
+    sbit = a >> (pos + len - 1 < w - 1 ? pos + len - 1 : w - 1) & 1;
+  for (unsigned i = 0; i < w; i++)
+    r |= (i < len && pos + i < w ? a >> (pos + i) & 1 : sbit) << i;
+  return r;
+}
+
+static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned w) {
+  pos &= 0xff, len &= 0xff;
+  for (unsigned i = 0; i < len && pos + i < w; i++)
+    b = (b & ~(UINT64_C(1) << (pos + i))) | (a >> i & 1) << (pos + i);
+  return b;
+}
+
+static bool testp(unsigned what, double x) {
+  switch (what) {
+  case T_FINITE: return isfinite(x);
+  case T_INFINITE: return isinf(x);
+  case T_NUMBER: return !isnan(x);
+  case T_NOTANUMBER: return isnan(x);
+  case T_NORMAL: return isnormal(x);
+  default: return fpclassify(x) == FP_SUBNORMAL;
+  }
+}
+
+static bool testp32(unsigned what, float x) { /* a float's own class: its subnormals are normal doubles */
+  switch (what) {
+  case T_FINITE: return isfinite(x);
+  case T_INFINITE: return isinf(x);
+  case T_NUMBER: return !isnan(x);
+  case T_NOTANUMBER: return isnan(x);
+  case T_NORMAL: return isnormal(x);
+  default: return fpclassify(x) == FP_SUBNORMAL;
+  }
+}
+
+static uint64_t bit_op(const PIns *p, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+  unsigned w = ptx_type_bits(p->t);
+  bool s = is_signed(p->t);
+  switch (p->mode) {
+  case B_LOP3: return lop3((uint32_t)a, (uint32_t)b, (uint32_t)c, (uint32_t)d);
+  case B_SHF_L:
+  case B_SHF_R: {
+    uint32_t n = (uint32_t)c;
+    n = p->combine ? (n > 32 ? 32 : n) : n & 31; /* combine: .clamp */
+    uint64_t x = b << 32 | wmask(a, 32);
+    return p->mode == B_SHF_L ? (x << n) >> 32 : x >> n;
+  }
+  case B_PRMT: return prmt(p->combine, (uint32_t)a, (uint32_t)b, (uint32_t)c);
+  case B_BFE: return bfe(wmask(a, w), (uint32_t)b, (uint32_t)c, w, s);
+  case B_BFI: return bfi(a, b, (uint32_t)c, (uint32_t)d, w);
+  case B_MUL24_LO: case B_MUL24_HI: case B_MAD24_LO: case B_MAD24_HI: {
+    int64_t x = s ? sext(a, 24) : (int64_t)wmask(a, 24), y = s ? sext(b, 24) : (int64_t)wmask(b, 24);
+    uint64_t m = (uint64_t)(x * y);
+    m = p->mode == B_MUL24_HI || p->mode == B_MAD24_HI ? m >> 16 : m;
+    return p->mode >= B_MAD24_LO ? m + c : m;
+  }
+  case B_SAD: {
+    bool gt = s ? sext(a, w) > sext(b, w) : wmask(a, w) > wmask(b, w);
+    return c + (gt ? a - b : b - a);
+  }
+  case B_SLCT: {
+    bool ge;
+    if (p->t2 == PTX_T_F32) {
+      float x = f32of(c);
+      ge = (p->ftz ? ftz32(x) : x) >= 0.0f;
+    } else
+      ge = sext(c, 32) >= 0;
+    return ge ? a : b;
+  }
+  case B_COPYSIGN: {
+    uint64_t sign = UINT64_C(1) << (w - 1);
+    return (b & ~sign) | (a & sign);
+  }
+  case B_TESTP: return p->t == PTX_T_F32 ? testp32(p->combine, f32of(a)) : testp(p->combine, f64of(a));
+  default: { /* bfind: the most significant bit that differs from the sign (unsigned: the highest set) */
+    uint64_t x = wmask(s && sext(a, w) < 0 ? ~a : a, w);
+    if (!x)
+      return 0xffffffffu;
+    unsigned pos = 63 - (unsigned)__builtin_clzll(x);
+    return p->combine ? w - 1 - pos : pos; /* combine: .shiftamt */
+  }
+  }
+}
+
+static int x_bits(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  KLANES(f, l, {
+    uint64_t a = rd(f, &p->s[0], l), b = p->ns > 1 ? rd(f, &p->s[1], l) : 0, c = p->ns > 2 ? rd(f, &p->s[2], l) : 0,
+             d = p->ns > 3 ? rd(f, &p->s[3], l) : 0;
+    wr(f, &p->d[0], l, bit_op(p, a, b, c, d));
+  });
+  return EX_NEXT;
+}
+
 /* ---- conversions ------------------------------------------------------------------------------- */
 
 enum { R_NONE, R_N, R_Z, R_M, R_P }; /* rounding of cvt: to nearest even, toward zero, down, up */
@@ -1133,6 +1269,124 @@ static bool c_arith(PComp *pc, KIns *k, PIns *p) {
   return true;
 }
 
+/* lop3 shf prmt bfe bfi mul24 mad24 sad slct copysign testp bfind: bit_op */
+static bool c_bits(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const shf_mods[] = {"l", "r", "wrap", "clamp", NULL};
+  static const char *const lohi[] = {"lo", "hi", NULL};
+  static const char *const ftz[] = {"ftz", NULL};
+  static const char *const shiftamt[] = {"shiftamt", NULL};
+  static const char *const prmt_mods[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
+  static const char *const testp_mods[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
+  bool found[8] = {0};
+  const char *const *allowed = NULL;
+  switch ((PtxOpcode)in->op) {
+  case PTX_OP_SHF: allowed = shf_mods; break;
+  case PTX_OP_PRMT: allowed = prmt_mods; break;
+  case PTX_OP_MUL24: case PTX_OP_MAD24: allowed = lohi; break;
+  case PTX_OP_SLCT: allowed = ftz; break;
+  case PTX_OP_TESTP: allowed = testp_mods; break;
+  case PTX_OP_BFIND: allowed = shiftamt; break;
+  default: break;
+  }
+  if (!mods(pc, p, allowed, found))
+    return false;
+  int named = -1; /* prmt's mode, testp's test: at most one */
+  for (int i = 0; allowed && (allowed == prmt_mods || allowed == testp_mods) && allowed[i]; i++)
+    if (found[i]) {
+      if (named >= 0)
+        return unsupported(pc, "more than one mode");
+      named = i;
+    }
+  unsigned t = p->t, w = ptx_type_bits((PtxType)t);
+  bool i32 = t == PTX_T_U32 || t == PTX_T_S32, ints = t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64 ||
+                                                        t == PTX_T_S64;
+  unsigned nsrc = 3;
+  const char *bad = NULL;
+  switch ((PtxOpcode)in->op) {
+  case PTX_OP_LOP3:
+    p->mode = B_LOP3, nsrc = 4;
+    if (t != PTX_T_B32)
+      bad = "this type";
+    break;
+  case PTX_OP_SHF:
+    p->mode = found[0] ? B_SHF_L : B_SHF_R;
+    p->combine = found[3];
+    if (found[0] == found[1] || found[2] == found[3])
+      bad = "a shf without one direction (.l, .r) and one mode (.wrap, .clamp)";
+    else if (t != PTX_T_B32)
+      bad = "this type";
+    break;
+  case PTX_OP_PRMT:
+    p->mode = B_PRMT;
+    p->combine = (uint8_t)(named + 1);
+    if (t != PTX_T_B32)
+      bad = "this type";
+    break;
+  case PTX_OP_BFE:
+    p->mode = B_BFE;
+    if (!ints)
+      bad = "this type";
+    break;
+  case PTX_OP_BFI:
+    p->mode = B_BFI, nsrc = 4;
+    if (t != PTX_T_B32 && t != PTX_T_B64)
+      bad = "this type";
+    break;
+  case PTX_OP_MUL24:
+  case PTX_OP_MAD24:
+    nsrc = in->op == PTX_OP_MAD24 ? 3 : 2;
+    p->mode = (uint8_t)((in->op == PTX_OP_MAD24 ? B_MAD24_LO : B_MUL24_LO) + found[1]);
+    if (found[0] == found[1])
+      bad = "a mul24 or mad24 without one of .lo, .hi";
+    else if (!i32)
+      bad = "this type";
+    break;
+  case PTX_OP_SAD:
+    p->mode = B_SAD;
+    if (!is_int(t) || w < 16 || !(is_signed(t) || (t >= PTX_T_U8 && t <= PTX_T_U64)))
+      bad = "this type";
+    break;
+  case PTX_OP_SLCT:
+    p->mode = B_SLCT;
+    p->ftz = found[0];
+    if (!(is_int(t) && w >= 16) && !is_float(t))
+      bad = "this type";
+    else if (p->t2 != PTX_T_S32 && p->t2 != PTX_T_F32)
+      bad = "a selector of other than .s32 or .f32";
+    else if (p->ftz && p->t2 != PTX_T_F32)
+      bad = ".ftz of an integer selector";
+    break;
+  case PTX_OP_COPYSIGN:
+    p->mode = B_COPYSIGN, nsrc = 2;
+    if (!is_float(t))
+      bad = "this type";
+    break;
+  case PTX_OP_TESTP:
+    p->mode = B_TESTP, nsrc = 1;
+    p->combine = (uint8_t)named;
+    if (named < 0)
+      bad = "a testp without a test";
+    else if (!is_float(t))
+      bad = "this type";
+    break;
+  default: /* bfind */
+    p->mode = B_BFIND, nsrc = 1;
+    p->combine = found[0];
+    if (!ints)
+      bad = "this type";
+    break;
+  }
+  if (bad)
+    return unsupported(pc, !t && !strcmp(bad, "this type") ? "an instruction without a type" : bad);
+  if (!plain(pc, p, nsrc))
+    return false;
+  if (p->mode == B_LOP3 && p->s[3].kind != O_IMM)
+    return perr(pc, in->opds[4].line, in->opds[4].col, "the lookup table of lop3 must be an immediate");
+  k->fn = x_bits;
+  return true;
+}
+
 static bool c_mov(PComp *pc, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
   if (!mods(pc, p, NULL, NULL) || !need_opds(pc, 2, 2))
@@ -1518,6 +1772,9 @@ static bool c_insn(PComp *pc, Op *op, KIns *k, PIns *p) {
   case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_SQRT: case PTX_OP_RCP: case PTX_OP_RSQRT:
   case PTX_OP_EX2: case PTX_OP_LG2: case PTX_OP_SIN: case PTX_OP_COS:
     return c_arith(pc, k, p);
+  case PTX_OP_LOP3: case PTX_OP_SHF: case PTX_OP_PRMT: case PTX_OP_BFE: case PTX_OP_BFI: case PTX_OP_MUL24:
+  case PTX_OP_MAD24: case PTX_OP_SAD: case PTX_OP_SLCT: case PTX_OP_COPYSIGN: case PTX_OP_TESTP: case PTX_OP_BFIND:
+    return c_bits(pc, k, p);
   case PTX_OP_MOV: return c_mov(pc, k, p);
   case PTX_OP_SETP: return c_setp(pc, k, p);
   case PTX_OP_SELP: return c_selp(pc, k, p);

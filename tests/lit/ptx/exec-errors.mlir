@@ -5,13 +5,14 @@
 // past its end; a shared-memory race; a barrier under a guard only some threads pass; an integer
 // division by zero; a shuffle by a thread outside its member mask; a launch whose operands do not
 // fit the kernel's parameters, of a kernel the PTX does not have, and of PTX that does not parse;
-// two blocks storing different values to one word; a vector width its operand does not have.
+// two blocks storing different values to one word; a vector width its operand does not have; a
+// shf without its mode; a lop3 whose table is a register.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
 
-// CHECK: {{^}}@errors.ptx:13:2: error: 'prmt.b32' is not supported by the PTX kernel engine yet
-// CHECK-NEXT: prmt.b32 %r2, %r1, %r1, 0x3210;
+// CHECK: {{^}}@errors.ptx:13:2: error: 'dp4a.u32.u32' is not supported by the PTX kernel engine yet
+// CHECK-NEXT: dp4a.u32.u32 %r2, %r1, %r1, %r1;
 // CHECK-NEXT: {{^}} ^
 // CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+14]]:5: note: in the kernel launched here
 // CHECK-NEXT: gpu.launch_func
@@ -27,7 +28,7 @@ module attributes {gpu.container_module} {
     %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
-    gpu.launch_func @errors::@no_prmt blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.launch_func @errors::@no_dp4a blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return
@@ -356,6 +357,54 @@ module attributes {gpu.container_module} {
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
     gpu.launch_func @errors::@vec_mismatch blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:118:2: error: 'shf.l.b32': a shf without one direction (.l, .r) and one mode (.wrap, .clamp) is not supported by the PTX kernel engine yet
+// CHECK-NEXT: shf.l.b32 %r2, %r1, %r1, %r1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+12]]:5: note: in the kernel launched here
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@shf_no_mode blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:126:32: error: the lookup table of lop3 must be an immediate
+// CHECK-NEXT: lop3.b32 %r2, %r1, %r1, %r1, %r1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+12]]:5: note: in the kernel launched here
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 8 : i32
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@lop3_reg_lut blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return

@@ -25,6 +25,161 @@ static void print_f32(const float *v, int n) {
 static uint32_t popc(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
 static uint32_t clz(uint32_t x) { return x ? (uint32_t)__builtin_clz(x) : 32; }
 
+/* bits: the PTX ISA's pseudocode of each instruction, on a = ints_in[t], b = ints_in[t ^ 7],
+ * c = ints_in[t ^ 5] */
+static uint32_t ref_lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut) {
+  uint32_t r = 0;
+  for (int i = 0; i < 32; i++) {
+    unsigned idx = ((a >> i & 1) << 2) | ((b >> i & 1) << 1) | (c >> i & 1);
+    r |= (lut >> idx & 1) << i;
+  }
+  return r;
+}
+
+static uint32_t ref_shf(int left, int clamp, uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t n = clamp ? (c < 32 ? c : 32) : c & 31;
+  if (left)
+    return n == 32 ? a : n == 0 ? b : (b << n) | (a >> (32 - n));
+  return n == 32 ? b : n == 0 ? a : (b << (32 - n)) | (a >> n);
+}
+
+static uint32_t ref_prmt(const char *mode, uint32_t a, uint32_t b, uint32_t c) {
+  uint8_t bytes[8];
+  for (int i = 0; i < 4; i++)
+    bytes[i] = (uint8_t)(a >> (8 * i)), bytes[4 + i] = (uint8_t)(b >> (8 * i));
+  /* the tables of the PTX ISA, d.b3 d.b2 d.b1 d.b0 per c[1:0] */
+  static const char *const f4e[] = {"3210", "4321", "5432", "6543"}, *const b4e[] = {"5670", "6701", "7012", "0123"},
+                           *const rc8[] = {"0000", "1111", "2222", "3333"}, *const ecl[] = {"3210", "3211", "3222", "3333"},
+                           *const ecr[] = {"0000", "1110", "2210", "3210"}, *const rc16[] = {"1010", "3232", "1010", "3232"};
+  const char *const *tab = !strcmp(mode, "f4e") ? f4e : !strcmp(mode, "b4e") ? b4e : !strcmp(mode, "rc8") ? rc8
+                           : !strcmp(mode, "ecl") ? ecl : !strcmp(mode, "ecr") ? ecr : !strcmp(mode, "rc16") ? rc16 : NULL;
+  uint32_t r = 0;
+  for (int i = 0; i < 4; i++) {
+    uint8_t v;
+    if (tab)
+      v = bytes[tab[c & 3][3 - i] - '0'];
+    else {
+      unsigned s = c >> (4 * i) & 15;
+      v = bytes[s & 7];
+      if (s & 8)
+        v = (v & 0x80) ? 0xff : 0x00;
+    }
+    r |= (uint32_t)v << (8 * i);
+  }
+  return r;
+}
+
+static uint64_t ref_bfe(uint64_t a, uint32_t pos, uint32_t len, int w, int sgn) {
+  pos &= 0xff, len &= 0xff;
+  int msb = w - 1;
+  uint64_t sbit = !sgn || len == 0 ? 0 : (a >> (pos + len - 1 > (uint32_t)msb ? (uint32_t)msb : pos + len - 1)) & 1;
+  uint64_t d = 0;
+  for (int i = 0; i <= msb; i++) {
+    uint64_t bit = (uint32_t)i < len && pos + (uint32_t)i <= (uint32_t)msb ? (a >> (pos + (uint32_t)i)) & 1 : sbit;
+    d |= bit << i;
+  }
+  return d;
+}
+
+static uint64_t ref_bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int w) {
+  pos &= 0xff, len &= 0xff;
+  uint64_t f = b;
+  for (uint32_t i = 0; i < len && pos + i <= (uint32_t)(w - 1); i++)
+    f = (f & ~((uint64_t)1 << (pos + i))) | (((a >> i) & 1) << (pos + i));
+  return f;
+}
+
+static int32_t ref_mul24(int hi, int sgn, uint32_t a, uint32_t b) {
+  int64_t x = sgn ? (int64_t)((int32_t)(a << 8) >> 8) : (int64_t)(a & 0xffffff);
+  int64_t y = sgn ? (int64_t)((int32_t)(b << 8) >> 8) : (int64_t)(b & 0xffffff);
+  int64_t p = x * y; /* 48 bits */
+  return (int32_t)(uint32_t)(hi ? (uint64_t)p >> 16 : (uint64_t)p);
+}
+
+static uint32_t ref_testp(double x) {
+  return (uint32_t)(isfinite(x) ? 1 : 0) | (isinf(x) ? 2 : 0) | (!isnan(x) ? 4 : 0) | (isnan(x) ? 8 : 0) |
+         (isnormal(x) ? 16 : 0) | (fpclassify(x) == FP_SUBNORMAL ? 32 : 0);
+}
+
+static uint32_t ref_bfind(uint64_t a, int w, int sgn, int shiftamt) {
+  if (sgn && (a >> (w - 1) & 1))
+    a = ~a;
+  if (w < 64)
+    a &= ((uint64_t)1 << w) - 1;
+  int d = -1;
+  for (int i = w - 1; i >= 0; i--)
+    if (a >> i & 1) {
+      d = i;
+      break;
+    }
+  if (d < 0)
+    return 0xffffffffu;
+  return (uint32_t)(shiftamt ? w - 1 - d : d);
+}
+
+static uint32_t ref_testp_f32(float x) { /* classified as a float: its subnormals are not double's */
+  return (uint32_t)(isfinite(x) ? 1 : 0) | (isinf(x) ? 2 : 0) | (!isnan(x) ? 4 : 0) | (isnan(x) ? 8 : 0) |
+         (isnormal(x) ? 16 : 0) | (fpclassify(x) == FP_SUBNORMAL ? 32 : 0);
+}
+
+static float f32_bits(uint32_t u) {
+  float x;
+  memcpy(&x, &u, 4);
+  return x;
+}
+
+static void ref_bits(void) {
+  static int32_t bo[46 * 32];
+  for (int t = 0; t < 32; t++) {
+    uint32_t a = (uint32_t)ints_in[t], b = (uint32_t)ints_in[t ^ 7], c = (uint32_t)ints_in[t ^ 5];
+    uint32_t n = (uint32_t)t * 3, pos = (uint32_t)t * 2, len = ((uint32_t)t * 5 + 32) % 37;
+    uint32_t *o = (uint32_t *)bo;
+    int k = 0;
+    static const uint32_t luts[] = {0xE8, 0x96, 0x01, 0xCA, 0xFF};
+    for (int j = 0; j < 5; j++)
+      o[k++ * 32 + t] = ref_lop3(a, b, c, luts[j]);
+    o[k++ * 32 + t] = ref_shf(1, 0, a, b, n);
+    o[k++ * 32 + t] = ref_shf(1, 1, a, b, n);
+    o[k++ * 32 + t] = ref_shf(0, 0, a, b, n);
+    o[k++ * 32 + t] = ref_shf(0, 1, a, b, n);
+    o[k++ * 32 + t] = ref_prmt("", a, b, c);
+    static const char *const modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+    for (int j = 0; j < 6; j++)
+      o[k++ * 32 + t] = ref_prmt(modes[j], a, b, (uint32_t)t);
+    o[k++ * 32 + t] = (uint32_t)ref_bfe(a, pos, len, 32, 0);
+    o[k++ * 32 + t] = (uint32_t)ref_bfe(a, pos, len, 32, 1);
+    o[k++ * 32 + t] = (uint32_t)ref_bfi(a, b, pos, len, 32);
+    o[k++ * 32 + t] = (uint32_t)ref_mul24(0, 1, a, b);
+    o[k++ * 32 + t] = (uint32_t)ref_mul24(1, 1, a, b);
+    o[k++ * 32 + t] = (uint32_t)ref_mul24(0, 0, a, b);
+    o[k++ * 32 + t] = (uint32_t)ref_mul24(1, 0, a, b);
+    o[k++ * 32 + t] = (uint32_t)ref_mul24(0, 1, a, b) + c;
+    int32_t sa = (int32_t)a, sb = (int32_t)b;
+    o[k++ * 32 + t] = c + (sa > sb ? a - b : b - a);
+    o[k++ * 32 + t] = c + (a > b ? a - b : b - a);
+    o[k++ * 32 + t] = (int32_t)c >= 0 ? a : b;
+    o[k++ * 32 + t] = (float)(int32_t)c >= 0.0f ? a : b;
+    o[k++ * 32 + t] = (b & 0x7fffffffu) | (a & 0x80000000u); /* copysign: a's sign on b */
+    uint32_t v3 = (a & 0x80000000u) | ((t & 1) ? 0x7f800000u : 0) | ((t & 2) ? (a & 0x7fffffu) : 0);
+    o[k++ * 32 + t] = ref_testp_f32(f32_bits(a));
+    o[k++ * 32 + t] = ref_testp_f32(f32_bits(v3));
+    o[k++ * 32 + t] = ref_testp((double)f32_bits(v3));
+    o[k++ * 32 + t] = ref_bfind(a, 32, 0, 0);
+    o[k++ * 32 + t] = ref_bfind(a, 32, 1, 0);
+    o[k++ * 32 + t] = ref_bfind(a, 32, 0, 1);
+    o[k++ * 32 + t] = ref_bfind(a, 32, 1, 1);
+    uint64_t x = (uint64_t)((int64_t)(int32_t)a * 1000003), y = (uint64_t)((int64_t)(int32_t)b * -77);
+    uint32_t pos64 = (uint32_t)t * 3, len64 = ((uint32_t)t * 5 + 64) % 70;
+    uint64_t w64[4] = {ref_bfe(x, pos64, len64, 64, 0), ref_bfe(x, pos64, len64, 64, 1), ref_bfi(x, y, pos64, len64, 64),
+                       (x & ~((uint64_t)1 << 63)) | (y & ((uint64_t)1 << 63))};
+    for (int j = 0; j < 4; j++, k += 2) /* a u64 per thread over two columns */
+      memcpy(&o[k * 32 + 2 * t], &w64[j], 8);
+    o[k++ * 32 + t] = ref_bfind(x, 64, 1, 0);
+    o[k++ * 32 + t] = ref_bfind(y, 64, 0, 1);
+  }
+  print_i32(bo, 46 * 32);
+}
+
 int main(void) {
   static int32_t out[17 * 32];
   for (int t = 0; t < 32; t++) {
@@ -95,5 +250,6 @@ int main(void) {
   mo[130] = 77;
   mo[131] = 2; /* 32 increments wrapping after 9 */
   print_i32(mo, 132);
+  ref_bits();
   return 0;
 }
