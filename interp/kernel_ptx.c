@@ -24,7 +24,10 @@
  * variables at their offsets, then the dynamic shared memory of an unsized .extern .shared array);
  * a .shared address is an offset in it, cvta.shared turns it into a generic pointer and back, and
  * shared accesses are bounds-checked and checked for races between the block's threads
- * (kernel_shared_check). bar.sync is gpu.barrier (kernel_ops.c: a divergent one is an error).
+ * (kernel_shared_check). A body's .local variables take each thread's private memory (KFrame.priv,
+ * kernel_reserve_private): a .local address is an offset in the thread's part, cvta.local turns it
+ * into a generic pointer and back, and an access outside the thread's own part is an error.
+ * bar.sync is gpu.barrier (kernel_ops.c: a divergent one is an error).
  *
  * Diagnostics. The PTX text is kept as a source buffer named "@BINARY.ptx", and each instruction
  * has an op of its own located there (named as written, e.g. 'ld.global.f32'), so that runtime
@@ -678,6 +681,10 @@ static int x_cvta(KFrame *f, const KIns *k) {
     KLANES(f, l, { wr(f, &p->d[0], l, lo + rd(f, &p->s[0], l)); });
   else if (p->mode == 2)
     KLANES(f, l, { wr(f, &p->d[0], l, rd(f, &p->s[0], l) - lo); });
+  else if (p->mode == 3) /* .local: the thread's private memory */
+    KLANES(f, l, { wr(f, &p->d[0], l, (uintptr_t)(f->priv + l * f->priv_stride) + rd(f, &p->s[0], l)); });
+  else if (p->mode == 4)
+    KLANES(f, l, { wr(f, &p->d[0], l, rd(f, &p->s[0], l) - (uintptr_t)(f->priv + l * f->priv_stride)); });
   else
     KLANES(f, l, { wr(f, &p->d[0], l, rd(f, &p->s[0], l)); });
   return EX_NEXT;
@@ -685,20 +692,33 @@ static int x_cvta(KFrame *f, const KIns *k) {
 
 /* ---- memory ------------------------------------------------------------------------------------- */
 
-/* Thread l's address for p: a pointer into the block's shared memory (.shared: an offset in it) or
- * a device pointer. */
+/* Thread l's address for p: a pointer into the block's shared memory (.shared: an offset in it),
+ * into the thread's private memory (.local: an offset in it) or a device pointer. */
 static inline char *addr_of(const KFrame *f, const PIns *p, const POpd *base, uint32_t l) {
   uint64_t a = (base->kind ? rd(f, base, l) : 0) + (uint64_t)p->off;
+  if (p->space == PTX_SPACE_LOCAL)
+    return f->priv + l * f->priv_stride + a;
   return p->space == PTX_SPACE_SHARED ? f->lo + a : (char *)(uintptr_t)a;
 }
 
-/* Whether thread l may access [q, q + bytes): in the block's shared memory (*shared), or in memory
- * the device holds for the kernel; reports why not. */
+enum { W_GLOBAL, W_SHARED, W_LOCAL }; /* where an access lies (access_ok) */
+
+/* Whether thread l may access [q, q + bytes): in the block's shared memory (W_SHARED), in its own
+ * private memory (W_LOCAL), or in memory the device holds for the kernel; reports why not. */
 static bool access_ok(KFrame *f, const KIns *k, const PIns *p, uint32_t l, char *q, uint32_t bytes, bool write,
-                      bool *shared) {
+                      int *where) {
   char *end = f->priv; /* the shared memory: static, then dynamic */
-  *shared = p->space == PTX_SPACE_SHARED || (q >= f->lo && q < f->hi);
-  if (*shared) {
+  if (p->space == PTX_SPACE_LOCAL || (q >= f->priv && q < f->hi)) {
+    *where = W_LOCAL;
+    char *mine = f->priv + l * f->priv_stride;
+    if (q >= mine && q <= mine + f->priv_stride && bytes <= (size_t)(mine + f->priv_stride - q))
+      return true;
+    kernel_error(f, k, l, "out-of-bounds access: %u bytes at offset %lld of the thread's local memory (%zu bytes)",
+                 bytes, (long long)(q - mine), f->priv_stride);
+    return false;
+  }
+  *where = p->space == PTX_SPACE_SHARED || (q >= f->lo && q < f->hi) ? W_SHARED : W_GLOBAL;
+  if (*where == W_SHARED) {
     if (q >= f->lo && q <= end && bytes <= (size_t)(end - q))
       return true;
     kernel_error(f, k, l, "out-of-bounds access: %u bytes at offset %lld of the block's shared memory (%zu bytes)",
@@ -772,14 +792,14 @@ static int x_ld(KFrame *f, const KIns *k) {
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *q = addr_of(f, p, &p->s[0], l);
-    bool shared;
-    if (!access_ok(f, k, p, l, q, total, false, &shared))
+    int where;
+    if (!access_ok(f, k, p, l, q, total, false, &where))
       return EX_ERROR;
-    if (shared && !kernel_shared_check(f, k, p->memo, l, q, total, false, NULL, NULL))
+    if (where == W_SHARED && !kernel_shared_check(f, k, p->memo, l, q, total, false, NULL, NULL))
       return EX_ERROR;
     for (uint32_t j = 0; j < p->nd; j++)
       wr(f, &p->d[j], l, load_bytes(q + j * p->bytes, p->bytes, s));
-    if (!shared)
+    if (where == W_GLOBAL)
       run_note(f, k, p, &run, q, total, false);
   }
   run_flush(f, k, p, &run, false);
@@ -793,16 +813,16 @@ static int x_st(KFrame *f, const KIns *k) {
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *q = addr_of(f, p, &p->s[0], l);
-    bool shared;
-    if (!access_ok(f, k, p, l, q, total, true, &shared))
+    int where;
+    if (!access_ok(f, k, p, l, q, total, true, &where))
       return EX_ERROR;
     for (uint32_t j = 0; j < n; j++) {
       Slot v = {.u = rd(f, &p->s[1 + j], l)};
-      if (shared && !kernel_shared_check(f, k, p->memo, l, q + j * p->bytes, p->bytes, true, p->ety, &v))
+      if (where == W_SHARED && !kernel_shared_check(f, k, p->memo, l, q + j * p->bytes, p->bytes, true, p->ety, &v))
         return EX_ERROR;
       memcpy(q + j * p->bytes, &v.u, p->bytes);
     }
-    if (!shared)
+    if (where == W_GLOBAL)
       run_note(f, k, p, &run, q, total, true);
   }
   run_flush(f, k, p, &run, true);
@@ -851,9 +871,11 @@ static int x_atom(KFrame *f, const KIns *k) {
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *q = addr_of(f, p, a, l);
-    bool shared;
-    if (!access_ok(f, k, p, l, q, p->bytes, true, &shared))
+    int where;
+    if (!access_ok(f, k, p, l, q, p->bytes, true, &where))
       return EX_ERROR;
+    if (where == W_LOCAL)
+      return kernel_error(f, k, l, "an atomic access to local memory is not supported by the PTX kernel engine yet");
     if ((uintptr_t)q % p->bytes)
       return kernel_error(f, k, l, "an atomic access at %p is not aligned to %u bytes", (void *)q, p->bytes);
     uint64_t b = rd(f, &p->s[1], l), c = p->ns > 2 ? rd(f, &p->s[2], l) : 0, old;
@@ -1002,6 +1024,9 @@ typedef struct PComp {
   size_t *soff;
   uint32_t nsvars;
   size_t dyn_off;         /* the dynamic shared memory's offset (the static part's size) */
+  const PtxVar **lvars;   /* the body's .local variables and their offsets in each thread's private memory */
+  size_t *loff;
+  uint32_t nlvars;
   const PtxInsn *insn;    /* being compiled */
   bool failed;
 } PComp;
@@ -1047,6 +1072,15 @@ static bool bad_mod(PComp *pc, const PtxMod *m) {
   insn_name(pc->insn, name, sizeof name);
   return perr(pc, pc->insn->line, pc->insn->col,
               "'%s': modifier '.%s' is not supported by the PTX kernel engine yet", name, m->name);
+}
+
+static const PtxVar *local_var(PComp *pc, const char *name, size_t *off) {
+  for (uint32_t i = 0; i < pc->nlvars; i++)
+    if (pc->lvars[i]->name == name) {
+      *off = pc->loff[i];
+      return pc->lvars[i];
+    }
+  return NULL;
 }
 
 static const PtxVar *shared_var(PComp *pc, const char *name, size_t *off) {
@@ -1104,13 +1138,13 @@ static bool operand(PComp *pc, const PtxOperand *o, POpd *out) {
   }
   case PTX_OPD_SYM: {
     size_t off;
-    if (shared_var(pc, o->name, &off)) {
+    if (shared_var(pc, o->name, &off) || local_var(pc, o->name, &off)) {
       out->kind = O_IMM;
       out->imm = off;
       return true;
     }
     return perr(pc, o->line, o->col, "the address of '%s' is not supported by the PTX kernel engine yet (only .shared "
-                "variables)", o->name);
+                "and .local variables)", o->name);
   }
   default:
     return perr(pc, o->line, o->col, "this operand is not supported by the PTX kernel engine yet");
@@ -1508,6 +1542,8 @@ static bool c_cvta(PComp *pc, KIns *k, PIns *p) {
     p->mode = 0;
   else if (p->space == PTX_SPACE_SHARED)
     p->mode = found[0] ? 2 : 1;
+  else if (p->space == PTX_SPACE_LOCAL)
+    p->mode = found[0] ? 4 : 3;
   else
     return unsupported(pc, "cvta of this state space");
   if (!plain(pc, p, 1))
@@ -1544,9 +1580,13 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
   }
   if (b->kind == PTX_OPD_SYM) {
     size_t off;
-    if (!shared_var(pc, b->name, &off))
+    bool local = local_var(pc, b->name, &off);
+    if (!local && !shared_var(pc, b->name, &off))
       return perr(pc, b->line, b->col, "the address of '%s' is not supported by the PTX kernel engine yet (only "
-                  ".shared variables)", b->name);
+                  ".shared and .local variables)", b->name);
+    if (p->space != PTX_SPACE_NONE && (p->space == PTX_SPACE_LOCAL) != local)
+      return perr(pc, b->line, b->col, "'%s' is a .%s variable, not in the instruction's state space", b->name,
+                  local ? "local" : "shared");
     if (p->space == PTX_SPACE_NONE)
       return perr(pc, b->line, b->col, "a generic access of '%s' is not supported by the PTX kernel engine yet",
                   b->name);
@@ -1556,9 +1596,10 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
   return reg_operand(pc, b, &p->s[si]);
 }
 
-static bool mem_space(PComp *pc, PIns *p, bool param) {
+/* The spaces of ld (param: .param too), st and atom (local: ld and st take .local too) */
+static bool mem_space(PComp *pc, PIns *p, bool param, bool local) {
   if (p->space == PTX_SPACE_GLOBAL || p->space == PTX_SPACE_SHARED || p->space == PTX_SPACE_NONE ||
-      (param && p->space == PTX_SPACE_PARAM))
+      (param && p->space == PTX_SPACE_PARAM) || (local && p->space == PTX_SPACE_LOCAL))
     return true;
   return unsupported(pc, "memory of this state space");
 }
@@ -1585,7 +1626,7 @@ static bool vec_width(PComp *pc, const PtxOperand *o) {
 
 static bool c_ld(PComp *pc, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
-  if (!mods(pc, p, mem_mods, NULL) || !mem_space(pc, p, true) || !mem_type(pc, p) || !need_opds(pc, 2, 2))
+  if (!mods(pc, p, mem_mods, NULL) || !mem_space(pc, p, true, true) || !mem_type(pc, p) || !need_opds(pc, 2, 2))
     return false;
   const PtxOperand *d = &in->opds[0];
   if (!vec_width(pc, d))
@@ -1616,7 +1657,7 @@ static bool c_ld(PComp *pc, KIns *k, PIns *p) {
 
 static bool c_st(PComp *pc, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
-  if (!mods(pc, p, mem_mods, NULL) || !mem_space(pc, p, false) || !mem_type(pc, p) || !need_opds(pc, 2, 2))
+  if (!mods(pc, p, mem_mods, NULL) || !mem_space(pc, p, false, true) || !mem_type(pc, p) || !need_opds(pc, 2, 2))
     return false;
   if (!address(pc, p, &in->opds[0], 0))
     return false;
@@ -1644,7 +1685,7 @@ static bool c_atom(PComp *pc, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
   static const char *const allowed[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec",
                                         "relaxed", "acquire", "release", "acq_rel", "cta", "gpu", "sys", NULL};
-  if (!mods(pc, p, allowed, NULL) || !mem_space(pc, p, false))
+  if (!mods(pc, p, allowed, NULL) || !mem_space(pc, p, false, false))
     return false;
   int op = name_index(atom_names, sizeof atom_names / sizeof *atom_names, in);
   if (op < 0)
@@ -1816,7 +1857,8 @@ static bool is_term(const PtxInsn *in) {
 }
 
 /* The shared variables the kernel may name: the module's and its body's, at their offsets in the
- * block's static shared memory; an unsized one is the dynamic shared memory. */
+ * block's static shared memory; an unsized one is the dynamic shared memory. The body's .local
+ * variables: at their offsets in each thread's private memory. */
 static bool shared_vars(PComp *pc) {
   const PtxModule *m = pc->m;
   const PtxFunc *fn = pc->fn;
@@ -1828,6 +1870,8 @@ static bool shared_vars(PComp *pc) {
   IrCtx *ctx = pc->c->in->ctx;
   pc->svars = ir_alloc(ctx, (cap + 1) * sizeof *pc->svars);
   pc->soff = ir_alloc(ctx, (cap + 1) * sizeof *pc->soff);
+  pc->lvars = ir_alloc(ctx, (cap + 1) * sizeof *pc->lvars);
+  pc->loff = ir_alloc(ctx, (cap + 1) * sizeof *pc->loff);
   size_t total = 0;
   for (uint32_t pass = 0; pass < 2; pass++) {
     uint32_t n = pass ? fn->nstmts : m->ndecls;
@@ -1839,6 +1883,25 @@ static bool shared_vars(PComp *pc) {
         v = fn->stmts[i].var;
       else
         continue;
+      if (pass == 1 && v->space == PTX_SPACE_LOCAL) { /* the thread's private memory */
+        uint64_t bytes = ptx_type_bits((PtxType)v->type) / 8 * (v->vec ? v->vec : 1);
+        for (uint32_t d = 0; d < v->ndims; d++)
+          bytes *= v->dims[d];
+        if (v->unsized || v->ninit || !bytes || bytes > (1u << 20) || v->align > 16)
+          return perr(pc, v->line, v->col, "a .local variable %s is not supported by the PTX kernel engine yet",
+                      v->unsized || !bytes ? "without a size" : v->ninit ? "with an initializer"
+                      : v->align > 16 ? "aligned to more than 16 bytes" : "of more than 1 MiB");
+        int64_t shape[1] = {(int64_t)bytes};
+        Type proto = {.kind = TY_MEMREF};
+        proto.u.sh.shape = shape;
+        proto.u.sh.rank = 1;
+        proto.u.sh.elem = ir_type_int(ctx, 8, SIGNLESS);
+        KAttr a = {.vary = true, .type = ir_type_intern(ctx, &proto)};
+        kernel_reserve_private(&pc->kc, &a);
+        pc->lvars[pc->nlvars] = v;
+        pc->loff[pc->nlvars++] = a.off;
+        continue;
+      }
       if (v->space != PTX_SPACE_SHARED) {
         if (pass == 1)
           return perr(pc, v->line, v->col, "a .%s variable in a kernel is not supported by the PTX kernel engine "

@@ -6,7 +6,7 @@
 // division by zero; a shuffle by a thread outside its member mask; a launch whose operands do not
 // fit the kernel's parameters, of a kernel the PTX does not have, and of PTX that does not parse;
 // two blocks storing different values to one word; a vector width its operand does not have; a
-// shf without its mode; a lop3 whose table is a register.
+// shf without its mode; a lop3 whose table is a register; a .local store past the thread's local memory.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
@@ -405,6 +405,27 @@ module attributes {gpu.container_module} {
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
     gpu.launch_func @errors::@lop3_reg_lut blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:135:2: error: 'st.local.u32' op out-of-bounds access: 4 bytes at offset 16 of the thread's local memory (16 bytes) (thread (0, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: st.local.u32 [v+16], %r1;
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@local_oob blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return

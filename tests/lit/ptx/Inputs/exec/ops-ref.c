@@ -180,6 +180,19 @@ static void ref_bits(void) {
   print_i32(bo, 46 * 32);
 }
 
+/* locals: each thread's 16 words of .local memory hold a * (j + 1); it reads word t & 15 back */
+static void ref_locals(void) {
+  static int32_t lo[128];
+  for (int t = 0; t < 32; t++) {
+    uint32_t a = (uint32_t)ints_in[t], w = a * (uint32_t)((t & 15) + 1);
+    lo[t * 4 + 0] = (int32_t)w;
+    lo[t * 4 + 1] = 2 * t;
+    lo[t * 4 + 2] = (int32_t)a;
+    lo[t * 4 + 3] = (int32_t)(2 * w);
+  }
+  print_i32(lo, 128);
+}
+
 int main(void) {
   static int32_t out[17 * 32];
   for (int t = 0; t < 32; t++) {
@@ -251,5 +264,6 @@ int main(void) {
   mo[131] = 2; /* 32 increments wrapping after 9 */
   print_i32(mo, 132);
   ref_bits();
+  ref_locals();
   return 0;
 }
