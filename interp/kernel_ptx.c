@@ -27,6 +27,9 @@
  * (kernel_shared_check). A body's .local variables take each thread's private memory (KFrame.priv,
  * kernel_reserve_private): a .local address is an offset in the thread's part, cvta.local turns it
  * into a generic pointer and back, and an access outside the thread's own part is an error.
+ * The module's .global and .const variables are one block of host memory per gpu.binary, filled
+ * with their initializers and registered with the device (be_mem_register, unregistered at the end
+ * with the program's registrations), so that their accesses are device accesses like the others.
  * bar.sync is gpu.barrier (kernel_ops.c: a divergent one is an error).
  *
  * Diagnostics. The PTX text is kept as a source buffer named "@BINARY.ptx", and each instruction
@@ -1027,6 +1030,7 @@ typedef struct PComp {
   const PtxVar **lvars;   /* the body's .local variables and their offsets in each thread's private memory */
   size_t *loff;
   uint32_t nlvars;
+  const struct PGlobals *glob; /* the binary's .global and .const variables, NULL when none */
   const PtxInsn *insn;    /* being compiled */
   bool failed;
 } PComp;
@@ -1092,6 +1096,128 @@ static const PtxVar *shared_var(PComp *pc, const char *name, size_t *off) {
   return NULL;
 }
 
+/* ---- module variables (.global, .const) ---------------------------------------------------------- */
+
+/* The .global and .const variables of one gpu.binary's PTX: one block of host memory made device
+ * memory (be_mem_register) when its first kernel is compiled, so that every kernel of the binary
+ * shares them and their accesses are checked and race-recorded as other device memory is. The
+ * block is one of the program's registrations (GpuState.regs, unregistered at the end), found
+ * again by its place string, which names the binary. */
+typedef struct PGlobals {
+  char *base;
+  uint32_t n;
+  const char **names; /* interned in the module: compared by text */
+  size_t *off;
+} PGlobals;
+
+static bool var_bytes(const PtxVar *v, uint64_t *bytes, uint64_t *esize) {
+  *esize = ptx_type_bits((PtxType)v->type) / 8;
+  uint64_t n = v->vec ? v->vec : 1;
+  for (uint32_t d = 0; d < v->ndims; d++)
+    if (__builtin_mul_overflow(n, v->dims[d], &n))
+      return false;
+  return *esize && !__builtin_mul_overflow(n, *esize, bytes) && *bytes && *bytes <= (UINT64_C(1) << 30);
+}
+
+static bool is_module_var(const PtxVar *v) { return v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST; }
+
+static const PGlobals *module_globals(PComp *pc) {
+  IrCtx *ctx = pc->c->in->ctx;
+  uint32_t any = 0;
+  for (uint32_t i = 0; i < pc->m->ndecls; i++)
+    any += pc->m->decls[i].kind == PTX_DECL_VAR && is_module_var(pc->m->decls[i].var);
+  if (!any)
+    return NULL;
+  const PtxModule *m = pc->m;
+  PGlobals *g = ir_alloc(ctx, sizeof *g);
+  g->names = ir_alloc(ctx, any * sizeof *g->names);
+  g->off = ir_alloc(ctx, any * sizeof *g->off);
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < m->ndecls; i++) {
+    const PtxVar *v = m->decls[i].var;
+    uint64_t bytes, esize;
+    if (m->decls[i].kind != PTX_DECL_VAR || !is_module_var(v))
+      continue;
+    if (v->linkage == PTX_LINK_EXTERN || v->unsized)
+      return perr(pc, v->line, v->col, "an %s .%s variable is not supported by the PTX kernel engine yet",
+                  v->unsized ? "unsized" : "external", ptx_space_name((PtxSpace)v->space)), NULL;
+    if (!var_bytes(v, &bytes, &esize))
+      return perr(pc, v->line, v->col, "the size of '%s' is not supported by the PTX kernel engine", v->name), NULL;
+    g->names[g->n] = ir_intern_cstr(ctx, v->name).s;
+    g->off[g->n++] = (size_t)total;
+    total += kernel_align16(bytes);
+  }
+  if (!pc->c->in->be)
+    return perr(pc, 1, 1, "the .global and .const variables of the PTX need a device (no backend)"), NULL;
+  char loc[320];
+  snprintf(loc, sizeof loc, "%s: .global and .const variables", pc->bufname);
+  const char *rloc = ir_intern_cstr(ctx, loc).s;
+  GpuState *gs = interp_gpu(pc->c->in);
+  for (size_t i = 0; i < gs->nregs; i++)
+    if (gs->regs[i].loc == rloc && gs->regs[i].bytes == total) { /* an earlier kernel of the binary's */
+      g->base = gs->regs[i].ptr;
+      return g;
+    }
+  g->base = ir_alloc(ctx, total ? (size_t)total : 16);
+  /* the initializers: each constant one element of the variable's type; an address is of a
+     variable of the block (or one byte of it, 0xFF00(name) style) */
+  for (uint32_t i = 0, j = 0; i < m->ndecls; i++) {
+    const PtxVar *v = m->decls[i].var;
+    uint64_t bytes, esize;
+    if (m->decls[i].kind != PTX_DECL_VAR || !is_module_var(v))
+      continue;
+    var_bytes(v, &bytes, &esize);
+    char *q = g->base + g->off[j++];
+    if (v->ninit > bytes / esize)
+      return perr(pc, v->line, v->col, "'%s' has more initializers than elements", v->name), NULL;
+    for (uint32_t e = 0; e < v->ninit; e++) {
+      const PtxInit *it = &v->init[e];
+      uint64_t x = (uint64_t)it->ival;
+      if (it->kind == PTX_INIT_SYM || it->kind == PTX_INIT_GENERIC) {
+        const char *nm = ir_intern_cstr(ctx, it->name).s;
+        uint32_t t = 0;
+        while (t < g->n && g->names[t] != nm)
+          t++;
+        if (t == g->n)
+          return perr(pc, v->line, v->col, "an initializer with the address of '%s' is not supported by the PTX "
+                      "kernel engine yet (only .global and .const variables)", it->name), NULL;
+        x = (uint64_t)(uintptr_t)(g->base + g->off[t]) + (uint64_t)it->ival;
+        if (it->mask) {
+          unsigned k = (unsigned)__builtin_ctzll(it->mask) / 8;
+          x = (x & it->mask) >> (8 * k);
+        }
+      } else if (it->kind == PTX_INIT_F32 && esize == 8) { /* an f32 constant of an f64 variable */
+        x = bitsf64((double)f32of(x));
+      } else if (it->kind == PTX_INIT_F64 && esize == 4) {
+        x = bitsf32((float)f64of(x));
+      }
+      memcpy(q + e * esize, &x, esize);
+    }
+  }
+  if (total && be_mem_register(pc->c->in->be, g->base, (size_t)total, rloc) != BE_OK)
+    return perr(pc, 1, 1, "the device does not take the .global and .const variables of the PTX"), NULL;
+  struct GpuReg *r = total ? realloc(gs->regs, (gs->nregs + 1) * sizeof *r) : NULL;
+  if (total && !r) {
+    be_mem_unregister(pc->c->in->be, g->base, rloc);
+    return perr(pc, 1, 1, "out of memory"), NULL;
+  }
+  if (r) {
+    gs->regs = r;
+    gs->regs[gs->nregs++] = (struct GpuReg){NULL, g->base, (size_t)total, rloc};
+  }
+  return g;
+}
+
+static char *global_var(PComp *pc, const char *name) {
+  if (!pc->glob)
+    return NULL;
+  const char *nm = ir_intern_cstr(pc->c->in->ctx, name).s;
+  for (uint32_t i = 0; i < pc->glob->n; i++)
+    if (pc->glob->names[i] == nm)
+      return pc->glob->base + pc->glob->off[i];
+  return NULL;
+}
+
 /* A source or destination operand; width: the bits the instruction reads (for immediates). */
 static bool operand(PComp *pc, const PtxOperand *o, POpd *out) {
   memset(out, 0, sizeof *out);
@@ -1143,8 +1269,14 @@ static bool operand(PComp *pc, const PtxOperand *o, POpd *out) {
       out->imm = off;
       return true;
     }
-    return perr(pc, o->line, o->col, "the address of '%s' is not supported by the PTX kernel engine yet (only .shared "
-                "and .local variables)", o->name);
+    char *g = global_var(pc, o->name);
+    if (g) { /* a device pointer */
+      out->kind = O_IMM;
+      out->imm = (uint64_t)(uintptr_t)g;
+      return true;
+    }
+    return perr(pc, o->line, o->col, "the address of '%s' is not supported by the PTX kernel engine yet (only .shared, "
+                ".local, .global and .const variables)", o->name);
   }
   default:
     return perr(pc, o->line, o->col, "this operand is not supported by the PTX kernel engine yet");
@@ -1580,10 +1712,17 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
   }
   if (b->kind == PTX_OPD_SYM) {
     size_t off;
+    char *g = global_var(pc, b->name);
+    if (g) {
+      if (p->space != PTX_SPACE_GLOBAL && p->space != PTX_SPACE_CONST && p->space != PTX_SPACE_NONE)
+        return perr(pc, b->line, b->col, "'%s' is a module variable, not in the instruction's state space", b->name);
+      p->off += (int64_t)(uintptr_t)g;
+      return true;
+    }
     bool local = local_var(pc, b->name, &off);
     if (!local && !shared_var(pc, b->name, &off))
       return perr(pc, b->line, b->col, "the address of '%s' is not supported by the PTX kernel engine yet (only "
-                  ".shared and .local variables)", b->name);
+                  ".shared, .local, .global and .const variables)", b->name);
     if (p->space != PTX_SPACE_NONE && (p->space == PTX_SPACE_LOCAL) != local)
       return perr(pc, b->line, b->col, "'%s' is a .%s variable, not in the instruction's state space", b->name,
                   local ? "local" : "shared");
@@ -1596,10 +1735,11 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
   return reg_operand(pc, b, &p->s[si]);
 }
 
-/* The spaces of ld (param: .param too), st and atom (local: ld and st take .local too) */
+/* The spaces of ld (param: .param and .const too), st and atom (local: ld and st take .local too) */
 static bool mem_space(PComp *pc, PIns *p, bool param, bool local) {
   if (p->space == PTX_SPACE_GLOBAL || p->space == PTX_SPACE_SHARED || p->space == PTX_SPACE_NONE ||
-      (param && p->space == PTX_SPACE_PARAM) || (local && p->space == PTX_SPACE_LOCAL))
+      (param && (p->space == PTX_SPACE_PARAM || p->space == PTX_SPACE_CONST)) ||
+      (local && p->space == PTX_SPACE_LOCAL))
     return true;
   return unsupported(pc, "memory of this state space");
 }
@@ -2109,7 +2249,9 @@ Kernel *kernel_of_ptx(Comp *c, Op *site, Op *bin, const char *text, size_t len, 
     c->in->errors++;
   } else {
     pc.fn = fn;
-    k = compile(&pc);
+    pc.glob = module_globals(&pc);
+    if (!pc.failed)
+      k = compile(&pc);
   }
   ptx_module_destroy(m);
   return k;

@@ -6,7 +6,8 @@
 // division by zero; a shuffle by a thread outside its member mask; a launch whose operands do not
 // fit the kernel's parameters, of a kernel the PTX does not have, and of PTX that does not parse;
 // two blocks storing different values to one word; a vector width its operand does not have; a
-// shf without its mode; a lop3 whose table is a register; a .local store past the thread's local memory.
+// shf without its mode; a lop3 whose table is a register; a .local store past the thread's local memory;
+// a load past the module's .global variables; two blocks storing different values to one of them.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
@@ -426,6 +427,47 @@ module attributes {gpu.container_module} {
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
     gpu.launch_func @errors::@local_oob blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:144:2: error: 'ld.global.u32' op out-of-bounds access: 4 bytes at 0x{{[0-9a-f]+}}, in no memory the device holds (thread (0, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: ld.global.u32 %r1, [gwords+4096];
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@global_oob blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:152:2: error: 'st.global.u32' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at '@errors.ptx:152:2'; blocks of one launch are not ordered
+// CHECK-NEXT: st.global.u32 [gwords+8], %r1;
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@global_race blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return

@@ -193,6 +193,25 @@ static void ref_locals(void) {
   print_i32(lo, 128);
 }
 
+/* globals: the module's .global and .const variables, launched twice: the second launch sees the
+ * first one's atomic add to gcount (thread 0's last word) */
+static void ref_globals(int launch) {
+  static const int32_t gtab[8] = {1, -2, 3, -4, 5, -6, 7, -8};
+  static const float cf[2] = {1.5f, 2.5f};
+  static int32_t go[256];
+  for (int t = 0; t < 32; t++) {
+    go[t * 8 + 0] = gtab[t & 7];
+    go[t * 8 + 1] = gtab[3];
+    go[t * 8 + 2] = (int32_t)(2.5 * t);
+    go[t * 8 + 3] = (int32_t)(cf[t & 1] * 4.0f);
+    go[t * 8 + 4] = gtab[t & 7];
+    go[t * 8 + 5] = gtab[2];
+    go[t * 8 + 6] = 100 + 21; /* the address's two bytes match; then 1 + 2 * 10 */
+    go[t * 8 + 7] = t == 0 ? 7 * launch : 3 * t;
+  }
+  print_i32(go, 256);
+}
+
 int main(void) {
   static int32_t out[17 * 32];
   for (int t = 0; t < 32; t++) {
@@ -265,5 +284,7 @@ int main(void) {
   print_i32(mo, 132);
   ref_bits();
   ref_locals();
+  ref_globals(0);
+  ref_globals(1);
   return 0;
 }
