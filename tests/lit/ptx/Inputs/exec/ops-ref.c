@@ -48,11 +48,19 @@ static uint32_t ref_prmt(const char *mode, uint32_t a, uint32_t b, uint32_t c) {
   for (int i = 0; i < 4; i++)
     bytes[i] = (uint8_t)(a >> (8 * i)), bytes[4 + i] = (uint8_t)(b >> (8 * i));
   /* the tables of the PTX ISA, d.b3 d.b2 d.b1 d.b0 per c[1:0] */
-  static const char *const f4e[] = {"3210", "4321", "5432", "6543"}, *const b4e[] = {"5670", "6701", "7012", "0123"},
-                           *const rc8[] = {"0000", "1111", "2222", "3333"}, *const ecl[] = {"3210", "3211", "3222", "3333"},
-                           *const ecr[] = {"0000", "1110", "2210", "3210"}, *const rc16[] = {"1010", "3232", "1010", "3232"};
-  const char *const *tab = !strcmp(mode, "f4e") ? f4e : !strcmp(mode, "b4e") ? b4e : !strcmp(mode, "rc8") ? rc8
-                           : !strcmp(mode, "ecl") ? ecl : !strcmp(mode, "ecr") ? ecr : !strcmp(mode, "rc16") ? rc16 : NULL;
+  static const char *const f4e[] = {"3210", "4321", "5432", "6543"};
+  static const char *const b4e[] = {"5670", "6701", "7012", "0123"};
+  static const char *const rc8[] = {"0000", "1111", "2222", "3333"};
+  static const char *const ecl[] = {"3210", "3211", "3222", "3333"};
+  static const char *const ecr[] = {"0000", "1110", "2210", "3210"};
+  static const char *const rc16[] = {"1010", "3232", "1010", "3232"};
+  const char *const *tab = !strcmp(mode, "f4e")    ? f4e
+                           : !strcmp(mode, "b4e")  ? b4e
+                           : !strcmp(mode, "rc8")  ? rc8
+                           : !strcmp(mode, "ecl")  ? ecl
+                           : !strcmp(mode, "ecr")  ? ecr
+                           : !strcmp(mode, "rc16") ? rc16
+                                                   : NULL;
   uint32_t r = 0;
   for (int i = 0; i < 4; i++) {
     uint8_t v;
@@ -170,7 +178,8 @@ static void ref_bits(void) {
     o[k++ * 32 + t] = ref_bfind(a, 32, 1, 1);
     uint64_t x = (uint64_t)((int64_t)(int32_t)a * 1000003), y = (uint64_t)((int64_t)(int32_t)b * -77);
     uint32_t pos64 = (uint32_t)t * 3, len64 = ((uint32_t)t * 5 + 64) % 70;
-    uint64_t w64[4] = {ref_bfe(x, pos64, len64, 64, 0), ref_bfe(x, pos64, len64, 64, 1), ref_bfi(x, y, pos64, len64, 64),
+    uint64_t w64[4] = {ref_bfe(x, pos64, len64, 64, 0), ref_bfe(x, pos64, len64, 64, 1),
+                       ref_bfi(x, y, pos64, len64, 64),
                        (x & ~((uint64_t)1 << 63)) | (y & ((uint64_t)1 << 63))};
     for (int j = 0; j < 4; j++, k += 2) /* a u64 per thread over two columns */
       memcpy(&o[k * 32 + 2 * t], &w64[j], 8);
