@@ -1289,6 +1289,16 @@ static bool reg_operand(PComp *pc, const PtxOperand *o, POpd *out) {
   return operand(pc, o, out);
 }
 
+/* The destination of setp and shfl: one register, or the pair a|b. */
+static bool dest_operands(PComp *pc, const PtxOperand *d, PIns *p) {
+  if (d->kind != PTX_OPD_PAIR) {
+    p->nd = 1;
+    return reg_operand(pc, d, &p->d[0]);
+  }
+  p->nd = 2;
+  return reg_operand(pc, &d->elems[0], &p->d[0]) && reg_operand(pc, &d->elems[1], &p->d[1]);
+}
+
 /* The modifiers of the instruction: its types in p->t, p->t2; each other modifier must be one of
  * `allowed` (a NULL-terminated list; "*" after a name accepts anything starting with it), or it is
  * reported. The names found are flagged in `found` (by position in allowed). */
@@ -1608,16 +1618,8 @@ static bool c_setp(PComp *pc, KIns *k, PIns *p) {
   p->combine = found[18] ? 1 : found[19] ? 2 : found[20] ? 3 : 0;
   if (!need_opds(pc, p->combine ? 4 : 3, p->combine ? 4 : 3))
     return false;
-  const PtxOperand *d = &in->opds[0];
-  if (d->kind == PTX_OPD_PAIR) {
-    p->nd = 2;
-    if (!reg_operand(pc, &d->elems[0], &p->d[0]) || !reg_operand(pc, &d->elems[1], &p->d[1]))
-      return false;
-  } else {
-    p->nd = 1;
-    if (!reg_operand(pc, d, &p->d[0]))
-      return false;
-  }
+  if (!dest_operands(pc, &in->opds[0], p))
+    return false;
   p->ns = (uint8_t)(in->nopds - 1);
   for (uint32_t i = 1; i < in->nopds; i++)
     if (!operand(pc, &in->opds[i], &p->s[i - 1]))
@@ -1890,16 +1892,8 @@ static bool c_shfl(PComp *pc, KIns *k, PIns *p) {
   if (!need_opds(pc, 5, 5))
     return false;
   p->mode = (uint8_t)mode;
-  const PtxOperand *d = &in->opds[0];
-  if (d->kind == PTX_OPD_PAIR) {
-    p->nd = 2;
-    if (!reg_operand(pc, &d->elems[0], &p->d[0]) || !reg_operand(pc, &d->elems[1], &p->d[1]))
-      return false;
-  } else {
-    p->nd = 1;
-    if (!reg_operand(pc, d, &p->d[0]))
-      return false;
-  }
+  if (!dest_operands(pc, &in->opds[0], p))
+    return false;
   p->ns = 4;
   for (uint32_t i = 0; i < 4; i++)
     if (!operand(pc, &in->opds[1 + i], &p->s[i]))
