@@ -34,6 +34,9 @@ for n in 0 $SIZES; do
 done
 export BIN RUNS SIZES SEEDS dir
 exec python3 - <<'PY'
+import sys
+sys.path.insert(0, "bench")
+from timing import timed as bench_timed
 import os, re, statistics, subprocess
 
 BIN, RUNS, DIR, SEEDS = os.environ["BIN"], int(os.environ["RUNS"]), os.environ["dir"], os.environ["SEEDS"]
@@ -46,14 +49,7 @@ def prog(n, what="dag"):
 
 def timed(c):
     """CPU seconds (user + sys) and peak RSS in KB of one run."""
-    out = os.path.join(DIR, "time.txt")
-    with open(os.devnull, "w") as null:
-        p = subprocess.Popen(["/usr/bin/time", "-v", "-o", out] + c, stdout=null)
-        _, status, ru = os.wait4(p.pid, 0)
-    if status:
-        raise SystemExit("bench/scale-diff.sh: %s failed (status %d)" % (" ".join(c), status))
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(out).read()).group(1))
-    return ru.ru_utime + ru.ru_stime, rss
+    return bench_timed(c, DIR, "bench/scale-diff.sh")
 
 
 def measure(n):

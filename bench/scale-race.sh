@@ -42,6 +42,9 @@ if [ "$INSNS" != 0 ]; then
 fi
 export BIN RUNS SIZES INSN_TOOL dir
 exec python3 - <<'EOF'
+import sys
+sys.path.insert(0, "bench")
+from timing import timed as bench_timed
 import os, re, statistics, subprocess
 
 BIN, RUNS, DIR, TOOL = os.environ["BIN"], int(os.environ["RUNS"]), os.environ["dir"], os.environ["INSN_TOOL"]
@@ -56,14 +59,7 @@ def cmd(n, sched, flags):
 
 def timed(c):
     """CPU seconds (user + sys) and peak RSS in KB of one run."""
-    out = os.path.join(DIR, "time.txt")
-    with open(os.devnull, "w") as null:
-        p = subprocess.Popen(["/usr/bin/time", "-v", "-o", out] + c, stdout=null)
-        _, status, ru = os.wait4(p.pid, 0)
-    if status:
-        raise SystemExit("bench/scale-race.sh: %s failed (status %d)" % (" ".join(c), status))
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(out).read()).group(1))
-    return ru.ru_utime + ru.ru_stime, rss
+    return bench_timed(c, DIR, "bench/scale-race.sh")
 
 
 def insns(c):
