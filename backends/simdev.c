@@ -329,9 +329,21 @@ static void observe(const SimObs *o, void *user)
     case SIM_OBS_START:
         trace_op_start(t, o->op, o->stream, worker(o->worker));
         break;
-    case SIM_OBS_END:
-        trace_op_end(t, o->op, o->stream, NULL, 0);
+    case SIM_OBS_END: {
+        /* what a kernel touched (the sim merges its accesses per allocation and kind), so that
+         * the trace, and --diff's ordering check over it, see kernels as they see copies */
+        TraceAccess one, *acc = o->nacc > 1 ? malloc(o->nacc * sizeof *acc) : &one;
+        size_t n = acc ? o->nacc : 0;
+        for (size_t i = 0; i < n; i++)
+            acc[i] = buffer_access(b, o->acc[i].addr, o->acc[i].bytes,
+                                   o->acc[i].atomic  ? TRACE_READ | TRACE_WRITE | TRACE_ATOMIC
+                                   : o->acc[i].write ? TRACE_WRITE
+                                                     : TRACE_READ);
+        trace_op_end(t, o->op, o->stream, acc, n);
+        if (acc != &one)
+            free(acc);
         break;
+    }
     case SIM_OBS_HOST_WAIT:
         trace_edge(t, TRACE_EDGE_SYNC, o->op, TRACE_HOST);
         break;

@@ -465,8 +465,8 @@ void mem_op_done(SimDevice *dev, Op *op) {
     if (p) {
       dev->oacc = p;
       for (size_t i = 0; i < j; i++)
-        dev->oacc[i] = (SimObsAccess){ctx->acc[i].a->base + ctx->acc[i].lo,
-                                      ctx->acc[i].hi - ctx->acc[i].lo, ctx->acc[i].write};
+        dev->oacc[i] = (SimObsAccess){ctx->acc[i].a->base + ctx->acc[i].lo, ctx->acc[i].hi - ctx->acc[i].lo,
+                                      ctx->acc[i].write || ctx->acc[i].atomic, ctx->acc[i].atomic};
       dev->noacc = j;
     }
     free(ctx->acc);

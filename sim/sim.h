@@ -128,6 +128,7 @@ typedef struct SimObsAccess {
   uintptr_t addr;
   size_t bytes;
   bool write;
+  bool atomic;          /* an atomic read-modify-write (write is set too) */
 } SimObsAccess;
 
 typedef struct SimObs {

@@ -863,6 +863,7 @@ typedef struct Acc {
   uint32_t node;
   uint64_t off, size;
   bool write;
+  bool atomic;         /* a read-modify-write: two of them do not conflict (be_access_conflict) */
 } Acc;
 
 typedef struct Node {
@@ -945,7 +946,7 @@ static void add_accesses(Graph *G, uint32_t node, const TraceAccess *a, size_t n
       G->nbuffers = nb;
     }
     PUSH(G->bufacc[b], G->nbufacc[b], G->capbufacc[b],
-         ((Acc){node, a[i].offset, a[i].size, (a[i].mode & TRACE_WRITE) != 0}));
+         ((Acc){node, a[i].offset, a[i].size, (a[i].mode & TRACE_WRITE) != 0, (a[i].mode & TRACE_ATOMIC) != 0}));
   }
 }
 
@@ -1134,7 +1135,7 @@ static void lost_ordering(Checker *C, Graph *H, Graph *L) {
         if (x->node == y->node)
           continue;
         bool overlap = x->off < y->off + y->size && y->off < x->off + x->size;
-        if (!overlap || (!x->write && !y->write))
+        if (!overlap || (!x->write && !y->write) || (x->atomic && y->atomic))
           continue;
         if (!before(H, x->node, y->node))
           continue; /* a race of the reference: reported as such */

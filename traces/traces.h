@@ -54,6 +54,8 @@ typedef enum TraceEdgeKind {
 typedef enum TraceAccessMode {
     TRACE_READ = 1,
     TRACE_WRITE = 2,
+    TRACE_ATOMIC = 4, /* with READ | WRITE: an atomic read-modify-write, which conflicts with plain
+                         accesses but not with other atomics */
 } TraceAccessMode;
 
 /* A byte range of one buffer (an allocation id given by the caller; 0 for memory the caller does not

@@ -149,15 +149,22 @@ static const char *op_name(const OpInfo *o)
     return o && o->enq && o->enq->name ? o->enq->name : "op";
 }
 
+/* An access's mode as the text and JSON traces spell it. */
+static const char *mode_name(TraceAccessMode m)
+{
+    return m & TRACE_ATOMIC                    ? "atomic"
+           : m == (TRACE_READ | TRACE_WRITE) ? "readwrite"
+           : m == TRACE_WRITE                 ? "write"
+                                              : "read";
+}
+
 /* ---- text ---- */
 
 static void text_accesses(FILE *out, const TraceEvent *e)
 {
     for (size_t i = 0; i < e->n_accesses; i++) {
         const TraceAccess *a = &e->accesses[i];
-        const char *m = a->mode == (TRACE_READ | TRACE_WRITE) ? "readwrite"
-                        : a->mode == TRACE_WRITE              ? "write"
-                                                              : "read";
+        const char *m = mode_name(a->mode);
         if (a->buffer)
             fprintf(out, " %s b%" PRIu64 "[%" PRIu64 ",%" PRIu64 ")", m, a->buffer, a->offset,
                     a->offset + a->size);
@@ -514,9 +521,7 @@ static void json_accesses(FILE *out, const TraceEvent *e)
     fputs(",\"accesses\":\"", out);
     for (size_t i = 0; i < e->n_accesses; i++) {
         const TraceAccess *a = &e->accesses[i];
-        const char *m = a->mode == (TRACE_READ | TRACE_WRITE) ? "readwrite"
-                        : a->mode == TRACE_WRITE              ? "write"
-                                                              : "read";
+        const char *m = mode_name(a->mode);
         if (a->buffer)
             fprintf(out, "%s%s b%" PRIu64 "[%" PRIu64 ",%" PRIu64 ")", i ? " " : "", m, a->buffer,
                     a->offset, a->offset + a->size);

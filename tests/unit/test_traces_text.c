@@ -116,17 +116,19 @@ static void test_trace_write_text_sorts_violations(void **state)
 static void test_trace_write_text_prints_accesses_at_end(void **state)
 {
     TraceRecorder *rec = *state;
-    TraceAccess acc = {.buffer = 3, .offset = 8, .size = 4, .mode = TRACE_READ | TRACE_WRITE};
+    TraceAccess acc[] = {{.buffer = 3, .offset = 8, .size = 4, .mode = TRACE_READ | TRACE_WRITE},
+                         {.buffer = 3, .offset = 16, .size = 8, .mode = TRACE_READ},
+                         {.buffer = 4, .offset = 0, .size = 4, .mode = TRACE_READ | TRACE_WRITE | TRACE_ATOMIC}};
     trace_op_enqueue(rec, 1, 0, "kernel k", "prog.mlir:4:3", NULL, 0);
     trace_op_start(rec, 1, 0, 2);
-    trace_op_end(rec, 1, 0, &acc, 1);
+    trace_op_end(rec, 1, 0, acc, 3);
     char *s = render(rec, TRACE_FORMAT_TEXT);
     assert_string_equal(s, "trace v1\n"
                            "host:\n"
                            "  enqueue op 1 kernel k at prog.mlir:4:3\n"
                            "chain 1:\n"
                            "  start op 1 kernel k\n"
-                           "  end op 1 readwrite b3[8,12)\n");
+                           "  end op 1 readwrite b3[8,12) read b3[16,24) atomic b4[0,4)\n");
     free(s);
 }
 
