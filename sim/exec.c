@@ -8,24 +8,30 @@
  * Who runs ready ops depends on the scheduler:
  *   threads  a pool of workers pops the ready ring (FIFO). A worker with nothing to do spins for a
  *            while watching the atomic `nready` (a handoff through a cache line costs ~100 ns, a
- *            condition-variable wake costs ~10 us), then sleeps on work_cv. The submitter signals
- *            work_cv only when a worker sleeps and no spinner is there to take the op. A ready
- *            marker or small memcpy/memset runs right away on the submitting thread: that is a
- *            schedule like any other, and it is the fast path for tiny ops. A bounded kernel
- *            (SimOpDesc.bounded) that the host submits ready goes to a worker that spins, and the
- *            host goes on with the program, so independent chains of ops run on two threads; it
- *            runs on the host's thread instead when no worker spins for it, or when it is the
- *            host's first submit since it last waited (a synchronous launch: the host waits for it
- *            next, and a handoff would only add its latency), or when it depends on the op the
- *            host ran itself last (the host's chain goes on where it is) (runs_inline). With
- *            none spinning the host wakes a sleeping worker, at most once a millisecond, to spin
- *            for the next (kick_worker). Its blocks spread over the pool either way. When the host submits an op
- *            after a bounded op it handed over that no worker has started (the worker sleeps, or is
- *            busy), it takes that op back and runs it: queued behind it, the new op would wait for
- *            a worker too. The host runs at most AHEAD_MAX ops ahead of the device while every op
- *            in flight is bounded; past that it helps, and else waits, until AHEAD_RESUME are left
- *            (host_throttle), so a chain handed to the pool does not leave thousands of kernels in
- *            flight, each of them a late op that later accesses are checked against (race.c).
+ *            condition-variable wake costs ~10 us), then sleeps on work_cv; it does not spin on the
+ *            CPU the host runs on (on a busy machine a woken worker lands there), where it could
+ *            only keep the host from running. The submitter signals work_cv only when a worker
+ *            sleeps and no spinner is there to take the op. A ready marker or small memcpy/memset
+ *            runs right away on the submitting thread: that is a schedule like any other, and it is
+ *            the fast path for tiny ops (any handoff costs more than they do). A bounded kernel
+ *            (SimOpDesc.bounded) that the host submits ready runs on the host's thread too, unless
+ *            it can overlap with the host's own work and a worker spins for it (hand_over): it is
+ *            not the host's first submit since it last waited (the host waits for it next), and it
+ *            does not depend on the op the host ran itself last (the host's chain goes on where it
+ *            is). Then the spinning worker takes it, and the ops submitted after it in its chain
+ *            find it in flight and wait in the graph, so the worker that runs it goes on to run
+ *            them: one handoff per chain, not one per op, and two independent chains of kernels run
+ *            on two threads. A kernel that would have gone to a worker had one spun wakes a
+ *            sleeping one to spin for the next (kick_worker), at most once a kick_gap_ns, a gap
+ *            that doubles while woken workers find nothing. A kernel's blocks spread over the pool
+ *            either way. When the host submits an op after a bounded op it handed over that no
+ *            worker has started while no worker spins for it (the worker sleeps, or is busy), it
+ *            takes that op back and runs it: queued behind it, the new op would wait for a worker
+ *            too (a large copy too, which is otherwise never run at its submit). The host runs at
+ *            most AHEAD_MAX ops ahead of the device while every op in flight is bounded; past that
+ *            it helps, and else waits, until AHEAD_RESUME are left (host_throttle), so a chain
+ *            handed to the pool does not leave thousands of kernels in flight, each of them a late
+ *            op that later accesses are checked against (race.c).
  *   serial   no workers: a ready op runs at once on the submitting thread, in submit order.
  *   random   no workers: ready ops accumulate; when the host waits it runs them in an order drawn
  *            from a seeded generator (and at a submit it runs one with probability 1/2, and more
@@ -48,6 +54,7 @@
  */
 #include "sim/simint.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,6 +63,10 @@ _Thread_local SimCtx *sim_tls_ctx;
 
 enum { OP_MAGIC = 0x51d0c0de, OP_FREED = 0xdeadc0de };
 enum { SPIN_NS = 50000 };
+/* threads: the least and the most time between two wakes of a worker to spin (kick_worker) */
+enum { KICK_GAP_MIN = 1000000, KICK_GAP_MAX = 32000000 };
+/* threads: the host notes its CPU once every this many submits (note_host_cpu) */
+enum { NOTE_EVERY = 16 };
 /* random: the most ops in flight after a host submit (the window the order is drawn from) */
 enum { RANDOM_WINDOW = 32 };
 /* threads: the host may run this many ops ahead of the device, while all of them are bounded */
@@ -277,6 +288,22 @@ static void run_op(SimDevice *dev, Op *op, int worker) {
   complete(dev, op, worker);
 }
 
+/* Does a worker spin with no ready op to take? Then a handoff costs a cache line, not a wake. */
+static bool spinner_free(const SimDevice *dev) {
+  return (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) > dev->rq_n;
+}
+
+/* Should the host hand a bounded op that is ready at its submit to a worker, and go on? Only when
+   it can overlap with something: not on the host's first submit since it waited (it waits for
+   this op next), not when the op continues the chain the host runs (nothing was submitted in
+   between to overlap with), and only to a worker that spins (a woken one may start long after the
+   host could have). An op that starts another chain goes; its successors then find it in flight
+   and wait in the graph, so the worker that runs it runs them too: one handoff a chain, not one
+   an op. */
+static bool hand_over(const SimDevice *dev, bool follows) {
+  return dev->host_submits && !follows && spinner_free(dev);
+}
+
 static bool runs_inline(const SimDevice *dev, const Op *op, bool follows) {
   if (dev->cfg.no_inline)
     return false;
@@ -285,16 +312,13 @@ static bool runs_inline(const SimDevice *dev, const Op *op, bool follows) {
     return true;
   case SIM_OP_MEMCPY:
   case SIM_OP_MEMSET:
+    /* a small copy costs less than any handoff: it runs here, and its chain with it */
     return op->d.bytes <= dev->cfg.inline_bytes;
   case SIM_OP_KERNEL:
-    /* a kernel that cannot wait, submitted by the host right after a wait or with no worker
-     * spinning: a handoff would only delay it (the host waits for it next, or a worker would
-     * first have to wake), and its sim_ctx_parallel_for still spreads its blocks over the pool.
-     * A kernel that may wait (for another kernel, for the host) must not hold up the host, and
-     * a callback's kernels go to the pool. */
-    return op->d.bounded && !sim_tls_ctx &&
-           (dev->host_submits == 0 || follows ||
-            (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) <= dev->rq_n);
+    /* its sim_ctx_parallel_for still spreads its blocks over the pool. A kernel that may wait
+     * (for another kernel, for the host) must not hold up the host, and a callback's kernels go
+     * to the pool. */
+    return op->d.bounded && !sim_tls_ctx && !hand_over(dev, follows);
   default:
     return false;
   }
@@ -302,16 +326,35 @@ static bool runs_inline(const SimDevice *dev, const Op *op, bool follows) {
 
 static bool pjob_help(SimDevice *dev, int worker);
 
-/* The host runs a kernel itself because no worker spins: it wakes a sleeping one, at most once a
-   millisecond (a wake costs the host a system call), to spin for the host's next kernels. A
-   kernel is handed only to a worker that spins, never queued for one that sleeps: under load a
-   woken worker may start it long after the host could have. */
+/* The host notes the CPU it runs on (when it changed: the line is the spinners'), so that a
+   spinning worker can tell it shares the host's CPU: every NOTE_EVERY submits (sched_getcpu costs
+   ~20 ns, 1-2% of a small op; the host seldom moves) and whenever it wakes a worker. */
+static void note_host_cpu(SimDevice *dev) {
+  int c = sched_getcpu();
+  if (atomic_load_explicit(&dev->host_cpu, memory_order_relaxed) != c)
+    atomic_store_explicit(&dev->host_cpu, c, memory_order_relaxed);
+}
+
+/* The host runs a kernel itself that it would have handed to a spinning worker, but none spins: it
+   wakes a sleeping one to spin for the host's next ops, at most once a kick_gap_ns (a wake costs
+   the host a system call). An op is handed only to a worker that spins, never queued for one that
+   sleeps: under load a woken worker may start it long after the host could have. The gap doubles
+   (to KICK_GAP_MAX) each time a woken worker's spin finds nothing, and is back to KICK_GAP_MIN
+   once one finds work (worker_main): on a machine whose other CPUs are busy the woken worker
+   lands on the host's CPU, where it can only take turns with the host. */
 static void kick_worker(SimDevice *dev) {
   uint64_t t = now_ns();
-  if (t - dev->kicked_ns < 1000000)
+  if (t - dev->kicked_ns < dev->kick_gap_ns)
     return;
   dev->kicked_ns = t;
+  note_host_cpu(dev);
   pthread_cond_signal(&dev->work_cv);
+}
+
+/* Does this thread run on the CPU the host runs on? (-1: unknown, or the host sleeps) */
+static bool on_host_cpu(SimDevice *dev) {
+  int c = sched_getcpu();
+  return c >= 0 && c == atomic_load_explicit(&dev->host_cpu, memory_order_relaxed);
 }
 
 /* The host ran AHEAD_MAX ops ahead of the device: it helps, and else waits, until AHEAD_RESUME
@@ -343,6 +386,7 @@ static void host_throttle(SimDevice *dev) {
     if (moved || atomic_load(&dev->ndone) != done || dev->rq_n || atomic_load(&dev->npjobs))
       continue;
     dev->nwaiters++;
+    atomic_store_explicit(&dev->host_cpu, -1, memory_order_relaxed);
     pthread_cond_wait(&dev->done_cv, &dev->mu);
     dev->nwaiters--;
   }
@@ -359,13 +403,16 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
   enum { TOOK_MAX = 4 };
   Op *took[TOOK_MAX];
   size_t ntook = 0;
+  if (dev->nthreads && !sim_tls_ctx && !(dev->host_notes++ % NOTE_EVERY))
+    note_host_cpu(dev);
   if (dev->cfg.sched == SIM_SCHED_THREADS && !sim_tls_ctx && !dev->cfg.no_inline)
     for (size_t i = 0; i < ndeps && ntook < TOOK_MAX; i++)
       if (deps[i] && atomic_load_explicit(&deps[i]->state, memory_order_relaxed) == OP_READY &&
-          deps[i]->d.bounded) {
-        /* handed to the pool and not taken yet (the worker sleeps, or is busy): the new op would
-           only queue behind it, so the host runs it. The lock drops while it runs: a reference
-           keeps deps[i] what it is until the new op has read it. */
+          !deps[i]->unbounded && (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) < dev->rq_n) {
+        /* handed to the pool and not taken yet, and more ready ops than spinning workers (they
+           sleep, or are busy): the new op would only queue behind it, so the host runs it. The
+           lock drops while it runs: a reference keeps deps[i] what it is until the new op has
+           read it. */
         Op *d = deps[i];
         d->refs++;
         took[ntook++] = d;
@@ -465,8 +512,8 @@ static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, 
     for (size_t i = 0; i < ndeps && !follows && dev->host_last; i++)
       follows = deps[i] && deps[i]->id == dev->host_last;
     if (dev->cfg.sched == SIM_SCHED_THREADS && runs_inline(dev, op, follows)) {
-      if (op->d.kind == SIM_OP_KERNEL && dev->host_submits && dev->nsleeping)
-        kick_worker(dev);
+      if (op->d.kind == SIM_OP_KERNEL && dev->host_submits && !follows && dev->nsleeping)
+        kick_worker(dev);  /* it would have gone to a spinning worker */
       if (!sim_tls_ctx)
         dev->host_last = op->id;
       run_op(dev, op, sim_tls_ctx ? sim_tls_ctx->worker : -1);
@@ -633,6 +680,8 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
       if (op_done(op) || dev->rq_n || atomic_load(&dev->npjobs))
         continue;
     }
+    if (!me && dev->nthreads)
+      atomic_store_explicit(&dev->host_cpu, -1, memory_order_relaxed);  /* its CPU is free */
     pthread_cond_wait(&dev->done_cv, &dev->mu);
   }
   if (blocked) {
@@ -752,20 +801,28 @@ static void *worker_main(void *arg) {
       continue;
     if (atomic_load(&dev->stop))
       break;
+    /* spin for work, unless this thread shares the host's CPU: there its spinning only keeps the
+       host from running, and the host could hand it nothing meanwhile */
     atomic_fetch_add(&dev->nspinning, 1);
     pthread_mutex_unlock(&dev->mu);
     uint64_t t0 = now_ns();
     for (unsigned i = 1; !atomic_load_explicit(&dev->nready, memory_order_relaxed) &&
                          !atomic_load_explicit(&dev->npjobs, memory_order_relaxed) &&
                          !atomic_load_explicit(&dev->stop, memory_order_relaxed); i++) {
-      cpu_relax();
-      if (!(i & 63) && now_ns() - t0 > SPIN_NS)
+      if (!(i & 63) && (now_ns() - t0 > SPIN_NS || on_host_cpu(dev)))
         break;
+      cpu_relax();
     }
     pthread_mutex_lock(&dev->mu);
     atomic_fetch_sub(&dev->nspinning, 1);
-    if (dev->rq_n || atomic_load(&dev->stop) || atomic_load(&dev->npjobs))
+    if (dev->rq_n) {
+      dev->kick_gap_ns = KICK_GAP_MIN;
       continue;
+    }
+    if (atomic_load(&dev->stop) || atomic_load(&dev->npjobs))
+      continue;
+    if (dev->kick_gap_ns < KICK_GAP_MAX)
+      dev->kick_gap_ns *= 2;
     dev->nsleeping++;
     pthread_cond_wait(&dev->work_cv, &dev->mu);
     dev->nsleeping--;
@@ -776,6 +833,8 @@ static void *worker_main(void *arg) {
 
 void exec_start(SimDevice *dev) {
   dev->next_op_id = 0;
+  dev->kick_gap_ns = KICK_GAP_MIN;
+  atomic_init(&dev->host_cpu, -1);
 }
 
 bool exec_start_workers(SimDevice *dev) {

@@ -189,10 +189,16 @@ struct SimDevice {
   /* exec.c */
   Op **rq;                   /* ready ring */
   size_t rq_head, rq_n, rq_cap;
+  /* what spinning threads watch, padded to cache lines of its own (the device is calloc'd, so no
+     _Alignas): a write nearby (the host counts an op it runs inline) would take the line from
+     every spinner, once per op */
+  char pad_spin0[64];
   atomic_size_t nready;      /* atomic mirror of rq_n */
   atomic_int nspinning;      /* workers spinning for work */
   atomic_bool stop;
   atomic_int npjobs;         /* parallel-for jobs with indices left */
+  atomic_int host_cpu;       /* the CPU the host last submitted from, -1 while it sleeps in a wait */
+  char pad_spin1[64];
   PJob *pjobs;
   int nsleeping;             /* workers blocked on work_cv */
   int nrunning;              /* ops running */
@@ -205,6 +211,8 @@ struct SimDevice {
   atomic_uint_fast64_t ndone; /* ops completed so far (spinning waiters watch it) */
   unsigned host_submits;     /* threads: host submits since the host last waited */
   uint64_t kicked_ns;        /* threads: when the host last woke a sleeping worker to spin */
+  uint64_t kick_gap_ns;      /* threads: the least time between two such wakes (kick_worker) */
+  unsigned host_notes;       /* threads: host submits, to note its CPU every so many (note_host_cpu) */
   uint64_t host_last;        /* threads: the id of the op the host last ran itself (0: none) */
   uint64_t next_op_id;
   Op *free_ops;

@@ -663,10 +663,56 @@ static void test_host_runs_at_most_32_ops_ahead(void **state) {
   assert_true(f.most <= 33);
 }
 
+typedef struct Placed { int ops, on_workers; } Placed;
+
+static void placed_obs(const SimObs *ev, void *user) {
+  Placed *p = user;
+  if (ev->kind != SIM_OBS_START)
+    return;
+  p->ops++;
+  p->on_workers += ev->worker >= 0;
+}
+
+static void nop_kernel(SimCtx *ctx, void *user) {
+  (void)ctx;
+  (void)user;
+}
+
+/* One chain of small copies, memsets and bounded kernels, each waiting for the one before, with a
+   worker idle: each op continues what the host ran last, so the host runs every one of them (a
+   handoff would only add its latency), and wakes no worker for them. */
+static void test_chain_of_bounded_ops_stays_on_host(void **state) {
+  (void)state;
+  Placed p = {0};
+  SimConfig cfg = {.sched = SIM_SCHED_THREADS, .workers = 1, .observer = placed_obs, .observer_user = &p};
+  SimDevice *dev = sim_create(&cfg);
+  static char a[64], b[64];
+  SimOpDesc mk = {.kind = SIM_OP_MARKER, .loc = "first"};
+  SimOp *prev = NULL;
+  assert_int_equal(sim_submit(dev, &mk, NULL, 0, &prev), SIM_OK);
+  for (int i = 0; i < 300; i++) {
+    SimOpDesc d[3] = {{.kind = SIM_OP_MEMSET, .dst = a, .bytes = sizeof a, .value = (uint32_t)i, .loc = "set"},
+                      {.kind = SIM_OP_KERNEL, .fn = nop_kernel, .loc = "k", .bounded = true},
+                      {.kind = SIM_OP_MEMCPY, .dst = b, .src = a, .bytes = sizeof a, .loc = "copy"}};
+    for (int j = 0; j < 3; j++) {
+      SimOp *op;
+      assert_int_equal(sim_submit(dev, &d[j], &prev, 1, &op), SIM_OK);
+      sim_op_release(dev, prev);
+      prev = op;
+    }
+  }
+  assert_int_equal(sim_host_wait(dev, &prev, 1, "wait"), SIM_OK);
+  sim_op_release(dev, prev);
+  sim_destroy(dev);
+  assert_int_equal(p.ops, 901);
+  assert_int_equal(p.on_workers, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_bounded_kernel_on_idle_device_runs_on_submitter),
     cmocka_unit_test(test_host_runs_at_most_32_ops_ahead),
+    cmocka_unit_test(test_chain_of_bounded_ops_stays_on_host),
     cmocka_unit_test(test_submit_deps_run_in_dependency_order),
     cmocka_unit_test(test_submit_join_waits_for_all_deps),
     cmocka_unit_test(test_host_wait_on_closed_gate_reports_deadlock),
