@@ -17,7 +17,8 @@
  *                  schedulers back to back, in turns serial first and threads first, and the figure
  *                  is the median over rounds of the pair's ratio (SCHED_RUNS rounds), so that a
  *                  burst of load from elsewhere falls on both sides of one pair; the load average at
- *                  the end is printed with it.
+ *                  the end is printed with it. Where other work keeps the CPUs busy, wall time shows
+ *                  that work: `chrt -f 1 build/bench/launch sched` makes it wait while this runs.
  *
  * A launch's time is that of a program that sets up its buffers and launches the kernel REPS times,
  * minus the time of the same program without the launches, over REPS (REPS grows as the launch
