@@ -794,6 +794,39 @@ BeStatus be_token_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLa
     return token_done(be, "token_launch_host", loc, t0, &d, deps, ndeps, tok, st);
 }
 
+BeStatus be_token_launch(Backend *be, BeFunction f, const BeLaunch *launch, const BeToken *deps,
+                         size_t ndeps, BeToken *tok, const char *loc)
+{
+    T0();
+    *tok = NULL;
+    BeStatus st = check_launch(be, launch, loc);
+    if (st == BE_OK && be->ops->token_launch) {
+        st = be->ops->token_launch(be->self, f, launch, deps, ndeps, tok, loc);
+    } else {
+        if (st == BE_OK) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "the %s backend cannot launch a kernel of a loaded module here",
+                     be->ops->name);
+            be_report(be, true, "error", loc, msg);
+            st = BE_ERR_UNSUPPORTED;
+        }
+        refused(be, deps, ndeps, tok, loc, st);
+    }
+    if (st == BE_ERR_UNSUPPORTED)
+        be_launch_failed(be, loc);
+    if (!be->trace)
+        return st;
+    Detail d = {0};
+    add(&d, "grid %ux%ux%u block %ux%ux%u smem %u", launch->grid[0], launch->grid[1],
+        launch->grid[2], launch->block[0], launch->block[1], launch->block[2], launch->smem);
+    return token_done(be, "token_launch", loc, t0, &d, deps, ndeps, tok, st);
+}
+
+bool be_runs_host_kernels(const Backend *be)
+{
+    return strcmp(be->ops->name, "sim") == 0;
+}
+
 BeStatus be_token_join(Backend *be, const BeToken *deps, size_t ndeps, BeToken *tok,
                        const char *loc)
 {

@@ -180,6 +180,10 @@ typedef struct BeOps {
                            const char *loc);
     BeStatus (*token_launch_host)(void *self, BeKernelFn fn, void *user, const BeLaunch *launch,
                                   const BeToken *deps, size_t ndeps, BeToken *out, const char *loc);
+    /* A kernel of a loaded module after deps (a driver backend: the interpreter's launches of
+     * device code). May be NULL: be_token_launch then refuses the launch. */
+    BeStatus (*token_launch)(void *self, BeFunction f, const BeLaunch *launch, const BeToken *deps,
+                             size_t ndeps, BeToken *out, const char *loc);
     BeStatus (*token_join)(void *self, const BeToken *deps, size_t ndeps, BeToken *out,
                            const char *loc);
     BeStatus (*token_wait)(void *self, const BeToken *toks, size_t n, const char *loc);
@@ -362,6 +366,15 @@ BeStatus be_token_free(Backend *be, void *ptr, const BeToken *deps, size_t ndeps
 /* Runs fn as a kernel op after deps (the interpreter's kernels; the sim only). */
 BeStatus be_token_launch_host(Backend *be, BeKernelFn fn, void *user, const BeLaunch *launch,
                               const BeToken *deps, size_t ndeps, BeToken *tok, const char *loc);
+/* Runs kernel f of a loaded module (be_module_function) after deps, its arguments in
+ * launch->params as be_launch takes them: how the interpreter runs its launches on a device that
+ * runs device code (cuda). A backend without it (the sim) refuses the launch (a failed launch),
+ * and the token orders like the launch would have. */
+BeStatus be_token_launch(Backend *be, BeFunction f, const BeLaunch *launch, const BeToken *deps,
+                         size_t ndeps, BeToken *tok, const char *loc);
+/* Whether the device runs host kernels (be_launch_host): the sim does; a GPU runs device code
+ * only (be_module_load, be_launch, be_token_launch). */
+bool be_runs_host_kernels(const Backend *be);
 /* `gpu.wait async [deps]`: a no-op that completes when every dep did. With no (non-NULL) deps it
  * waits for nothing: a wait for it returns at once. */
 BeStatus be_token_join(Backend *be, const BeToken *deps, size_t ndeps, BeToken *tok,

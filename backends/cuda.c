@@ -40,9 +40,11 @@
  * releasing a token's last reference destroys its event (legal right after a stream waited).
  *
  * Kernels: device binaries (cubin, fatbin, PTX) load as they are through cuModuleLoadData and
- * launch with cuLaunchKernel. Kernels the interpreter runs itself (launch_host: gpu.func and
- * llvm+nvvm kernels) cannot run here yet: each such launch is an error naming the kernel's site,
- * and the launch counts as failed, so the program stops at its next synchronization.
+ * launch with cuLaunchKernel, on a stream (launch) or as a token op (token_launch: the
+ * interpreter's gpu.launch_func, whose gpu.module it compiled to PTX with mlir-opt or whose
+ * gpu.binary object it passes as is). Kernels the interpreter runs itself (launch_host) cannot
+ * run on a GPU: each such launch is an error naming the kernel's site, and the launch counts as
+ * failed, so the program stops at its next synchronization.
  *
  * Threads: one host thread calls the API (backend.h); nothing here runs on other threads, so the
  * tables take no lock.
@@ -996,31 +998,47 @@ static BeStatus module_function(void *self, BeModule h, const char *name, BeFunc
     return BE_OK;
 }
 
+/* The driver function behind h, or NULL after a report (not a kernel function, or its module
+ * unloaded). */
+static Slot *function_of(Cuda *c, BeFunction h, const char *loc)
+{
+    Slot *f = lookup(c, h, H_FUNCTION, loc);
+    if (!f)
+        return NULL;
+    Slot *m = &c->slot[f->u.fn.module];
+    if (m->gen != f->u.fn.module_gen || !m->live) {
+        diag(c, true, "misuse", loc, m->gone, "kernel '%s' is launched after its module was unloaded",
+             f->u.fn.name);
+        return NULL;
+    }
+    return f;
+}
+
+static BeStatus enqueue_launch(Cuda *c, CuFunction fn, const BeLaunch *l, CuStream s, const char *loc)
+{
+    return CALL(c, loc, cuLaunchKernel, fn, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                l->block[2], l->smem, s, l->params, NULL);
+}
+
 static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream hs, const char *loc)
 {
     Cuda *c = self;
     CuStream s;
     if (!stream_of(c, hs, &s, loc))
         return BE_ERR_HANDLE;
-    Slot *f = lookup(c, h, H_FUNCTION, loc);
+    Slot *f = function_of(c, h, loc);
     if (!f)
         return BE_ERR_HANDLE;
-    Slot *m = &c->slot[f->u.fn.module];
-    if (m->gen != f->u.fn.module_gen || !m->live) {
-        diag(c, true, "misuse", loc, m->gone, "kernel '%s' is launched after its module was unloaded",
-             f->u.fn.name);
-        return BE_ERR_HANDLE;
-    }
-    return CALL(c, loc, cuLaunchKernel, f->u.fn.fn, l->grid[0], l->grid[1], l->grid[2], l->block[0],
-                l->block[1], l->block[2], l->smem, s, l->params, NULL);
+    return enqueue_launch(c, f->u.fn.fn, l, s, loc);
 }
 
 static void host_kernel_refused(Cuda *c, const BeLaunch *l, const char *loc)
 {
     diag(c, true, "error", loc, NULL,
-         "kernels compiled from MLIR (gpu.func, llvm+nvvm) cannot run on the CUDA backend yet: only device "
-         "binaries loaded as modules (cubin, PTX) can; this launch (grid %ux%ux%u, block %ux%ux%u, on %s) "
-         "is skipped and the program stops at its next synchronization",
+         "a kernel the interpreter runs itself (a gpu.launch body) cannot run on the CUDA backend: only "
+         "device code can (a gpu.binary, or a gpu.module compiled to PTX; outline the body with "
+         "-gpu-kernel-outlining); this launch (grid %ux%ux%u, block %ux%ux%u, on %s) is skipped and the "
+         "program stops at its next synchronization",
          l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], c->device_name);
 }
 
@@ -1194,6 +1212,32 @@ static BeStatus token_launch_host(void *self, BeKernelFn fn, void *user, const B
     return BE_ERR_UNSUPPORTED;
 }
 
+typedef struct LaunchArgs {
+    CuFunction fn;
+    const BeLaunch *launch;
+} LaunchArgs;
+
+static BeStatus op_launch(Cuda *c, CuStream s, void *arg, const char *loc)
+{
+    LaunchArgs *a = arg;
+    return enqueue_launch(c, a->fn, a->launch, s, loc);
+}
+
+/* The interpreter's launch of a module's kernel: a token op like a copy. A function handle that
+ * is wrong leaves a join in its place. */
+static BeStatus token_launch(void *self, BeFunction h, const BeLaunch *l, const BeToken *deps, size_t ndeps,
+                             BeToken *out, const char *loc)
+{
+    Cuda *c = self;
+    Slot *f = function_of(c, h, loc);
+    if (!f) {
+        token_join(self, deps, ndeps, out, loc);
+        return BE_ERR_HANDLE;
+    }
+    LaunchArgs a = {.fn = f->u.fn.fn, .launch = l};
+    return token_run(c, deps, ndeps, op_launch, &a, out, loc);
+}
+
 static BeStatus token_ref(Cuda *c, BeToken h, bool retain, const char *what)
 {
     Slot *t = token_of(c, h, what);
@@ -1303,6 +1347,7 @@ static const BeOps ops = {
     .token_alloc = token_alloc,
     .token_free = token_free,
     .token_launch_host = token_launch_host,
+    .token_launch = token_launch,
     .token_join = token_join,
     .token_wait = token_wait,
     .token_retain = token_retain,

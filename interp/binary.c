@@ -49,6 +49,37 @@ static long object_head(Str obj, unsigned char *out, size_t cap) {
   return (long)n;
 }
 
+/* The object of gpu.binary bin that its handler (#gpu.select_object, or #gpu.select_object<N>)
+ * selects, or NULL when it has none of that number. */
+static Attr *selected_object(Op *bin) {
+  Attr *objs = ir_op_attr(bin, "objects"), *h = ir_op_attr(bin, "offloadingHandler");
+  uint32_t pick = 0;
+  if (h && h->kind == ATTR_OPAQUE && h->u.str.len > 19 && !memcmp(h->u.str.s, "#gpu.select_object<", 19) &&
+      isdigit((unsigned char)h->u.str.s[19]))
+    pick = (uint32_t)strtoul(h->u.str.s + 19, NULL, 10);
+  if (objs && objs->kind == ATTR_ARRAY && pick < objs->u.arr.n && objs->u.arr.elems[pick]->kind == ATTR_OPAQUE)
+    return objs->u.arr.elems[pick];
+  return NULL;
+}
+
+unsigned char *interp_binary_object(Op *bin, size_t *len) {
+  Attr *obj = selected_object(bin);
+  *len = 0;
+  if (!obj)
+    return NULL;
+  unsigned char *data = malloc(obj->u.str.len + 1);
+  if (!data)
+    return NULL;
+  long n = object_head(obj->u.str, data, obj->u.str.len);
+  if (n < 0) {
+    free(data);
+    return NULL;
+  }
+  data[n] = '\0';
+  *len = (size_t)n;
+  return data;
+}
+
 /* A launch of a kernel in a gpu.binary: the object the default handler (#gpu.select_object, or
  * #gpu.select_object<N>) picks says what it holds. SASS never runs here, so a cubin or fatbinary
  * is refused with the way to get PTX; PTX is compiled (*out). */

@@ -106,6 +106,7 @@ typedef struct GOp {
   uint32_t rank, esize;
   bool host_shared;
   Kernel *k;
+  Offload *off;                       /* gpu.launch_func on a device that runs device code */
   uint32_t *in_slots, *in_words, nin; /* gpu.launch: host values the body uses */
   uint32_t first_arg, nargs;          /* gpu.launch_func: kernel operands */
   int smem;                           /* operand of the dynamic shared memory size, or -1 */
@@ -470,8 +471,10 @@ static int launch(Frame *fr, const Ins *ins, const GOp *g, uint32_t first, const
   if (g->smem >= 0)
     smem = (int32_t)fr->s[ins->in[g->smem]].i;
   BeStream stream = g->stream >= 0 ? (BeStream)fr->s[ins->in[g->stream]].p : NULL;
-  if (kernel_launch(fr, ins, g->k, grid, block, smem, inputs, deps_of(fr, ins, g->ndeps, deps), g->ndeps, &tok,
-                    g->stream >= 0 ? &stream : NULL, g->loc) == EX_ERROR)
+  if (g->off ? interp_offload_launch(fr, ins, g->off, grid, block, smem, inputs, deps_of(fr, ins, g->ndeps, deps),
+                                     g->ndeps, &tok, g->stream >= 0 ? &stream : NULL, g->loc) == EX_ERROR
+             : kernel_launch(fr, ins, g->k, grid, block, smem, inputs, deps_of(fr, ins, g->ndeps, deps), g->ndeps,
+                             &tok, g->stream >= 0 ? &stream : NULL, g->loc) == EX_ERROR)
     return EX_ERROR;
   if (g->stream >= 0 && !g->async) { /* ordered on its stream, like the mgpu* calls around it */
     gpu_keep_token(fr->in, tok);
@@ -490,7 +493,7 @@ static bool view_ok(Frame *fr, const Ins *ins, const Type *t, const Slot *d) {
 static int x_launch_func(Frame *fr, const Ins *ins) {
   const GOp *g = ins->aux;
   Slot small[64];
-  uint32_t words = kernel_input_words(g->k);
+  uint32_t words = g->off ? interp_offload_words(g->off) : kernel_input_words(g->k);
   Slot *buf = words <= 64 ? small : calloc(words, sizeof *buf);
   if (!buf)
     return interp_error(fr, ins, "out of memory");
@@ -521,6 +524,28 @@ static bool sizes_of_launch(Comp *c, Op *op, GOp *g, const int64_t *seg) {
   return true;
 }
 
+static void name_launch(Comp *c, Op *op, GOp *g, const Attr *kernel, const int64_t *s) {
+  char label[300];
+  snprintf(label, sizeof label, "gpu.launch_func @%.*s::@%.*s", (int)kernel->u.sym.path[0].len,
+           kernel->u.sym.path[0].s, (int)kernel->u.sym.path[1].len, kernel->u.sym.path[1].s);
+  g->label = ir_intern_cstr(c->in->ctx, label).s;
+  g->first_arg = (uint32_t)(s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7] + s[8] + s[9] + s[10]);
+  g->nargs = (uint32_t)s[11];
+  g->in_words = ir_alloc(c->in->ctx, (g->nargs + 1) * sizeof *g->in_words);
+  for (uint32_t i = 0; i < g->nargs; i++)
+    g->in_words[i] = interp_words(op->operands[g->first_arg + i]->type);
+}
+
+/* A launch on a device that runs device code, not the interpreter's kernels (offload.c). */
+static bool offload_launch_func(Comp *c, Op *op, Ins *ins, GOp *g, Attr *kernel, Op *mod, const int64_t *s) {
+  name_launch(c, op, g, kernel, s);
+  if (!(g->off = interp_offload_of(c, op, mod, kernel, g->first_arg, g->nargs)))
+    return false;
+  ins->aux = g;
+  set_run(ins, x_launch_func);
+  return true;
+}
+
 bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
   GOp *g = gop(c, op);
   Attr *seg = ir_op_attr(op, "operandSegmentSizes"), *kernel = ir_op_attr(op, "kernel");
@@ -538,6 +563,9 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
   if (!sizes_of_launch(c, op, g, s))
     return false;
   Op *mod = ir_symbol_lookup(c->in->module, kernel->u.sym.path[0]);
+  if (mod && (ir_str_eq(mod->name, "gpu.binary") || ir_str_eq(mod->name, "gpu.module")) &&
+      !be_runs_host_kernels(c->in->be))
+    return offload_launch_func(c, op, ins, g, kernel, mod, s);
   Op *fn = mod && ir_str_eq(mod->name, "gpu.module") ? ir_symbol_lookup(mod, kernel->u.sym.path[1]) : NULL;
   bool ptx = mod && ir_str_eq(mod->name, "gpu.binary");
   if (ptx && !interp_binary_kernel(c, op, mod, kernel, &g->k))
@@ -546,16 +574,10 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
     return interp_unsupported(c, op, "a kernel that is not a gpu.func or llvm.func in a gpu.module of this module");
   if (!ptx && !(g->k = kernel_of_func(c, op, fn)))
     return false;
-  char label[300];
-  snprintf(label, sizeof label, "gpu.launch_func @%.*s::@%.*s", (int)kernel->u.sym.path[0].len,
-           kernel->u.sym.path[0].s, (int)kernel->u.sym.path[1].len, kernel->u.sym.path[1].s);
-  g->label = ir_intern_cstr(c->in->ctx, label).s;
-  g->first_arg = (uint32_t)(s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7] + s[8] + s[9] + s[10]);
-  g->nargs = (uint32_t)s[11];
-  g->in_words = ir_alloc(c->in->ctx, (g->nargs + 1) * sizeof *g->in_words);
+  name_launch(c, op, g, kernel, s);
   uint32_t words = 0;
   for (uint32_t i = 0; i < g->nargs; i++)
-    words += g->in_words[i] = interp_words(op->operands[g->first_arg + i]->type);
+    words += g->in_words[i];
   if (words != kernel_input_words(g->k)) {
     ir_op_error(c->in->ctx, op, "passes %u argument words to a kernel that takes %u", words,
                 kernel_input_words(g->k));

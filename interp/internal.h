@@ -133,6 +133,8 @@ struct Interp {
    * next batch */
   _Atomic int64_t credit;
   const char *lazy_sched;  /* "serial" or "random" when device work runs only when the host asks */
+  const char *mlir_opt;    /* InterpOptions.mlir_opt */
+  struct OffloadState *offload; /* offload.c: device images loaded for launches on a GPU */
 };
 
 struct Frame {
@@ -248,6 +250,21 @@ void interp_gpu_free(Interp *in);
  * every kind of object is refused with a located error, false */
 struct Kernel;
 bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel, struct Kernel **out);
+/* The payload of the object bin's handler selects, its escapes decoded, with a NUL after its
+ * *len bytes (malloc'd); NULL when bin has no such object (or no memory). */
+unsigned char *interp_binary_object(Op *bin, size_t *len);
+
+/* offload.c: gpu.launch_func on a backend that runs device code, not host kernels (cuda): the
+ * kernel of gpu.binary or gpu.module `mod` (its image made once per run), NULL after an error at
+ * op; its operands' words (what interp_offload_launch reads from inputs); the launch, as
+ * kernel_launch's; the images unloaded at the end of the run. */
+typedef struct Offload Offload;
+Offload *interp_offload_of(Comp *c, Op *op, Op *mod, Attr *kernel, uint32_t first_arg, uint32_t nargs);
+uint32_t interp_offload_words(const Offload *o);
+int interp_offload_launch(Frame *fr, const Ins *ins, Offload *o, const int64_t grid[3], const int64_t block[3],
+                          int64_t smem, const Slot *inputs, const BeToken *deps, size_t ndeps, BeToken *tok,
+                          const BeStream *stream, const char *loc);
+void interp_offload_free(Interp *in);
 
 CompileFn interp_compile_fn(Str name);
 NativeFn interp_native_fn(Str name);

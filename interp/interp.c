@@ -694,6 +694,7 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   in->out = opts && opts->out ? opts->out : stdout;
   in->no_race_check = opts && opts->no_race_check;
   in->race_strict = opts && opts->race_strict;
+  in->mlir_opt = opts ? opts->mlir_opt : NULL;
   interp_budget_init(&in->budget, opts ? opts->max_steps : 0, opts ? opts->timeout : 0);
   atomic_init(&in->credit, interp_budget_credit(&in->budget));
   if (in->be) {
@@ -811,6 +812,7 @@ unsigned interp_run(Interp *in, const char *entry) {
 void interp_destroy(Interp *in) {
   if (!in)
     return;
+  interp_offload_free(in);
   interp_gpu_free(in);
   interp_free_globals(in);
   interp_free_heap(in);

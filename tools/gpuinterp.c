@@ -33,6 +33,10 @@ static const char usage_text[] =
     "  --backend=sim|cuda|hip     device to run on (default: sim, the CPU simulator)\n"
     "  --cuda-lib=PATH            with --backend=cuda: the driver library to load (default:\n"
     "                             $GPUINTERP_CUDA_LIB, else libcuda.so.1)\n"
+    "  --mlir-opt=PATH            on a backend that runs device code (cuda): the mlir-opt that\n"
+    "                             compiles a launched gpu.module to PTX (default:\n"
+    "                             $GPUINTERP_MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else\n"
+    "                             mlir-opt on PATH)\n"
     "  -e NAME                    entry function (default: main)\n"
     "  --sched=threads|serial|random:SEED\n"
     "                             simulator scheduler (default: threads)\n"
@@ -120,7 +124,8 @@ static const char *const mode_phrases[] = {"when running a program", "with --emi
 /* X(id, name, modes): name is for the reader; the message quotes the argument as given. */
 #define OPTIONS(X)                                                                               \
   X(O_BACKEND, "--backend", M_RUN)                                                               \
-  X(O_CUDA_LIB, "--cuda-lib", M_RUN)                                                             \
+  X(O_CUDA_LIB, "--cuda-lib", M_RUN | M_DIFF)                                                    \
+  X(O_MLIR_OPT, "--mlir-opt", M_RUN | M_DIFF)                                                    \
   X(O_ENTRY, "-e", M_RUN | M_DIFF)                                                               \
   X(O_SCHED, "--sched", M_RUN)                                                                   \
   X(O_WORKERS, "--workers", M_RUN)                                                               \
@@ -334,6 +339,7 @@ typedef struct RunSettings {
   BeLeakCheck leak_check; /* --leak-check */
   FILE *trace_file;       /* --trace's file, opened before the run (stdout for "-"), or NULL */
   const char *cuda_lib;   /* --cuda-lib, or NULL */
+  const char *mlir_opt;   /* --mlir-opt, or NULL */
 } RunSettings;
 
 /* Runs the program on a backend; returns the exit status. */
@@ -360,7 +366,7 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
     goto done;
   }
   InterpOptions io = {.be = be, .out = stdout, .no_race_check = no_race_check, .race_strict = race_strict,
-                      .max_steps = bounds.max_steps, .timeout = bounds.timeout};
+                      .max_steps = bounds.max_steps, .timeout = bounds.timeout, .mlir_opt = rs->mlir_opt};
   Interp *in = interp_create(ctx, top, &io);
   if (!in) {
     status = 1;
@@ -586,6 +592,11 @@ int main(int argc, char **argv) {
       given[O_CUDA_LIB] = a;
       if (!rs.cuda_lib[0])
         return usage_error("%s", "--cuda-lib needs the path of a CUDA driver library");
+    } else if (!strncmp(a, "--mlir-opt=", 11)) {
+      rs.mlir_opt = a + 11;
+      given[O_MLIR_OPT] = a;
+      if (!rs.mlir_opt[0])
+        return usage_error("%s", "--mlir-opt needs the path of mlir-opt");
     } else if (!strncmp(a, "--workers=", 10)) {
       uint64_t n;
       if (!parse_count(a + 10, 1024, &n))

@@ -15,11 +15,16 @@
  *                             order (s1, e2, d1+16, m1 for host-shared memory, mod1, kernels by
  *                             name); other host pointers are `host`, so logs do not change from
  *                             run to run. A launch shows its parameters as the kernel's PTX
- *                             declares them (device pointers named, integers in decimal).
+ *                             declares them (device pointers named, integers in decimal, floats
+ *                             as their bits in hex), a PTX module load the names of its
+ *                             .entry kernels.
  *   FAKECUDA_FAIL=NAME:N[:CODE][,...]  the Nth call of NAME returns CODE (a number or a
  *                             CUDA_ERROR_* name; default CUDA_ERROR_OUT_OF_MEMORY for
  *                             allocations, CUDA_ERROR_NO_DEVICE for cuInit, else
  *                             CUDA_ERROR_UNKNOWN) and does nothing else.
+ *   FAKECUDA_CORRUPT=NAME:N[,...]  the Nth call of NAME (a copy or memset) succeeds but flips
+ *                             every bit of the first byte it wrote, and its log line says
+ *                             "(corrupted)": a wrong result for the differential checks to find.
  *   FAKECUDA_DEVICES=N        devices cuDeviceGetCount reports (default 1).
  *   FAKECUDA_UVA=0            the devices have no unified addressing.
  *
@@ -119,6 +124,8 @@ static bool started, inited;
 static FILE *log_file;
 static Fail fails[16];
 static size_t n_fails;
+static Fail corrupts[16]; /* FAKECUDA_CORRUPT: name and nth only */
+static size_t n_corrupts;
 static int n_devices = 1;
 static bool uva = true;
 static Obj *objs, *current;
@@ -168,6 +175,16 @@ static void start(void)
     if (path && *path)
         log_file = fopen(path, "a");
     parse_fail(getenv("FAKECUDA_FAIL"));
+    for (const char *c = getenv("FAKECUDA_CORRUPT"); c && *c && n_corrupts < sizeof corrupts / sizeof *corrupts;) {
+        const char *colon = strchr(c, ':');
+        if (!colon || (size_t)(colon - c) >= sizeof corrupts[0].name)
+            break;
+        Fail *f = &corrupts[n_corrupts++];
+        memcpy(f->name, c, (size_t)(colon - c));
+        char *end;
+        f->nth = strtoul(colon + 1, &end, 10);
+        c = *end == ',' ? end + 1 : NULL;
+    }
     const char *n = getenv("FAKECUDA_DEVICES");
     if (n && *n)
         n_devices = atoi(n);
@@ -192,6 +209,28 @@ static CuResult enter(const char *name)
         if (fails[i].nth == n && strcmp(fails[i].name, name) == 0)
             return fails[i].code;
     return 0;
+}
+
+/* Whether the call of name just counted is one FAKECUDA_CORRUPT names. */
+static bool corrupt_now(const char *name)
+{
+    unsigned long n = 0;
+    for (size_t i = 0; i < sizeof counts / sizeof *counts && counts[i].name[0]; i++)
+        if (strcmp(counts[i].name, name) == 0)
+            n = counts[i].n;
+    for (size_t i = 0; i < n_corrupts; i++)
+        if (corrupts[i].nth == n && strcmp(corrupts[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Flips the first byte a copy or memset wrote, when this call is to be corrupted. */
+static void maybe_corrupt(const char *name, CuDevPtr dst, size_t bytes, char *out, size_t cap)
+{
+    if (!bytes || !corrupt_now(name))
+        return;
+    *(unsigned char *)(uintptr_t)dst ^= 0xff;
+    snprintf(out, cap, "(corrupted)");
 }
 
 static void say(const char *name, const char *args, CuResult r, bool injected, const char *out)
@@ -622,7 +661,10 @@ CuResult cuMemcpyAsync(CuDevPtr dst, CuDevPtr src, size_t bytes, CuStream stream
     BEGIN(cuMemcpyAsync, "%s, %s, %zu, %s", d, s, bytes, st)
     if (!(r = need_ctx()) && !(r = need_stream(stream)) && !(r = need_range((uintptr_t)dst, bytes)) &&
         !(r = need_range((uintptr_t)src, bytes)))
+    {
         memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+        maybe_corrupt(fn_name, dst, bytes, out, sizeof out);
+    }
     END
 }
 
@@ -647,7 +689,8 @@ CuResult cuMemsetD8Async(CuDevPtr dst, unsigned char value, size_t count, CuStre
     ptr_name(d, sizeof d, (uintptr_t)dst);
     obj_name(st, sizeof st, stream, K_STREAM);
     BEGIN(cuMemsetD8Async, "%s, %u, %zu, %s", d, value, count, st)
-    r = fill(dst, &value, 1, count, stream);
+    if (!(r = fill(dst, &value, 1, count, stream)))
+        maybe_corrupt(fn_name, dst, count, out, sizeof out);
     END
 }
 
@@ -657,7 +700,8 @@ CuResult cuMemsetD16Async(CuDevPtr dst, unsigned short value, size_t count, CuSt
     ptr_name(d, sizeof d, (uintptr_t)dst);
     obj_name(st, sizeof st, stream, K_STREAM);
     BEGIN(cuMemsetD16Async, "%s, %u, %zu, %s", d, value, count, st)
-    r = fill(dst, &value, 2, count, stream);
+    if (!(r = fill(dst, &value, 2, count, stream)))
+        maybe_corrupt(fn_name, dst, count, out, sizeof out);
     END
 }
 
@@ -667,7 +711,8 @@ CuResult cuMemsetD32Async(CuDevPtr dst, unsigned int value, size_t count, CuStre
     ptr_name(d, sizeof d, (uintptr_t)dst);
     obj_name(st, sizeof st, stream, K_STREAM);
     BEGIN(cuMemsetD32Async, "%s, %u, %zu, %s", d, value, count, st)
-    r = fill(dst, &value, 4, count, stream);
+    if (!(r = fill(dst, &value, 4, count, stream)))
+        maybe_corrupt(fn_name, dst, count, out, sizeof out);
     END
 }
 
@@ -708,6 +753,24 @@ CuResult cuMemHostUnregister(void *ptr)
 
 /* ---- modules and launches ---- */
 
+/* Appends " .entry NAME" for each kernel a PTX image defines, in order. */
+static void add_entries(char *buf, size_t cap, const char *ptx)
+{
+    size_t n = strlen(buf);
+    for (const char *p = ptx; (p = strstr(p, ".entry")) && n + 1 < cap; p += 6) {
+        const char *q = p + 6;
+        if (!isspace((unsigned char)*q))
+            continue;
+        while (isspace((unsigned char)*q))
+            q++;
+        size_t len = 0;
+        while (isalnum((unsigned char)q[len]) || q[len] == '_' || q[len] == '$')
+            len++;
+        snprintf(buf + n, cap - n, " .entry %.*s", (int)len, q);
+        n = strlen(buf);
+    }
+}
+
 CuResult cuModuleLoadData(CuModule *module, const void *image)
 {
     const unsigned char *p = image;
@@ -729,6 +792,8 @@ CuResult cuModuleLoadData(CuModule *module, const void *image)
         }
         *module = (CuModule)o;
         snprintf(out, sizeof out, "mod%u", o->id);
+        if (o->image)
+            add_entries(args, sizeof args, o->image);
     }
     END
 }
@@ -805,6 +870,7 @@ static void show_params(char *buf, size_t cap, const Obj *f, void **params)
                 q++;
         }
         size_t size = 0;
+        bool is_float = q[0] == '.' && q[1] == 'f';
         if (*q == '.' && isalpha((unsigned char)q[1]))
             size = (size_t)atoi(q + 2) / 8;
         while (*q && !isspace((unsigned char)*q))
@@ -820,6 +886,10 @@ static void show_params(char *buf, size_t cap, const Obj *f, void **params)
         char v[64] = "?";
         if (!params || !params[i]) {
             snprintf(v, sizeof v, "null");
+        } else if (is_float && (size == 8 || size == 4 || size == 2)) {
+            uint64_t x = 0;
+            memcpy(&x, params[i], size);
+            snprintf(v, sizeof v, "f%zu:0x%0*" PRIx64, size * 8, (int)size * 2, x);
         } else if (size == 8) {
             uint64_t x;
             memcpy(&x, params[i], 8);

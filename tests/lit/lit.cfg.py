@@ -5,7 +5,7 @@
 #   %mgpusim     build/libmgpusim.so (always the normal tree: mlir-runner is not sanitized)
 #   %mlir_opt, %mlir_runner, %mlir_lib_dir   the upstream oracle from mlir-22-tools
 # FileCheck, not, split-file and count come from llvm-22-tools.
-# Features: nvcc (CUDA's nvcc, NVCC or /usr/local/cuda/bin/nvcc, is there: tests/ptx/cu's PTX can
+# Features: mlir-opt (llvm-22's mlir-opt is installed); nvcc (CUDA's nvcc, NVCC or /usr/local/cuda/bin/nvcc, is there: tests/ptx/cu's PTX can
 # be regenerated and checked).
 import os
 import lit.formats
@@ -35,6 +35,9 @@ config.substitutions.append(("%mlir_runner", os.path.join(llvm_bin, "mlir-runner
 config.substitutions.append(("%mlir_lib_dir", mlir_lib))
 config.substitutions.append(("%root", root))
 config.substitutions.append(("%python", "python3"))
+# mlir-opt is there (always, on the test machines): tests that compile with it say REQUIRES: mlir-opt
+if os.access(os.path.join(llvm_bin, "mlir-opt"), os.X_OK):
+    config.available_features.add("mlir-opt")
 # lower/ is written: tests of the lowering (REQUIRES: lowering) run
 config.available_features.add("lowering")
 # CUDA's compiler, for the PTX corpus (tests/ptx/cu/regen.sh): tests that need it say REQUIRES: nvcc

@@ -1,4 +1,5 @@
-// A gpu.func kernel, which the interpreter would run itself (kernels.test).
+// A gpu.func kernel (kernels.test): the interpreter runs it on the sim, and on cuda compiles
+// its gpu.module to PTX with mlir-opt.
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @fill(%out: memref<4xi32>) kernel {
@@ -15,7 +16,7 @@ module attributes {gpu.container_module} {
     %d, %t1 = gpu.alloc async [%t0] () : memref<4xi32>
     %t2 = gpu.launch_func async [%t1] @k::@fill blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%d : memref<4xi32>)
     gpu.wait [%t2]
-    vector.print str "not reached\n"
+    vector.print str "after the launch\n"
     return
   }
 }

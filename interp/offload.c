@@ -1,0 +1,511 @@
+/* offload.c - gpu.launch_func on a device that runs device code (the cuda backend), not the
+ * interpreter's kernels.
+ *
+ * On the sim, a launch runs a kernel the interpreter compiled for its own engine (kernel.c). A
+ * GPU cannot run that: what it runs is a module image loaded through the backend (be_module_load)
+ * and a kernel of it launched with its arguments packed as cuLaunchKernel takes them. So when the
+ * backend does not run host kernels (be_runs_host_kernels), gpu.c compiles a gpu.launch_func
+ * here instead:
+ *   - a kernel of a gpu.binary: the object the binary's handler selects, as it is (PTX text, a
+ *     cubin, a fatbinary; the driver says what it cannot load);
+ *   - a kernel of a gpu.module: the module is printed alone in a container module and compiled
+ *     by mlir-opt with `-gpu-lower-to-nvvm-pipeline=cubin-format=isa` (convert-gpu-to-nvvm,
+ *     nvvm-attach-target, gpu-module-to-binary format=isa), whose gpu.binary holds PTX that the
+ *     driver JIT-compiles for the device. mlir-opt is InterpOptions.mlir_opt, else
+ *     $GPUINTERP_MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH; none is an
+ *     error at the launch saying how to name one.
+ * Each image is made once per run (per gpu.binary or gpu.module op, however many launches name
+ * it), loaded at its first launch and unloaded when the interpreter is destroyed, after the
+ * device finished its work.
+ *
+ * Arguments are packed as upstream's gpu-to-llvm packs them for mgpuLaunchKernel, so a kernel
+ * compiled by mlir-opt takes them as its PTX declares: a ranked memref is its descriptor's
+ * fields, one 8-byte parameter each (allocated pointer, aligned pointer, offset, sizes[rank],
+ * strides[rank]); a scalar is its own bytes (i1 and i8 one, i16 and f16 two, i32 and f32 four,
+ * i64, index, f64 and !llvm.ptr eight). Where the image is PTX the ptx/ parser reads its .entry
+ * and a launch whose parameters do not match it in number or size is an error at the launch,
+ * never a kernel reading past its arguments.
+ *
+ * Tokens, streams and failures are as for the interpreter's own kernels: an async launch is a
+ * token op (be_token_launch), a launch with a stream operand runs on that stream after its
+ * dependencies, and a launch that could not be made (no image, no function, a driver error) is a
+ * failed launch (be_launch_failed): the program ends at its next synchronization. */
+#include "interp/internal.h"
+#include "ptx/ptx.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* The chip mlir-opt compiles a gpu.module for: PTX for sm_70 (ISA 6.0) JIT-compiles on every
+ * later device. */
+#define OFFLOAD_CHIP "sm_70"
+
+/* A module image of this run. */
+typedef struct Image {
+  const Op *key;        /* the gpu.binary or gpu.module */
+  unsigned char *data;  /* NUL after len bytes */
+  size_t len;
+  PtxModule *ptx;       /* the image parsed, when it is PTX our parser reads; NULL otherwise */
+  BeModule mod;
+  bool tried;           /* the load was attempted (mod NULL: it failed, and was reported) */
+} Image;
+
+typedef struct OffloadState {
+  Image *images;
+  size_t n, cap;
+} OffloadState;
+
+/* One parameter of the launch: from word `word` of operand `arg` (`type`: the scalar's type, or
+ * NULL for a descriptor field), `bytes` long. */
+typedef struct Param {
+  uint32_t word;
+  uint8_t bytes;
+  const Type *type;
+} Param;
+
+struct Offload {
+  Image *img;           /* in the run's OffloadState (index stable: images are never removed) */
+  size_t img_index;
+  const char *name;     /* the kernel's name (NUL-terminated) */
+  Param *params;
+  uint32_t nparams, nwords;
+  BeFunction fn;        /* looked up at the first launch */
+  bool failed;          /* the image or the function could not be had: launches are skipped */
+};
+
+static OffloadState *state(Interp *in) {
+  if (!in->offload) {
+    in->offload = calloc(1, sizeof *in->offload);
+    if (!in->offload)
+      abort();
+  }
+  return in->offload;
+}
+
+static Image *image_find(Interp *in, const Op *key, size_t *index) {
+  OffloadState *st = state(in);
+  for (size_t i = 0; i < st->n; i++)
+    if (st->images[i].key == key) {
+      *index = i;
+      return &st->images[i];
+    }
+  return NULL;
+}
+
+static Image *image_add(Interp *in, const Op *key, unsigned char *data, size_t len, size_t *index) {
+  OffloadState *st = state(in);
+  if (st->n == st->cap) {
+    size_t cap = st->cap ? 2 * st->cap : 4;
+    Image *p = realloc(st->images, cap * sizeof *p);
+    if (!p)
+      abort();
+    st->images = p;
+    st->cap = cap;
+  }
+  Image *img = &st->images[st->n];
+  *img = (Image){.key = key, .data = data, .len = len};
+  if (be_blob_kind(data, len) == BE_BLOB_PTX) {
+    PtxError err;
+    img->ptx = ptx_parse("kernel image", (const char *)data, len, &err); /* NULL: not checked */
+  }
+  *index = st->n++;
+  return img;
+}
+
+void interp_offload_free(Interp *in) {
+  OffloadState *st = in->offload;
+  if (!st)
+    return;
+  bool loaded = false;
+  for (size_t i = 0; i < st->n; i++)
+    loaded |= st->images[i].mod != NULL;
+  if (loaded && in->be) /* kernels may still run: the device finishes before their code goes */
+    be_device_sync(in->be, "exit");
+  for (size_t i = 0; i < st->n; i++) {
+    Image *img = &st->images[i];
+    if (img->mod && in->be)
+      be_module_unload(in->be, img->mod, "exit");
+    if (img->ptx)
+      ptx_module_destroy(img->ptx);
+    free(img->data);
+  }
+  free(st->images);
+  free(st);
+  in->offload = NULL;
+}
+
+/* ---- compiling a gpu.module with mlir-opt ---------------------------------------------------- */
+
+static bool executable(const char *path) {
+  struct stat sb;
+  return path && *path && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
+}
+
+/* The mlir-opt to run (buf holds a path found on PATH), or NULL. */
+static const char *find_mlir_opt(Interp *in, char *buf, size_t cap) {
+  if (in->mlir_opt && *in->mlir_opt)
+    return in->mlir_opt;
+  const char *env = getenv("GPUINTERP_MLIR_OPT");
+  if (env && *env)
+    return env;
+  if (executable("/usr/lib/llvm-22/bin/mlir-opt"))
+    return "/usr/lib/llvm-22/bin/mlir-opt";
+  const char *path = getenv("PATH");
+  static const char *const names[] = {"mlir-opt", "mlir-opt-22"};
+  for (size_t k = 0; path && k < sizeof names / sizeof *names; k++) {
+    for (const char *p = path; *p;) {
+      size_t n = strcspn(p, ":");
+      if (n && snprintf(buf, cap, "%.*s/%s", (int)n, p, names[k]) < (int)cap && executable(buf))
+        return buf;
+      p += n + (p[n] == ':');
+    }
+  }
+  return NULL;
+}
+
+static int temp_file(char *path, size_t cap, const char *suffix) {
+  const char *dir = getenv("TMPDIR");
+  snprintf(path, cap, "%s/gpuinterp-XXXXXX%s", dir && *dir ? dir : "/tmp", suffix);
+  return mkstemps(path, (int)strlen(suffix));
+}
+
+static char *read_all(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n < cap)
+      break;
+    char *p = realloc(buf, 2 * cap + 1);
+    if (!p) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = p;
+    cap *= 2;
+  }
+  fclose(f);
+  if (buf)
+    buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+/* Notes with mlir-opt's own first message, as it printed it (the file it names is gone). */
+static void note_output(Interp *in, const char *text) {
+  int lines = 0;
+  for (const char *p = text; p && *p && lines < 6; lines++) {
+    size_t n = strcspn(p, "\n");
+    if (n)
+      ir_diag(in->ctx, DIAG_NOTE, NULL, "mlir-opt said: %.*s", (int)n, p);
+    p += n + (p[n] == '\n');
+  }
+}
+
+/* The PTX of gpu.module mod, compiled by mlir-opt (malloc'd, *len bytes), or NULL after an error
+ * at site. */
+static unsigned char *compile_module(Comp *c, Op *site, Op *mod, size_t *len) {
+  Interp *in = c->in;
+  Attr *name = ir_op_attr(mod, "sym_name");
+  int nl = name && name->kind == ATTR_STRING ? (int)name->u.str.len : 1;
+  const char *ns = name && name->kind == ATTR_STRING ? name->u.str.s : "?";
+  char found[4096];
+  const char *tool = find_mlir_opt(in, found, sizeof found);
+  if (!tool) {
+    ir_op_error(in->ctx, site,
+                "compiling gpu.module @%.*s for the %s backend needs mlir-opt, which is neither in "
+                "/usr/lib/llvm-22/bin nor on PATH: name it with --mlir-opt=PATH or GPUINTERP_MLIR_OPT, or "
+                "compile the module to a gpu.binary first (-gpu-lower-to-nvvm-pipeline=\"cubin-format=isa\")",
+                nl, ns, be_name(in->be));
+    in->errors++;
+    return NULL;
+  }
+  char pin[512], pout[512], perr[512];
+  int fin = temp_file(pin, sizeof pin, ".mlir"), fout = temp_file(pout, sizeof pout, ".mlir"),
+      ferr = temp_file(perr, sizeof perr, ".txt");
+  unsigned char *data = NULL;
+  char *text = NULL, *errs = NULL;
+  FILE *f = fin >= 0 ? fdopen(fin, "w") : NULL;
+  if (!f || fout < 0 || ferr < 0) {
+    ir_op_error(in->ctx, site, "cannot make a temporary file to compile gpu.module @%.*s: %s", nl, ns,
+                strerror(errno));
+    in->errors++;
+    if (fin >= 0 && !f)
+      close(fin);
+    goto done;
+  }
+  fputs("module attributes {gpu.container_module} {\n", f);
+  ir_print(in->ctx, f, mod, NULL);
+  fputs("}\n", f);
+  if (fclose(f) != 0) {
+    ir_op_error(in->ctx, site, "cannot write gpu.module @%.*s for mlir-opt: %s", nl, ns, strerror(errno));
+    in->errors++;
+    goto done;
+  }
+  char *argv[] = {(char *)tool, pin, "-gpu-lower-to-nvvm-pipeline=cubin-format=isa cubin-chip=" OFFLOAD_CHIP,
+                  "-o", pout, NULL};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, ferr, 1);
+  posix_spawn_file_actions_adddup2(&fa, ferr, 2);
+  pid_t pid;
+  int rc = posix_spawn(&pid, tool, &fa, NULL, argv, environ), status = 0;
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    ir_op_error(in->ctx, site, "cannot run mlir-opt ('%s') to compile gpu.module @%.*s: %s", tool, nl, ns,
+                strerror(rc));
+    in->errors++;
+    goto done;
+  }
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  size_t elen = 0, tlen = 0;
+  errs = read_all(perr, &elen);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    ir_op_error(in->ctx, site, "mlir-opt ('%s') could not compile gpu.module @%.*s to PTX (%s %d)", tool, nl, ns,
+                WIFEXITED(status) ? "exit status" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    note_output(in, errs);
+    in->errors++;
+    goto done;
+  }
+  text = read_all(pout, &tlen);
+  Op *top = text ? ir_parse(in->ctx, "mlir-opt output", text, tlen) : NULL;
+  Op *bin = top && name ? ir_symbol_lookup(top, name->u.str) : NULL;
+  if (!bin || !ir_str_eq(bin->name, "gpu.binary") || !(data = interp_binary_object(bin, len)) ||
+      be_blob_kind(data, *len) != BE_BLOB_PTX) {
+    free(data);
+    data = NULL;
+    ir_op_error(in->ctx, site, "mlir-opt ('%s') made no gpu.binary @%.*s of PTX from gpu.module @%.*s", tool, nl, ns,
+                nl, ns);
+    in->errors++;
+  }
+done:
+  free(text);
+  free(errs);
+  if (fout >= 0)
+    close(fout);
+  if (ferr >= 0)
+    close(ferr);
+  unlink(pin);
+  unlink(pout);
+  unlink(perr);
+  return data;
+}
+
+/* ---- compiling a launch ---------------------------------------------------------------------- */
+
+/* Bytes of a scalar kernel argument of type t, 0 when it cannot be one. */
+static uint8_t scalar_bytes(const Type *t) {
+  if (t->kind == TY_LLVM_PTR)
+    return 8;
+  if (t->kind != TY_INT && t->kind != TY_INDEX && t->kind != TY_FLOAT)
+    return 0;
+  uint32_t b = interp_elem_bytes(t);
+  return b == 1 || b == 2 || b == 4 || b == 8 ? (uint8_t)b : 0;
+}
+
+static uint32_t ptx_param_bytes(const PtxVar *v) {
+  uint64_t n = (ptx_type_bits((PtxType)v->type) + 7) / 8 * (v->vec ? v->vec : 1);
+  for (unsigned d = 0; d < v->ndims; d++)
+    n *= v->dims[d];
+  return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+/* The launch's parameters against the .entry of the PTX image: the same number, each as large as
+ * the kernel reads it. */
+static bool check_entry(Comp *c, Op *site, const Offload *o, const char *sym) {
+  if (!o->img->ptx)
+    return true;
+  const PtxFunc *f = ptx_module_func(o->img->ptx, o->name);
+  if (!f || !f->entry) {
+    ir_op_error(c->in->ctx, site, "%s: the kernel's PTX has no .entry %s", sym, o->name);
+    c->in->errors++;
+    return false;
+  }
+  if (f->sig.nparams != o->nparams) {
+    ir_op_error(c->in->ctx, site,
+                "%s: the launch passes %u parameters (each memref as its descriptor's 3 + 2 x rank fields) to "
+                "a kernel whose PTX takes %u",
+                sym, o->nparams, f->sig.nparams);
+    c->in->errors++;
+    return false;
+  }
+  for (uint32_t i = 0; i < o->nparams; i++) {
+    uint32_t want = ptx_param_bytes(&f->sig.params[i]);
+    if (want != o->params[i].bytes) {
+      ir_op_error(c->in->ctx, site, "%s: parameter %u is %u bytes, but the kernel's PTX reads %u (%s)", sym, i,
+                  o->params[i].bytes, want, f->sig.params[i].name);
+      c->in->errors++;
+      return false;
+    }
+  }
+  return true;
+}
+
+Offload *interp_offload_of(Comp *c, Op *op, Op *mod, Attr *kernel, uint32_t first_arg, uint32_t nargs) {
+  Interp *in = c->in;
+  char sym[300];
+  snprintf(sym, sizeof sym, "@%.*s::@%.*s", (int)kernel->u.sym.path[0].len, kernel->u.sym.path[0].s,
+           (int)kernel->u.sym.path[1].len, kernel->u.sym.path[1].s);
+  bool binary = ir_str_eq(mod->name, "gpu.binary");
+  if (!binary) {
+    Op *fn = ir_symbol_lookup(mod, kernel->u.sym.path[1]);
+    if (!fn || !(ir_str_eq(fn->name, "gpu.func") || ir_str_eq(fn->name, "llvm.func"))) {
+      interp_unsupported(c, op, "a kernel that is not a gpu.func or llvm.func in a gpu.module of this module");
+      return NULL;
+    }
+    if (strcmp(be_name(in->be), "cuda") != 0) {
+      ir_op_error(in->ctx, op, "%s: compiling a gpu.module for the %s backend is not supported: give it a "
+                  "gpu.binary it can load", sym, be_name(in->be));
+      in->errors++;
+      return NULL;
+    }
+  }
+  size_t index;
+  Image *img = image_find(in, mod, &index);
+  if (!img) {
+    size_t len = 0;
+    unsigned char *data = binary ? interp_binary_object(mod, &len) : compile_module(c, op, mod, &len);
+    if (!data) {
+      if (binary) {
+        ir_op_error(in->ctx, op, "%s: the gpu.binary has no object its handler selects", sym);
+        in->errors++;
+      }
+      return NULL;
+    }
+    img = image_add(in, mod, data, len, &index);
+  }
+  Offload *o = ir_alloc(in->ctx, sizeof *o);
+  o->img_index = index;
+  o->name = ir_intern(in->ctx, kernel->u.sym.path[1].s, kernel->u.sym.path[1].len).s;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < nargs; i++) {
+    const Type *t = op->operands[first_arg + i]->type;
+    n += t->kind == TY_MEMREF ? 3 + 2 * t->u.sh.rank : 1;
+  }
+  o->params = ir_alloc(in->ctx, (n + 1) * sizeof *o->params);
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < nargs; i++) {
+    const Type *t = op->operands[first_arg + i]->type;
+    if (t->kind == TY_MEMREF) {
+      for (uint32_t k = 0; k < 3 + 2 * t->u.sh.rank; k++)
+        o->params[o->nparams++] = (Param){.word = w + k, .bytes = 8};
+    } else {
+      uint8_t b = scalar_bytes(t);
+      if (!b || interp_words(t) != 1) {
+        ir_op_error(in->ctx, op, "%s: argument %u of type %s cannot be passed to a kernel on the %s backend", sym, i,
+                    ir_type_str(in->ctx, t), be_name(in->be));
+        in->errors++;
+        return NULL;
+      }
+      o->params[o->nparams++] = (Param){.word = w, .bytes = b, .type = t};
+    }
+    w += interp_words(t);
+  }
+  o->nwords = w;
+  o->img = img;
+  if (!check_entry(c, op, o, sym))
+    return NULL;
+  o->img = NULL; /* the table may move: launches find it by index */
+  return o;
+}
+
+uint32_t interp_offload_words(const Offload *o) { return o->nwords; }
+
+/* ---- launching -------------------------------------------------------------------------------- */
+
+/* The kernel function, loading its image at the first launch; NULL when it cannot be had (said
+ * once, at the launch that found out). */
+static BeFunction function_of(Interp *in, Offload *o, const char *loc) {
+  if (o->fn || o->failed)
+    return o->fn;
+  Image *img = &in->offload->images[o->img_index];
+  if (!img->tried) {
+    img->tried = true;
+    if (be_module_load(in->be, img->data, img->len, &img->mod, loc) != BE_OK && img->mod) {
+      be_module_unload(in->be, img->mod, loc);
+      img->mod = NULL;
+    }
+  }
+  if (!img->mod || be_module_function(in->be, img->mod, o->name, &o->fn, loc) != BE_OK)
+    o->fn = NULL;
+  o->failed = !o->fn;
+  return o->fn;
+}
+
+int interp_offload_launch(Frame *fr, const Ins *ins, Offload *o, const int64_t grid[3], const int64_t block[3],
+                          int64_t smem, const Slot *inputs, const BeToken *deps, size_t ndeps, BeToken *tok,
+                          const BeStream *stream, const char *loc) {
+  Interp *in = fr->in;
+  *tok = NULL;
+  BeLaunch bl = {.smem = (uint32_t)smem};
+  for (int d = 0; d < 3; d++) {
+    if (grid[d] < 1 || grid[d] > UINT32_MAX)
+      return interp_error(fr, ins, "grid size %lld in dimension %c is not in [1, 2^32)", (long long)grid[d], "xyz"[d]);
+    if (block[d] < 1 || block[d] > UINT32_MAX)
+      return interp_error(fr, ins, "block size %lld in dimension %c is not in [1, 2^32)", (long long)block[d],
+                          "xyz"[d]);
+    bl.grid[d] = (uint32_t)grid[d];
+    bl.block[d] = (uint32_t)block[d];
+  }
+  if (smem < 0 || smem > UINT32_MAX)
+    return interp_error(fr, ins, "%lld bytes of dynamic shared memory", (long long)smem);
+  uint64_t small[64];
+  void *ptrs_small[64];
+  uint64_t *vals = o->nparams <= 64 ? small : calloc(o->nparams, sizeof *vals);
+  void **ptrs = o->nparams <= 64 ? ptrs_small : calloc(o->nparams, sizeof *ptrs);
+  if (!vals || !ptrs) {
+    if (vals != small)
+      free(vals);
+    return interp_error(fr, ins, "out of memory for a launch");
+  }
+  for (uint32_t i = 0; i < o->nparams; i++) {
+    const Param *p = &o->params[i];
+    vals[i] = 0;
+    if (p->type)
+      interp_store_elem(p->type, &vals[i], &inputs[p->word]);
+    else
+      vals[i] = inputs[p->word].u;
+    ptrs[i] = &vals[i];
+  }
+  bl.params = ptrs;
+  bl.n_params = o->nparams;
+  BeFunction fn = function_of(in, o, loc);
+  BeStatus st;
+  if (stream) { /* on the stream after the tokens; the token stands for the stream's work */
+    for (size_t i = 0; i < ndeps; i++)
+      if (deps[i])
+        be_stream_wait_token(in->be, *stream, deps[i], loc);
+    st = fn ? be_launch(in->be, fn, &bl, *stream, loc) : BE_ERR_UNSUPPORTED;
+    be_token_from_stream(in->be, *stream, tok, loc);
+  } else if (fn) {
+    st = be_token_launch(in->be, fn, &bl, deps, ndeps, tok, loc);
+  } else {
+    be_token_join(in->be, deps, ndeps, tok, loc);
+    st = BE_ERR_UNSUPPORTED;
+  }
+  if (st != BE_OK) /* it did not run: what it should have written is not there */
+    be_launch_failed(in->be, loc);
+  if (vals != small)
+    free(vals);
+  if (ptrs != ptrs_small)
+    free(ptrs);
+  if (!*tok)
+    return interp_error(fr, ins, "the device could not take the launch");
+  return EX_NEXT;
+}
