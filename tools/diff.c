@@ -35,6 +35,12 @@
  * A difference is printed in mlir-opt's shape at the high-level location, with notes naming the
  * other op, the lowered calls and the schedule that shows it (`witness: --sched=...`).
  *
+ * --against-backend=cuda compares the simulator with a real device instead: the program (or
+ * --against's file) runs once on that backend, the reference once under serial on the simulator,
+ * and they are compared by value as above (output, launches' prints, final host buffers) and by
+ * the violations only the device run has (a driver error, a leak). A device reports no accesses,
+ * so there is no ordering to compare.
+ *
  * --trace=FILE writes the two witness runs' traces (the first schedule under which a value
  * differed, else serial) to FILE with ".high" and ".lowered" inserted before its extension
  * (trace.txt -> trace.high.txt, trace.lowered.txt; FILE without one gets them appended).
@@ -315,7 +321,8 @@ static void run_free(Run *r) {
 }
 
 typedef struct Form {
-  const char *what; /* "program" or "lowered program" */
+  const char *what; /* "program", "lowered program" or "cuda run" */
+  const char *backend; /* what it runs on: NULL for the simulator under the schedule asked for */
   IrCtx *ctx;
   Op *top;
 } Form;
@@ -332,15 +339,17 @@ static void run_form(Form *f, SiteTab *S, const DiffOptions *o, const char *sche
   if (!out || !dg)
     exit(1);
   ir_diag_set_stream(f->ctx, dg);
-  BeOptions bo = {.sched = sched, .trace = r->rec, .sink = on_diag, .sink_user = r};
+  BeOptions bo = {.sched = f->backend ? NULL : sched, .trace = r->rec, .sink = on_diag, .sink_user = r,
+                  .driver_lib = o->cuda_lib};
   Backend *be = NULL;
   char err[512] = "";
-  if (be_open("sim", &bo, &be, err, sizeof err) != BE_OK) {
+  if (be_open(f->backend ? f->backend : "sim", &bo, &be, err, sizeof err) != BE_OK) {
     fprintf(dg, "gpuinterp: error: %s\n", err[0] ? err : "cannot open the backend");
     r->interp_errors = 1;
   } else {
     InterpOptions io = {.be = be, .out = out, .host_buffer = on_buffer, .device_print = on_print,
-                        .hook_user = r, .max_steps = o->max_steps, .timeout = o->timeout};
+                        .hook_user = r, .max_steps = o->max_steps, .timeout = o->timeout,
+                        .mlir_opt = o->mlir_opt};
     Interp *in = interp_create(f->ctx, f->top, &io);
     if (!in) {
       r->interp_errors = 1;
@@ -372,6 +381,7 @@ typedef struct Checker {
   size_t nseen, capseen;
   bool seen_zero;
   Sites *names;  /* names the program's ops in messages (tools/sites.c) */
+  char lo_what[64];
 } Checker;
 
 static bool once(Checker *C, unsigned kind, uint32_t a, uint32_t b) {
@@ -678,7 +688,7 @@ static bool compare_values(Checker *C, Run *h, Run *l, const char *sched) {
     if (once(C, 1, 0, 0)) {
       size_t line = first_diff_line(h->out, h->nout, l->out, l->nout, la, lb, sizeof la);
       report(C, DIAG_ERROR, entry_site(C),
-             "the lowered program's output differs from the program's at line %zu: '%s' instead of '%s'",
+             "the %s's output differs from the program's at line %zu: '%s' instead of '%s'", C->lo.what,
              line, lb, la);
       witness(C, sched);
     } else {
@@ -702,12 +712,12 @@ static bool compare_values(Checker *C, Run *h, Run *l, const char *sched) {
     if (!same && once(C, 2, any->site, any->occ)) {
       if (a)
         report(C, DIAG_ERROR, a->site,
-               "%s (occurrence %u) printed different lines in the lowered program: %zu in the program, %zu in the lowered program",
-               op_name(C, a->site, nm, sizeof nm), a->occ + 1, a->n, m ? m->n : 0);
+               "%s (occurrence %u) printed different lines in the %s: %zu in the program, %zu in the %s",
+               op_name(C, a->site, nm, sizeof nm), a->occ + 1, C->lo.what, a->n, m ? m->n : 0, C->lo.what);
       else
         report(C, DIAG_ERROR, m->site,
-               "the lowered program's launch here (occurrence %u) printed %zu lines the program does not print",
-               m->occ + 1, m->n);
+               "the %s's launch here (occurrence %u) printed %zu lines the program does not print",
+               C->lo.what, m->occ + 1, m->n);
       witness(C, sched);
     } else if (!same) {
       C->errors++;
@@ -742,12 +752,12 @@ static bool compare_values(Checker *C, Run *h, Run *l, const char *sched) {
       if (once(C, 3, a->site, hi[i].occ)) {
         if (a->size != b->size)
           report(C, DIAG_ERROR, a->site,
-                 "the buffer allocated here (occurrence %u) has %zu bytes in the program and %zu in the lowered program",
-                 hi[i].occ + 1, a->size, b->size);
+                 "the buffer allocated here (occurrence %u) has %zu bytes in the program and %zu in the %s",
+                 hi[i].occ + 1, a->size, b->size, C->lo.what);
         else
           report(C, DIAG_ERROR, a->site,
-                 "the final contents of the buffer allocated here (occurrence %u) differ: byte %zu is 0x%02x in the program and 0x%02x in the lowered program",
-                 hi[i].occ + 1, k, a->bytes[k], b->bytes[k]);
+                 "the final contents of the buffer allocated here (occurrence %u) differ: byte %zu is 0x%02x in the program and 0x%02x in the %s",
+                 hi[i].occ + 1, k, a->bytes[k], b->bytes[k], C->lo.what);
         witness(C, sched);
       } else {
         C->errors++;
@@ -815,7 +825,7 @@ static bool in_reference(Checker *C, Run *h, const Viol *v) {
 static void lowered_violations(Checker *C, Run *h, Run *l, const char *sched) {
   if (l->interp_errors && !h->interp_errors && once(C, 6, 0, 0)) {
     fwrite(l->diag, 1, l->ndiag, stderr);
-    report(C, DIAG_ERROR, entry_site(C), "the lowered program fails where the program does not");
+    report(C, DIAG_ERROR, entry_site(C), "the %s fails where the program does not", C->lo.what);
     witness(C, sched);
   }
   for (size_t i = 0; i < l->nviols; i++) {
@@ -835,14 +845,14 @@ static void lowered_violations(Checker *C, Run *h, Run *l, const char *sched) {
       continue;
     if (leak) {
       report(C, C->o->leak_check == DIFF_LEAK_ERROR ? DIAG_ERROR : DIAG_WARNING, a,
-             "the lowered program leaks where the program does not: %s%s%s", v->message,
+             "the %s leaks where the program does not: %s%s%s", C->lo.what, v->message,
              call[0] ? " at " : "", call);
     } else {
       if (kind == 8 || viol_is(v, "misuse"))
-        report(C, DIAG_ERROR, a, "the lowered program has a %s the program does not have: %s%s%s",
+        report(C, DIAG_ERROR, a, "the %s has a %s the program does not have: %s%s%s", C->lo.what,
                kind == 8 ? "race" : "misuse", v->message, call[0] ? " at " : "", call);
       else
-        report(C, DIAG_ERROR, a, "the lowered program has an error the program does not have: %s%s%s [%s]",
+        report(C, DIAG_ERROR, a, "the %s has an error the program does not have: %s%s%s [%s]", C->lo.what,
                v->message, call[0] ? " at " : "", call, v->kind ? v->kind : "error");
       if (b != UINT32_MAX)
         report(C, DIAG_NOTE, b, "%s%s%s", kind == 8 ? "the other access" : "the handle or memory involved",
@@ -1259,7 +1269,7 @@ static char *trace_name(const char *path, const char *what) {
 static int write_traces(Checker *C, Run *h, Run *l) {
   int st = 0;
   Run *r[2] = {h, l};
-  const char *what[2] = {"high", "lowered"};
+  const char *what[2] = {C->lo.backend ? "sim" : "high", C->lo.backend ? C->lo.backend : "lowered"};
   for (int i = 0; i < 2; i++) {
     char *p = trace_name(C->o->trace_path, what[i]);
     errno = 0;
@@ -1276,6 +1286,11 @@ static int load(Checker *C) {
   const DiffOptions *o = C->o;
   C->hi.what = "program";
   C->lo.what = "lowered program";
+  if (o->against_backend) {
+    snprintf(C->lo_what, sizeof C->lo_what, "%s run", o->against_backend);
+    C->lo.what = C->lo_what;
+    C->lo.backend = o->against_backend;
+  }
   C->hi.ctx = ir_ctx_create();
   C->lo.ctx = ir_ctx_create();
   if (!C->hi.ctx || !C->lo.ctx)
@@ -1307,6 +1322,8 @@ static int load(Checker *C) {
     C->lo.top = ir_parse_file(C->lo.ctx, o->input);
     if (!C->lo.top || ir_verify(C->lo.ctx, C->lo.top))
       return 2;
+    if (o->against_backend)
+      return 0; /* the program itself, on the device */
     LowerOptions lo = {.mutate = o->mutate};
     if (lower_module(C->lo.ctx, C->lo.top, &lo) || ir_verify(C->lo.ctx, C->lo.top)) {
       fprintf(stderr, "gpuinterp: error: the lowering of '%s' failed; nothing to compare\n", o->input);
@@ -1323,6 +1340,26 @@ static bool entry_exists(Checker *C) {
          fn->regions[0].first;
 }
 
+/* --against-backend: the reference once under serial, the program once on the device. */
+static int against_backend(Checker *C) {
+  const DiffOptions *o = C->o;
+  Run h, l;
+  bool trace = o->trace_path != NULL;
+  run_form(&C->hi, &C->sites, o, "serial", trace, &h);
+  run_form(&C->lo, &C->sites, o, NULL, trace, &l);
+  if (!reference_errors(C, &h, "serial")) {
+    /* a device run that could not start or ended early differs everywhere: say only why */
+    if (!l.interp_errors && compare_values(C, &h, &l, "serial") && !C->witness)
+      C->witness = xstrdup("serial");
+    lowered_violations(C, &h, &l, "serial");
+  }
+  if (trace && write_traces(C, &h, &l))
+    C->errors++;
+  run_free(&h);
+  run_free(&l);
+  return C->errors ? 1 : 0;
+}
+
 int diff_run(const DiffOptions *o) {
   Checker C = {0};
   C.o = o;
@@ -1333,6 +1370,10 @@ int diff_run(const DiffOptions *o) {
     fprintf(stderr, "gpuinterp: error: no function '@%s' with a body to run (-e names the entry point; "
                     "default: main)\nTry 'gpuinterp --help' for more information.\n", o->entry);
     status = 2;
+    goto done;
+  }
+  if (o->against_backend) {
+    status = against_backend(&C);
     goto done;
   }
   walk(C.lo.top, find_unconverted, &C);

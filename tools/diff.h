@@ -1,4 +1,5 @@
-/* diff.h - gpuinterp --diff: runs a program and a lowering of it and reports where they differ.
+/* diff.h - gpuinterp --diff: runs a program and a lowering of it (or the program on another
+ * backend) and reports where they differ.
  *
  * The method is described at the top of diff.c. diff_run prints nothing on stdout (the programs'
  * output is compared, not shown); its diagnostics go to stderr in mlir-opt's shape. */
@@ -28,6 +29,12 @@ typedef struct DiffOptions {
   const char *mutate;     /* testing: a --lower-mutate of our lowering (with against NULL) */
   uint64_t max_steps;     /* bounds of each run (InterpOptions), 0: none */
   double timeout;
+  /* --against-backend: compare the program (or --against's file) run once on this backend
+   * ("cuda") with the program on the simulator, by output and final host buffers; NULL: the
+   * lowering on the simulator, as above */
+  const char *against_backend;
+  const char *cuda_lib;   /* the driver library of the cuda backend, or NULL */
+  const char *mlir_opt;   /* InterpOptions.mlir_opt */
 } DiffOptions;
 
 /* Returns the exit status: 0 both forms agree, 1 a difference (or the program itself is wrong), 2

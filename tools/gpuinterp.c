@@ -76,6 +76,9 @@ static const char usage_text[] =
     "                             prints nothing on stdout\n"
     "  --against FILE             with --diff: compare with this lowered file (e.g. the output of\n"
     "                             mlir-opt --gpu-to-llvm -mlir-print-debuginfo)\n"
+    "  --against-backend=cuda     with --diff: instead of a lowering, run the program (or\n"
+    "                             --against's file) once on that backend and compare its output\n"
+    "                             and final host buffers with the simulator's (serial)\n"
     "  --seeds N                  with --diff: random schedules to try (default: 8)\n"
     "  --diff-strict              with --diff: lost concurrency is a difference, not a warning\n"
     "  --leak-check=off|warn|error  streams, events and memory left at exit (with --diff: leaks\n"
@@ -142,6 +145,7 @@ static const char *const mode_phrases[] = {"when running a program", "with --emi
   X(O_NO_VERIFY, "--no-verify", M_EMIT)                                                          \
   X(O_SPLIT, "--split-input-file", M_RUN | M_EMIT | M_LOWER | M_CHECK)                           \
   X(O_AGAINST, "--against", M_DIFF)                                                              \
+  X(O_AGAINST_BACKEND, "--against-backend", M_DIFF)                                              \
   X(O_SEEDS, "--seeds", M_DIFF)                                                                  \
   X(O_DIFF_STRICT, "--diff-strict", M_DIFF)
 
@@ -635,6 +639,13 @@ int main(int argc, char **argv) {
         return usage_error("%s", "--against needs a file name");
       diff_opt = true;
       given[O_AGAINST] = a;
+    } else if (!strncmp(a, "--against-backend=", 18)) {
+      dopts.against_backend = a + 18;
+      diff_opt = true;
+      given[O_AGAINST_BACKEND] = a;
+      if (strcmp(dopts.against_backend, "cuda") && strcmp(dopts.against_backend, "hip"))
+        return usage_error("--against-backend names the device to compare the simulator with: cuda or hip, not "
+                           "'%s'", dopts.against_backend);
     } else if (!strcmp(a, "--seeds") || !strncmp(a, "--seeds=", 8)) {
       const char *v = a[7] == '=' ? a + 8 : ++i < argc ? argv[i] : NULL;
       uint64_t n;
@@ -716,7 +727,10 @@ int main(int argc, char **argv) {
     }
   }
   if (diff_opt && !diff)
-    return usage_error("%s", "--against, --seeds and --diff-strict need --diff");
+    return usage_error("%s", "--against, --against-backend, --seeds and --diff-strict need --diff");
+  if (dopts.against_backend && (given[O_SEEDS] || given[O_DIFF_STRICT] || given[O_MUTATE]))
+    return usage_error("%s", "--against-backend runs the program once on the device and once on the simulator "
+                             "under serial, comparing values: --seeds, --diff-strict and --lower-mutate do not apply");
   if (diff && (lower || emit || out_path))
     return usage_error("%s", "--diff cannot be used with --lower, --emit=mlir or -o");
   if (diff && (strcmp(backend, "sim") || strcmp(sched, "threads") || no_race_check))
@@ -736,8 +750,13 @@ int main(int argc, char **argv) {
     return 2;
   if (trace_format_given && !trace_path)
     return usage_error("%s", "--trace-format needs --trace=FILE");
-  if (given[O_CUDA_LIB] && strcmp(backend, "cuda"))
+  if (given[O_CUDA_LIB] && diff && (!dopts.against_backend || strcmp(dopts.against_backend, "cuda")))
+    return usage_error("%s", "--cuda-lib names the CUDA driver library: with --diff it needs --against-backend=cuda");
+  if (given[O_CUDA_LIB] && !diff && strcmp(backend, "cuda"))
     return usage_error("--cuda-lib names the CUDA driver library: it does nothing with --backend=%s", backend);
+  if (given[O_MLIR_OPT] && ((diff && !dopts.against_backend) || (!diff && !strcmp(backend, "sim"))))
+    return usage_error("%s", "--mlir-opt compiles gpu.modules for a device that runs device code: it needs "
+                             "--backend=cuda (with --diff, --against-backend=cuda)");
   if (strcmp(backend, "sim") && (given[O_SCHED] || given[O_WORKERS] || given[O_RACE_CHECK]))
     return usage_error("--sched, --workers and --race-check set the simulator's scheduler and race checks: they "
                        "do nothing with --backend=%s", backend);
@@ -756,6 +775,8 @@ int main(int argc, char **argv) {
     dopts.mutate = lopts.mutate;
     dopts.max_steps = bounds.max_steps;
     dopts.timeout = bounds.timeout;
+    dopts.cuda_lib = rs.cuda_lib;
+    dopts.mlir_opt = rs.mlir_opt;
     return diff_run(&dopts);
   }
 
