@@ -134,6 +134,14 @@ typedef struct Cuda {
     CuStream pool[POOL];
     BeToken pool_last[POOL]; /* the token last recorded on each pool stream */
     unsigned pool_next;
+    /* event-timed ops, when a trace is recorded and the driver can time events */
+    TraceRecorder *trace;
+    cu_event_elapsed_fn elapsed;
+    CuEvent t_base;    /* recorded and waited for before the first timed op, at t_base_ns */
+    uint64_t t_base_ns;
+    struct Timed *timed;
+    size_t n_timed, cap_timed;
+    uint64_t token_op; /* the token op being enqueued (token_run): its trace id */
 } Cuda;
 
 /* ---- diagnostics ---- */
@@ -457,6 +465,7 @@ static bool range_ok(Cuda *c, const void *p, size_t n, const char *who, const ch
 /* ---- opening and closing ---- */
 
 static BeStatus device_use(Cuda *c, int ordinal, const char *loc, char *err, size_t errlen);
+static void timed_flush(Cuda *c);
 
 static void close_(void *self, BeSummary *summary)
 {
@@ -464,6 +473,7 @@ static void close_(void *self, BeSummary *summary)
     if (c->lib) {
         if (c->n_retained)
             CALL(c, "exit", cuCtxSynchronize);
+        timed_flush(c);
         for (uint32_t i = 0; i < c->n_slot; i++) {
             Slot *s = &c->slot[i];
             if (!s->live)
@@ -493,6 +503,7 @@ static void close_(void *self, BeSummary *summary)
             free(c->slot[i].u.fn.name);
     free(c->slot);
     free(c->alloc);
+    free(c->timed);
     free(c);
 }
 
@@ -765,6 +776,108 @@ static BeStatus mem_free(void *self, void *ptr, BeStream hs, const char *loc)
     return CALL(c, loc, cuMemFree_v2, (CuDevPtr)(uintptr_t)ptr);
 }
 
+/* ---- event-timed traces ----
+ *
+ * With a trace recorder (BeOptions.trace) and a driver that times events, every copy, memset and
+ * launch is bracketed by two events recorded on its stream, and is a trace op: its enqueue is
+ * recorded when the host submits it (named as the caller labels it, be_trace_label), its start
+ * and end once the device is idle at close, at the host time of a base event (recorded and waited
+ * for before the first op) plus what cuEventElapsedTime measured from it. So the trace formats
+ * show the device's own timing of each op; there are no accesses or happens-before edges, which
+ * a device does not report. */
+typedef struct Timed {
+    uint64_t op, stream;
+    CuEvent start, end;
+} Timed;
+
+/* The trace id of a driver stream: its handle's, or 0 for the token door's pool streams. */
+static uint64_t trace_stream(Cuda *c, CuStream s)
+{
+    for (uint32_t i = 0; s && i < c->n_slot; i++)
+        if (c->slot[i].kind == H_STREAM && c->slot[i].live && c->slot[i].u.stream == s)
+            return c->slot[i].id;
+    return 0;
+}
+
+/* Records the start event of an op of `kind` about to be enqueued on s; false when ops are not
+ * timed (no trace, no timing in the driver, or an event failed). */
+static bool timed_begin(Cuda *c, CuStream s, const char *kind, const char *loc, Timed *t)
+{
+    if (!c->trace || !c->elapsed)
+        return false;
+    if (!c->t_base) {
+        if (CALL(c, loc, cuEventCreate, &c->t_base, CU_EVENT_DEFAULT_FLAG) != BE_OK)
+            return false;
+        if (CALL(c, loc, cuEventRecord, c->t_base, s) != BE_OK ||
+            CALL(c, loc, cuEventSynchronize, c->t_base) != BE_OK) {
+            c->cu.cuEventDestroy_v2(c->t_base);
+            c->t_base = NULL;
+            return false;
+        }
+        c->t_base_ns = trace_recorder_now(c->trace);
+    }
+    /* a token op is named by its token's id, as the calls name it; another op takes the next */
+    *t = (Timed){.op = c->token_op ? c->token_op : ++c->next_id[H_TOKEN], .stream = trace_stream(c, s)};
+    if (CALL(c, loc, cuEventCreate, &t->start, CU_EVENT_DEFAULT_FLAG) != BE_OK)
+        return false;
+    if (CALL(c, loc, cuEventRecord, t->start, s) != BE_OK) {
+        c->cu.cuEventDestroy_v2(t->start);
+        return false;
+    }
+    TraceEvent ev = {.kind = TRACE_ENQUEUE, .op = t->op, .stream = t->stream, .name = kind, .loc = loc,
+                     .detail = be_trace_label_now()};
+    trace_recorder_add(c->trace, &ev);
+    return true;
+}
+
+/* Records the op's end event and keeps the pair for the close. */
+static void timed_end(Cuda *c, CuStream s, Timed *t, const char *loc)
+{
+    if (c->n_timed == c->cap_timed) {
+        size_t cap = c->cap_timed ? 2 * c->cap_timed : 64;
+        Timed *p = realloc(c->timed, cap * sizeof *p);
+        if (!p) {
+            c->cu.cuEventDestroy_v2(t->start);
+            return;
+        }
+        c->timed = p;
+        c->cap_timed = cap;
+    }
+    if (CALL(c, loc, cuEventCreate, &t->end, CU_EVENT_DEFAULT_FLAG) != BE_OK) {
+        c->cu.cuEventDestroy_v2(t->start);
+        return;
+    }
+    if (CALL(c, loc, cuEventRecord, t->end, s) != BE_OK) {
+        c->cu.cuEventDestroy_v2(t->end);
+        t->end = NULL; /* not timed: the start event alone is destroyed at the close */
+    }
+    c->timed[c->n_timed++] = *t;
+}
+
+/* The device is idle: each timed op's start and end, on the host's clock. */
+static void timed_flush(Cuda *c)
+{
+    for (size_t i = 0; i < c->n_timed; i++) {
+        Timed *t = &c->timed[i];
+        float a = 0, b = 0;
+        if (t->end && c->elapsed(&a, c->t_base, t->start) == CU_OK && c->elapsed(&b, c->t_base, t->end) == CU_OK) {
+            uint64_t ts = c->t_base_ns + (uint64_t)(a > 0 ? a * 1e6 : 0);
+            uint64_t te = c->t_base_ns + (uint64_t)(b > a ? b * 1e6 : a > 0 ? a * 1e6 : 0);
+            TraceEvent start = {.kind = TRACE_START, .t_ns = ts ? ts : 1, .op = t->op, .stream = t->stream};
+            TraceEvent end = {.kind = TRACE_END, .t_ns = te ? te : 1, .op = t->op, .stream = t->stream};
+            trace_recorder_add(c->trace, &start);
+            trace_recorder_add(c->trace, &end);
+        }
+        c->cu.cuEventDestroy_v2(t->start);
+        if (t->end)
+            c->cu.cuEventDestroy_v2(t->end);
+    }
+    c->n_timed = 0;
+    if (c->t_base)
+        c->cu.cuEventDestroy_v2(c->t_base);
+    c->t_base = NULL;
+}
+
 static BeStatus enqueue_memcpy(Cuda *c, void *dst, const void *src, size_t bytes, CuStream s,
                                const char *loc)
 {
@@ -772,7 +885,12 @@ static BeStatus enqueue_memcpy(Cuda *c, void *dst, const void *src, size_t bytes
         return BE_ERR_MEMORY;
     if (bytes == 0)
         return BE_OK;
-    return CALL(c, loc, cuMemcpyAsync, (CuDevPtr)(uintptr_t)dst, (CuDevPtr)(uintptr_t)src, bytes, s);
+    Timed t;
+    bool timed = timed_begin(c, s, "memcpy", loc, &t);
+    BeStatus st = CALL(c, loc, cuMemcpyAsync, (CuDevPtr)(uintptr_t)dst, (CuDevPtr)(uintptr_t)src, bytes, s);
+    if (timed)
+        timed_end(c, s, &t, loc);
+    return st;
 }
 
 static BeStatus enqueue_memset(Cuda *c, void *dst, uint32_t value, unsigned width, size_t count,
@@ -788,11 +906,14 @@ static BeStatus enqueue_memset(Cuda *c, void *dst, uint32_t value, unsigned widt
     if (count == 0)
         return BE_OK;
     CuDevPtr p = (CuDevPtr)(uintptr_t)dst;
-    if (width == 1)
-        return CALL(c, loc, cuMemsetD8Async, p, (unsigned char)value, count, s);
-    if (width == 2)
-        return CALL(c, loc, cuMemsetD16Async, p, (unsigned short)value, count, s);
-    return CALL(c, loc, cuMemsetD32Async, p, value, count, s);
+    Timed t;
+    bool timed = timed_begin(c, s, "memset", loc, &t);
+    BeStatus st = width == 1   ? CALL(c, loc, cuMemsetD8Async, p, (unsigned char)value, count, s)
+                  : width == 2 ? CALL(c, loc, cuMemsetD16Async, p, (unsigned short)value, count, s)
+                               : CALL(c, loc, cuMemsetD32Async, p, value, count, s);
+    if (timed)
+        timed_end(c, s, &t, loc);
+    return st;
 }
 
 static BeStatus memcpy_(void *self, void *dst, const void *src, size_t bytes, BeStream hs,
@@ -1016,8 +1137,13 @@ static Slot *function_of(Cuda *c, BeFunction h, const char *loc)
 
 static BeStatus enqueue_launch(Cuda *c, CuFunction fn, const BeLaunch *l, CuStream s, const char *loc)
 {
-    return CALL(c, loc, cuLaunchKernel, fn, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
-                l->block[2], l->smem, s, l->params, NULL);
+    Timed t;
+    bool timed = timed_begin(c, s, "kernel", loc, &t);
+    BeStatus st = CALL(c, loc, cuLaunchKernel, fn, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                       l->block[2], l->smem, s, l->params, NULL);
+    if (timed)
+        timed_end(c, s, &t, loc);
+    return st;
 }
 
 static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream hs, const char *loc)
@@ -1117,8 +1243,10 @@ static BeStatus token_run(Cuda *c, const BeToken *deps, size_t ndeps, TokenOp op
         if (t->u.tok.event && t->u.tok.pool != p && (st2 = CALL(c, loc, cuStreamWaitEvent, s, t->u.tok.event, 0)))
             st = st == BE_OK ? st2 : st;
     }
+    c->token_op = c->slot[(uint32_t)(uintptr_t)h - 1].id;
     if (op && (st2 = op(c, s, arg, loc)) != BE_OK && st == BE_OK)
         st = st2;
+    c->token_op = 0;
     CuEvent ev = NULL;
     if ((st2 = CALL(c, loc, cuEventCreate, &ev, CU_EVENT_DEFAULT_FLAG)) != BE_OK)
         return st == BE_OK ? st2 : st;
@@ -1403,6 +1531,10 @@ BeStatus be_cuda_create(const BeOptions *opt, const BeOps **out_ops, void **self
             c->cu.cuDevicePrimaryCtxRelease_v2(c->retained[i]);
         goto fail;
     }
+    c->trace = opt->trace;
+    c->elapsed = (cu_event_elapsed_fn)dlsym(lib, "cuEventElapsedTime_v2");
+    if (!c->elapsed)
+        c->elapsed = (cu_event_elapsed_fn)dlsym(lib, "cuEventElapsedTime");
     c->lib = lib;
     *self = c;
     return BE_OK;

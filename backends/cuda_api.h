@@ -84,6 +84,11 @@ enum {
                        unsigned int blockX, unsigned int blockY, unsigned int blockZ,            \
                        unsigned int smem, CuStream stream, void **params, void **extra))
 
+/* Optional: what the backend uses when it records a trace (event-timed ops), looked up as
+ * cuEventElapsedTime_v2 (cuda.h 12.8 and later map the name to it), else cuEventElapsedTime; a
+ * driver without either runs untimed. Milliseconds between two completed events. */
+typedef CuResult (*cu_event_elapsed_fn)(float *ms, CuEvent start, CuEvent end);
+
 /* One function-pointer type per entry: cu_cuMemAlloc_v2_fn, ... */
 #define CUDA_FN_TYPE(name, params) typedef CuResult (*cu_##name##_fn) params;
 CUDA_FUNCTIONS(CUDA_FN_TYPE)

@@ -20,6 +20,14 @@
 CUDA_FUNCTIONS(SAME)
 #undef SAME
 
+#ifdef cuEventElapsedTime /* the header maps it to cuEventElapsedTime_v2 */
+_Static_assert(__builtin_types_compatible_p(__typeof__(&cuEventElapsedTime_v2), cu_event_elapsed_fn),
+               "cu_event_elapsed_fn in backends/cuda_api.h differs from cuEventElapsedTime_v2 in cuda.h");
+#else
+_Static_assert(__builtin_types_compatible_p(__typeof__(&cuEventElapsedTime), cu_event_elapsed_fn),
+               "cu_event_elapsed_fn in backends/cuda_api.h differs from cuEventElapsedTime in cuda.h");
+#endif
+
 /* The handles must be cuda.h's own types, and the constants its values. */
 _Static_assert(__builtin_types_compatible_p(CUstream, CuStream), "CuStream is CUstream");
 _Static_assert(__builtin_types_compatible_p(CUdeviceptr, CuDevPtr), "CuDevPtr is CUdeviceptr");

@@ -1,5 +1,5 @@
 // Two device buffers set on two token chains that join for the copies back; prints 7s and 9s.
-// Used by copy-memset.test, errors.test and diff.test.
+// Used by copy-memset.test, errors.test, diff.test and trace.test.
 module attributes {gpu.container_module} {
   func.func private @printMemrefI32(memref<*xi32>)
 
