@@ -10,8 +10,9 @@
 # 3. runs compute-sanitizer --tool racecheck on the race-* programs and on a race-free control
 #    (reduce-shared), when compute-sanitizer is there, and compares its verdict (hazards found or
 #    not) with the simulator's race report: "RACECHECK name: sim race, racecheck race: agree";
-# 4. times the bench-* programs on both backends (median of GPU_RUN_REPS runs, default 3, the
-#    whole process: parse, compile, device set-up, run) and prints the simulator-to-GPU ratio.
+# 4. times the bench-* programs on both backends (median of GPU_RUN_REPS runs, default 3) and
+#    prints the simulator-to-GPU ratios of the whole run (parse, compile, device set-up, run) and
+#    of the kernels' own time (from each run's trace: on the GPU, CUDA event timing).
 # Ends with a summary line; exit 0 when every comparison agreed, 1 otherwise. Everything is
 # bounded so that the script ends within 4 minutes (GPU_RUN_BUDGET seconds, default 230).
 # Overrides, to run the script's logic elsewhere (tests/lit/gpu/run-sh.test does, on the fake
@@ -121,14 +122,16 @@ for f in "$corpus"/race-*.mlir "$corpus"/reduce-shared.mlir; do
   fi
 done
 
-# 4. time: simulator against GPU, medians
+# 4. time: simulator against GPU, medians of whole runs and of the kernels' own time (the ops of
+# each run's Chrome trace: the simulator's kernel ops, the GPU's timed with CUDA events)
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-timed() { # timed BACKEND FILE: seconds of one run, or "-" when it failed
+timed() { # timed BACKEND FILE: "SECONDS KERNEL_MS" of one run, or "-" when it failed
   local t0 t1
   t0=$(date +%s.%N)
-  bounded "$gpuinterp" --backend="$1" "$2" > /dev/null 2>&1 || { echo -; return; }
+  bounded "$gpuinterp" --backend="$1" --trace="$tmp/t.json" "$2" > /dev/null 2>&1 || { echo -; return; }
   t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l 2> /dev/null || awk "BEGIN {print $t1 - $t0}"
+  grep '"cat":"op"' "$tmp/t.json" | grep '"kind":"kernel"' | sed 's/.*"dur":\([0-9.]*\).*/\1/' |
+    awk -v a="$t0" -v b="$t1" '{k += $1} END {printf "%.6f %.6f\n", b - a, k / 1000}'
 }
 for f in $(ls "$corpus"/bench-*.mlir 2> /dev/null | sort -V); do
   name=$(basename "$f" .mlir)
@@ -142,14 +145,17 @@ for f in $(ls "$corpus"/bench-*.mlir 2> /dev/null | sort -V); do
     timed sim "$f" >> "$tmp/sim.t"
     timed cuda "$f" >> "$tmp/cuda.t"
   done
-  if grep -q - "$tmp/sim.t" "$tmp/cuda.t"; then
+  if grep -q -- - "$tmp/sim.t" "$tmp/cuda.t"; then
     echo "TIME $name: a run failed"
     continue
   fi
-  ts=$(median < "$tmp/sim.t")
-  tc=$(median < "$tmp/cuda.t")
-  awk -v n="$name" -v s="$ts" -v c="$tc" -v r="$reps" \
-    'BEGIN {printf "TIME %s: sim %.3f s, cuda %.3f s, sim/cuda %.2fx (medians of %d)\n", n, s, c, (c > 0 ? s / c : 0), r}'
+  rs=$(cut -d' ' -f1 "$tmp/sim.t" | median)
+  rc=$(cut -d' ' -f1 "$tmp/cuda.t" | median)
+  ks=$(cut -d' ' -f2 "$tmp/sim.t" | median)
+  kc=$(cut -d' ' -f2 "$tmp/cuda.t" | median)
+  awk -v n="$name" -v rs="$rs" -v rc="$rc" -v ks="$ks" -v kc="$kc" -v r="$reps" 'BEGIN {
+    printf "TIME %s: run sim %.3f s, cuda %.3f s, sim/cuda %.2fx; kernels sim %.3f ms, cuda %.3f ms, sim/cuda %.1fx (medians of %d)\n",
+      n, rs, rc, (rc > 0 ? rs / rc : 0), ks, kc, (kc > 0 ? ks / kc : 0), r}'
 done
 
 echo "gpu corpus: $passed passed, $failed failed; racecheck: $agree agree, $disagree disagree, $skipped skipped; $(($(date +%s) - start)) s"
