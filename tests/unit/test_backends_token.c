@@ -576,6 +576,39 @@ static void test_be_token_from_stream_and_stream_wait_token(void **state)
     assert_int_equal(n_diags(fx), 0);
 }
 
+/* A device that runs host kernels (the sim) has no be_token_launch of module code: the launch
+ * is refused by name and fails (sticky), and its token still orders after its deps. */
+static void test_be_token_launch_on_the_sim_is_refused_and_orders(void **state)
+{
+    Fixture *fx = *state;
+    uint32_t h[4] = {0};
+    void *d;
+    BeToken ta, tset, tl, tc;
+    assert_true(be_runs_host_kernels(fx->be));
+    be_token_alloc(fx->be, sizeof h, false, NULL, 0, &d, &ta, "alloc");
+    be_token_memset(fx->be, d, 3, 4, 4, &ta, 1, &tset, "set");
+    void *params[1] = {&d};
+    BeLaunch l = {{1, 1, 1}, {32, 1, 1}, 0, params, 1, true};
+    assert_int_equal(be_token_launch(fx->be, NULL, &l, &tset, 1, &tl, "prog.mlir:4:5"), BE_ERR_UNSUPPORTED);
+    assert_non_null(tl);
+    Seen e = find_diag(fx, "error");
+    assert_string_equal(e.loc, "prog.mlir:4:5");
+    assert_non_null(strstr(e.message, "cannot launch a kernel of a loaded module"));
+    assert_string_equal(be_failure(fx->be), "prog.mlir:4:5");
+    be_token_memcpy(fx->be, h, d, sizeof h, &tl, 1, &tc, "read");
+    be_token_wait(fx->be, &tc, 1, "wait");
+    assert_int_equal(h[3], 3); /* the refused launch's token came after the memset */
+    BeLaunch empty = {{0, 1, 1}, {32, 1, 1}, 0, params, 1, true};
+    BeToken te;
+    assert_int_equal(be_token_launch(fx->be, NULL, &empty, NULL, 0, &te, "prog.mlir:6:5"), BE_ERR_ARG);
+    assert_non_null(te);
+    BeToken tf;
+    be_token_free(fx->be, d, &tc, 1, &tf, "free");
+    BeToken all[] = {ta, tset, tl, tc, te, tf};
+    for (size_t i = 0; i < 6; i++)
+        be_token_release(fx->be, all[i]);
+}
+
 /* ---- traces ---- */
 
 /* Not inlined: GCC 12 otherwise takes pointers into the rendered text for pointers to the local
@@ -715,6 +748,8 @@ int main(void)
         T(test_be_token_memset_bad_width_still_orders, setup_serial),
         T(test_be_token_from_stream_and_stream_wait_token, setup_serial),
         T(test_be_token_from_stream_and_stream_wait_token, setup_threads),
+        T(test_be_token_launch_on_the_sim_is_refused_and_orders, setup_serial),
+        T(test_be_token_launch_on_the_sim_is_refused_and_orders, setup_threads),
         T(test_be_token_trace_shows_token_ops_and_edges, setup_traced),
         T(test_be_token_trace_names_calls_and_ops_by_the_label, setup_traced),
         T(test_be_token_trace_names_a_token_given_as_a_stream, setup_traced),
