@@ -6,8 +6,12 @@
  * Registers. PTX registers are mutable, so each gets fixed words: one varying column (a word per
  * thread) per register, numbered as the front end numbers them. A column holds the register's
  * bits zero-extended from its declared width (a predicate is 0 or 1; an f32 its IEEE bits); every
- * write masks to that width. Parameters are the kernel's inputs, one uniform word each, read by
- * ld.param as the bytes of the host's value.
+ * write masks to that width. A .v2/.v4 vector register has a column per component. Halves (f16,
+ * bf16) are 16-bit values, pairs (f16x2, bf16x2) two in a word, the first in its low half; their
+ * arithmetic and every float conversion round by kernel_fp.c, bit for bit. The carry flag of the
+ * carry chain (add.cc, addc, ...) is one more column, made when an instruction first uses it.
+ * Parameters are the kernel's inputs, one uniform word each, read by ld.param as the bytes of the
+ * host's value.
  *
  * Control flow. The body is cut into basic blocks at labels and after branches, ret and exit;
  * the function runs as a multi-block region of the engine (kernel.c, run_cfg): each thread has a
@@ -38,8 +42,10 @@
  * form reports them; an instruction or modifier this file does not run is a compile error at its
  * place, naming it, with a note at the launch. */
 #include "interp/kernel.h"
+#include "interp/kernel_fp.h"
 #include "ptx/ptx.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,6 +76,9 @@ typedef struct PIns {
   uint8_t mode;     /* what the instruction does: an M_* of its family */
   uint8_t combine;  /* setp .and/.or/.xor: 1, 2, 3 */
   bool ftz, sat;
+  bool relu, satfinite, nan; /* float results: .relu, .satfinite; min/max: .NaN */
+  uint8_t rnd;      /* float arithmetic and cvt: the rounding (KFP_*) + 1, 0 when the default */
+  uint8_t fmt;      /* f16 and bf16 instructions: the format (KFP_F16, KFP_BF16) */
   uint8_t nd, ns;
   POpd d[4], s[5];  /* destinations (registers), sources */
   uint32_t bytes;   /* memory: bytes per element */
@@ -150,6 +159,14 @@ static inline uint64_t bitsf64(double x) {
 
 static bool is_signed(unsigned t) { return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64; }
 static bool is_float(unsigned t) { return t == PTX_T_F32 || t == PTX_T_F64; }
+static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+
+/* f16, bf16 and their pairs: 16-bit values (two in a 32-bit word, the first in its low half) */
+static bool is_half(unsigned t) {
+  return t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2;
+}
+static bool is_pair(unsigned t) { return t == PTX_T_F16X2 || t == PTX_T_BF16X2; }
+static unsigned half_fmt(unsigned t) { return t == PTX_T_BF16 || t == PTX_T_BF16X2 ? KFP_BF16 : KFP_F16; }
 static bool is_int(unsigned t) {
   return (t >= PTX_T_B8 && t <= PTX_T_B64) || (t >= PTX_T_U8 && t <= PTX_T_U64) || is_signed(t);
 }
@@ -239,27 +256,44 @@ enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_LO, C_LS, C_HI, C_HS, C_EQU, C_NEU,
 static const char *const cmp_names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
                                         "hs",  "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
 
-static bool compare(const PIns *p, uint64_t a, uint64_t b) {
+static bool cmp_float(unsigned mode, double x, double y) {
+  bool un = isnan(x) || isnan(y);
+  switch (mode) {
+  case C_EQ: return !un && x == y;
+  case C_NE: return !un && x != y;
+  case C_LT: return !un && x < y;
+  case C_LE: return !un && x <= y;
+  case C_GT: return !un && x > y;
+  case C_GE: return !un && x >= y;
+  case C_EQU: return un || x == y;
+  case C_NEU: return un || x != y;
+  case C_LTU: return un || x < y;
+  case C_LEU: return un || x <= y;
+  case C_GTU: return un || x > y;
+  case C_GEU: return un || x >= y;
+  case C_NUM: return !un;
+  default: return un;
+  }
+}
+
+/* a half's value, flushed to zero first under .ftz */
+static double half_val(const PIns *p, uint64_t h) {
+  h &= 0xffff;
+  if (p->ftz && kernel_fp_subnormal(h, p->fmt))
+    h &= 0x8000;
+  return kernel_fp_value(h, p->fmt);
+}
+
+/* the comparison of element j (0, or 1 for the high half of a pair) */
+static bool compare_at(const PIns *p, uint64_t a, uint64_t b, unsigned j) {
+  if (is_half(p->t))
+    return cmp_float(p->mode, half_val(p, a >> (16 * j)), half_val(p, b >> (16 * j)));
   unsigned t = p->t, w = ptx_type_bits(t);
   if (is_float(t)) {
     double x = t == PTX_T_F32 ? f32of(a) : f64of(a), y = t == PTX_T_F32 ? f32of(b) : f64of(b);
-    bool un = isnan(x) || isnan(y);
-    switch (p->mode) {
-    case C_EQ: return !un && x == y;
-    case C_NE: return !un && x != y;
-    case C_LT: return !un && x < y;
-    case C_LE: return !un && x <= y;
-    case C_GT: return !un && x > y;
-    case C_GE: return !un && x >= y;
-    case C_EQU: return un || x == y;
-    case C_NEU: return un || x != y;
-    case C_LTU: return un || x < y;
-    case C_LEU: return un || x <= y;
-    case C_GTU: return un || x > y;
-    case C_GEU: return un || x >= y;
-    case C_NUM: return !un;
-    default: return un;
-    }
+    if (t == PTX_T_F32 && p->ftz)
+      x = ftz32((float)x), y = ftz32((float)y);
+    return cmp_float(p->mode, x, y);
   }
   if (is_signed(t) && p->mode <= C_GE) {
     int64_t x = sext(a, w), y = sext(b, w);
@@ -287,14 +321,35 @@ static inline uint64_t combine(unsigned how, uint64_t r, uint64_t c) {
   return how == 1 ? (r & c) : how == 2 ? (r | c) : how == 3 ? (r ^ c) : r;
 }
 
-/* setp.cmp[.bool].t p[|q], a, b[, c] */
+/* setp.cmp[.bool].t p[|q], a, b[, c]; of a pair (.f16x2, .bf16x2), p the low halves' result
+ * and q the high halves' */
 static int x_setp(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
+  bool pair = is_pair(p->t);
   KLANES(f, l, {
-    uint64_t r = compare(p, rd(f, &p->s[0], l), rd(f, &p->s[1], l)), c = p->combine ? rd(f, &p->s[2], l) & 1 : 0;
+    uint64_t a = rd(f, &p->s[0], l), b = rd(f, &p->s[1], l);
+    uint64_t r = compare_at(p, a, b, 0), c = p->combine ? rd(f, &p->s[2], l) & 1 : 0;
     wr(f, &p->d[0], l, combine(p->combine, r, c));
     if (p->nd > 1)
-      wr(f, &p->d[1], l, combine(p->combine, r ^ 1, c));
+      wr(f, &p->d[1], l, combine(p->combine, pair ? compare_at(p, a, b, 1) : r ^ 1, c));
+  });
+  return EX_NEXT;
+}
+
+/* set.cmp[.bool].dtype.stype d, a, b[, c]: per element of d (two of a pair), all ones or 1.0 of
+ * its type where the comparison (of the same element of a pair source) holds, else 0 */
+static int x_set(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  unsigned dt = p->t2, n = is_pair(dt) || (is_pair(p->t) && ptx_type_bits(dt) == 32) ? 2 : 1;
+  unsigned ew = ptx_type_bits(dt) / n;
+  uint64_t one = dt == PTX_T_F32 ? 0x3f800000u : half_fmt(dt) == KFP_BF16 && is_half(dt) ? 0x3f80
+                 : is_half(dt)   ? 0x3c00 : wmask(UINT64_MAX, ew);
+  KLANES(f, l, {
+    uint64_t a = rd(f, &p->s[0], l), b = rd(f, &p->s[1], l), c = p->combine ? rd(f, &p->s[2], l) & 1 : 0, d = 0;
+    for (unsigned j = 0; j < n; j++)
+      if (combine(p->combine, compare_at(p, a, b, is_pair(p->t) ? j : 0), c))
+        d |= one << (ew * j);
+    wr(f, &p->d[0], l, d);
   });
   return EX_NEXT;
 }
@@ -399,18 +454,72 @@ static int x_int(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+/* ---- the carry chain ------------------------------------------------------------------------------ */
+
+enum { K_ADD, K_SUB, K_MAD_LO, K_MAD_HI };
+
+/* add.cc, addc[.cc], sub.cc, subc[.cc], mad.cc, madc[.cc] (.lo, .hi) on 32 or 64 bits: each
+ * thread's carry flag (CC.CF) is a column of its own, p->s[3]; .cc writes it (p->d[1]), the c
+ * forms add it in (sub: a borrow, subtracted). p->combine: 1 carry in, 2 carry out. */
+static int x_carry(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  unsigned w = ptx_type_bits(p->t);
+  bool s = is_signed(p->t), cin = p->combine & 1, cout = p->combine & 2;
+  KLANES(f, l, {
+    unsigned __int128 a = wmask(rd(f, &p->s[0], l), w), b = wmask(rd(f, &p->s[1], l), w), r, x;
+    unsigned __int128 cf = cin ? rd(f, &p->s[3], l) & 1 : 0, top = (unsigned __int128)1 << w;
+    uint64_t flag;
+    switch (p->mode) {
+    case K_ADD:
+      r = a + b + cf;
+      flag = r >= top;
+      break;
+    case K_SUB:
+      r = a - b - cf;
+      flag = a < b + cf;
+      break;
+    default: { /* mad: the product's low or high half, plus c and the carry */
+      uint64_t c = wmask(rd(f, &p->s[2], l), w);
+      uint64_t part = p->mode == K_MAD_LO ? (uint64_t)(a * b) : mul_hi((uint64_t)a, (uint64_t)b, w, s);
+      x = wmask(part, w);
+      r = x + c + cf;
+      flag = r >= top;
+      break;
+    }
+    }
+    wr(f, &p->d[0], l, wmask((uint64_t)r, w));
+    if (cout)
+      wr(f, &p->d[1], l, flag);
+  });
+  return EX_NEXT;
+}
+
 /* ---- floating point ----------------------------------------------------------------------------- */
 
 enum { F_ADD, F_SUB, F_MUL, F_FMA, F_DIV, F_MIN, F_MAX, F_NEG, F_ABS, F_SQRT, F_RCP, F_RSQRT, F_EX2, F_LG2, F_SIN,
-       F_COS };
+       F_COS, F_TANH };
 
-static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+/* The operations that round by a modifier other than to nearest (.rz, .rm, .rp): kernel_fp.c's */
+static unsigned fp_op(unsigned mode) {
+  switch (mode) {
+  case F_ADD: return KFP_OP_ADD;
+  case F_SUB: return KFP_OP_SUB;
+  case F_MUL: return KFP_OP_MUL;
+  case F_FMA: return KFP_OP_FMA;
+  case F_DIV: return KFP_OP_DIV;
+  case F_SQRT: return KFP_OP_SQRT;
+  default: return KFP_OP_RCP;
+  }
+}
 
 static float f32_op(const PIns *p, float a, float b, float c) {
   if (p->ftz)
     a = ftz32(a), b = ftz32(b), c = ftz32(c);
   float r;
-  switch (p->mode) {
+  if (p->nan && (isnan(a) || isnan(b)))
+    return f32of(0x7fffffff); /* min/max.NaN: the canonical NaN */
+  switch (p->rnd ? 255 : p->mode) {
+  case 255: r = f32of(kernel_fp_f32(fp_op(p->mode), p->rnd - 1u, a, b, c)); break;
   case F_ADD: r = a + b; break;
   case F_SUB: r = a - b; break;
   case F_MUL: r = a * b; break;
@@ -426,14 +535,21 @@ static float f32_op(const PIns *p, float a, float b, float c) {
   case F_EX2: r = exp2f(a); break;
   case F_LG2: r = log2f(a); break;
   case F_SIN: r = sinf(a); break;
+  case F_TANH: r = tanhf(a); break;
   default: r = cosf(a); break;
   }
   if (p->sat)
     r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+  if (isnan(r)) /* the canonical NaN, as the hardware gives */
+    return f32of(0x7fffffff);
   return p->ftz ? ftz32(r) : r;
 }
 
 static double f64_op(const PIns *p, double a, double b, double c) {
+  if (p->nan && (isnan(a) || isnan(b)))
+    return f64of(UINT64_C(0x7fffffffffffffff));
+  if (p->rnd)
+    return f64of(kernel_fp_f64(fp_op(p->mode), p->rnd - 1u, a, b, c));
   switch (p->mode) {
   case F_ADD: return a + b;
   case F_SUB: return a - b;
@@ -468,8 +584,70 @@ static int x_f64(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   KLANES(f, l, {
     double a = f64of(rd(f, &p->s[0], l)), b = p->ns > 1 ? f64of(rd(f, &p->s[1], l)) : 0.0,
-           c = p->ns > 2 ? f64of(rd(f, &p->s[2], l)) : 0.0;
-    wr(f, &p->d[0], l, bitsf64(f64_op(p, a, b, c)));
+           c = p->ns > 2 ? f64of(rd(f, &p->s[2], l)) : 0.0, r = f64_op(p, a, b, c);
+    wr(f, &p->d[0], l, isnan(r) ? UINT64_C(0x7fffffffffffffff) : bitsf64(r));
+  });
+  return EX_NEXT;
+}
+
+/* ---- f16 and bf16 -------------------------------------------------------------------------------- */
+
+enum { H_ADD, H_SUB, H_MUL, H_FMA, H_NEG, H_ABS, H_MIN, H_MAX, H_EX2, H_TANH };
+
+/* One 16-bit element of an f16/bf16 instruction: the exact result rounded once to nearest
+ * (kernel_fp.c), then .ftz, .sat and .relu; a NaN result is the canonical NaN. */
+static uint64_t half_op(const PIns *p, uint64_t a, uint64_t b, uint64_t c) {
+  unsigned fmt = p->fmt;
+  a &= 0xffff, b &= 0xffff, c &= 0xffff;
+  if (p->ftz) {
+    a = kernel_fp_subnormal(a, fmt) ? a & 0x8000 : a;
+    b = kernel_fp_subnormal(b, fmt) ? b & 0x8000 : b;
+    c = kernel_fp_subnormal(c, fmt) ? c & 0x8000 : c;
+  }
+  double x = kernel_fp_value(a, fmt), y = kernel_fp_value(b, fmt), z = kernel_fp_value(c, fmt);
+  uint64_t r;
+  switch (p->mode) {
+  case H_ADD: r = kernel_fp_add(x, y, KFP_RN, fmt); break;
+  case H_SUB: r = kernel_fp_add(x, -y, KFP_RN, fmt); break;
+  case H_MUL: r = kernel_fp_mul(x, y, KFP_RN, fmt); break;
+  case H_FMA: r = kernel_fp_fma(x, y, z, KFP_RN, fmt); break;
+  case H_NEG: return a ^ 0x8000;
+  case H_ABS: return a & 0x7fff;
+  case H_MIN:
+  case H_MAX: {
+    bool na = isnan(x), nb = isnan(y);
+    if ((na && nb) || (p->nan && (na || nb)))
+      return kernel_fp_nan(fmt);
+    if (na || nb)
+      return na ? b : a;
+    bool lt = x < y || (x == y && signbit(x) && !signbit(y)); /* -0 below +0 */
+    return (p->mode == H_MIN) == lt ? a : b;
+  }
+  case H_EX2: r = kernel_fp_round(exp2(x), 0, KFP_RN, fmt); break;
+  default: r = kernel_fp_round(tanh(x), 0, KFP_RN, fmt); break;
+  }
+  if (kernel_fp_isnan(r, fmt))
+    return p->sat ? 0 : kernel_fp_nan(fmt);
+  if (p->ftz && kernel_fp_subnormal(r, fmt))
+    r &= 0x8000;
+  double v = kernel_fp_value(r, fmt);
+  if ((p->sat || p->relu) && v < 0)
+    r = 0;
+  if (p->sat && v > 1)
+    r = fmt == KFP_BF16 ? 0x3f80 : 0x3c00;
+  return r;
+}
+
+/* an f16/bf16 instruction: one element, or each half of a pair */
+static int x_half(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  unsigned n = is_pair(p->t) ? 2 : 1;
+  KLANES(f, l, {
+    uint64_t a = rd(f, &p->s[0], l), b = p->ns > 1 ? rd(f, &p->s[1], l) : 0, c = p->ns > 2 ? rd(f, &p->s[2], l) : 0;
+    uint64_t d = 0;
+    for (unsigned j = 0; j < n; j++)
+      d |= half_op(p, a >> (16 * j), b >> (16 * j), c >> (16 * j)) << (16 * j);
+    wr(f, &p->d[0], l, d);
   });
   return EX_NEXT;
 }
@@ -477,7 +655,7 @@ static int x_f64(KFrame *f, const KIns *k) {
 /* ---- bit manipulation --------------------------------------------------------------------------- */
 
 enum { B_LOP3, B_SHF_L, B_SHF_R, B_PRMT, B_BFE, B_BFI, B_MUL24_LO, B_MUL24_HI, B_MAD24_LO, B_MAD24_HI, B_SAD,
-       B_SLCT, B_COPYSIGN, B_TESTP, B_BFIND };
+       B_SLCT, B_COPYSIGN, B_TESTP, B_BFIND, B_DP4A, B_DP2A };
 enum { T_FINITE, T_INFINITE, T_NUMBER, T_NOTANUMBER, T_NORMAL, T_SUBNORMAL };
 
 /* lop3: bit i of the result is bit (a_i b_i c_i) of the table, the union of its set minterms */
@@ -570,7 +748,23 @@ static uint64_t bit_op(const PIns *p, uint64_t a, uint64_t b, uint64_t c, uint64
     int64_t x = s ? sext(a, 24) : (int64_t)wmask(a, 24), y = s ? sext(b, 24) : (int64_t)wmask(b, 24);
     uint64_t m = (uint64_t)(x * y);
     m = p->mode == B_MUL24_HI || p->mode == B_MAD24_HI ? m >> 16 : m;
+    if (p->sat) { /* mad24.hi.sat.s32: the sum clamped to s32 */
+      int64_t r = sext(m, 32) + sext(c, 32);
+      return (uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r);
+    }
     return p->mode >= B_MAD24_LO ? m + c : m;
+  }
+  case B_DP4A:
+  case B_DP2A: { /* c plus the dot product of a's bytes (dp2a: halves) and b's bytes (dp2a: two of them) */
+    bool sa = is_signed(p->t), sb = is_signed(p->t2), two = p->mode == B_DP2A;
+    int64_t r = (int64_t)(uint32_t)c;
+    for (unsigned i = 0; i < (two ? 2u : 4u); i++) {
+      uint64_t ea = a >> (two ? 16 * i : 8 * i), eb = b >> (8 * (i + (two && p->combine ? 2 : 0)));
+      int64_t x = sa ? sext(ea, two ? 16 : 8) : (int64_t)wmask(ea, two ? 16 : 8);
+      int64_t y = sb ? sext(eb, 8) : (int64_t)wmask(eb, 8);
+      r += x * y;
+    }
+    return (uint64_t)r;
   }
   case B_SAD: {
     bool gt = s ? sext(a, w) > sext(b, w) : wmask(a, w) > wmask(b, w);
@@ -610,6 +804,52 @@ static int x_bits(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+/* lop3.or/and.b32 d|p, a, b, c, lut, q: d as lop3 (not written for _), p = (d != 0) or/and q */
+static int x_lop3p(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  KLANES(f, l, {
+    uint32_t r = lop3((uint32_t)rd(f, &p->s[0], l), (uint32_t)rd(f, &p->s[1], l), (uint32_t)rd(f, &p->s[2], l),
+                      (uint32_t)p->s[3].imm);
+    if (p->d[0].kind)
+      wr(f, &p->d[0], l, r);
+    wr(f, &p->d[1], l, combine(p->combine, r != 0, rd(f, &p->s[4], l) & 1));
+  });
+  return EX_NEXT;
+}
+
+/* fns.b32 d, mask, base, offset: the position of the offset-th set bit of mask counted from bit
+ * base (up for a positive offset, down for a negative one; offset 0: base itself when set), or
+ * 0xffffffff; a base past 31 has no defined result and is an error */
+static int x_fns(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    if (wmask(rd(f, &p->s[1], l), 32) > 31)
+      return kernel_error(f, k, l, "fns with a base of %llu (past bit 31)",
+                          (unsigned long long)wmask(rd(f, &p->s[1], l), 32));
+  }
+  KLANES(f, l, {
+    uint32_t mask = (uint32_t)rd(f, &p->s[0], l), d = 0xffffffffu;
+    int32_t pos = (int32_t)wmask(rd(f, &p->s[1], l), 32), off = (int32_t)(uint32_t)rd(f, &p->s[2], l);
+    if (off == 0) {
+      if (mask >> pos & 1)
+        d = (uint32_t)pos;
+    } else {
+      int64_t count = (off > 0 ? (int64_t)off : -(int64_t)off) - 1;
+      for (int inc = off > 0 ? 1 : -1; pos >= 0 && pos < 32; pos += inc)
+        if (mask >> pos & 1) {
+          if (count == 0) {
+            d = (uint32_t)pos;
+            break;
+          }
+          count--;
+        }
+    }
+    wr(f, &p->d[0], l, d);
+  });
+  return EX_NEXT;
+}
+
 /* ---- conversions ------------------------------------------------------------------------------- */
 
 enum { R_NONE, R_N, R_Z, R_M, R_P }; /* rounding of cvt: to nearest even, toward zero, down, up */
@@ -623,21 +863,55 @@ static double round_by(double x, unsigned r) {
   }
 }
 
-/* cvt.d.a: p->t the destination type, p->t2 the source's; p->mode the rounding (for float
- * results of an integer rounding, .rni and friends). */
+/* The float format of a type (KFP_*), or -1 for the integers */
+static int fmt_of(unsigned t) {
+  switch (t) {
+  case PTX_T_F16: case PTX_T_F16X2: return KFP_F16;
+  case PTX_T_BF16: case PTX_T_BF16X2: return KFP_BF16;
+  case PTX_T_TF32: return KFP_TF32;
+  case PTX_T_F32: return KFP_F32;
+  case PTX_T_F64: return KFP_F64;
+  default: return -1;
+  }
+}
+
+/* A float result of cvt in format fmt: .relu (negative to +0), .satfinite (an infinity to the
+ * largest finite value), .sat (to [0, 1], NaN to 0), .ftz (f32: a subnormal to zero) */
+static uint64_t cvt_finish(const PIns *p, uint64_t r, unsigned fmt) {
+  unsigned w = kernel_fp_bits(fmt);
+  uint64_t sign = UINT64_C(1) << (w - 1);
+  if (kernel_fp_isnan(r, fmt))
+    return p->sat ? 0 : p->relu || p->satfinite ? kernel_fp_nan(fmt) : r;
+  double v = kernel_fp_value(r, fmt);
+  if ((p->relu || p->sat) && v < 0)
+    r = 0;
+  if (p->satfinite && isinf(v))
+    r = kernel_fp_round(copysign(DBL_MAX, v), 0, KFP_RZ, fmt); /* the largest finite value of its sign */
+  if (p->sat && v > 1)
+    r = kernel_fp_round(1.0, 0, KFP_RN, fmt);
+  if (p->ftz && fmt == KFP_F32 && kernel_fp_subnormal(r, fmt))
+    r &= sign;
+  return r;
+}
+
+/* cvt.d.a: p->t the destination type, p->t2 the source's; p->mode the integer rounding (.rni
+ * and friends, R_*), p->rnd the float rounding (KFP_* + 1; none: to nearest). A float source is
+ * its exact value as a double; an integer source is rounded once into a float destination. */
 static uint64_t convert(const PIns *p, uint64_t a) {
   unsigned dt = p->t, st = p->t2, dw = ptx_type_bits(dt), sw = ptx_type_bits(st);
-  if (is_float(st)) {
-    double x = st == PTX_T_F32 ? (double)(p->ftz ? ftz32(f32of(a)) : f32of(a)) : f64of(a);
-    if (is_float(dt)) {
+  int sf = fmt_of(st), df = fmt_of(dt);
+  unsigned rnd = p->rnd ? p->rnd - 1u : KFP_RN;
+  if (sf >= 0) {
+    uint64_t bits = wmask(a, kernel_fp_bits((unsigned)sf));
+    if (p->ftz && (sf == KFP_F32 || sf == KFP_F16) && kernel_fp_subnormal(bits, (unsigned)sf))
+      bits &= UINT64_C(1) << (kernel_fp_bits((unsigned)sf) - 1);
+    double x = kernel_fp_value(bits, (unsigned)sf);
+    if (df >= 0) {
       if (p->mode && dt == st)
         x = round_by(x, p->mode); /* cvt.rni.f32.f32 */
-      if (dt == PTX_T_F64)
-        return bitsf64(x);
-      float y = (float)x;
-      if (p->sat)
-        y = isnan(y) ? 0.0f : y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y;
-      return bitsf32(p->ftz ? ftz32(y) : y);
+      if (df == KFP_F64)
+        return cvt_finish(p, bitsf64(x), KFP_F64);
+      return cvt_finish(p, kernel_fp_round(x, 0, rnd, (unsigned)df), (unsigned)df);
     }
     if (isnan(x))
       return 0;
@@ -649,10 +923,9 @@ static uint64_t convert(const PIns *p, uint64_t a) {
     double hi = ldexp(1.0, (int)dw);
     return x <= 0 ? 0 : x >= hi ? wmask(UINT64_MAX, dw) : (uint64_t)x;
   }
-  if (is_float(dt)) {
-    if (dt == PTX_T_F32)
-      return bitsf32(is_signed(st) ? (float)sext(a, sw) : (float)wmask(a, sw));
-    return bitsf64(is_signed(st) ? (double)sext(a, sw) : (double)wmask(a, sw));
+  if (df >= 0) {
+    uint64_t v = is_signed(st) ? (uint64_t)sext(a, sw) : wmask(a, sw);
+    return cvt_finish(p, kernel_fp_from_int(v, is_signed(st), rnd, (unsigned)df), (unsigned)df);
   }
   int64_t v = is_signed(st) ? sext(a, sw) : (int64_t)wmask(a, sw);
   if (p->sat) { /* clamp to the destination's range */
@@ -672,7 +945,12 @@ static uint64_t convert(const PIns *p, uint64_t a) {
 
 static int x_cvt(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
-  KLANES(f, l, { wr(f, &p->d[0], l, convert(p, rd(f, &p->s[0], l))); });
+  if (p->ns == 2) /* cvt.f16x2.f32 d, a, b: a into the high half, b the low */
+    KLANES(f, l, {
+      wr(f, &p->d[0], l, convert(p, rd(f, &p->s[0], l)) << 16 | convert(p, rd(f, &p->s[1], l)));
+    });
+  else
+    KLANES(f, l, { wr(f, &p->d[0], l, convert(p, rd(f, &p->s[0], l))); });
   return EX_NEXT;
 }
 
@@ -1031,6 +1309,8 @@ typedef struct PComp {
   size_t *loff;
   uint32_t nlvars;
   const struct PGlobals *glob; /* the binary's .global and .const variables, NULL when none */
+  uint32_t cc_word;       /* the carry flag's varying word + 1; 0 until an instruction uses it */
+  uint32_t *vecword;      /* per register of a .v2/.v4 declaration: its first component's word */
   const PtxInsn *insn;    /* being compiled */
   bool failed;
 } PComp;
@@ -1224,8 +1504,21 @@ static bool operand(PComp *pc, const PtxOperand *o, POpd *out) {
   switch (o->kind) {
   case PTX_OPD_REG: {
     const PtxRegDecl *d = o->decl;
-    if (d->vec || o->comp)
-      return perr(pc, o->line, o->col, "vector registers are not supported by the PTX kernel engine yet");
+    if (d->vec || o->comp) { /* a component of a vector register: a column of its own */
+      if (!d->vec)
+        return perr(pc, o->line, o->col, "'%s' is not a vector register", d->name);
+      if (!o->comp)
+        return perr(pc, o->line, o->col, "a whole vector register as this operand is not supported by the PTX "
+                    "kernel engine yet");
+      if (o->comp > d->vec)
+        return perr(pc, o->line, o->col, "component %u of a %u-element vector register does not exist",
+                    (unsigned)o->comp, (unsigned)d->vec);
+      out->kind = O_REG;
+      out->word = pc->vecword[o->n] + o->comp - 1;
+      out->width = (uint8_t)ptx_type_bits((PtxType)d->type);
+      out->neg = o->neg;
+      return true;
+    }
     out->kind = O_REG;
     out->word = pc->reg0 + o->n;
     out->width = (uint8_t)(d->type == PTX_T_PRED ? 1 : ptx_type_bits((PtxType)d->type));
@@ -1369,16 +1662,103 @@ static bool plain(PComp *pc, PIns *p, uint32_t nsrc) {
   return true;
 }
 
-static const char *const float_mods[] = {"rn", "ftz", "sat", "approx", "full", NULL};
+static const char *const float_mods[] = {"rn", "ftz", "sat", "approx", "full", "rz", "rm", "rp", "NaN", NULL};
+
+/* add sub mul fma neg abs min max ex2 tanh of .f16, .f16x2, .bf16, .bf16x2: x_half */
+static bool c_half(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"rn", "ftz", "sat", "relu", "NaN", "approx", NULL};
+  bool found[6] = {0};
+  if (!mods(pc, p, allowed, found))
+    return false;
+  bool bf = half_fmt(p->t) == KFP_BF16;
+  unsigned nsrc = 2;
+  int mode = -1;
+  switch (in->op) {
+  case PTX_OP_ADD: mode = H_ADD; break;
+  case PTX_OP_SUB: mode = H_SUB; break;
+  case PTX_OP_MUL: mode = H_MUL; break;
+  case PTX_OP_FMA: mode = H_FMA, nsrc = 3; break;
+  case PTX_OP_NEG: mode = H_NEG, nsrc = 1; break;
+  case PTX_OP_ABS: mode = H_ABS, nsrc = 1; break;
+  case PTX_OP_MIN: mode = H_MIN; break;
+  case PTX_OP_MAX: mode = H_MAX; break;
+  case PTX_OP_EX2: mode = H_EX2, nsrc = 1; break;
+  case PTX_OP_TANH: mode = H_TANH, nsrc = 1; break;
+  default: break;
+  }
+  if (mode < 0)
+    return unsupported(pc, "this f16/bf16 form");
+  bool arith = mode <= H_FMA, approx = mode == H_EX2 || mode == H_TANH;
+  if (found[0] && !arith)
+    return unsupported(pc, ".rn of this instruction");
+  if (mode == H_FMA && !found[0])
+    return unsupported(pc, "an fma without .rn");
+  if (found[1] && (bf ? mode != H_EX2 : mode == H_TANH))
+    return unsupported(pc, ".ftz of this instruction");
+  if (found[2] && (bf || !arith))
+    return unsupported(pc, ".sat of this instruction");
+  if (found[3] && (mode != H_FMA || found[2]))
+    return unsupported(pc, ".relu of this instruction");
+  if (found[4] && mode != H_MIN && mode != H_MAX)
+    return unsupported(pc, ".NaN of this instruction");
+  if (found[5] != approx)
+    return unsupported(pc, approx ? "this instruction without .approx" : ".approx of this instruction");
+  p->mode = (uint8_t)mode;
+  p->fmt = (uint8_t)half_fmt(p->t);
+  p->ftz = found[1];
+  p->sat = found[2];
+  p->relu = found[3];
+  p->nan = found[4];
+  if (!plain(pc, p, nsrc))
+    return false;
+  k->fn = x_half;
+  return true;
+}
+
+/* The carry column: one word per thread, made for the first instruction that uses it. */
+static POpd carry_flag(PComp *pc) {
+  if (!pc->cc_word)
+    pc->cc_word = kernel_new_varying(&pc->kc, 1) + 1;
+  return (POpd){.kind = O_REG, .width = 1, .word = pc->cc_word - 1};
+}
+
+/* add.cc addc sub.cc subc mad.cc madc: x_carry */
+static bool c_carry(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"cc", "lo", "hi", NULL};
+  bool found[3] = {0};
+  if (!mods(pc, p, allowed, found))
+    return false;
+  bool mad = in->op == PTX_OP_MAD || in->op == PTX_OP_MADC;
+  bool cin = in->op == PTX_OP_ADDC || in->op == PTX_OP_SUBC || in->op == PTX_OP_MADC;
+  unsigned t = p->t;
+  if (t != PTX_T_U32 && t != PTX_T_S32 && t != PTX_T_U64 && t != PTX_T_S64 && t != PTX_T_B32 && t != PTX_T_B64)
+    return unsupported(pc, t ? "this type" : "an instruction without a type");
+  if (mad ? found[1] == found[2] : found[1] || found[2])
+    return unsupported(pc, mad ? "a mad.cc or madc without one of .lo, .hi" : NULL);
+  p->mode = (uint8_t)(mad ? (found[2] ? K_MAD_HI : K_MAD_LO)
+                          : in->op == PTX_OP_SUB || in->op == PTX_OP_SUBC ? K_SUB : K_ADD);
+  p->combine = (uint8_t)(cin | (found[0] ? 2 : 0));
+  if (!plain(pc, p, mad ? 3 : 2))
+    return false;
+  p->d[1] = p->s[3] = carry_flag(pc);
+  k->fn = x_carry;
+  return true;
+}
 
 /* add sub mul mad fma div rem min max neg abs and or xor not shl shr popc clz brev cnot and the
  * float math: int_op / f32_op / f64_op by type */
 static bool c_arith(PComp *pc, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
   static const char *const int_mods[] = {"lo", "hi", "wide", "sat", "cc", NULL};
-  bool found[8] = {0};
+  bool found[10] = {0};
   PtxType t = ptx_insn_type(in, 0);
   bool fl = is_float(t);
+  if (is_half(t))
+    return c_half(pc, k, p);
+  if (ptx_insn_has_mod(in, "cc") && !fl && (in->op == PTX_OP_ADD || in->op == PTX_OP_SUB || in->op == PTX_OP_MAD))
+    return c_carry(pc, k, p);
   if (!mods(pc, p, fl ? float_mods : int_mods, found))
     return false;
   if (!fl && (t == PTX_T_PRED) && in->op != PTX_OP_AND && in->op != PTX_OP_OR && in->op != PTX_OP_XOR &&
@@ -1428,10 +1808,24 @@ static bool c_arith(PComp *pc, KIns *k, PIns *p) {
   case PTX_OP_LG2: nsrc = 1, mode = fl ? F_LG2 : -1; break;
   case PTX_OP_SIN: nsrc = 1, mode = fl ? F_SIN : -1; break;
   case PTX_OP_COS: nsrc = 1, mode = fl ? F_COS : -1; break;
+  case PTX_OP_TANH: nsrc = 1, mode = t == PTX_T_F32 && found[3] ? F_TANH : -1; break;
   default: break;
   }
   if (mode < 0)
     return unsupported(pc, fl ? "this float form" : "this integer form");
+  if (fl) { /* .rz .rm .rp: IEEE arithmetic rounded so (kernel_fp.c); .NaN: min and max */
+    int r = found[5] ? KFP_RZ : found[6] ? KFP_RM : found[7] ? KFP_RP : -1;
+    bool ieee = mode == F_ADD || mode == F_SUB || mode == F_MUL || mode == F_FMA || mode == F_DIV || mode == F_SQRT ||
+                mode == F_RCP;
+    if (found[0] + found[5] + found[6] + found[7] > 1)
+      return unsupported(pc, "more than one rounding");
+    if (r >= 0 && (!ieee || found[3]))
+      return unsupported(pc, "this rounding of this instruction");
+    if (found[8] && mode != F_MIN && mode != F_MAX)
+      return unsupported(pc, ".NaN of this instruction");
+    p->rnd = (uint8_t)(r + 1);
+    p->nan = found[8];
+  }
   if (!fl && (in->op == PTX_OP_MUL || in->op == PTX_OP_MAD) && (found[0] + found[1] + found[2]) != 1)
     return unsupported(pc, NULL);
   if (!fl && (mode == I_MUL_WIDE || mode == I_MAD_WIDE) && ptx_type_bits(t) > 32)
@@ -1450,6 +1844,8 @@ static bool c_bits(PComp *pc, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
   static const char *const shf_mods[] = {"l", "r", "wrap", "clamp", NULL};
   static const char *const lohi[] = {"lo", "hi", NULL};
+  static const char *const lohi_sat[] = {"lo", "hi", "sat", NULL};
+  static const char *const andor[] = {"and", "or", NULL};
   static const char *const ftz[] = {"ftz", NULL};
   static const char *const shiftamt[] = {"shiftamt", NULL};
   static const char *const prmt_mods[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
@@ -1459,7 +1855,10 @@ static bool c_bits(PComp *pc, KIns *k, PIns *p) {
   switch ((PtxOpcode)in->op) {
   case PTX_OP_SHF: allowed = shf_mods; break;
   case PTX_OP_PRMT: allowed = prmt_mods; break;
-  case PTX_OP_MUL24: case PTX_OP_MAD24: allowed = lohi; break;
+  case PTX_OP_MUL24: allowed = lohi; break;
+  case PTX_OP_MAD24: allowed = lohi_sat; break;
+  case PTX_OP_DP2A: allowed = lohi; break;
+  case PTX_OP_LOP3: allowed = andor; break;
   case PTX_OP_SLCT: allowed = ftz; break;
   case PTX_OP_TESTP: allowed = testp_mods; break;
   case PTX_OP_BFIND: allowed = shiftamt; break;
@@ -1482,6 +1881,26 @@ static bool c_bits(PComp *pc, KIns *k, PIns *p) {
   switch ((PtxOpcode)in->op) {
   case PTX_OP_LOP3:
     p->mode = B_LOP3, nsrc = 4;
+    p->combine = found[0] ? 1 : found[1] ? 2 : 0; /* lop3.and / lop3.or: the predicate result's */
+    if (t != PTX_T_B32)
+      bad = "this type";
+    else if (found[0] && found[1])
+      bad = "more than one operation";
+    break;
+  case PTX_OP_DP4A:
+  case PTX_OP_DP2A: {
+    bool two = in->op == PTX_OP_DP2A;
+    p->mode = two ? B_DP2A : B_DP4A;
+    p->combine = found[1]; /* dp2a.hi */
+    bool ab = (t == PTX_T_U32 || t == PTX_T_S32) && (p->t2 == PTX_T_U32 || p->t2 == PTX_T_S32);
+    if (!ab)
+      bad = "this type";
+    else if (two && found[0] == found[1])
+      bad = "a dp2a without one of .lo, .hi";
+    break;
+  }
+  case PTX_OP_FNS:
+    p->mode = B_BFIND; /* its own run function below */
     if (t != PTX_T_B32)
       bad = "this type";
     break;
@@ -1513,10 +1932,13 @@ static bool c_bits(PComp *pc, KIns *k, PIns *p) {
   case PTX_OP_MAD24:
     nsrc = in->op == PTX_OP_MAD24 ? 3 : 2;
     p->mode = (uint8_t)((in->op == PTX_OP_MAD24 ? B_MAD24_LO : B_MUL24_LO) + found[1]);
+    p->sat = in->op == PTX_OP_MAD24 && found[2];
     if (found[0] == found[1])
       bad = "a mul24 or mad24 without one of .lo, .hi";
     else if (!i32)
       bad = "this type";
+    else if (p->sat && (!found[1] || t != PTX_T_S32))
+      bad = ".sat of other than mad24.hi.s32";
     break;
   case PTX_OP_SAD:
     p->mode = B_SAD;
@@ -1555,11 +1977,31 @@ static bool c_bits(PComp *pc, KIns *k, PIns *p) {
   }
   if (bad)
     return unsupported(pc, !t && !strcmp(bad, "this type") ? "an instruction without a type" : bad);
+  if (p->mode == B_LOP3 && p->combine) { /* lop3.op.b32 d|p, a, b, c, lut, q (d may be _) */
+    const PtxOperand *d = &in->opds[0];
+    if (!need_opds(pc, 6, 6))
+      return false;
+    if (d->kind != PTX_OPD_PAIR)
+      return perr(pc, d->line, d->col, "expected a destination pair d|p");
+    if (d->elems[0].kind != PTX_OPD_SINK && !reg_operand(pc, &d->elems[0], &p->d[0]))
+      return false;
+    if (!reg_operand(pc, &d->elems[1], &p->d[1]))
+      return false;
+    p->nd = 2;
+    p->ns = 5;
+    for (uint32_t i = 0; i < 5; i++)
+      if (!operand(pc, &in->opds[1 + i], &p->s[i]))
+        return false;
+    if (p->s[3].kind != O_IMM)
+      return perr(pc, in->opds[4].line, in->opds[4].col, "the lookup table of lop3 must be an immediate");
+    k->fn = x_lop3p;
+    return true;
+  }
   if (!plain(pc, p, nsrc))
     return false;
   if (p->mode == B_LOP3 && p->s[3].kind != O_IMM)
     return perr(pc, in->opds[4].line, in->opds[4].col, "the lookup table of lop3 must be an immediate");
-  k->fn = x_bits;
+  k->fn = in->op == PTX_OP_FNS ? x_fns : x_bits;
   return true;
 }
 
@@ -1612,19 +2054,36 @@ static bool c_setp(PComp *pc, KIns *k, PIns *p) {
   int c = name_index(cmp_names, sizeof cmp_names / sizeof *cmp_names, in);
   if (c < 0)
     return unsupported(pc, "a setp without a comparison");
-  if (!is_int(p->t) && !is_float(p->t))
+  if (in->op == PTX_OP_SET) { /* set.cmp.dtype.stype: p->t the source type, p->t2 the destination's */
+    unsigned d = p->t;
+    p->t = p->t2;
+    p->t2 = (uint8_t)d;
+    bool dok = d == PTX_T_U32 || d == PTX_T_S32 || d == PTX_T_F32 || d == PTX_T_U16 || d == PTX_T_S16 || is_half(d);
+    if (!dok || (is_half(d) && !is_half(p->t)) || (is_pair(d) && !is_pair(p->t)) ||
+        (is_pair(p->t) && !is_pair(d) && d != PTX_T_U32 && d != PTX_T_S32))
+      return unsupported(pc, "a set of these types");
+  }
+  if (!is_int(p->t) && !is_float(p->t) && !is_half(p->t))
     return unsupported(pc, "this type");
+  if (found[21] && p->t != PTX_T_F32 && half_fmt(p->t) != KFP_F16)
+    return unsupported(pc, ".ftz of this type");
   p->mode = (uint8_t)c;
+  p->ftz = found[21];
+  p->fmt = (uint8_t)half_fmt(p->t);
   p->combine = found[18] ? 1 : found[19] ? 2 : found[20] ? 3 : 0;
   if (!need_opds(pc, p->combine ? 4 : 3, p->combine ? 4 : 3))
     return false;
-  if (!dest_operands(pc, &in->opds[0], p))
+  if (in->op == PTX_OP_SET) {
+    p->nd = 1;
+    if (!reg_operand(pc, &in->opds[0], &p->d[0]))
+      return false;
+  } else if (!dest_operands(pc, &in->opds[0], p))
     return false;
   p->ns = (uint8_t)(in->nopds - 1);
   for (uint32_t i = 1; i < in->nopds; i++)
     if (!operand(pc, &in->opds[i], &p->s[i - 1]))
       return false;
-  k->fn = x_setp;
+  k->fn = in->op == PTX_OP_SET ? x_set : x_setp;
   return true;
 }
 
@@ -1636,32 +2095,48 @@ static bool c_selp(PComp *pc, KIns *k, PIns *p) {
 }
 
 static bool c_cvt(PComp *pc, KIns *k, PIns *p) {
-  static const char *const allowed[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "ftz", "sat", NULL};
-  bool found[10] = {0};
+  static const char *const allowed[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "ftz", "sat",
+                                        "rna", "relu", "satfinite", NULL};
+  bool found[13] = {0};
   if (!mods(pc, p, allowed, found))
     return false;
-  bool dok = is_int(p->t) || is_float(p->t), sok = is_int(p->t2) || is_float(p->t2);
-  if (!dok || !sok)
+  int df = fmt_of(p->t), sf = fmt_of(p->t2);
+  bool dok = is_int(p->t) || df >= 0, sok = is_int(p->t2) || (sf >= 0 && sf != KFP_TF32);
+  if (!dok || !sok || p->t == PTX_T_B8 || p->t2 == PTX_T_B8)
     return unsupported(pc, "a conversion of these types");
-  bool fs = is_float(p->t2), fd = is_float(p->t);
+  bool fs = sf >= 0, fd = df >= 0;
+  bool narrow = fd && (!fs || kernel_fp_bits((unsigned)df) < kernel_fp_bits((unsigned)sf) ||
+                       (kernel_fp_bits((unsigned)df) == kernel_fp_bits((unsigned)sf) && df != sf));
+  if (is_pair(p->t2) || (is_pair(p->t) && p->t2 != PTX_T_F32))
+    return unsupported(pc, "a conversion of these types");
+  int nr = found[0] + found[1] + found[2] + found[3] + found[10], ni = found[4] + found[5] + found[6] + found[7];
+  if (nr + ni > 1)
+    return unsupported(pc, "more than one rounding");
   unsigned r = found[0] || found[4] ? R_N : found[1] || found[5] ? R_Z : found[2] || found[6] ? R_M
                : found[3] || found[7]  ? R_P
                                        : R_NONE;
-  bool irnd = found[4] || found[5] || found[6] || found[7];
+  bool irnd = ni > 0;
   if (fs && !fd && !irnd)
     return unsupported(pc, "a float to integer conversion without an integer rounding (.rni, .rzi, .rmi, .rpi)");
-  if (fd && !fs && r != R_NONE && r != R_N)
-    return unsupported(pc, "this rounding");
-  if (fd && fs && p->t == p->t2 && !irnd && r == R_NONE)
+  if (irnd && !(fs && (!fd || p->t == p->t2)))
+    return unsupported(pc, "an integer rounding of this conversion");
+  if (fd && fs && p->t == p->t2 && !irnd)
     return unsupported(pc, NULL);
-  if (fd && fs && p->t != p->t2 && (irnd || (r != R_NONE && r != R_N)))
-    return unsupported(pc, "this rounding");
-  if (found[9] && !(fd && p->t == PTX_T_F32) && (fd || fs))
+  if (nr && !narrow)
+    return unsupported(pc, "a rounding of this widening conversion");
+  if (found[10] != (df == KFP_TF32))
+    return unsupported(pc, found[10] ? ".rna of other than a .tf32 result" : "a .tf32 result without .rna");
+  if (found[9] && !fd && fs)
     return unsupported(pc, ".sat of this conversion");
-  p->mode = (uint8_t)(irnd || (fs && !fd) ? r : R_NONE);
+  if ((found[11] || found[12]) && df != KFP_F16 && df != KFP_BF16)
+    return unsupported(pc, found[11] ? ".relu of other than an f16 or bf16 result" : ".satfinite of this conversion");
+  p->mode = (uint8_t)(irnd ? r : R_NONE);
+  p->rnd = (uint8_t)(found[10] ? KFP_RNA + 1 : irnd || r == R_NONE ? 0 : r - R_N + KFP_RN + 1);
   p->ftz = found[8];
   p->sat = found[9];
-  if (!plain(pc, p, 1))
+  p->relu = found[11];
+  p->satfinite = found[12];
+  if (!plain(pc, p, is_pair(p->t) ? 2 : 1))
     return false;
   k->fn = x_cvt;
   return true;
@@ -1748,11 +2223,20 @@ static bool mem_space(PComp *pc, PIns *p, bool param, bool local) {
 
 static bool mem_type(PComp *pc, PIns *p) {
   unsigned w = ptx_type_bits((PtxType)p->t);
-  if (!(is_int(p->t) || is_float(p->t)) || w < 8 || w > 64)
+  if (!(is_int(p->t) || is_float(p->t) || is_half(p->t)) || w < 8 || w > 64)
     return unsupported(pc, "memory of this type");
   p->bytes = w / 8;
   p->ety = ir_type_int(pc->c->in->ctx, w, SIGNLESS);
   return true;
+}
+
+/* A whole vector register (%v of .reg .v4 .f32 %v): its components are the elements of ld and st */
+static bool whole_vec(const PtxOperand *o) { return o->kind == PTX_OPD_REG && o->decl->vec && !o->comp; }
+
+static void vec_parts(PComp *pc, const PtxOperand *o, POpd *out) {
+  for (uint32_t i = 0; i < o->decl->vec; i++)
+    out[i] = (POpd){.kind = O_REG, .word = pc->vecword[o->n] + i,
+                    .width = (uint8_t)ptx_type_bits((PtxType)o->decl->type)};
 }
 
 /* The .v2/.v4 width of a memory instruction (1 without one) must be its operand's element count. */
@@ -1761,7 +2245,7 @@ static bool vec_width(PComp *pc, const PtxOperand *o) {
   for (uint32_t i = 0; i < pc->insn->nmods; i++)
     if (pc->insn->mods[i].kind == PTX_MOD_VEC)
       w = pc->insn->mods[i].value;
-  if ((o->kind == PTX_OPD_VEC ? o->n : 1) != w)
+  if ((o->kind == PTX_OPD_VEC ? o->n : whole_vec(o) ? o->decl->vec : 1) != w)
     return unsupported(pc, "a vector width other than its operand's");
   return true;
 }
@@ -1780,6 +2264,9 @@ static bool c_ld(PComp *pc, KIns *k, PIns *p) {
     for (uint32_t i = 0; i < d->n; i++)
       if (!reg_operand(pc, &d->elems[i], &p->d[i]))
         return false;
+  } else if (whole_vec(d) && p->space != PTX_SPACE_PARAM) {
+    p->nd = d->decl->vec;
+    vec_parts(pc, d, p->d);
   } else {
     p->nd = 1;
     if (!reg_operand(pc, d, &p->d[0]))
@@ -1813,6 +2300,9 @@ static bool c_st(PComp *pc, KIns *k, PIns *p) {
     for (uint32_t i = 0; i < v->n; i++)
       if (!operand(pc, &v->elems[i], &p->s[1 + i]))
         return false;
+  } else if (whole_vec(v)) {
+    p->ns = (uint8_t)(1 + v->decl->vec);
+    vec_parts(pc, v, p->s + 1);
   } else {
     p->ns = 2;
     if (!operand(pc, v, &p->s[1]))
@@ -1949,7 +2439,11 @@ static bool c_insn(PComp *pc, Op *op, KIns *k, PIns *p) {
     return c_arith(pc, k, p);
   case PTX_OP_LOP3: case PTX_OP_SHF: case PTX_OP_PRMT: case PTX_OP_BFE: case PTX_OP_BFI: case PTX_OP_MUL24:
   case PTX_OP_MAD24: case PTX_OP_SAD: case PTX_OP_SLCT: case PTX_OP_COPYSIGN: case PTX_OP_TESTP: case PTX_OP_BFIND:
+  case PTX_OP_DP4A: case PTX_OP_DP2A: case PTX_OP_FNS:
     return c_bits(pc, k, p);
+  case PTX_OP_ADDC: case PTX_OP_SUBC: case PTX_OP_MADC: return c_carry(pc, k, p);
+  case PTX_OP_TANH: return c_arith(pc, k, p);
+  case PTX_OP_SET: return c_setp(pc, k, p);
   case PTX_OP_MOV: return c_mov(pc, k, p);
   case PTX_OP_SETP: return c_setp(pc, k, p);
   case PTX_OP_SELP: return c_selp(pc, k, p);
@@ -2093,6 +2587,12 @@ static Kernel *compile(PComp *pc) {
   }
   *kernel_llvm_ext(k) = info;
   pc->reg0 = kernel_new_varying(&pc->kc, fn->nregs + 1);
+  pc->vecword = ir_alloc(ctx, (fn->nregs + 1) * sizeof *pc->vecword);
+  for (uint32_t i = 0; i < fn->nstmts; i++) { /* vector registers: a column per component */
+    const PtxRegDecl *d = fn->stmts[i].kind == PTX_STMT_REG ? fn->stmts[i].reg : NULL;
+    for (uint32_t r = 0; d && d->vec && r < d->count && d->first + r < fn->nregs; r++)
+      pc->vecword[d->first + r] = kernel_new_varying(&pc->kc, d->vec);
+  }
   if (!shared_vars(pc))
     return NULL;
   /* basic blocks: a new one at each label and after each branch, ret and exit; the last one

@@ -709,7 +709,8 @@ static PtxOperand *operand(Parser *ps, PtxOperand *o, unsigned depth) {
     PtxOperand *pair = ptx_alloc(ps->a, 2 * sizeof *pair);
     pair[0] = *o;
     operand(ps, &pair[1], depth + 1);
-    if (pair[0].kind != PTX_OPD_REG || (pair[1].kind != PTX_OPD_REG && pair[1].kind != PTX_OPD_SINK))
+    bool ok0 = pair[0].kind == PTX_OPD_REG || pair[0].kind == PTX_OPD_SINK; /* _|p: lop3's predicate only */
+    if (!ok0 || (pair[1].kind != PTX_OPD_REG && pair[1].kind != PTX_OPD_SINK))
       fail_at(ps, bar.line, bar.col, "'|' joins two registers");
     memset(o, 0, sizeof *o);
     o->kind = PTX_OPD_PAIR;

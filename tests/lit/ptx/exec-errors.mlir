@@ -7,13 +7,14 @@
 // fit the kernel's parameters, of a kernel the PTX does not have, and of PTX that does not parse;
 // two blocks storing different values to one word; a vector width its operand does not have; a
 // shf without its mode; a lop3 whose table is a register; a .local store past the thread's local memory;
-// a load past the module's .global variables; two blocks storing different values to one of them.
+// a load past the module's .global variables; two blocks storing different values to one of them;
+// fns with a base past bit 31; cvt.rna to other than .tf32; a whole vector register as an operand.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
 
-// CHECK: {{^}}@errors.ptx:13:2: error: 'dp4a.u32.u32' is not supported by the PTX kernel engine yet
-// CHECK-NEXT: dp4a.u32.u32 %r2, %r1, %r1, %r1;
+// CHECK: {{^}}@errors.ptx:13:2: error: 'vadd.u32.u32.u32' is not supported by the PTX kernel engine yet
+// CHECK-NEXT: vadd.u32.u32.u32 %r2, %r1, %r1, %r1;
 // CHECK-NEXT: {{^}} ^
 // CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+14]]:5: note: in the kernel launched here
 // CHECK-NEXT: gpu.launch_func
@@ -29,7 +30,7 @@ module attributes {gpu.container_module} {
     %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
-    gpu.launch_func @errors::@no_dp4a blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.launch_func @errors::@no_vadd blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return
@@ -38,8 +39,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// CHECK: {{^}}@errors.ptx:21:2: error: 'add.rz.f32': modifier '.rz' is not supported by the PTX kernel engine yet
-// CHECK-NEXT: add.rz.f32 %f2, %f1, %f1;
+// CHECK: {{^}}@errors.ptx:21:2: error: 'fma.rn.oob.f16': modifier '.oob' is not supported by the PTX kernel engine yet
+// CHECK-NEXT: fma.rn.oob.f16 %h2, %h1, %h1, %h1;
 // CHECK-NEXT: {{^}} ^
 // CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+14]]:5: note: in the kernel launched here
 // CHECK-NEXT: gpu.launch_func
@@ -55,7 +56,7 @@ module attributes {gpu.container_module} {
     %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
-    gpu.launch_func @errors::@no_rz blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.launch_func @errors::@no_oob blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return
@@ -468,6 +469,69 @@ module attributes {gpu.container_module} {
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
     gpu.launch_func @errors::@global_race blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:161:2: error: 'fns.b32' op fns with a base of 32 (past bit 31) (thread (2, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: fns.b32 %r3, -1, %r2, 1;
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@fns_base blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:170:2: error: 'cvt.rna.f16.f32': .rna of other than a .tf32 result is not supported by the PTX kernel engine yet
+// CHECK-NEXT: cvt.rna.f16.f32 %h1, %f1;
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@no_rna_f16 blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:178:16: error: a whole vector register as this operand is not supported by the PTX kernel engine yet
+// CHECK-NEXT: add.f32 %f1, %v1, %v1;
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@whole_vec blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return
