@@ -33,7 +33,7 @@ import tempfile
 # Kernels gpuinterp runs (the program and its --gpu-to-llvm lowering): their tests check the output.
 # RUNNING_SIM: those libmgpusim.so runs under mlir-runner too. "*" stands for every kernel.
 RUNNING = {"vadd", "saxpy", "block_sum", "warp_sum", "warp_vote", "histogram", "sum_f32", "cas_max", "collatz",
-           "shift_left", "copy_off_by_one", "even_barrier", "half_axpb"}
+           "shift_left", "copy_off_by_one", "even_barrier", "half_axpb", "wide_madd", "half2_fma"}
 RUNNING_SIM = set()
 # gpuinterp options a kernel's runs need. cas_max's first plain read of the maximum races with
 # other blocks' compare-and-swaps where its own block then swaps nothing (kernel_race.c grades it
@@ -55,6 +55,7 @@ KERNELS = {
     "calls": ["gcd_lcm"],
     "printf": ["hello"],
     "half": ["half_axpb"],
+    "wide": ["wide_madd", "half2_fma"],
     "bug_race": ["shift_left"],
     "bug_oob": ["copy_off_by_one"],
     "bug_divbar": ["even_barrier"],
