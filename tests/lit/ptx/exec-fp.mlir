@@ -6,10 +6,11 @@
 // 128-bit sums, differences and products (@carry); f32 and f64 add, sub, mul, fma, div, sqrt and
 // rcp rounded toward zero, down and up, mad24.hi.sat, dp4a, dp2a, fns, lop3 with a predicate
 // result, tanh.approx.f32, ex2.approx.ftz.f32, min/max.NaN, a vector register's components and
-// whole-register ld/st, f16x2 registers in .v2 accesses, .v4.b16 loads, pack and unpack of halves
-// (@misc). Every word is compared, bit for bit, with what the CPU reference Inputs/exec/fp-ref.c
-// computes (host _Float16 and fesetround for f16 and the directed roundings, round-to-odd for
-// bf16 and fma, unsigned __int128 for the carries), built and run by the test.
+// whole-register ld/st, f16x2 registers in .v2 accesses, .v4.b16 loads, pack and unpack of halves,
+// cvt.rni/.rpi of halves and cvt.rz.bf16.u64 (@misc). Every word is compared, bit for bit, with
+// what the CPU reference Inputs/exec/fp-ref.c computes (host _Float16 and fesetround for f16 and
+// the directed roundings, round-to-odd for bf16 and fma, unsigned __int128 for the carries), built
+// and run by the test.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/fp.ptx %s > %t.mlir
 // RUN: cc -std=gnu11 -O1 -frounding-math -o %t.ref %S/Inputs/exec/fp-ref.c -lm

@@ -456,6 +456,13 @@ static void misc(void) {
     w[58] = (uint32_t)hi(h2) | (uint32_t)lo(h1) << 16;
     w[59] = harith(ADD, lo(hptab[t]), hi(hptab[t]), 0, F16, 0, 0, 0);
     w[60] = hi(hptab[t]);
+    double l5 = hval(lo(hptab[t])), h6 = hval(hi(hptab[t]));
+    w[61] = isnan(l5) ? 0x7fff : h_of_d(nearbyint(l5), RN);
+    w[62] = isnan(h6) ? 0x7fff : h_of_d(ceil(h6), RN);
+    uint64_t v = (uint64_t)i11 << 32 | i10; /* toward zero: its top 8 bits */
+    int top = 63 - __builtin_clzll(v);
+    uint64_t kept = top >= 8 ? v >> (top - 7) << (top - 7) : v;
+    w[63] = bf_of_f((float)kept, RZ);
   }
   print_row(&o[0][0], 32 * 64);
 }
