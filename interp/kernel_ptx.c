@@ -225,7 +225,8 @@ static int x_mov(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
-/* mov.b64 {a, b}, x (unpack, mode 1) and mov.b64 x, {a, b} (pack, mode 2): p->bytes per part */
+/* mov.b64 {a, b}, x (unpack, mode 1; a part may be _) and mov.b64 x, {a, b} (pack, mode 2): p->bytes
+ * per part */
 static int x_pack(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   unsigned w = p->bytes * 8;
@@ -233,7 +234,8 @@ static int x_pack(KFrame *f, const KIns *k) {
     KLANES(f, l, {
       uint64_t x = rd(f, &p->s[0], l);
       for (uint32_t j = 0; j < p->nd; j++)
-        wr(f, &p->d[j], l, x >> (w * j));
+        if (p->d[j].kind) /* not a sink (_) */
+          wr(f, &p->d[j], l, x >> (w * j));
     });
   else
     KLANES(f, l, {
@@ -2021,7 +2023,7 @@ static bool c_mov(PComp *pc, KIns *k, PIns *p) {
       p->nd = (uint8_t)v->n;
       p->ns = 1;
       for (uint32_t i = 0; i < v->n; i++)
-        if (!reg_operand(pc, &v->elems[i], &p->d[i]))
+        if (v->elems[i].kind != PTX_OPD_SINK && !reg_operand(pc, &v->elems[i], &p->d[i]))
           return false;
       if (!operand(pc, s, &p->s[0]))
         return false;
@@ -2265,6 +2267,8 @@ static bool c_ld(PComp *pc, KIns *k, PIns *p) {
       if (!reg_operand(pc, &d->elems[i], &p->d[i]))
         return false;
   } else if (whole_vec(d) && p->space != PTX_SPACE_PARAM) {
+    if (d->decl->vec > 4)
+      return unsupported(pc, "this vector load");
     p->nd = d->decl->vec;
     vec_parts(pc, d, p->d);
   } else {
@@ -2301,6 +2305,8 @@ static bool c_st(PComp *pc, KIns *k, PIns *p) {
       if (!operand(pc, &v->elems[i], &p->s[1 + i]))
         return false;
   } else if (whole_vec(v)) {
+    if (v->decl->vec > 4)
+      return unsupported(pc, "this vector store");
     p->ns = (uint8_t)(1 + v->decl->vec);
     vec_parts(pc, v, p->s + 1);
   } else {

@@ -456,6 +456,7 @@ static void misc(void) {
     w[58] = (uint32_t)hi(h2) | (uint32_t)lo(h1) << 16;
     w[59] = harith(ADD, lo(hptab[t]), hi(hptab[t]), 0, F16, 0, 0, 0);
     w[60] = hi(hptab[t]);
+    w[51] = hi(hptab[t]); /* mov.b32 {_, %h2} */
     double l5 = hval(lo(hptab[t])), h6 = hval(hi(hptab[t]));
     w[61] = isnan(l5) ? 0x7fff : h_of_d(nearbyint(l5), RN);
     w[62] = isnan(h6) ? 0x7fff : h_of_d(ceil(h6), RN);
