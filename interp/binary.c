@@ -7,7 +7,7 @@
  * PTX, a cubin, a fatbinary, ... SASS (cubin, fatbinary) will never run on the simulator, so a
  * launch of one is refused with the way to get PTX; PTX is compiled for the kernel engine
  * (kernel_ptx.c). */
-#include "interp/kernel.h"
+#include "interp/internal.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -102,7 +102,13 @@ bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel, struct Kernel 
     if (!text)
       return interp_unsupported(c, op, "a PTX text this large");
     long len = object_head(obj, text, obj.len);
-    *out = kernel_of_ptx(c, op, bin, (const char *)text, len < 0 ? 0 : (size_t)len, kernel->u.sym.path[1]);
+    Attr *sym = ir_op_attr(bin, "sym_name");
+    char name[300];
+    if (sym && sym->kind == ATTR_STRING)
+      snprintf(name, sizeof name, "@%.*s.ptx", (int)sym->u.str.len, sym->u.str.s);
+    else
+      snprintf(name, sizeof name, "@binary.ptx");
+    *out = kernel_of_ptx(&c->in->host, op, name, (const char *)text, len < 0 ? 0 : (size_t)len, kernel->u.sym.path[1]);
     free(text);
     return *out != NULL;
   }

@@ -15,7 +15,7 @@
  * and must describe contiguous (identity-layout) memory. Kernels (kernel.c) run as one device op
  * per launch; their errors are counted when the host next waits for them, and a synchronous point
  * that finds a failed kernel ends the run (gpu_sync_point: failed launches are sticky). */
-#include "interp/kernel.h"
+#include "interp/internal.h"
 #include "interp/llvm.h"
 
 #include <stdatomic.h>
@@ -23,18 +23,6 @@
 #include <string.h>
 
 /* ---- state ---------------------------------------------------------------------------------- */
-
-GpuState *interp_gpu(Interp *in) {
-  if (!in->gpu) {
-    GpuState *gs = calloc(1, sizeof *gs);
-    if (!gs)
-      abort();
-    pthread_mutex_init(&gs->mu, NULL);
-    atomic_init(&gs->errors, 0);
-    in->gpu = gs;
-  }
-  return in->gpu;
-}
 
 void gpu_keep_token(Interp *in, BeToken t) {
   if (!t)
@@ -73,7 +61,7 @@ int gpu_sync_point(Frame *fr, const Ins *ins) {
 void interp_gpu_finish(Interp *in) {
   if (!in->gpu)
     return;
-  kernel_wait_all(in);
+  kernel_wait_all(&in->host);
   gpu_fold_errors(in);
 }
 
@@ -83,7 +71,7 @@ void interp_gpu_free(Interp *in) {
   GpuState *gs = in->gpu;
   if (!gs)
     return;
-  kernel_free_all(in);
+  kernel_free_all(&in->host);
   while (gs->nregs)
     unregister(in, gs->nregs - 1, "exit");
   free(gs->regs);
@@ -473,8 +461,9 @@ static int launch(Frame *fr, const Ins *ins, const GOp *g, uint32_t first, const
   BeStream stream = g->stream >= 0 ? (BeStream)fr->s[ins->in[g->stream]].p : NULL;
   if (g->off ? interp_offload_launch(fr, ins, g->off, grid, block, smem, inputs, deps_of(fr, ins, g->ndeps, deps),
                                      g->ndeps, &tok, g->stream >= 0 ? &stream : NULL, g->loc) == EX_ERROR
-             : kernel_launch(fr, ins, g->k, grid, block, smem, inputs, deps_of(fr, ins, g->ndeps, deps), g->ndeps,
-                             &tok, g->stream >= 0 ? &stream : NULL, g->loc) == EX_ERROR)
+             : kernel_launch(&fr->in->host, ins->op, g->k, grid, block, smem, inputs,
+                             deps_of(fr, ins, g->ndeps, deps), g->ndeps, &tok, g->stream >= 0 ? &stream : NULL,
+                             g->loc) == EX_ERROR)
     return EX_ERROR;
   if (g->stream >= 0 && !g->async) { /* ordered on its stream, like the mgpu* calls around it */
     gpu_keep_token(fr->in, tok);
@@ -572,7 +561,7 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
     return false;
   if (!ptx && (!fn || !(ir_str_eq(fn->name, "gpu.func") || ir_str_eq(fn->name, "llvm.func"))))
     return interp_unsupported(c, op, "a kernel that is not a gpu.func or llvm.func in a gpu.module of this module");
-  if (!ptx && !(g->k = kernel_of_func(c, op, fn)))
+  if (!ptx && !(g->k = kernel_of_func(&c->in->host, op, fn)))
     return false;
   name_launch(c, op, g, kernel, s);
   uint32_t words = 0;
@@ -584,9 +573,9 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
     c->in->errors++;
     return false;
   }
-  if (ptx && !kernel_ptx_bind(c, op, g->k, g->first_arg, g->nargs))
+  if (ptx && !kernel_ptx_bind(&c->in->host, op, g->k, g->first_arg, g->nargs))
     return false;
-  if (!ptx && ir_str_eq(fn->name, "llvm.func") && !kernel_llvm_bind(c, op, fn, g->k, g->first_arg, g->nargs))
+  if (!ptx && ir_str_eq(fn->name, "llvm.func") && !kernel_llvm_bind(&c->in->host, op, fn, g->k, g->first_arg, g->nargs))
     return false;
   ins->aux = g;
   set_run(ins, x_launch_func);
@@ -625,7 +614,7 @@ bool c_gpu_launch(Comp *c, Op *op, Ins *ins) {
     return interp_unsupported(c, op, "this form of gpu.launch");
   if (!sizes_of_launch(c, op, g, seg->u.darr.ivals))
     return false;
-  g->k = kernel_of_launch(c, op, &g->in_slots, &g->in_words, &g->nin);
+  g->k = kernel_of_launch(&c->in->host, op, &g->in_slots, &g->in_words, &g->nin);
   if (!g->k)
     return false;
   ins->aux = g;

@@ -19,25 +19,16 @@
 
 #include "interp/interp.h"
 #include "ir/internal.h"
+#include "kernel/kernel.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
-
-typedef union Slot {
-  int64_t i;
-  uint64_t u;
-  double f;
-  float f32;
-  void *p;
-} Slot;
 
 typedef struct Frame Frame;
 typedef struct Ins Ins;
 typedef struct Body Body;
 typedef struct Func Func;
 typedef struct Comp Comp;
-
-enum { EX_ERROR = -1, EX_NEXT = 0, EX_DONE = 1 };
 
 typedef int (*ExecFn)(Frame *fr, const Ins *ins);
 
@@ -89,53 +80,36 @@ typedef struct HeapBlock {
   const char *loc;
 } HeapBlock;
 
-/* The run's bounds, shared by the host and the kernels' workers (budget.c). */
-typedef struct Budget {
-  _Atomic int64_t pool;  /* steps not handed out yet (with a step limit) */
-  atomic_int stop;       /* set once by whoever hits a bound first: everybody stops */
-  uint64_t max_steps;    /* 0: none */
-  double timeout;        /* seconds, 0: none */
-  uint64_t deadline_ns;  /* CLOCK_MONOTONIC, 0: none */
-  bool on;
-} Budget;
-
+/* The fields the kernel engine shares with the host (KHost, kernel/kernel.h) are the same storage
+ * under both names: the interpreter uses them as its own members, and hands the engine &in->host. */
 struct Interp {
-  IrCtx *ctx;
-  Op *module;
-  Backend *be;
-  FILE *out;
+  union {
+    struct {
+      KHOST_FIELDS
+    };
+    KHost host;
+  };
   Func *funcs;
   uint32_t nfuncs;
-  unsigned errors;
   uint32_t depth; /* call depth, to stop runaway recursion with a diagnostic */
   uintptr_t stack_lo; /* interp.c: a call whose frame lies below this would exhaust the C stack */
   struct Global **globals; /* memref.global memory, made on first use */
   uint32_t nglobals;
   HeapBlock *heap;         /* host memory the program allocated and has not freed */
   size_t nheap, capheap;
-  struct GpuState *gpu;     /* gpu.c: tokens, kernels and launches of the gpu dialect */
-  bool no_race_check;       /* InterpOptions.no_race_check */
-  bool race_strict;         /* InterpOptions.race_strict */
   struct Lowered *low;     /* llvm.c: the lowered form's memory (globals, malloc, alloca stack) */
   size_t sp;               /* alloca stack depth: interp_call restores it when a call returns */
-  /* InterpOptions' hooks for the differential checker, and the allocation and launch counters
-   * that number what they report */
+  /* InterpOptions' hook for the differential checker, and the allocation counter that numbers
+   * what it reports (the launch counter and device_print are KHost's) */
   void (*host_buffer)(void *user, const char *alloc_loc, uint64_t seq, const void *bytes,
                       size_t size);
-  void (*device_print)(void *user, const char *launch_loc, uint64_t launch, const char *text,
-                       size_t len);
-  void *hook_user;
-  uint64_t nallocs, nlaunches;
-  Budget budget;
-  /* the host's steps taken from budget and not run yet: atomic only so that a kernel that hits a
-   * bound can zero it (the host then stops at its next op); the host's own updates are plain
-   * loads and stores, and one may overwrite that zero, which only delays the stop to the host's
-   * next batch */
-  _Atomic int64_t credit;
-  const char *lazy_sched;  /* "serial" or "random" when device work runs only when the host asks */
+  uint64_t nallocs;
   const char *mlir_opt;    /* InterpOptions.mlir_opt */
   struct OffloadState *offload; /* offload.c: device images loaded for launches on a GPU */
 };
+
+/* The interpreter that embeds host h (the engine's KHost of an Interp). */
+static inline Interp *interp_of_host(KHost *h) { return (Interp *)((char *)h - offsetof(Interp, host)); }
 
 struct Frame {
   Interp *in;
@@ -156,7 +130,7 @@ struct Comp {
 
 typedef bool (*CompileFn)(Comp *c, Op *op, Ins *ins);
 
-uint32_t interp_words(const Type *t);           /* slots a value of type t takes */
+static inline uint32_t interp_words(const Type *t) { return kernel_words(t); } /* slots of a t */
 uint32_t interp_slot(const Value *v);           /* first slot of v (after compiling its def) */
 bool interp_compile_body(Comp *c, Region *r, Body *out);
 Func *interp_func(Interp *in, Str name);         /* NULL if no such function */
@@ -173,31 +147,20 @@ int interp_call(Interp *in, const Func *fn, const Ins *site, Slot *args, Slot *r
 int interp_error(Frame *fr, const Ins *ins, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void interp_copy(Slot *dst, const Slot *src, uint32_t words);
 
-/* Integer helpers: values live sign-extended from their width in a 64-bit word. */
-static inline int64_t interp_sext(uint64_t v, uint32_t w) {
-  if (w >= 64)
-    return (int64_t)v;
-  uint64_t m = 1ULL << (w - 1);
-  v &= (1ULL << w) - 1;
-  return (int64_t)((v ^ m) - m);
-}
-static inline uint64_t interp_zext(int64_t v, uint32_t w) {
-  return w >= 64 ? (uint64_t)v : (uint64_t)v & ((1ULL << w) - 1);
-}
-uint32_t interp_int_width(const Type *t); /* iN: N; index: 64; 0 if not an integer */
-/* *acc += x * y, false (and *acc unspecified) when that overflows: index and size arithmetic on
- * values the program chose is done with it, before any bounds check relies on the result. */
-static inline bool interp_madd(int64_t *acc, int64_t x, int64_t y) {
-  int64_t t;
-  return !__builtin_mul_overflow(x, y, &t) && !__builtin_add_overflow(*acc, t, acc);
-}
+/* Integer helpers (kernel/kernel.h): values live sign-extended from their width in a 64-bit word;
+ * interp_madd is a checked *acc += x * y. */
+static inline int64_t interp_sext(uint64_t v, uint32_t w) { return kernel_sext(v, w); }
+static inline uint64_t interp_zext(int64_t v, uint32_t w) { return kernel_zext(v, w); }
+static inline uint32_t interp_int_width(const Type *t) { return kernel_int_width(t); }
+static inline bool interp_madd(int64_t *acc, int64_t x, int64_t y) { return kernel_madd(acc, x, y); }
 
-/* memref.c: element sizes and conversions between memory and slots; op locations as strings */
-uint32_t interp_elem_bytes(const Type *t);
-void interp_load_elem(const Type *t, const void *p, Slot *out);
-void interp_store_elem(const Type *t, void *p, const Slot *in);
+/* Element sizes and conversions between memory and slots (kernel/kernel.h); op locations as
+ * strings (memref.c) */
+static inline uint32_t interp_elem_bytes(const Type *t) { return kernel_elem_bytes(t); }
+static inline void interp_load_elem(const Type *t, const void *p, Slot *out) { kernel_load_elem(t, p, out); }
+static inline void interp_store_elem(const Type *t, void *p, const Slot *in) { kernel_store_elem(t, p, in); }
 /* An op's site as the backend names it: "file:line:col", or its name when it has no location. */
-void interp_site(const Op *op, char *buf, size_t n);
+static inline void interp_site(const Op *op, char *buf, size_t n) { kernel_site(op, buf, n); }
 const char *interp_loc(Comp *c, Op *op);
 void interp_free_globals(Interp *in);
 /* Zeroed host memory for the program (align: a power of two); NULL when it cannot be had, a size
@@ -206,17 +169,8 @@ void *interp_host_alloc(uint64_t bytes, uint64_t align);
 void interp_free_heap(Interp *in);
 void interp_free_allocas(Frame *fr, void *until); /* frees fr's allocas newer than until */
 
-/* budget.c: --max-steps and --timeout. A credit that went below 0 by the steps of the ops about
- * to run takes more: BUDGET_OK, or the reason to stop: BUDGET_STEPS (the credit then holds what
- * the pool had left, still below 0), BUDGET_TIME, or BUDGET_STOPPED when another thread found a
- * bound. Whoever then wins interp_budget_first reports it. */
-enum { BUDGET_OK, BUDGET_STOPPED, BUDGET_STEPS, BUDGET_TIME };
-void interp_budget_init(Budget *b, uint64_t max_steps, double timeout);
-int64_t interp_budget_credit(const Budget *b); /* a new credit: 0, or INT64_MAX without bounds */
-int interp_budget_take(Budget *b, int64_t *credit, int64_t chunk);
-bool interp_budget_first(Budget *b);
-void interp_budget_message(const Budget *b, int why, char *buf, size_t n);
-/* The host's credit ran out: BUDGET_OK with more, or why the run stops at the op about to run
+/* steps.c: --max-steps and --timeout on the host (the run's Budget: kernel/kernel.h, budget.c).
+ * The host's credit ran out: BUDGET_OK with more, or why the run stops at the op about to run
  * (interp_budget_stop reports it, unless another thread did). The host counts per op, not per
  * block as kernels do: a kernel that stops may have run inside the host's last op (a launch or a
  * wait under serial), and zeroes the host's credit so that the host stops at its next op. */
@@ -242,6 +196,14 @@ bool interp_view_owned(Frame *fr, const Ins *ins, const Slot *d, uint32_t rank, 
  * EX_ERROR, after a note at ins, when a launch failed (be_failure) or a kernel error is counted:
  * failed launches are sticky, and the program ends at the first synchronization after one. */
 int gpu_sync_point(Frame *fr, const Ins *ins);
+/* The gpu ops' and kernels' state of the run (kernel/kernel.h: GpuState), made on first use. */
+static inline GpuState *interp_gpu(Interp *in) { return kernel_gpu(&in->host); }
+/* gpu.c: adds a token to the run's list (NULL is ignored); adds the kernels' errors to
+ * in->errors (the host thread only). */
+void gpu_keep_token(Interp *in, BeToken t);
+void gpu_fold_errors(Interp *in);
+/* kernel_host.c: the host ops kernels run once per thread (KHost.ops) */
+extern const KHostOps interp_kernel_host_ops;
 /* gpu.c: waits for kernels still running and counts their errors (the end of a run); frees
  * what the gpu ops kept (tokens, launches) */
 void interp_gpu_finish(Interp *in);

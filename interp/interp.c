@@ -28,35 +28,7 @@
 
 /* ---- Types and slots ------------------------------------------------------------------------ */
 
-uint32_t interp_words(const Type *t) {
-  switch (t->kind) {
-  case TY_MEMREF: return 3 + 2 * t->u.sh.rank;
-  case TY_UNRANKED_MEMREF: return 2 + 3 + 2 * 8; /* rank, descriptor ptr, room for a copy */
-  case TY_VECTOR: {
-    uint32_t n = 1;
-    for (uint32_t i = 0; i < t->u.sh.rank; i++)
-      n *= t->u.sh.shape[i] > 0 ? (uint32_t)t->u.sh.shape[i] : 1;
-    return n;
-  }
-  case TY_LLVM_STRUCT: {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < t->u.agg.n; i++)
-      n += interp_words(t->u.agg.elems[i]);
-    return n ? n : 1;
-  }
-  case TY_LLVM_ARRAY: return (uint32_t)t->u.arr.count * interp_words(t->u.arr.elem);
-  case TY_ASYNC_VALUE: return interp_words(t->u.arr.elem);
-  default: return 1;
-  }
-}
-
 uint32_t interp_slot(const Value *v) { return v->id; }
-
-uint32_t interp_int_width(const Type *t) {
-  if (t->kind == TY_INDEX)
-    return 64;
-  return t->kind == TY_INT ? t->u.i.width : 0;
-}
 
 void interp_copy(Slot *dst, const Slot *src, uint32_t words) {
   if (dst != src)
@@ -695,8 +667,9 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
   in->no_race_check = opts && opts->no_race_check;
   in->race_strict = opts && opts->race_strict;
   in->mlir_opt = opts ? opts->mlir_opt : NULL;
-  interp_budget_init(&in->budget, opts ? opts->max_steps : 0, opts ? opts->timeout : 0);
-  atomic_init(&in->credit, interp_budget_credit(&in->budget));
+  in->ops = &interp_kernel_host_ops;
+  kernel_budget_init(&in->budget, opts ? opts->max_steps : 0, opts ? opts->timeout : 0);
+  atomic_init(&in->credit, kernel_budget_credit(&in->budget));
   if (in->be) {
     BeStall st;
     be_stall(in->be, &st);

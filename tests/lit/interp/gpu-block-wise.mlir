@@ -1,5 +1,5 @@
 // Launches of small one-row blocks run several blocks as one frame (block-wise kernels,
-// interp/kernel.c): every thread must still see its own block and thread ids. 37 blocks of 24
+// kernel/kernel.c): every thread must still see its own block and thread ids. 37 blocks of 24
 // threads (the last frame holds fewer blocks than the others) write their block id, thread id and
 // global id; the host counts the elements that differ from what the index says. The same kernel
 // over a 2-D grid, and over blocks of two rows, runs one block per frame, as do large blocks.

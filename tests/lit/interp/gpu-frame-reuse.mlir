@@ -1,4 +1,4 @@
-// Frames outlive launches (interp/kernel.c): a launch of the same kernel with another block shape
+// Frames outlive launches (kernel/kernel.c): a launch of the same kernel with another block shape
 // of the same size must not see the thread ids of the last one, and a second launch must see its
 // own arguments. Each thread stores x + 10 y + 100 z + its argument at its linear index.
 // RUN: %gpuinterp %s 2>&1 | FileCheck %s

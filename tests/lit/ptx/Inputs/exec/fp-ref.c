@@ -1,6 +1,6 @@
 /* fp-ref.c - the CPU reference of tests/lit/ptx/exec-fp.mlir (the PTX in fp.ptx): what each thread
  * of each kernel stores, printed as printMemrefI32 prints its data line. It computes by other means
- * than the engine (interp/kernel_fp.c): f16 by the host's _Float16 conversions under fesetround,
+ * than the engine (kernel/kernel_fp.c): f16 by the host's _Float16 conversions under fesetround,
  * bf16 by the bits of an f32 rounded to odd, f16/bf16 arithmetic as an fma rounded to odd in double,
  * the directed roundings of f32/f64 under fesetround, the carries with unsigned __int128.
  *   cc -std=gnu11 -O1 -frounding-math -o fp-ref fp-ref.c -lm && ./fp-ref */

@@ -1,68 +1,19 @@
-/* kernel.h - private to interp/: kernels (gpu.func bodies and gpu.launch bodies) compiled for the
- * lane-wide kernel interpreter (kernel.c), and what the host ops (gpu.c) need to launch them.
+/* internal.h - private to kernel/: the engine's executable form, shared by its files and its
+ * front ends (kernel.c: gpu.func and gpu.launch bodies; kernel_llvm.c; kernel_ptx.c). What the
+ * host sees is kernel.h.
  *
  * A kernel is compiled once. Running it is one backend op per launch: the callback spreads the
- * grid's blocks over the workers, and each block runs every op once for all of its threads.
- * Launch inputs (a gpu.func's arguments, or the host values a gpu.launch body uses) are copied
- * into the launch when it is submitted, so the host may go on and change its own slots. */
-#ifndef INTERP_KERNEL_H
-#define INTERP_KERNEL_H
+ * grid's blocks over the workers, and each block runs every op once for all of its threads. */
+#ifndef KERNEL_INTERNAL_H
+#define KERNEL_INTERNAL_H
 
-#include "interp/internal.h"
+#include "ir/internal.h"
+#include "kernel/kernel.h"
 
 #include <pthread.h>
 
-typedef struct Kernel Kernel;
-
-/* The kernel of gpu.func `fn` (compiled on first use, kept with the interpreter); NULL after a
- * diagnostic on `site` or in the kernel when it holds something the interpreter cannot run. */
-Kernel *kernel_of_func(Comp *c, Op *site, Op *fn);
-/* The kernel of a gpu.launch body. Its inputs are the host values the body uses: their host slots
- * and word counts are given back (ir-allocated) so the launch can copy them. */
-Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in_words, uint32_t *nin);
-/* Words of the kernel's inputs, in order: what kernel_launch copies from `inputs`. */
-uint32_t kernel_input_words(const Kernel *k);
-/* The type of input i of a gpu.launch body's kernel (NULL for a gpu.func's). */
-const Type *kernel_input_type(const Kernel *k, uint32_t i);
-
-/* Submits one launch: grid and block sizes, dynamic shared memory bytes, the input words (copied).
- * With deps/ndeps/tok as be_token_launch_host; with a stream (not NULL), on that stream after the
- * deps, tok then standing for the stream's work so far. Returns EX_NEXT, or EX_ERROR after a
- * diagnostic on ins (bad sizes). The kernel's own errors are reported while it runs (located,
- * with the thread). */
-int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], const int64_t block[3],
-                  int64_t smem, const Slot *inputs, const BeToken *deps, size_t ndeps, BeToken *tok,
-                  const BeStream *stream, const char *loc);
-
-/* Waits for the launches still running; kernel_free_all also frees what launches hold. */
-void kernel_wait_all(Interp *in);
-void kernel_free_all(Interp *in);
-
-/* ---- shared by gpu.c, kernel.c and kernel_arith.c ------------------------------------------- */
-
-/* What the gpu ops keep per interpreter: tokens made (released at the end: a token value may be
- * copied to any slot, so nothing finer knows when the last copy dies), compiled kernels, and
- * launches that may still run. mu serializes kernel diagnostics and gpu.printf output. */
-typedef struct GpuState {
-  BeToken *toks;
-  size_t ntoks, captoks;
-  struct { Op *op; Kernel *k; } *kernels;
-  uint32_t nkernels;
-  struct Launch *launches;
-  size_t nlaunch_list, sweep_at; /* kernel.c: launches in the list; sweep it for ended ones at this many */
-  struct GpuReg { void *base, *ptr; size_t bytes; const char *loc; } *regs; /* gpu.c */
-  size_t nregs;
-  pthread_mutex_t mu;
-  _Atomic unsigned errors; /* reported by kernels, not yet added to Interp.errors */
-  struct FrameBox *frames; /* kernel.c: idle kernel frames, most recently used first (under mu) */
-  uint32_t nframes;
-} GpuState;
-
-GpuState *interp_gpu(Interp *in);
-/* Adds a token to the run's list (NULL is ignored). */
-void gpu_keep_token(Interp *in, BeToken t);
-/* Adds the kernels' errors to in->errors (the host thread only). */
-void gpu_fold_errors(Interp *in);
+/* "file:line:col" of an op, interned in the host's context (values.c) */
+const char *kernel_loc(KHost *h, Op *op);
 
 /* ---- the kernel interpreter's executable form ------------------------------------------------
  *
@@ -150,7 +101,7 @@ typedef struct KRange {
 struct KFrame {
   const Kernel *k;
   struct Launch *L;
-  Interp *L_in;         /* the launch's interpreter */
+  KHost *L_in;         /* the launch's interpreter */
   BeKernelCtx *ctx;
   Slot *u, *v;
   uint32_t n;           /* threads of the block */
@@ -269,7 +220,7 @@ void kernel_benign(KFrame *f, const KIns *k, uint32_t memo, uint32_t lane, const
 
 /* kernel_arith.c: arith, index and math ops lane-wise; false (after a diagnostic) when op is not
  * one of them or not supported. */
-bool kernel_compile_arith(Interp *in, Op *op, KIns *k);
+bool kernel_compile_arith(KHost *in, Op *op, KIns *k);
 bool kernel_is_arith(Op *op);
 /* For cmpi predicate pred (arith.cmpi's order) of a0 + thread x id against b, in a block of one
  * row under the full mask: the threads that hold are those below *cut (*prefix) or from it on.
@@ -280,19 +231,15 @@ bool kernel_tidx_cut(const KFrame *f, int64_t a0, int64_t b, uint32_t pred, uint
 int kernel_tidx_cmp(const Op *op);
 /* Any op through its host implementation, once per thread (pure ops on descriptors: memref.dim,
  * memref.cast, memref.subview, ...). */
-bool kernel_compile_host(Interp *in, Op *op, KIns *k);
+bool kernel_compile_host(KHost *in, Op *op, KIns *k);
 
 /* ---- compiling kernels (kernel.c), shared with kernel_ops.c ----------------------------------- */
 
-#define D_ALLOC 0
-#define D_ALIGNED 1
-#define D_OFFSET 2
-#define D_SIZES 3
 #define KHASH 4096 /* slots of KFrame.hash */
 
 /* A kernel being compiled: inputs found so far (values from outside a gpu.launch body). */
 typedef struct KComp {
-  Interp *in;
+  KHost *in;
   Kernel *k;
   Op *root;
   Value **caps;
@@ -383,7 +330,7 @@ void kernel_race_run_end(KFrame *f, KGList *out);
 /* After every block ran: checks the runs' records against each other (blocks of one launch are
  * not ordered) and reports the first race on op's kernel (and every benign hazard once); true
  * after an error. grid: the launch's grid; site: the launch op. */
-bool kernel_race_check(Interp *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop);
+bool kernel_race_check(KHost *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop);
 /* Reports (be_kernel_access) and forgets the frame's recorded accesses; false when the backend
  * refused one (it reported why). */
 bool kernel_flush_accesses(KFrame *f);
@@ -406,22 +353,14 @@ bool kernel_llvm_words(KComp *kc, Op *op, KIns *k);
 /* Drops from a compiled block the ops that do nothing there (run by the kernel's group of ops
  * computed once per frame, or needed by no thread); the ops left, in order, and their count. */
 uint32_t kernel_llvm_compact(KIns *ins, uint32_t n);
-/* Records the memrefs launch_func op passes (operands first..first+n) to llvm.func kernel k, for
- * bounds checks; false after a diagnostic. */
-bool kernel_llvm_bind(Comp *c, Op *site, Op *fn, Kernel *k, uint32_t first, uint32_t n);
 void **kernel_llvm_ext(const Kernel *k); /* kernel.c: kernel_llvm.c's data of k */
 /* kernel.c, for front ends that compile a KBody of their own (kernel_ptx.c): a new kernel of op
  * (its diagnostics' op), n varying words of it, and the end: its body, the nesting depth of its
  * regions, and its inputs (one word each, at uniform words in_word, ir-allocated). */
-Kernel *kernel_new_front(Comp *c, Op *op);
+Kernel *kernel_new_front(KHost *h, Op *op);
 uint32_t kernel_new_varying(KComp *kc, uint32_t n);
 void kernel_front_done(Kernel *k, const KBody *body, uint32_t depth, uint32_t ninputs, uint32_t *in_word);
 
-/* kernel_ptx.c: the kernel `name` of the PTX text (len bytes) of gpu.binary `bin`, launched by
- * site; NULL after a located diagnostic (at the PTX place, a note at site). */
-Kernel *kernel_of_ptx(Comp *c, Op *site, Op *bin, const char *text, size_t len, Str name);
-/* Checks the launch operands first..first+n of site against the PTX kernel's parameters. */
-bool kernel_ptx_bind(Comp *c, Op *site, Kernel *k, uint32_t first, uint32_t n);
 
 /* kernel.c: a call compiled in place (func.call's way) */
 bool kernel_compile_call(KComp *kc, Op *op, KIns *k);

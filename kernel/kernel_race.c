@@ -33,7 +33,7 @@
  * updates the same bytes atomically itself: the first read of a compare-and-swap loop (upstream's
  * lowering of memref.generic_atomic_rmw), whose value the cmpxchg then checks.
  */
-#include "interp/kernel.h"
+#include "kernel/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -201,7 +201,7 @@ static const char *verb(uint32_t kind) {
 /* The kernel's op at loc (interp_loc's form), for the diagnostic. */
 static const Op *op_at(const Op *op, const char *loc) {
   char buf[512];
-  interp_site(op, buf, sizeof buf);
+  kernel_site(op, buf, sizeof buf);
   if (!strcmp(buf, loc))
     return op;
   for (uint32_t i = 0; i < op->nregions; i++)
@@ -222,7 +222,7 @@ static void block_ids(size_t b, const uint32_t grid[3], uint32_t id[3]) {
 
 /* Reports that x (the later record) races with y at [p, e); benign: same-value writes (1), or a
  * compare-and-swap loop's plain read against atomics (2). */
-static void report(Interp *in, const Op *kop, const KGRec *x, const KGRec *y, uintptr_t p, uintptr_t e,
+static void report(KHost *in, const Op *kop, const KGRec *x, const KGRec *y, uintptr_t p, uintptr_t e,
                    const uint32_t grid[3], int benign) {
   uint32_t bx[3], by[3];
   block_ids(block_at(x, p), grid, bx);
@@ -232,7 +232,7 @@ static void report(Interp *in, const Op *kop, const KGRec *x, const KGRec *y, ui
     ox = kop;
   char where[64];
   snprintf(where, sizeof where, "%zu bytes at %p", (size_t)(e - p), (void *)p);
-  GpuState *gs = interp_gpu(in);
+  GpuState *gs = kernel_gpu(in);
   pthread_mutex_lock(&gs->mu);
   if (benign == 2)
     ir_diag(in->ctx, in->race_strict ? DIAG_WARNING : DIAG_NOTE, ir_op_loc(ox),
@@ -291,7 +291,7 @@ static bool atomic_too(const KGRec *r, const Atoms *at, size_t b, uintptr_t p) {
 
 /* Is there an active record in l (indices into r, pruned of those ending at or before lo) that
  * conflicts with c where blocks differ? Reports the first; *told: a benign hazard was reported. */
-static bool scan(Interp *in, const Op *kop, const KGRec *r, size_t *l, size_t *n, const KGRec *c,
+static bool scan(KHost *in, const Op *kop, const KGRec *r, size_t *l, size_t *n, const KGRec *c,
                  const uint32_t grid[3], bool *told, const Atoms *at) {
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
@@ -326,7 +326,7 @@ static bool scan(Interp *in, const Op *kop, const KGRec *r, size_t *l, size_t *n
 
 /* Does read record c race with a write or atomic of W (sorted by start; mx: running maximum of
  * their ends)? Reports the first. */
-static bool read_vs_writes(Interp *in, const Op *kop, const KGRec *c, const KGRec *W, const uintptr_t *mx, size_t nw,
+static bool read_vs_writes(KHost *in, const Op *kop, const KGRec *c, const KGRec *W, const uintptr_t *mx, size_t nw,
                            const uint32_t grid[3], bool *told, const Atoms *at) {
   size_t lo = 0, hi = nw;
   while (lo < hi) { /* the first write starting at or after c's end */
@@ -355,7 +355,7 @@ static bool read_vs_writes(Interp *in, const Op *kop, const KGRec *c, const KGRe
   return false;
 }
 
-bool kernel_race_check(Interp *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop) {
+bool kernel_race_check(KHost *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop) {
   size_t n = 0, nw = 0;
   for (size_t i = 0; i < nruns; i++) {
     if (runs[i].over)

@@ -1,11 +1,11 @@
 /* budget.c - the bounds of a run: --max-steps (ops executed) and --timeout (wall clock).
  *
  * A step is one host op, or one kernel op for each thread it runs for. Counting must not slow the
- * run loops, so nobody touches the shared counter per op: the host (Interp.credit) and each kernel
+ * run loops, so nobody touches the shared counter per op: the host (KHost.credit) and each kernel
  * frame (KFrame.credit) hold credit, a private count of steps they may still take, and only
  * subtract from it: the host 1 per op; a kernel frame once per block it runs, the block's ops
  * times the active threads (an op that narrows the mask for a nested region restores it, so the
- * mask holds for the whole block). When a credit goes below zero, interp_budget_take takes a
+ * mask holds for the whole block). When a credit goes below zero, kernel_budget_take takes a
  * batch from the run's pool with one compare-and-swap, and that is also when the clock is read
  * and when a bound hit elsewhere is noticed. When the pool cannot cover a kernel block, the block
  * runs the ops it had steps for and the bound is reported at the next one (the blocks of a region
@@ -18,22 +18,21 @@
  * Without bounds the credit starts at INT64_MAX and is never spent: the cost is a subtraction and
  * a branch per host op and per kernel block run.
  *
- * The first thread to find a bound sets Budget.stop (interp_budget_first) and reports it, at the
+ * The first thread to find a bound sets Budget.stop (kernel_budget_first) and reports it, at the
  * op it was about to run (ir_diag, then a note that names the thread); every other thread that
  * takes credit afterwards sees stop and ends its work without a word: kernels mark their launch
- * failed, so the blocks left are skipped, and the host unwinds. interp_budget_take and
- * interp_budget_first are the only code here other threads call; the reports of kernels are made
+ * failed, so the blocks left are skipped, and the host unwinds. kernel_budget_take and
+ * kernel_budget_first are the only code here other threads call; the reports of kernels are made
  * under the gpu mutex (kernel.c). A kernel that stops also zeroes the host's credit, so that a
  * host that goes on after the launch (under serial the kernel ran inside it) stops at its next op
- * rather than at its next batch: that is why the host counts per op. */
-#include "interp/internal.h"
+ * rather than at its next batch: that is why the host counts per op. The host's side (its credit
+ * per op, a bound reported at a host op) is interp/steps.c. */
+#include "kernel/kernel.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-enum { CHUNK_HOST = 4096 };
 
 static uint64_t now_ns(void) {
   struct timespec ts;
@@ -41,7 +40,7 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void interp_budget_init(Budget *b, uint64_t max_steps, double timeout) {
+void kernel_budget_init(Budget *b, uint64_t max_steps, double timeout) {
   memset(b, 0, sizeof *b);
   b->max_steps = max_steps;
   b->timeout = timeout;
@@ -52,9 +51,9 @@ void interp_budget_init(Budget *b, uint64_t max_steps, double timeout) {
   b->on = max_steps || timeout > 0;
 }
 
-int64_t interp_budget_credit(const Budget *b) { return b->on ? 0 : INT64_MAX; }
+int64_t kernel_budget_credit(const Budget *b) { return b->on ? 0 : INT64_MAX; }
 
-int interp_budget_take(Budget *b, int64_t *credit, int64_t chunk) {
+int kernel_budget_take(Budget *b, int64_t *credit, int64_t chunk) {
   int64_t need = -*credit; /* the steps of the block about to run that the credit did not cover */
   if (atomic_load_explicit(&b->stop, memory_order_relaxed))
     return BUDGET_STOPPED;
@@ -74,59 +73,11 @@ int interp_budget_take(Budget *b, int64_t *credit, int64_t chunk) {
   return got < need ? BUDGET_STEPS : BUDGET_OK;
 }
 
-bool interp_budget_first(Budget *b) { return !atomic_exchange(&b->stop, 1); }
+bool kernel_budget_first(Budget *b) { return !atomic_exchange(&b->stop, 1); }
 
-void interp_budget_message(const Budget *b, int why, char *buf, size_t n) {
+void kernel_budget_message(const Budget *b, int why, char *buf, size_t n) {
   if (why == BUDGET_TIME)
     snprintf(buf, n, "time limit of %g s reached", b->timeout);
   else
     snprintf(buf, n, "step limit of %" PRIu64 " reached", b->max_steps);
-}
-
-/* "file:line:col" as a location of ctx, or NULL */
-static const Loc *loc_of_string(IrCtx *ctx, const char *s) {
-  const char *c2 = s ? strrchr(s, ':') : NULL, *c1 = c2;
-  while (c1 && c1 > s && c1[-1] != ':')
-    c1--;
-  if (!c2 || c1 <= s + 1 || c1 == c2)
-    return NULL;
-  char *end;
-  unsigned long line = strtoul(c1, &end, 10), col = strtoul(c2 + 1, NULL, 10);
-  if (end != c2 || !line)
-    return NULL;
-  return ir_loc_file(ctx, ir_intern(ctx, s, (size_t)(c1 - 1 - s)), (uint32_t)line, (uint32_t)col);
-}
-
-int interp_budget_more(Interp *in) {
-  int64_t credit = atomic_load_explicit(&in->credit, memory_order_relaxed);
-  int why = interp_budget_take(&in->budget, &credit, CHUNK_HOST);
-  /* after a bound, 0: every later op comes back here, and stops */
-  atomic_store_explicit(&in->credit, why == BUDGET_OK ? credit : 0, memory_order_relaxed);
-  return why;
-}
-
-int interp_budget_stop(Frame *fr, const Ins *ins, int why) {
-  Interp *in = fr->in;
-  if (why == BUDGET_STOPPED || !interp_budget_first(&in->budget))
-    return EX_ERROR; /* another thread found a bound and said so */
-  char msg[128];
-  interp_budget_message(&in->budget, why, msg, sizeof msg);
-  in->errors++;
-  ir_diag(in->ctx, DIAG_ERROR, ir_op_loc(ins->op), "%s", msg);
-  const Op *fn = fr->fn ? fr->fn->op : NULL;
-  if (fn)
-    ir_diag(in->ctx, DIAG_NOTE, ir_op_loc(fn), "on the host, running '%.*s' in '@%.*s'", (int)ins->op->name.len,
-            ins->op->name.s, (int)fr->fn->name.len, fr->fn->name.s);
-  else
-    ir_diag(in->ctx, DIAG_NOTE, NULL, "on the host, running '%.*s'", (int)ins->op->name.len, ins->op->name.s);
-  BeStall st = {0};
-  if (in->be)
-    be_stall(in->be, &st);
-  if (st.sched && st.pending && st.polled)
-    ir_diag(in->ctx, DIAG_NOTE, loc_of_string(in->ctx, st.first_loc),
-            "the host appears to be spin-waiting on device work that has not run (%zu op%s pending, the "
-            "first from here): under --sched=%s, device work runs only when the host submits work or waits "
-            "for it, never while the host polls memory",
-            st.pending, st.pending == 1 ? "" : "s", st.sched);
-  return EX_ERROR;
 }

@@ -13,7 +13,7 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
 #endif
-#include "interp/kernel.h"
+#include "kernel/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -266,7 +266,7 @@ static int enum_kw(Attr *a, const char *const *kws) {
 
 bool c_kshuffle(KComp *kc, Op *op, KIns *k) {
   int m = enum_kw(ir_op_attr(op, "mode"), shuffle_modes);
-  if (m < 0 || interp_words(op->operands[0]->type) != 1)
+  if (m < 0 || kernel_words(op->operands[0]->type) != 1)
     return kernel_unsupported(kc, op, "this shuffle");
   k->a = (uint32_t)m;
   k->fn = x_shuffle;
@@ -306,7 +306,7 @@ static Slot combine(const KReduce *r, Slot a, Slot b) {
     return o;
   }
   int64_t x = a.i, y = b.i;
-  uint64_t ux = interp_zext(x, r->w), uy = interp_zext(y, r->w);
+  uint64_t ux = kernel_zext(x, r->w), uy = kernel_zext(y, r->w);
   int64_t z;
   switch (r->kind) {
   case 0: z = (int64_t)((uint64_t)x + (uint64_t)y); break;
@@ -320,7 +320,7 @@ static Slot combine(const KReduce *r, Slot a, Slot b) {
   case 10: z = x ^ y; break;
   default: z = x; break;
   }
-  o.i = interp_sext((uint64_t)z, r->w);
+  o.i = kernel_sext((uint64_t)z, r->w);
   return o;
 }
 
@@ -378,7 +378,7 @@ bool c_kreduce(KComp *kc, Op *op, KIns *k) {
   r->kind = enum_kw(ir_op_attr(op, "op"), reduce_kinds);
   r->is_float = t->kind == TY_FLOAT;
   r->f64 = r->is_float && t->u.f == F_F64;
-  r->w = interp_int_width(t);
+  r->w = kernel_int_width(t);
   if ((r->is_float && t->u.f != F_F32 && t->u.f != F_F64) || (!r->is_float && !r->w))
     return kernel_unsupported(kc, op, "a reduction of this type");
   static const bool float_kind[] = {1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1};
@@ -475,7 +475,7 @@ static void format_one(const KFrame *f, const KIns *k, const KPrintf *p, uint32_
     Type *t = p->types[arg++];
     bool fl = t->kind == TY_FLOAT;
     double dv = fl ? (t->u.f == F_F64 ? v.f : (double)v.f32) : (double)v.i;
-    uint32_t w = fl ? 64 : interp_int_width(t);
+    uint32_t w = fl ? 64 : kernel_int_width(t);
     int len;
     switch (conv) {
     case 'd': case 'i':
@@ -484,7 +484,7 @@ static void format_one(const KFrame *f, const KIns *k, const KPrintf *p, uint32_
       break;
     case 'u': case 'x': case 'X': case 'o':
       spec[n++] = 'l', spec[n++] = 'l', spec[n++] = conv, spec[n] = 0;
-      len = snprintf(tmp, sizeof tmp, spec, fl ? (unsigned long long)dv : (unsigned long long)interp_zext(v.i, w));
+      len = snprintf(tmp, sizeof tmp, spec, fl ? (unsigned long long)dv : (unsigned long long)kernel_zext(v.i, w));
       break;
     case 'c':
       spec[n++] = 'c', spec[n] = 0;
@@ -578,7 +578,7 @@ bool c_kprintf(KComp *kc, Op *op, KIns *k) {
   p->types = ir_alloc(kc->in->ctx, (op->noperands + 1) * sizeof *p->types);
   for (uint32_t i = 0; i < op->noperands; i++) {
     p->types[i] = op->operands[i]->type;
-    if (interp_words(p->types[i]) != 1)
+    if (kernel_words(p->types[i]) != 1)
       return kernel_unsupported(kc, op, "a gpu.printf argument of this type");
   }
   k->aux = p;
@@ -853,13 +853,13 @@ static inline char *address(KFrame *f, const KIns *k, const KMem *m, uint32_t do
                    (long long)n, i);
       return NULL;
     }
-    if (!interp_madd(&off, x, kw(f, d + D_SIZES + m->rank + i, vd)[ld].i)) {
+    if (!kernel_madd(&off, x, kw(f, d + D_SIZES + m->rank + i, vd)[ld].i)) {
       kernel_error(f, k, l, "the element's offset overflows (index %lld in dimension %u)", (long long)x, i);
       return NULL;
     }
   }
   int64_t byte = 0;
-  if (!interp_madd(&byte, off, (int64_t)m->esize)) {
+  if (!kernel_madd(&byte, off, (int64_t)m->esize)) {
     kernel_error(f, k, l, "the element's offset %lld overflows", (long long)off);
     return NULL;
   }
@@ -874,11 +874,11 @@ static inline void load_elem(const KMem *m, const char *p, Slot *o) {
   } else if (m->esize == 4) {
     int32_t v;
     memcpy(&v, p, 4);
-    o->i = m->elem->u.i.width == 32 ? v : interp_sext((uint32_t)v, m->elem->u.i.width);
+    o->i = m->elem->u.i.width == 32 ? v : kernel_sext((uint32_t)v, m->elem->u.i.width);
   } else if (m->esize == 8) {
     memcpy(o, p, 8);
   } else {
-    interp_load_elem(m->elem, p, o);
+    kernel_load_elem(m->elem, p, o);
   }
 }
 
@@ -888,7 +888,7 @@ static inline void store_elem(const KMem *m, char *p, const Slot *v) {
   else if (m->esize == 4 || m->esize == 8)
     memcpy(p, v, m->esize);
   else
-    interp_store_elem(m->elem, p, v);
+    kernel_store_elem(m->elem, p, v);
 }
 
 /* The common case, a uniform descriptor of rank 1 or 2: its words read once per op. */
@@ -918,14 +918,14 @@ static bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L
     int64_t x = KIN(f, k, m->first + u)[0].i;
     if (x < 0 || x >= d[D_SIZES + u].i)
       return false; /* address() reports it */
-    if (!interp_madd(&off, x, d[D_SIZES + 2 + u].i))
+    if (!kernel_madd(&off, x, d[D_SIZES + 2 + u].i))
       return false; /* address() reports it */
   }
   int64_t byte = 0, span;
   L->n = d[D_SIZES + v].i;
   /* every in-bounds address is base + x * sb with x < n: when that arithmetic could overflow,
    * address() computes (and reports) each one checked */
-  if (!interp_madd(&byte, off, (int64_t)m->esize) ||
+  if (!kernel_madd(&byte, off, (int64_t)m->esize) ||
       __builtin_mul_overflow(d[D_SIZES + m->rank + v].i, (int64_t)m->esize, &L->sb) ||
       (L->n > 0 && __builtin_mul_overflow(L->n - 1, L->sb, &span)))
     return false;
@@ -1090,7 +1090,7 @@ static bool same_value(const KMem *m, const char *p, size_t es, const Slot *v) {
   else if (es == 4 || es == 8)
     memcpy(b, v, es);
   else
-    interp_store_elem(m->elem, b, v);
+    kernel_store_elem(m->elem, b, v);
   return !memcmp(b, p, es);
 }
 
@@ -1472,7 +1472,7 @@ static Slot rmw(const KMem *m, int kind, Slot old, Slot v) {
   r.kind = as_reduce[kind];
   r.is_float = m->elem->kind == TY_FLOAT;
   r.f64 = r.is_float && m->elem->u.f == F_F64;
-  r.w = interp_int_width(m->elem);
+  r.w = kernel_int_width(m->elem);
   return combine(&r, old, v);
 }
 
@@ -1523,7 +1523,7 @@ bool c_kmem(KComp *kc, Op *op, KIns *k) {
   KMem *m = ir_alloc(kc->in->ctx, sizeof *m);
   m->elem = t->u.sh.elem;
   m->rank = t->u.sh.rank;
-  m->esize = interp_elem_bytes(m->elem);
+  m->esize = kernel_elem_bytes(m->elem);
   m->memo = kernel_new_memo(kc, m->esize);
   m->first = dop + 1;
   for (uint32_t i = 0; i < m->rank && i < 2; i++)
@@ -1559,14 +1559,14 @@ void kernel_describe(Slot *d, size_t stride, const Type *t, char *base, const in
 }
 
 size_t kernel_static_bytes(const Type *t) {
-  size_t n = interp_elem_bytes(t->u.sh.elem);
+  size_t n = kernel_elem_bytes(t->u.sh.elem);
   for (uint32_t i = 0; i < t->u.sh.rank; i++)
     n *= (size_t)t->u.sh.shape[i];
   return n;
 }
 
 bool kernel_static_memref(const Type *t) {
-  if (t->kind != TY_MEMREF || t->u.sh.layout || t->u.sh.rank > 16 || !interp_elem_bytes(t->u.sh.elem))
+  if (t->kind != TY_MEMREF || t->u.sh.layout || t->u.sh.rank > 16 || !kernel_elem_bytes(t->u.sh.elem))
     return false;
   for (uint32_t i = 0; i < t->u.sh.rank; i++)
     if (t->u.sh.shape[i] == IR_DYNAMIC)
@@ -1607,7 +1607,7 @@ static int x_dynamic_shared(KFrame *f, const KIns *k) {
 
 bool c_kdynamic_shared(KComp *kc, Op *op, KIns *k) {
   Type *t = op->results[0].type;
-  if (t->kind != TY_MEMREF || t->u.sh.rank != 1 || interp_elem_bytes(t->u.sh.elem) != 1)
+  if (t->kind != TY_MEMREF || t->u.sh.rank != 1 || kernel_elem_bytes(t->u.sh.elem) != 1)
     return kernel_unsupported(kc, op, "dynamic shared memory of this type");
   k->aux = t;
   k->fn = x_dynamic_shared;
@@ -1636,7 +1636,7 @@ static int x_view(KFrame *f, const KIns *k) {
     Slot *D = KOUT(f, k, 0) + ls;
     kernel_describe(D, vary ? f->n : 1, t, (char *)(base + (uintptr_t)shift), dyn);
     D[D_ALLOC * (vary ? f->n : 1)].p = S[D_ALLOC * (vs ? f->n : 1) + sl].p;
-    int64_t bytes = interp_elem_bytes(t->u.sh.elem), end = 0;
+    int64_t bytes = kernel_elem_bytes(t->u.sh.elem), end = 0;
     bool over = false;
     for (uint32_t j = 0; j < t->u.sh.rank; j++)
       over |= __builtin_mul_overflow(bytes, D[(D_SIZES + j) * (vary ? f->n : 1)].i, &bytes);

@@ -10,7 +10,7 @@
  * (fma(-q, b, a), fma(-s, s, a)). f64 has no wider format here: its directed roundings run under
  * the host's rounding mode, which is per thread (fesetround), set around one call the compiler
  * cannot see into or move, and restored. */
-#include "interp/kernel_fp.h"
+#include "kernel/kernel_fp.h"
 
 #include <fenv.h>
 #include <math.h>

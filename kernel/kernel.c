@@ -48,7 +48,7 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
 #endif
-#include "interp/kernel.h"
+#include "kernel/internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -61,7 +61,7 @@
 #define MAX_SHARED_BYTES (228u * 1024u)
 
 struct Kernel {
-  Interp *in;
+  KHost *in;
   Op *op;
   const char *loc;
   KBody body;
@@ -94,7 +94,7 @@ typedef struct Launch {
   Kernel *k;
   const Kernel *rk; /* what runs: k, or k->wide running `group` blocks per frame */
   uint32_t group;
-  Interp *in;
+  KHost *in;
   Slot *inputs;
   uint32_t grid[3], block[3];
   size_t smem, nblocks, nruns;
@@ -108,11 +108,25 @@ typedef struct Launch {
   KGList *gruns;    /* per run of blocks: its records for inter-block race checks (kernel_race.c) */
 } Launch;
 
+/* ---- the host's state ---- */
+
+GpuState *kernel_gpu(KHost *in) {
+  if (!in->gpu) {
+    GpuState *gs = calloc(1, sizeof *gs);
+    if (!gs)
+      abort();
+    pthread_mutex_init(&gs->mu, NULL);
+    atomic_init(&gs->errors, 0);
+    in->gpu = gs;
+  }
+  return in->gpu;
+}
+
 /* ---- diagnostics ---------------------------------------------------------------------------- */
 
 void kernel_print(KFrame *f, const char *text, size_t len) {
-  Interp *in = f->L_in;
-  GpuState *gs = interp_gpu(in);
+  KHost *in = f->L_in;
+  GpuState *gs = kernel_gpu(in);
   pthread_mutex_lock(&gs->mu);
   if (in->device_print)
     in->device_print(in->hook_user, f->L->loc, f->L->seq, text, len);
@@ -134,6 +148,8 @@ void kernel_error_notes(const KFrame *f) {
   }
   if (f->L->site)
     ir_diag(ctx, DIAG_NOTE, ir_op_loc(f->L->site), "in the kernel launched here");
+  else if (f->L->loc)
+    ir_diag(ctx, DIAG_NOTE, NULL, "in the kernel launched by %s", f->L->loc);
 }
 
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) {
@@ -148,7 +164,7 @@ int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) 
   uint32_t t, bid[3];
   kernel_lane_block(f, lane == UINT32_MAX ? 0 : lane, &t, bid);
   uint32_t x = t % f->bdim[0], y = t / f->bdim[0] % f->bdim[1], z = t / (f->bdim[0] * f->bdim[1]);
-  GpuState *gs = interp_gpu(L->in);
+  GpuState *gs = kernel_gpu(L->in);
   pthread_mutex_lock(&gs->mu);
   if (lane == UINT32_MAX)
     ir_op_error(L->in->ctx, k->op, "%s (block (%u, %u, %u))", msg, bid[0], bid[1], bid[2]);
@@ -164,13 +180,13 @@ int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) 
 void kernel_failed(KFrame *f) {
   Launch *L = f->L;
   atomic_store(&L->failed, 1);
-  atomic_fetch_add(&interp_gpu(L->in)->errors, 1);
+  atomic_fetch_add(&kernel_gpu(L->in)->errors, 1);
   be_launch_failed(L->in->be, L->loc);
 }
 
 void kernel_benign(KFrame *f, const KIns *k, uint32_t memo, uint32_t lane, const char *fmt, ...) {
   Launch *L = f->L;
-  GpuState *gs = interp_gpu(L->in);
+  GpuState *gs = kernel_gpu(L->in);
   pthread_mutex_lock(&gs->mu);
   if (L->told && memo <= f->k->nmemo && !L->told[memo]) {
     L->told[memo] = 1;
@@ -210,9 +226,9 @@ static bool loads_memory(const Region *r) {
  * (b->n: all; fewer: *why says why, kernel_budget_stop at the next). A batch is at least a few
  * blocks' worth of a full block, so that even blocks of 1024 threads take credit rarely. */
 static uint32_t kernel_budget_block(KFrame *f, const KBlock *b, int64_t cost, int *why) {
-  Interp *in = f->L_in;
+  KHost *in = f->L_in;
   int64_t chunk = 64 * (int64_t)f->n > 65536 ? 64 * (int64_t)f->n : 65536;
-  *why = interp_budget_take(&in->budget, &f->credit, chunk);
+  *why = kernel_budget_take(&in->budget, &f->credit, chunk);
   if (*why == BUDGET_OK)
     return b->n;
   int64_t left = *why == BUDGET_STEPS ? cost + f->credit : 0; /* the steps the pool still had */
@@ -223,17 +239,17 @@ static uint32_t kernel_budget_block(KFrame *f, const KBlock *b, int64_t cost, in
 /* A bound stops the launch at k: EX_ERROR, reported by the first thread of the run to find one. */
 static int kernel_budget_stop(KFrame *f, const KIns *k, int why) {
   Launch *L = f->L;
-  Interp *in = f->L_in;
+  KHost *in = f->L_in;
   atomic_store(&L->failed, 1);
   atomic_store_explicit(&in->credit, 0, memory_order_relaxed); /* the host stops at its next op */
-  if (why == BUDGET_STOPPED || !interp_budget_first(&in->budget))
+  if (why == BUDGET_STOPPED || !kernel_budget_first(&in->budget))
     return EX_ERROR;
   char msg[128];
-  interp_budget_message(&in->budget, why, msg, sizeof msg);
+  kernel_budget_message(&in->budget, why, msg, sizeof msg);
   uint32_t t, bid[3];
   kernel_lane_block(f, f->act[0], &t, bid);
   uint32_t x = t % f->bdim[0], y = t / f->bdim[0] % f->bdim[1], z = t / (f->bdim[0] * f->bdim[1]);
-  GpuState *gs = interp_gpu(in);
+  GpuState *gs = kernel_gpu(in);
   pthread_mutex_lock(&gs->mu);
   ir_diag(in->ctx, DIAG_ERROR, ir_op_loc(k->op), "%s", msg);
   char more[64] = "";
@@ -495,7 +511,7 @@ static void mark_region(Region *r, bool *changed) {
 }
 
 static void place(Kernel *k, Value *v) {
-  uint32_t w = interp_words(v->type);
+  uint32_t w = kernel_words(v->type);
   if (varies(v)) {
     v->id = KV_MINE | KV_VARY | k->nv;
     k->nv += w;
@@ -544,7 +560,7 @@ static void coalesce_loops(Region *r) {
         for (uint32_t j = 0; j < y->noperands; j++)
           once = once && (j == i || y->operands[j] != v);
         if (!once || !d || d->parent != body || d->nregions || !varies(a) || !varies(v) ||
-            interp_words(a->type) != interp_words(v->type) || used_from(d->next, a))
+            kernel_words(a->type) != kernel_words(v->type) || used_from(d->next, a))
           continue;
         bool reads = false;
         for (uint32_t j = 0; j < d->noperands; j++)
@@ -665,7 +681,7 @@ void kernel_operand(KComp *kc, Value *v, uint32_t *word, uint8_t *vary) {
   }
   kc->caps[kc->ncap] = v;
   *word = kc->cap_word[kc->ncap++] = kc->k->nu;
-  kc->k->nu += interp_words(v->type);
+  kc->k->nu += kernel_words(v->type);
 }
 
 static KMoves *moves(KComp *kc, Value **src, uint32_t n, Value *const *dst) {
@@ -683,7 +699,7 @@ static KMoves *moves(KComp *kc, Value **src, uint32_t n, Value *const *dst) {
     kernel_operand(kc, dst[i], &m->dst[j], &m->vdst[j]);
     if (m->src[j] == m->dst[j] && m->vsrc[j] == m->vdst[j])
       continue; /* one slot (coalesce_loops): nothing to move */
-    m->w[j] = interp_words(src[i]->type);
+    m->w[j] = kernel_words(src[i]->type);
     m->total += m->w[j++];
   }
   m->n = j;
@@ -934,7 +950,7 @@ static int x_for(KFrame *f, const KIns *k) {
       iv->i = i;
       if (kernel_run_body(f, &c->body) == EX_ERROR)
         return EX_ERROR;
-      int64_t next = interp_sext((uint64_t)i + (uint64_t)step, k->a);
+      int64_t next = kernel_sext((uint64_t)i + (uint64_t)step, k->a);
       if (next <= i)
         break;
       i = next;
@@ -970,7 +986,7 @@ static int x_for(KFrame *f, const KIns *k) {
         break;
       for (uint32_t i = 0; i < n; i++) {
         uint32_t l = cur[i];
-        int64_t next = interp_sext((uint64_t)iv[l].i + (uint64_t)ST[l * ss].i, k->a);
+        int64_t next = kernel_sext((uint64_t)iv[l].i + (uint64_t)ST[l * ss].i, k->a);
         iv[l].i = next <= iv[l].i ? UB[l * su].i : next;
       }
     }
@@ -993,7 +1009,7 @@ static bool c_kfor(KComp *kc, Op *op, KIns *k) {
   uint32_t n = op->noperands - 3;
   c->init = moves(kc, op->operands + 3, n, arg_ptrs(kc, body->args + 1, n));
   c->results = moves(kc, arg_ptrs(kc, body->args + 1, n), n, arg_ptrs(kc, op->results, n));
-  k->a = interp_int_width(body->args[0].type);
+  k->a = kernel_int_width(body->args[0].type);
   k->aux = c;
   k->fn = x_for;
   return kernel_compile_body(kc, &op->regions[0], &c->body);
@@ -1236,7 +1252,7 @@ static bool frame_index_only(const Op *o);
 static bool compile_op(KComp *kc, Op *op, KIns *k) {
   IrCtx *ctx = kc->in->ctx;
   k->op = op;
-  k->loc = interp_loc(&(Comp){kc->in, NULL, 0}, op);
+  k->loc = kernel_loc(kc->in, op);
   k->nin = op->noperands;
   k->nout = op->nresults;
   k->in = ir_alloc(ctx, (k->nin + 1) * sizeof *k->in);
@@ -1247,11 +1263,11 @@ static bool compile_op(KComp *kc, Op *op, KIns *k) {
   k->vout = ir_alloc(ctx, k->nout + 1);
   for (uint32_t i = 0; i < k->nin; i++) {
     kernel_operand(kc, op->operands[i], &k->in[i], &k->vin[i]);
-    k->win[i] = interp_words(op->operands[i]->type);
+    k->win[i] = kernel_words(op->operands[i]->type);
   }
   for (uint32_t i = 0; i < k->nout; i++) {
     kernel_operand(kc, &op->results[i], &k->out[i], &k->vout[i]);
-    k->wout[i] = interp_words(op->results[i].type);
+    k->wout[i] = kernel_words(op->results[i].type);
   }
   if (kc->k->is_wide && k->vout[0] && frame_index(op))
     return c_kframe_index(kc, op, k);
@@ -1500,11 +1516,11 @@ void kernel_reserve_private(KComp *kc, KAttr *a) {
   kc->k->private_bytes += kernel_align16(kernel_static_bytes(a->type));
 }
 
-static Kernel *new_kernel(Comp *c, Op *op) {
-  Kernel *k = ir_alloc(c->in->ctx, sizeof *k);
-  k->in = c->in;
+static Kernel *new_kernel(KHost *h, Op *op) {
+  Kernel *k = ir_alloc(h->ctx, sizeof *k);
+  k->in = h;
   k->op = op;
-  k->loc = interp_loc(c, op);
+  k->loc = kernel_loc(h, op);
   for (int i = 0; i < 12; i++)
     k->ids[i] = UINT32_MAX;
   return k;
@@ -1515,30 +1531,30 @@ static int64_t attr_count(Op *op) {
   return a && a->kind == ATTR_INT ? a->u.i.v : 0;
 }
 
-static Kernel *compile_func(Comp *c, Op *site, Op *fn, bool wide);
+static Kernel *compile_func(KHost *h, Op *site, Op *fn, bool wide);
 
-Kernel *kernel_of_func(Comp *c, Op *site, Op *fn) {
-  GpuState *gs = interp_gpu(c->in);
+Kernel *kernel_of_func(KHost *h, Op *site, Op *fn) {
+  GpuState *gs = kernel_gpu(h);
   for (uint32_t i = 0; i < gs->nkernels; i++)
     if (gs->kernels[i].op == fn)
       return gs->kernels[i].k;
   if (!ir_op_attr(fn, "gpu.kernel")) {
-    ir_op_error(c->in->ctx, site, "launches a gpu.func that is not a kernel");
-    c->in->errors++;
+    ir_op_error(h->ctx, site, "launches a gpu.func that is not a kernel");
+    h->errors++;
     return NULL;
   }
-  Kernel *k = compile_func(c, site, fn, false);
+  Kernel *k = compile_func(h, site, fn, false);
   if (!k)
     return NULL;
   /* the block-wise variant, compiled second: the values' ids are the first one's no more, and
    * nothing reads them once a kernel is compiled */
   if (!ir_str_eq(fn->name, "llvm.func") && !k->nattrs && !k->shared_bytes && !k->private_bytes &&
       block_wise(&fn->regions[0])) {
-    unsigned errors = c->in->errors;
-    k->wide = compile_func(c, site, fn, true);
-    c->in->errors = errors; /* the first compilation reported what there was */
+    unsigned errors = h->errors;
+    k->wide = compile_func(h, site, fn, true);
+    h->errors = errors; /* the first compilation reported what there was */
   }
-  GpuState *g = interp_gpu(c->in);
+  GpuState *g = kernel_gpu(h);
   void *p = realloc(g->kernels, (g->nkernels + 1) * sizeof *g->kernels);
   if (!p)
     abort();
@@ -1548,52 +1564,52 @@ Kernel *kernel_of_func(Comp *c, Op *site, Op *fn) {
   return k;
 }
 
-static Kernel *compile_func(Comp *c, Op *site, Op *fn, bool wide) {
-  Kernel *k = new_kernel(c, fn);
+static Kernel *compile_func(KHost *h, Op *site, Op *fn, bool wide) {
+  Kernel *k = new_kernel(h, fn);
   k->is_wide = wide;
-  KComp kc = {.in = c->in, .k = k, .root = fn};
+  KComp kc = {.in = h, .k = k, .root = fn};
   bool llf = ir_str_eq(fn->name, "llvm.func");
   Attr *ft = ir_op_attr(fn, "function_type");
   Block *entry = fn->regions[0].first;
   if (!ft || ft->kind != ATTR_TYPE || ft->type->kind != (llf ? TY_LLVM_FUNC : TY_FUNC) || !entry) {
-    ir_op_error(c->in->ctx, fn, "a kernel needs a function type and a body");
-    c->in->errors++;
+    ir_op_error(h->ctx, fn, "a kernel needs a function type and a body");
+    h->errors++;
     return NULL;
   }
   uint32_t nparams = llf ? entry->nargs : ft->type->u.fn.nin, nw = (uint32_t)attr_count(fn);
   if (nparams + nw > entry->nargs) {
-    ir_op_error(c->in->ctx, fn, "the kernel's attributions do not match its arguments");
-    c->in->errors++;
+    ir_op_error(h->ctx, fn, "the kernel's attributions do not match its arguments");
+    h->errors++;
     return NULL;
   }
   uint32_t np = entry->nargs - nparams - nw;
-  bool *vary = ir_alloc(c->in->ctx, entry->nargs + 1);
+  bool *vary = ir_alloc(h->ctx, entry->nargs + 1);
   for (uint32_t i = nparams + nw; i < entry->nargs; i++)
     vary[i] = true;
   bool ok = compile_kernel(&kc, &fn->regions[0], vary, entry->nargs);
   k->ninputs = nparams;
-  k->in_word = ir_alloc(c->in->ctx, (nparams + 1) * sizeof *k->in_word);
-  k->in_words = ir_alloc(c->in->ctx, (nparams + 1) * sizeof *k->in_words);
+  k->in_word = ir_alloc(h->ctx, (nparams + 1) * sizeof *k->in_word);
+  k->in_words = ir_alloc(h->ctx, (nparams + 1) * sizeof *k->in_words);
   for (uint32_t i = 0; i < nparams; i++) {
     uint8_t v;
     kernel_operand(&kc, &entry->args[i], &k->in_word[i], &v);
-    k->in_words[i] = interp_words(entry->args[i].type);
+    k->in_words[i] = kernel_words(entry->args[i].type);
     k->input_words += k->in_words[i];
   }
   ok = ok && attributions(&kc, fn, entry, nparams, nw, np);
   return ok ? k : NULL;
 }
 
-Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in_words, uint32_t *nin) {
-  Kernel *k = new_kernel(c, launch);
-  KComp kc = {.in = c->in, .k = k, .root = launch};
+Kernel *kernel_of_launch(KHost *h, Op *launch, uint32_t **in_slots, uint32_t **in_words, uint32_t *nin) {
+  Kernel *k = new_kernel(h, launch);
+  KComp kc = {.in = h, .k = k, .root = launch};
   Region *r = &launch->regions[0];
   Block *entry = r->first;
   uint32_t nw = (uint32_t)attr_count(launch);
   if (!entry || entry->nargs < 12 + nw)
     return kernel_unsupported(&kc, launch, "this form of gpu.launch") ? NULL : NULL;
   uint32_t np = entry->nargs - 12 - nw;
-  bool *vary = ir_alloc(c->in->ctx, entry->nargs + 1);
+  bool *vary = ir_alloc(h->ctx, entry->nargs + 1);
   vary[3] = vary[4] = vary[5] = true;
   for (uint32_t i = 12 + nw; i < entry->nargs; i++)
     vary[i] = true;
@@ -1609,12 +1625,12 @@ Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in
     return NULL;
   k->ninputs = kc.ncap;
   k->in_word = kc.cap_word;
-  k->in_words = ir_alloc(c->in->ctx, (kc.ncap + 1) * sizeof *k->in_words);
-  *in_slots = ir_alloc(c->in->ctx, (kc.ncap + 1) * sizeof **in_slots);
-  k->in_types = ir_alloc(c->in->ctx, (kc.ncap + 1) * sizeof *k->in_types);
+  k->in_words = ir_alloc(h->ctx, (kc.ncap + 1) * sizeof *k->in_words);
+  *in_slots = ir_alloc(h->ctx, (kc.ncap + 1) * sizeof **in_slots);
+  k->in_types = ir_alloc(h->ctx, (kc.ncap + 1) * sizeof *k->in_types);
   for (uint32_t i = 0; i < kc.ncap; i++) {
     k->in_types[i] = kc.caps[i]->type;
-    k->in_words[i] = interp_words(kc.caps[i]->type);
+    k->in_words[i] = kernel_words(kc.caps[i]->type);
     k->input_words += k->in_words[i];
     (*in_slots)[i] = kc.caps[i]->id;
   }
@@ -1624,7 +1640,7 @@ Kernel *kernel_of_launch(Comp *c, Op *launch, uint32_t **in_slots, uint32_t **in
 }
 
 /* Kernels of another front end (kernel_ptx.c), which compiles its own KBody. */
-Kernel *kernel_new_front(Comp *c, Op *op) { return new_kernel(c, op); }
+Kernel *kernel_new_front(KHost *h, Op *op) { return new_kernel(h, op); }
 
 uint32_t kernel_new_varying(KComp *kc, uint32_t n) {
   uint32_t w = kc->k->nv;
@@ -1744,7 +1760,7 @@ static FrameBox *frame_new(const Launch *L) {
 /* A frame for a run of L's blocks: an idle one that fits, or a new one; NULL when out of memory. */
 static FrameBox *frame_take(Launch *L, BeKernelCtx *ctx) {
   const Kernel *k = L->rk;
-  GpuState *gs = interp_gpu(L->in);
+  GpuState *gs = kernel_gpu(L->in);
   bool checks = !L->in->no_race_check && kernel_align16(k->shared_bytes) + L->smem;
   FrameBox *b = NULL;
   pthread_mutex_lock(&gs->mu);
@@ -1765,7 +1781,7 @@ static FrameBox *frame_take(Launch *L, BeKernelCtx *ctx) {
   f->L = L;
   f->L_in = L->in;
   f->ctx = ctx;
-  f->credit = interp_budget_credit(&L->in->budget);
+  f->credit = kernel_budget_credit(&L->in->budget);
   f->gon = L->gruns != NULL;
   f->ncalls = 0;
   memset(f->once, 0, k->nonce + 1);
@@ -1849,7 +1865,7 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   FrameBox *box = frame_take(L, ctx);
   if (!box) {
     if (!atomic_exchange(&L->failed, 1)) {
-      GpuState *gs = interp_gpu(L->in);
+      GpuState *gs = kernel_gpu(L->in);
       pthread_mutex_lock(&gs->mu);
       ir_op_error(L->in->ctx, k->op, "out of memory for a block of %u threads",
                   L->block[0] * L->block[1] * L->block[2]);
@@ -1907,7 +1923,7 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
   }
   if (L->gruns)
     kernel_race_run_end(f, &L->gruns[run]);
-  frame_give(interp_gpu(L->in), box);
+  frame_give(kernel_gpu(L->in), box);
 }
 
 /* The runs of a launch: one per RUN_THREADS threads of it, at most MAX_RUNS, each taking blocks
@@ -1944,7 +1960,7 @@ static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {
   if (L->gruns) {
     if (!atomic_load(&L->failed) && kernel_race_check(L->in, L->gruns, L->nruns, L->grid, L->k->op)) {
       atomic_store(&L->failed, 1);
-      atomic_fetch_add(&interp_gpu(L->in)->errors, 1);
+      atomic_fetch_add(&kernel_gpu(L->in)->errors, 1);
       be_launch_failed(L->in->be, L->loc);
     }
     for (size_t i = 0; i < L->nruns; i++)
@@ -1955,36 +1971,53 @@ static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {
   atomic_store(&L->done, 1);
 }
 
-int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], const int64_t block[3],
-                  int64_t smem, const Slot *inputs, const BeToken *deps, size_t ndeps, BeToken *tok,
-                  const BeStream *stream, const char *loc) {
-  Interp *in = fr->in;
+/* A launch refused before it started: an error at the launch op (or, without one, at loc). */
+static int launch_error(KHost *in, Op *site, const char *loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int launch_error(KHost *in, Op *site, const char *loc, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (site)
+    ir_op_error(in->ctx, site, "%s", msg);
+  else
+    ir_diag(in->ctx, DIAG_ERROR, NULL, "%s: %s", loc, msg);
+  in->errors++;
+  return EX_ERROR;
+}
+
+int kernel_launch(KHost *in, Op *site, Kernel *k, const int64_t grid[3], const int64_t block[3], int64_t smem,
+                  const Slot *inputs, const BeToken *deps, size_t ndeps, BeToken *tok, const BeStream *stream,
+                  const char *loc) {
   *tok = NULL;
   int64_t threads = 1, blocks = 1;
   for (int d = 0; d < 3; d++) {
     if (grid[d] < 1 || grid[d] > INT32_MAX)
-      return interp_error(fr, ins, "grid size %lld in dimension %c is not positive", (long long)grid[d], "xyz"[d]);
+      return launch_error(in, site, loc, "grid size %lld in dimension %c is not positive", (long long)grid[d],
+                          "xyz"[d]);
     if (block[d] < 1 || block[d] > MAX_BLOCK_THREADS)
-      return interp_error(fr, ins, "block size %lld in dimension %c is not in [1, %d]", (long long)block[d], "xyz"[d],
-                          MAX_BLOCK_THREADS);
+      return launch_error(in, site, loc, "block size %lld in dimension %c is not in [1, %d]", (long long)block[d],
+                          "xyz"[d], MAX_BLOCK_THREADS);
     threads *= block[d];
     if (__builtin_mul_overflow(blocks, grid[d], &blocks))
-      return interp_error(fr, ins, "a grid of more than 2^63 blocks");
+      return launch_error(in, site, loc, "a grid of more than 2^63 blocks");
   }
   if (threads > MAX_BLOCK_THREADS)
-    return interp_error(fr, ins, "a block of %lld threads exceeds the limit of %d", (long long)threads,
+    return launch_error(in, site, loc, "a block of %lld threads exceeds the limit of %d", (long long)threads,
                         MAX_BLOCK_THREADS);
   if (smem < 0 || (uint64_t)smem + k->shared_bytes > MAX_SHARED_BYTES)
-    return interp_error(fr, ins, "%lld bytes of dynamic shared memory (and %zu static) exceed the limit of %u",
+    return launch_error(in, site, loc, "%lld bytes of dynamic shared memory (and %zu static) exceed the limit of %u",
                         (long long)smem, k->shared_bytes, MAX_SHARED_BYTES);
   if (!in->be)
-    return interp_error(fr, ins, "a launch needs a device");
+    return launch_error(in, site, loc, "a launch needs a device");
   Launch *L = calloc(1, sizeof *L);
   Slot *copy = calloc(k->input_words + 1, sizeof *copy);
   if (!L || !copy) {
     free(L);
     free(copy);
-    return interp_error(fr, ins, "out of memory for a launch");
+    return launch_error(in, site, loc, "out of memory for a launch");
   }
   if (k->input_words)
     memcpy(copy, inputs, k->input_words * sizeof *copy);
@@ -2000,8 +2033,8 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   L->loc = loc;
   L->seq = in->nlaunches++;
   L->told = calloc((k->wide && k->wide->nmemo > k->nmemo ? k->wide->nmemo : k->nmemo) + 1, 1);
-  L->site = ins->op;
-  GpuState *gs = interp_gpu(in);
+  L->site = site;
+  GpuState *gs = kernel_gpu(in);
   /* forget launches that ended (their callback is done with them); only once the list has doubled
    * since the last sweep, so that launches a scheduler keeps queued cost O(1) each, not a walk */
   if (gs->nlaunch_list >= gs->sweep_at) {
@@ -2035,13 +2068,13 @@ int kernel_launch(Frame *fr, const Ins *ins, Kernel *k, const int64_t grid[3], c
   }
   if (!L->tok) {
     atomic_store(&L->done, 1);
-    return interp_error(fr, ins, "the device could not take the launch");
+    return launch_error(in, site, loc, "the device could not take the launch");
   }
   *tok = L->tok;
   return EX_NEXT;
 }
 
-void kernel_wait_all(Interp *in) {
+void kernel_wait_all(KHost *in) {
   GpuState *gs = in->gpu;
   if (!gs)
     return;
@@ -2060,7 +2093,7 @@ void kernel_wait_all(Interp *in) {
   }
 }
 
-void kernel_free_all(Interp *in) {
+void kernel_free_all(KHost *in) {
   GpuState *gs = in->gpu;
   if (!gs)
     return;

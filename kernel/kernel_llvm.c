@@ -30,7 +30,7 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
 #endif
-#include "interp/kernel.h"
+#include "kernel/internal.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -65,7 +65,7 @@ typedef struct LInfo {
   struct LGroup *group; /* the ops computed once per frame together (hoist) */
 } LInfo;
 
-static LInfo *linfo(Interp *in, Kernel *k) {
+static LInfo *linfo(KHost *in, Kernel *k) {
   LInfo **slot = (LInfo **)kernel_llvm_ext(k);
   if (!*slot)
     *slot = ir_alloc(in->ctx, sizeof **slot);
@@ -185,7 +185,7 @@ static bool l_shfl(KComp *kc, Op *op, KIns *k) {
         m = i;
   }
   bool valid = ir_op_attr(op, "return_value_and_is_valid") != NULL;
-  if (m < 0 || op->noperands != 4 || interp_words(op->operands[1]->type) != 1 ||
+  if (m < 0 || op->noperands != 4 || kernel_words(op->operands[1]->type) != 1 ||
       k->wout[0] != (valid ? 2u : 1u))
     return kernel_unsupported(kc, op, "this form of nvvm.shfl.sync");
   if (!k->vout[0])
@@ -385,7 +385,7 @@ static inline void load_one(const LMem *m, const char *p, Slot *o) {
   } else if (m->bytes == 8) {
     memcpy(o, p, 8);
   } else {
-    interp_load_elem(m->t, p, o);
+    kernel_load_elem(m->t, p, o);
   }
 }
 
@@ -395,7 +395,7 @@ static inline void store_one(const LMem *m, char *p, const Slot *v) {
   else if ((m->bytes == 4 && m->t->kind == TY_INT && m->t->u.i.width == 32) || m->bytes == 8)
     memcpy(p, v, m->bytes);
   else
-    interp_store_elem(m->t, p, v);
+    kernel_store_elem(m->t, p, v);
 }
 
 static inline char *ptr_of(const KFrame *f, const KIns *k, uint32_t op, uint32_t l) {
@@ -789,7 +789,7 @@ static bool scalar(const Type *t) {
 static uint32_t bytes_of(const Type *t) {
   if (t->kind == TY_LLVM_PTR || t->kind == TY_INDEX)
     return 8;
-  return interp_elem_bytes(t);
+  return kernel_elem_bytes(t);
 }
 
 /* getelementptr %p[%i] over a scalar element: its size, else 0 */
@@ -879,7 +879,7 @@ static bool affine_tid(KComp *kc, const Value *v, int64_t *cx, int64_t *cy, LAff
     uint32_t w;
     uint8_t vary;
     kernel_operand(kc, (Value *)v, &w, &vary);
-    return !vary && interp_words(v->type) == 1 && emit(a, N_WORD, w, 0);
+    return !vary && kernel_words(v->type) == 1 && emit(a, N_WORD, w, 0);
   }
   const Op *d = v->def;
   if (!d || depth > 8 || d->nresults != 1)
@@ -1012,7 +1012,7 @@ static bool l_mem(KComp *kc, Op *op, KIns *k, uint32_t ptr, Type *t) {
 /* ---- atomics ------------------------------------------------------------------------------- */
 
 static int64_t rmw_int(int bin, int64_t old, int64_t v, uint32_t w) {
-  uint64_t uo = interp_zext(old, w), uv = interp_zext(v, w);
+  uint64_t uo = kernel_zext(old, w), uv = kernel_zext(v, w);
   switch (bin) {
   case 0: return v;
   case 1: return old + v;
@@ -1047,10 +1047,10 @@ static void atomic_update(const LMem *m, char *p, const Slot *v, const Slot *cmp
     Slot o, n;
     if (m->bytes == 4) {
       uint32_t raw = __atomic_load_n((uint32_t *)(void *)p, __ATOMIC_SEQ_CST);
-      interp_load_elem(m->t, &raw, &o);
+      kernel_load_elem(m->t, &raw, &o);
     } else {
       uint64_t raw = __atomic_load_n((uint64_t *)(void *)p, __ATOMIC_SEQ_CST);
-      interp_load_elem(m->t, &raw, &o);
+      kernel_load_elem(m->t, &raw, &o);
     }
     bool is_float = m->t->kind == TY_FLOAT;
     if (cmp) {
@@ -1065,18 +1065,18 @@ static void atomic_update(const LMem *m, char *p, const Slot *v, const Slot *cmp
       else
         n.f = z;
     } else {
-      n.i = interp_sext((uint64_t)rmw_int(m->bin, o.i, v->i, w), w);
+      n.i = kernel_sext((uint64_t)rmw_int(m->bin, o.i, v->i, w), w);
     }
     bool done;
     if (m->bytes == 4) {
       uint32_t eo, en;
-      interp_store_elem(m->t, &eo, &o);
-      interp_store_elem(m->t, &en, &n);
+      kernel_store_elem(m->t, &eo, &o);
+      kernel_store_elem(m->t, &en, &n);
       done = __atomic_compare_exchange_n((uint32_t *)(void *)p, &eo, en, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     } else {
       uint64_t eo, en;
-      interp_store_elem(m->t, &eo, &o);
-      interp_store_elem(m->t, &en, &n);
+      kernel_store_elem(m->t, &eo, &o);
+      kernel_store_elem(m->t, &en, &n);
       done = __atomic_compare_exchange_n((uint64_t *)(void *)p, &eo, en, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     }
     if (done) {
@@ -1324,7 +1324,7 @@ static bool format_one(KFrame *f, const KIns *k, const LPrintf *pf, uint32_t l, 
       return kernel_error(f, k, l, "vprintf has fewer arguments than its format asks for"), false;
     const Type *t = pf->ft[next];
     Slot v = {0};
-    interp_load_elem(t, args + pf->off[next++], &v);
+    kernel_load_elem(t, args + pf->off[next++], &v);
     if (strchr("fFeEgGaA", conv)) {
       spec[n++] = conv;
       spec[n] = 0;
@@ -1352,7 +1352,7 @@ static bool format_one(KFrame *f, const KIns *k, const LPrintf *pf, uint32_t l, 
       if (conv == 'd' || conv == 'i' || conv == 'c')
         fprintf(out, spec, (long long)v.i);
       else
-        fprintf(out, spec, (unsigned long long)interp_zext(v.i, w));
+        fprintf(out, spec, (unsigned long long)kernel_zext(v.i, w));
     }
     c = q;
   }
@@ -1640,10 +1640,10 @@ static int64_t position_word(const Op *op, const Type *t, const Type **leaf) {
     int64_t p = pos->u.darr.ivals[i];
     if (t->kind == TY_LLVM_STRUCT && p >= 0 && p < t->u.agg.n) {
       for (int64_t j = 0; j < p; j++)
-        w += interp_words(t->u.agg.elems[j]);
+        w += kernel_words(t->u.agg.elems[j]);
       t = t->u.agg.elems[p];
     } else if (t->kind == TY_LLVM_ARRAY && p >= 0 && (uint64_t)p < t->u.arr.count) {
-      w += (uint32_t)p * interp_words(t->u.arr.elem);
+      w += (uint32_t)p * kernel_words(t->u.arr.elem);
       t = t->u.arr.elem;
     } else {
       return -1;
@@ -1676,13 +1676,13 @@ static bool l_words(KComp *kc, Op *op, KIns *k) {
       src[x] = (int32_t)x;
   } else if (ir_str_eq(name, "llvm.extractvalue") && op->noperands == 1) {
     int64_t w = position_word(op, op->operands[0]->type, &leaf);
-    if (w < 0 || interp_words(leaf) != n || w + n > k->win[0])
+    if (w < 0 || kernel_words(leaf) != n || w + n > k->win[0])
       return false;
     for (uint32_t x = 0; x < n; x++)
       src[x] = (int32_t)(w + x);
   } else if (ir_str_eq(name, "llvm.insertvalue") && op->noperands == 2) {
     int64_t w = position_word(op, op->operands[0]->type, &leaf);
-    if (w < 0 || interp_words(leaf) != k->win[1] || w + k->win[1] > n || k->win[0] != n)
+    if (w < 0 || kernel_words(leaf) != k->win[1] || w + k->win[1] > n || k->win[0] != n)
       return false;
     for (uint32_t x = 0; x < n; x++)
       src[x] = x >= w && x < w + k->win[1] ? (int32_t)(1u << 16 | (uint32_t)(x - w)) : (int32_t)x;
@@ -1874,7 +1874,7 @@ static bool compile_llvm(KComp *kc, Op *op, KIns *k) {
     return l_alloca(kc, op, k);
   if (ir_str_eq(op->name, "llvm.call"))
     return l_call(kc, op, k);
-  bool ok = !prefix(op->name, "nvvm.") && interp_compile_fn(op->name);
+  bool ok = !prefix(op->name, "nvvm.") && kc->in->ops && kc->in->ops->knows(op->name);
   for (uint32_t i = 0; ok && refused[i]; i++)
     ok = !ir_str_eq(op->name, refused[i]);
   if (ok && (twin_lanes(kc, op, k) || (ir_str_eq(op->name, "llvm.getelementptr") && gep_lanes(kc, op, k)) ||
@@ -1888,24 +1888,24 @@ static bool compile_llvm(KComp *kc, Op *op, KIns *k) {
 
 /* ---- binding a launch's memrefs --------------------------------------------------------------- */
 
-bool kernel_llvm_bind(Comp *c, Op *site, Op *fn, Kernel *k, uint32_t first, uint32_t n) {
-  LInfo *li = linfo(c->in, k);
+bool kernel_llvm_bind(KHost *h, Op *site, Op *fn, Kernel *k, uint32_t first, uint32_t n) {
+  LInfo *li = linfo(h, k);
   if (li->bound)
     return true; /* the first launch site's view (the kernel's argument words are the same) */
   li->bound = true;
   Block *entry = fn->regions[0].first;
-  li->refs = ir_alloc(c->in->ctx, (n + 1) * sizeof *li->refs);
+  li->refs = ir_alloc(h->ctx, (n + 1) * sizeof *li->refs);
   uint32_t arg = 0;
   for (uint32_t i = 0; i < n; i++) {
     Type *t = site->operands[first + i]->type;
-    uint32_t w = interp_words(t);
+    uint32_t w = kernel_words(t);
     if (t->kind == TY_UNRANKED_MEMREF || t->kind == TY_LLVM_PTR) {
       li->unchecked = true;
     } else if (t->kind == TY_MEMREF) {
       LRef *r = &li->refs[li->n];
       r->arg = i;
       r->rank = t->u.sh.rank;
-      r->esize = interp_elem_bytes(t->u.sh.elem);
+      r->esize = kernel_elem_bytes(t->u.sh.elem);
       if (r->rank > 8 || !r->esize || arg + w > entry->nargs) {
         li->unchecked = true;
       } else {

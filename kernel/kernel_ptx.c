@@ -41,8 +41,8 @@
  * errors and races are reported at the instruction with the thread and block, as the gpu.func
  * form reports them; an instruction or modifier this file does not run is a compile error at its
  * place, naming it, with a note at the launch. */
-#include "interp/kernel.h"
-#include "interp/kernel_fp.h"
+#include "kernel/internal.h"
+#include "kernel/kernel_fp.h"
 #include "ptx/ptx.h"
 
 #include <float.h>
@@ -1014,7 +1014,7 @@ static bool access_ok(KFrame *f, const KIns *k, const PIns *p, uint32_t l, char 
   if (st == BE_ERR_MEMORY) { /* the device said why; which thread, here */
     uint32_t t, bid[3];
     kernel_lane_block(f, l, &t, bid);
-    GpuState *gs = interp_gpu(f->L_in);
+    GpuState *gs = kernel_gpu(f->L_in);
     pthread_mutex_lock(&gs->mu);
     ir_diag(f->L_in->ctx, DIAG_NOTE, ir_op_loc(k->op), "the access of thread (%u, %u, %u) of block (%u, %u, %u)",
             t % f->bdim[0], t / f->bdim[0] % f->bdim[1], t / (f->bdim[0] * f->bdim[1]), bid[0], bid[1], bid[2]);
@@ -1296,7 +1296,7 @@ static int x_nop(KFrame *f, const KIns *k) {
 
 typedef struct PComp {
   KComp kc;
-  Comp *c;
+  KHost *h;
   Op *site;
   const PtxModule *m;
   const PtxFunc *fn;
@@ -1318,7 +1318,7 @@ typedef struct PComp {
 } PComp;
 
 static Loc *ptx_loc(PComp *pc, uint32_t line, uint32_t col) {
-  return ir_loc_file(pc->c->in->ctx, ir_intern_cstr(pc->c->in->ctx, pc->bufname), line, col);
+  return ir_loc_file(pc->h->ctx, ir_intern_cstr(pc->h->ctx, pc->bufname), line, col);
 }
 
 /* A located error in the PTX, with a note at the launch. */
@@ -1329,10 +1329,11 @@ static bool perr(PComp *pc, uint32_t line, uint32_t col, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  IrCtx *ctx = pc->c->in->ctx;
+  IrCtx *ctx = pc->h->ctx;
   ir_diag(ctx, DIAG_ERROR, ptx_loc(pc, line, col), "%s", msg);
-  ir_diag(ctx, DIAG_NOTE, ir_op_loc(pc->site), "in the kernel launched here");
-  pc->c->in->errors++;
+  if (pc->site)
+    ir_diag(ctx, DIAG_NOTE, ir_op_loc(pc->site), "in the kernel launched here");
+  pc->h->errors++;
   pc->failed = true;
   return false;
 }
@@ -1404,7 +1405,7 @@ static bool var_bytes(const PtxVar *v, uint64_t *bytes, uint64_t *esize) {
 static bool is_module_var(const PtxVar *v) { return v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST; }
 
 static const PGlobals *module_globals(PComp *pc) {
-  IrCtx *ctx = pc->c->in->ctx;
+  IrCtx *ctx = pc->h->ctx;
   uint32_t any = 0;
   for (uint32_t i = 0; i < pc->m->ndecls; i++)
     any += pc->m->decls[i].kind == PTX_DECL_VAR && is_module_var(pc->m->decls[i].var);
@@ -1429,12 +1430,12 @@ static const PGlobals *module_globals(PComp *pc) {
     g->off[g->n++] = (size_t)total;
     total += kernel_align16(bytes);
   }
-  if (!pc->c->in->be)
+  if (!pc->h->be)
     return perr(pc, 1, 1, "the .global and .const variables of the PTX need a device (no backend)"), NULL;
   char loc[320];
   snprintf(loc, sizeof loc, "%s: .global and .const variables", pc->bufname);
   const char *rloc = ir_intern_cstr(ctx, loc).s;
-  GpuState *gs = interp_gpu(pc->c->in);
+  GpuState *gs = kernel_gpu(pc->h);
   for (size_t i = 0; i < gs->nregs; i++)
     if (gs->regs[i].loc == rloc && gs->regs[i].bytes == total) { /* an earlier kernel of the binary's */
       g->base = gs->regs[i].ptr;
@@ -1476,11 +1477,11 @@ static const PGlobals *module_globals(PComp *pc) {
       memcpy(q + e * esize, &x, esize);
     }
   }
-  if (total && be_mem_register(pc->c->in->be, g->base, (size_t)total, rloc) != BE_OK)
+  if (total && be_mem_register(pc->h->be, g->base, (size_t)total, rloc) != BE_OK)
     return perr(pc, 1, 1, "the device does not take the .global and .const variables of the PTX"), NULL;
   struct GpuReg *r = total ? realloc(gs->regs, (gs->nregs + 1) * sizeof *r) : NULL;
   if (total && !r) {
-    be_mem_unregister(pc->c->in->be, g->base, rloc);
+    be_mem_unregister(pc->h->be, g->base, rloc);
     return perr(pc, 1, 1, "out of memory"), NULL;
   }
   if (r) {
@@ -1493,7 +1494,7 @@ static const PGlobals *module_globals(PComp *pc) {
 static char *global_var(PComp *pc, const char *name) {
   if (!pc->glob)
     return NULL;
-  const char *nm = ir_intern_cstr(pc->c->in->ctx, name).s;
+  const char *nm = ir_intern_cstr(pc->h->ctx, name).s;
   for (uint32_t i = 0; i < pc->glob->n; i++)
     if (pc->glob->names[i] == nm)
       return pc->glob->base + pc->glob->off[i];
@@ -2228,7 +2229,7 @@ static bool mem_type(PComp *pc, PIns *p) {
   if (!(is_int(p->t) || is_float(p->t) || is_half(p->t)) || w < 8 || w > 64)
     return unsupported(pc, "memory of this type");
   p->bytes = w / 8;
-  p->ety = ir_type_int(pc->c->in->ctx, w, SIGNLESS);
+  p->ety = ir_type_int(pc->h->ctx, w, SIGNLESS);
   return true;
 }
 
@@ -2501,7 +2502,7 @@ static bool shared_vars(PComp *pc) {
     cap += m->decls[i].kind == PTX_DECL_VAR && m->decls[i].var->space == PTX_SPACE_SHARED;
   for (uint32_t i = 0; i < fn->nstmts; i++)
     cap += fn->stmts[i].kind == PTX_STMT_VAR;
-  IrCtx *ctx = pc->c->in->ctx;
+  IrCtx *ctx = pc->h->ctx;
   pc->svars = ir_alloc(ctx, (cap + 1) * sizeof *pc->svars);
   pc->soff = ir_alloc(ctx, (cap + 1) * sizeof *pc->soff);
   pc->lvars = ir_alloc(ctx, (cap + 1) * sizeof *pc->lvars);
@@ -2560,8 +2561,8 @@ static bool shared_vars(PComp *pc) {
 }
 
 static Kernel *compile(PComp *pc) {
-  Comp *c = pc->c;
-  IrCtx *ctx = c->in->ctx;
+  KHost *h = pc->h;
+  IrCtx *ctx = h->ctx;
   const PtxFunc *fn = pc->fn;
   /* the kernel's op holds one op per instruction, so that reports that name an access's site
      (kernel_race.c) find its instruction */
@@ -2569,8 +2570,8 @@ static Kernel *compile(PComp *pc) {
   Block *iblk = ir_alloc(ctx, sizeof *iblk);
   iblk->parent = &kop->regions[0];
   kop->regions[0].first = kop->regions[0].last = iblk;
-  Kernel *k = kernel_new_front(c, kop);
-  pc->kc = (KComp){.in = c->in, .k = k};
+  Kernel *k = kernel_new_front(h, kop);
+  pc->kc = (KComp){.in = h, .k = k};
   /* parameters: one uniform word each */
   uint32_t np = fn->sig.nparams;
   pc->param_word = ir_alloc(ctx, (np + 1) * sizeof *pc->param_word);
@@ -2643,7 +2644,7 @@ static Kernel *compile(PComp *pc) {
         fall->loc = bl[cur].n > 1 ? bl[cur].ins[bl[cur].n - 2].loc : NULL;
         if (!fall->op) {
           fall->op = ir_op_new(ctx, "bra", ptx_loc(pc, fn->line, fn->col), NULL, 0, NULL, 0, NULL, 0);
-          fall->loc = interp_loc(c, fall->op);
+          fall->loc = kernel_loc(h, fall->op);
         }
       }
       cur = b;
@@ -2659,7 +2660,7 @@ static Kernel *compile(PComp *pc) {
     PIns *p = ir_alloc(ctx, sizeof *p);
     ki->op = ir_op_new(ctx, name, ptx_loc(pc, in->line, in->col), NULL, 0, NULL, 0, NULL, 0);
     ir_block_push_back(iblk, ki->op);
-    ki->loc = interp_loc(c, ki->op);
+    ki->loc = kernel_loc(h, ki->op);
     ki->aux = p;
     if (in->has_guard && !reg_operand(pc, &in->guard, &p->guard))
       break;
@@ -2703,7 +2704,7 @@ static Kernel *compile(PComp *pc) {
       ki->aux = p;
       ki->fn = x_bra;
       ki->op = ir_op_new(ctx, "ret", ptx_loc(pc, fn->line, fn->col), NULL, 0, NULL, 0, NULL, 0);
-      ki->loc = interp_loc(c, ki->op);
+      ki->loc = kernel_loc(h, ki->op);
     }
     KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb};
     for (uint32_t i = 0; i < nb; i++) {
@@ -2723,30 +2724,37 @@ static Kernel *compile(PComp *pc) {
   return out;
 }
 
-Kernel *kernel_of_ptx(Comp *c, Op *site, Op *bin, const char *text, size_t len, Str name) {
-  IrCtx *ctx = c->in->ctx;
-  Attr *sym = ir_op_attr(bin, "sym_name");
-  char buf[300];
-  if (sym && sym->kind == ATTR_STRING)
-    snprintf(buf, sizeof buf, "@%.*s.ptx", (int)sym->u.str.len, sym->u.str.s);
-  else
-    snprintf(buf, sizeof buf, "@binary.ptx");
-  const char *bufname = ir_intern_cstr(ctx, buf).s;
-  ir_ctx_add_source(ctx, bufname, text, len, 1, 1, true);
+/* The text as a source buffer of the context (diagnostics show its lines), parsed; NULL after a
+ * located error. */
+static PtxModule *parse(PComp *pc, const char *text, size_t len) {
+  IrCtx *ctx = pc->h->ctx;
+  pc->bufname = ir_intern_cstr(ctx, pc->bufname).s;
+  ir_ctx_add_source(ctx, pc->bufname, text, len, 1, 1, true);
   PtxError err;
-  PtxModule *m = ptx_parse(bufname, text, len, &err);
-  PComp pc = {.c = c, .site = site, .m = m, .bufname = bufname};
-  if (!m) {
-    perr(&pc, err.line, err.col, "%s", err.msg);
+  PtxModule *m = ptx_parse(pc->bufname, text, len, &err);
+  if (!m)
+    perr(pc, err.line, err.col, "%s", err.msg);
+  return m;
+}
+
+Kernel *kernel_of_ptx(KHost *h, Op *site, const char *bufname, const char *text, size_t len, Str name) {
+  IrCtx *ctx = h->ctx;
+  PComp pc = {.h = h, .site = site, .bufname = bufname};
+  PtxModule *m = parse(&pc, text, len);
+  pc.m = m;
+  if (!m)
     return NULL;
-  }
+  bufname = pc.bufname;
   char fname[256];
   snprintf(fname, sizeof fname, "%.*s", (int)name.len, name.s);
   const PtxFunc *fn = ptx_module_func(m, fname);
   Kernel *k = NULL;
   if (!fn || !fn->entry || !fn->defined) {
-    ir_op_error(ctx, site, "%s has no kernel (.entry) '%s'", bufname, fname);
-    c->in->errors++;
+    if (site)
+      ir_op_error(ctx, site, "%s has no kernel (.entry) '%s'", bufname, fname);
+    else
+      ir_diag(ctx, DIAG_ERROR, ptx_loc(&pc, 1, 1), "no kernel (.entry) '%s' here", fname);
+    h->errors++;
   } else {
     pc.fn = fn;
     pc.glob = module_globals(&pc);
@@ -2757,26 +2765,26 @@ Kernel *kernel_of_ptx(Comp *c, Op *site, Op *bin, const char *text, size_t len, 
   return k;
 }
 
-bool kernel_ptx_bind(Comp *c, Op *site, Kernel *k, uint32_t first, uint32_t n) {
+bool kernel_ptx_bind(KHost *h, Op *site, Kernel *k, uint32_t first, uint32_t n) {
   const PInfo *info = *kernel_llvm_ext(k);
   uint32_t w = 0; /* the parameter the operand's first word goes to */
   for (uint32_t i = 0; i < n; i++) {
     const Type *t = site->operands[first + i]->type;
-    uint32_t nw = interp_words(t);
+    uint32_t nw = kernel_words(t);
     for (uint32_t j = 0; j < nw && w < info->nparams; j++, w++) {
       /* a memref passes its descriptor's words (pointers, offset, sizes, strides: 64 bits each),
          as mlir-opt's lowering of a kernel's memref arguments takes them */
       unsigned pt = info->ptype[w], bits = ptx_type_bits((PtxType)pt);
       bool mr = t->kind == TY_MEMREF;
       unsigned tb = t->kind == TY_LLVM_PTR || t->kind == TY_INDEX || mr ? 64
-                    : t->kind == TY_INT || t->kind == TY_FLOAT    ? interp_elem_bytes(t) * 8
+                    : t->kind == TY_INT || t->kind == TY_FLOAT    ? kernel_elem_bytes(t) * 8
                                                                   : 0;
       bool fl = t->kind == TY_FLOAT;
       if (!tb || tb != bits || fl != is_float(pt)) {
-        ir_op_error(c->in->ctx, site, "passes %s as kernel operand %u to PTX kernel parameter %u of type .%s",
+        ir_op_error(h->ctx, site, "passes %s as kernel operand %u to PTX kernel parameter %u of type .%s",
                     mr ? "a memref descriptor word" : t->kind == TY_LLVM_PTR ? "a pointer" : fl ? "a float"
                     : t->kind == TY_INT ? "an integer" : "a value", i, w, ptx_type_name((PtxType)pt));
-        c->in->errors++;
+        h->errors++;
         return false;
       }
     }

@@ -3,15 +3,16 @@
  * The ops a kernel runs most (integer and float arithmetic, comparisons, selects, casts) have
  * lane loops of their own here: a uniform result is computed once, a varying one for every active
  * thread, reading each operand with a stride of 1 (varying) or 0 (uniform). Every other op of
- * these dialects runs through its host implementation (arith.c), called once per thread on a
- * small scratch frame, so kernels and host code share one definition of each op's semantics.
+ * these dialects runs through the host's implementation (KHost.ops: the interpreter's arith.c),
+ * called once per thread on a small scratch frame, so kernels and host code share one definition
+ * of each op's semantics.
  * Ops that can fail (division by zero) have lane loops of their own, so the error names the
  * thread. */
 /* Lane loops are the interpreter's inner loops: let gcc vectorize them. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
 #endif
-#include "interp/kernel.h"
+#include "kernel/internal.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -22,12 +23,13 @@
 #define HOST_WORDS 64
 
 typedef struct HostOp {
-  Ins ins;       /* compiled by the host compile function, slots in scratch */
+  const void *host;  /* compiled by the host (KHostOps.compile) for the scratch words */
+  uint32_t *out;     /* each result's first scratch word */
   uint32_t nwords;
 } HostOp;
 
-/* A host op's error: reported by the host implementation on a private copy of the interpreter
- * (whose error count is its own), counted with the kernels' errors. */
+/* A host op's error: reported by the host implementation (whose error count is its own), counted
+ * with the kernels' errors. */
 static int host_failed(KFrame *f) {
   kernel_failed(f);
   return EX_ERROR;
@@ -35,26 +37,19 @@ static int host_failed(KFrame *f) {
 
 static int x_host(KFrame *f, const KIns *k) {
   const HostOp *h = k->aux;
+  const KHostOps *ops = f->L_in->ops;
   Slot s[HOST_WORDS];
-  Interp copy = {0}; /* what a host op may read; errors are counted apart */
-  copy.ctx = f->L_in->ctx;
-  copy.module = f->L_in->module;
-  copy.be = f->L_in->be;
-  copy.out = f->L_in->out;
-  Frame hf = {0};
-  hf.s = s;
-  hf.in = &copy;
   bool vary = k->nout && k->vout[0];
   if (!vary) {
     uint32_t w = 0;
     for (uint32_t j = 0; j < k->nin; j++)
       for (uint32_t x = 0; x < k->win[j]; x++)
         s[w++] = *kw(f, k->in[j] + x, false);
-    if (h->ins.fn(&hf, &h->ins) == EX_ERROR)
+    if (ops->run(f->L_in, h->host, s) == EX_ERROR)
       return host_failed(f);
     for (uint32_t j = 0; j < k->nout; j++)
       for (uint32_t x = 0; x < k->wout[j]; x++)
-        *kw(f, k->out[j] + x, false) = s[h->ins.out[j] + x];
+        *kw(f, k->out[j] + x, false) = s[h->out[j] + x];
     return EX_NEXT;
   }
   int r = EX_NEXT;
@@ -63,34 +58,30 @@ static int x_host(KFrame *f, const KIns *k) {
     for (uint32_t j = 0; j < k->nin; j++)
       for (uint32_t x = 0; x < k->win[j]; x++)
         s[w++] = kw(f, k->in[j] + x, k->vin[j])[k->vin[j] ? l : 0];
-    if (h->ins.fn(&hf, &h->ins) == EX_ERROR) {
+    if (ops->run(f->L_in, h->host, s) == EX_ERROR) {
       r = host_failed(f);
       break;
     }
     for (uint32_t j = 0; j < k->nout; j++)
       for (uint32_t x = 0; x < k->wout[j]; x++)
-        kw(f, k->out[j] + x, true)[l] = s[h->ins.out[j] + x];
+        kw(f, k->out[j] + x, true)[l] = s[h->out[j] + x];
   });
   return r;
 }
 
-static bool host_op(Interp *in, Op *op, KIns *k) {
-  CompileFn fn = interp_compile_fn(op->name);
-  if (!fn)
+static bool host_op(KHost *in, Op *op, KIns *k) {
+  if (!in->ops || !in->ops->knows(op->name))
     return false;
   HostOp *h = ir_alloc(in->ctx, sizeof *h);
   uint32_t w = 0;
-  h->ins.op = op;
-  h->ins.nin = op->noperands;
-  h->ins.nout = op->nresults;
-  h->ins.in = ir_alloc(in->ctx, (op->noperands + 1) * sizeof(uint32_t));
-  h->ins.out = ir_alloc(in->ctx, (op->nresults + 1) * sizeof(uint32_t));
+  uint32_t *ins = ir_alloc(in->ctx, (op->noperands + 1) * sizeof(uint32_t));
+  h->out = ir_alloc(in->ctx, (op->nresults + 1) * sizeof(uint32_t));
   for (uint32_t j = 0; j < op->noperands; j++) {
-    h->ins.in[j] = w;
+    ins[j] = w;
     w += k->win[j];
   }
   for (uint32_t j = 0; j < op->nresults; j++) {
-    h->ins.out[j] = w;
+    h->out[j] = w;
     w += k->wout[j];
   }
   if (w > HOST_WORDS) {
@@ -99,8 +90,7 @@ static bool host_op(Interp *in, Op *op, KIns *k) {
     return false;
   }
   h->nwords = w;
-  Comp c = {in, NULL, w};
-  if (!fn(&c, op, &h->ins))
+  if (!(h->host = in->ops->compile(in, op, ins, h->out, w)))
     return false;
   k->aux = h;
   k->fn = x_host;
@@ -163,8 +153,8 @@ static inline Slot mk_f32(float x) {
     return EX_NEXT;                                                                                \
   }
 
-#define SX(v) interp_sext((uint64_t)(v), w)
-#define ZX(v) interp_zext((v), w)
+#define SX(v) kernel_sext((uint64_t)(v), w)
+#define ZX(v) kernel_zext((v), w)
 
 BIN(k_addi, i, int64_t, SX((uint64_t)a + (uint64_t)b))
 BIN(k_subi, i, int64_t, SX((uint64_t)a - (uint64_t)b))
@@ -237,14 +227,14 @@ BIN(k_minnumf64, f, double, fmin(a, b))
 /* Divisions check the divisor of every active thread first. kind: 0 divsi, 1 divui, 2 remsi,
  * 3 remui, 4 ceildivsi, 5 floordivsi, 6 ceildivui */
 static inline int64_t divide(int64_t a, int64_t b, uint32_t kind, uint32_t w) {
-  uint64_t ua = interp_zext(a, w), ub = interp_zext(b, w);
-  int64_t min = interp_sext(1ULL << (w - 1), w);
+  uint64_t ua = kernel_zext(a, w), ub = kernel_zext(b, w);
+  int64_t min = kernel_sext(1ULL << (w - 1), w);
   bool ovf = a == min && b == -1;
   switch (kind) {
   case 0: return ovf ? min : a / b;
-  case 1: return interp_sext(ua / ub, w);
+  case 1: return kernel_sext(ua / ub, w);
   case 2: return ovf ? 0 : a % b;
-  case 3: return interp_sext(ua % ub, w);
+  case 3: return kernel_sext(ua % ub, w);
   case 4: {
     if (ovf)
       return min;
@@ -257,7 +247,7 @@ static inline int64_t divide(int64_t a, int64_t b, uint32_t kind, uint32_t w) {
     int64_t q = a / b, r = a % b;
     return q - (r != 0 && ((r < 0) != (b < 0)));
   }
-  default: return interp_sext(ua / ub + (ua % ub != 0), w);
+  default: return kernel_sext(ua / ub + (ua % ub != 0), w);
   }
 }
 
@@ -266,7 +256,7 @@ static int k_div(KFrame *f, const KIns *k) {
   Slot *O = KOUT(f, k, 0);
   uint32_t w = k->a;
   if (!k->vout[0]) {
-    if (!interp_zext(B[0].i, w))
+    if (!kernel_zext(B[0].i, w))
       return kernel_error(f, k, f->act[0], "division by zero");
     O[0].i = divide(A[0].i, B[0].i, k->b, w);
     return EX_NEXT;
@@ -275,7 +265,7 @@ static int k_div(KFrame *f, const KIns *k) {
   int r = EX_NEXT;
   KLANES(f, l, {
     int64_t b = B[l * sb].i;
-    if (!interp_zext(b, w)) {
+    if (!kernel_zext(b, w)) {
       r = kernel_error(f, k, l, "division by zero");
       break;
     }
@@ -286,7 +276,7 @@ static int k_div(KFrame *f, const KIns *k) {
 
 /* predicates in arith.cmpi's order: eq ne slt sle sgt sge ult ule ugt uge */
 static inline bool cmpi(int64_t a, int64_t b, uint32_t pred, uint32_t w) {
-  uint64_t ua = interp_zext(a, w), ub = interp_zext(b, w);
+  uint64_t ua = kernel_zext(a, w), ub = kernel_zext(b, w);
   switch (pred) {
   case 0: return a == b;
   case 1: return a != b;
@@ -394,7 +384,7 @@ static int k_int_cast(KFrame *f, const KIns *k) {
   uint32_t w = k->a, to = k->b;
   bool z = k->imm;
   if (!k->vout[0]) {
-    O[0].i = interp_sext(z ? interp_zext(A[0].i, w) : (uint64_t)A[0].i, to);
+    O[0].i = kernel_sext(z ? kernel_zext(A[0].i, w) : (uint64_t)A[0].i, to);
     return EX_NEXT;
   }
   size_t sa = k->vin[0];
@@ -402,7 +392,7 @@ static int k_int_cast(KFrame *f, const KIns *k) {
     KLANES(f, l, { O[l].i = A[l * sa].i; });
     return EX_NEXT;
   }
-  KLANES(f, l, { O[l].i = interp_sext(z ? interp_zext(A[l * sa].i, w) : (uint64_t)A[l * sa].i, to); });
+  KLANES(f, l, { O[l].i = kernel_sext(z ? kernel_zext(A[l * sa].i, w) : (uint64_t)A[l * sa].i, to); });
   return EX_NEXT;
 }
 
@@ -482,7 +472,7 @@ int kernel_tidx_cmp(const Op *op) {
   return pred && pred->kind == ATTR_INT && pred->u.i.v >= 2 && pred->u.i.v <= 9 ? (int)pred->u.i.v : -1;
 }
 
-bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
+bool kernel_compile_arith(KHost *in, Op *op, KIns *k) {
   bool scalars = true;
   for (uint32_t j = 0; j < op->noperands; j++)
     scalars = scalars && is_scalar(op->operands[j]->type);
@@ -490,7 +480,7 @@ bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
     scalars = scalars && is_scalar(op->results[j].type);
   if (scalars && op->nresults == 1) {
     Type *rt = op->results[0].type;
-    uint32_t w = interp_int_width(rt);
+    uint32_t w = kernel_int_width(rt);
     for (size_t i = 0; w && i < sizeof int_ops / sizeof int_ops[0]; i++)
       if (ir_str_eq(op->name, int_ops[i].names[0]) || ir_str_eq(op->name, int_ops[i].names[1])) {
         static const KFn by_width[][3] = {{k_addi, k_addi64, k_addi32}, {k_subi, k_subi64, k_subi32},
@@ -517,7 +507,7 @@ bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
     if (ir_str_eq(op->name, "arith.cmpi") || ir_str_eq(op->name, "index.cmp")) {
       Attr *pred = ir_op_attr(op, "predicate");
       if (pred && pred->kind == ATTR_INT && pred->u.i.v >= 0 && pred->u.i.v <= 9) {
-        k->a = interp_int_width(op->operands[0]->type);
+        k->a = kernel_int_width(op->operands[0]->type);
         k->b = (uint32_t)pred->u.i.v;
         k->fn = k->a ? cmp_fns[k->b] : k_cmpi;
         if (kernel_tidx_cmp(op) >= 0 && k->vin[0] && !k->vin[1]) {
@@ -533,7 +523,7 @@ bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
         ir_str_eq(op->name, "arith.extsi") || ir_str_eq(op->name, "arith.extui") ||
         ir_str_eq(op->name, "arith.trunci") || ir_str_eq(op->name, "index.casts") ||
         ir_str_eq(op->name, "index.castu")) {
-      k->a = interp_int_width(op->operands[0]->type);
+      k->a = kernel_int_width(op->operands[0]->type);
       k->b = w;
       k->imm = ir_str_eq(op->name, "arith.extui") || ir_str_eq(op->name, "arith.index_castui") ||
                ir_str_eq(op->name, "index.castu");
@@ -542,7 +532,7 @@ bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
         return true;
       }
     }
-    if (ir_str_eq(op->name, "arith.sitofp") && (f32 || f64) && interp_int_width(op->operands[0]->type)) {
+    if (ir_str_eq(op->name, "arith.sitofp") && (f32 || f64) && kernel_int_width(op->operands[0]->type)) {
       k->imm = f64;
       k->fn = k_sitofp;
       return true;
@@ -555,4 +545,4 @@ bool kernel_compile_arith(Interp *in, Op *op, KIns *k) {
   return host_op(in, op, k);
 }
 
-bool kernel_compile_host(Interp *in, Op *op, KIns *k) { return host_op(in, op, k); }
+bool kernel_compile_host(KHost *in, Op *op, KIns *k) { return host_op(in, op, k); }

@@ -1,4 +1,4 @@
-/* kernel_fp.h - private to interp/: IEEE rounding for the PTX kernels (kernel_ptx.c): values of
+/* kernel_fp.h - private to kernel/: IEEE rounding for the PTX kernels (kernel_ptx.c): values of
  * the narrow float formats (f16, bf16, tf32) and f32 rounded by any of PTX's modes, and f32/f64
  * arithmetic rounded toward zero, down or up. Every result is the correctly rounded one, bit for
  * bit; nothing here depends on the host's rounding mode or on _Float16. */

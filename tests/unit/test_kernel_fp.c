@@ -1,8 +1,8 @@
-/* test_interp_fp.c - interp/kernel_fp.c's rounding against the host's: every f16 value, the
+/* test_kernel_fp.c - kernel/kernel_fp.c's rounding against the host's: every f16 value, the
  * f32 values at and beside each midpoint of two f16 values (and of two bf16 values) under each
  * rounding mode, integers, and f32 arithmetic rounded toward zero, down and up, compared bit for
  * bit with _Float16 conversions and f32 operations run under fesetround. */
-#include "interp/kernel_fp.h"
+#include "kernel/kernel_fp.h"
 
 #include <fenv.h>
 #include <math.h>
