@@ -420,54 +420,6 @@ BeStatus be_kernel_access_check(BeKernelCtx *ctx, const void *addr, size_t bytes
 typedef void (*BeForFn)(BeKernelCtx *ctx, size_t i, void *user);
 BeStatus be_kernel_parallel_for(BeKernelCtx *ctx, size_t n, BeForFn fn, void *user);
 
-/* ---- the mgpu* ABI (mgpu.c, exported by libmgpusim.so) ------------------------------------
- *
- * MLIR's GPU runtime wrapper functions, with upstream's C signatures: what `mlir-opt --gpu-to-llvm`
- * lowered host code calls. They run on a process-wide backend opened on the first call (see mgpu.c
- * for the environment variables) and closed at exit. */
-
-/* MLIR's StridedMemRefType<char, 1> read as a ranked descriptor of any rank: sizes[rank] and then
- * strides[rank] follow the offset. */
-typedef struct BeMemRef {
-    char *base;
-    char *data;
-    int64_t offset;
-    int64_t sizes_strides[];
-} BeMemRef;
-
-void *mgpuStreamCreate(void);
-void mgpuStreamDestroy(void *stream);
-void mgpuStreamSynchronize(void *stream);
-void mgpuStreamWaitEvent(void *stream, void *event);
-void *mgpuEventCreate(void);
-void mgpuEventDestroy(void *event);
-void mgpuEventSynchronize(void *event);
-void mgpuEventRecord(void *event, void *stream);
-/* 0 bytes gives NULL. The stream is not used: allocation is immediate, as cuMemAlloc. */
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
-/* Frees after the work already on stream (stream-ordered). NULL is ignored. */
-void mgpuMemFree(void *ptr, void *stream);
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
-void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
-void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream);
-void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes);
-void mgpuMemHostUnregister(void *ptr);
-void mgpuMemHostRegisterMemRef(int64_t rank, BeMemRef *descriptor, int64_t elementSizeBytes);
-void mgpuMemHostUnregisterMemRef(int64_t rank, BeMemRef *descriptor, int64_t elementSizeBytes);
-void mgpuSetDefaultDevice(int32_t device);
-void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
-void *mgpuModuleLoadJIT(void *data, int optLevel);
-void mgpuModuleUnload(void *module);
-void *mgpuModuleGetFunction(void *module, const char *name);
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
-                      intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params,
-                      void **extra, size_t paramsCount);
-
-/* For a host that runs lowered code itself (the interpreter): the mgpu* calls that follow run on
- * be (not owned) and are named loc in diagnostics and traces, until the next bind; be_mgpu_bind(NULL,
- * NULL) goes back to the process-wide device. Not exported by libmgpusim.so. */
-void be_mgpu_bind(Backend *be, const char *loc);
-
 /* Names, in traces, the calls this thread makes next and the ops they enqueue: `name` is what the
  * caller runs, as MLIR names it ("gpu.memcpy", "gpu.launch_func @kernels::@vadd", "llvm.call
  * @mgpuMemcpy"; libmgpusim.so: the C function, "mgpuMemcpy"), shown instead of the backend's own

@@ -631,9 +631,11 @@ static BeStatus module_load(void *self, const void *data, size_t size, BeModule 
     m->size = size;
     BeBlobKind kind = be_blob_kind(data, size);
     m->format = be_blob_kind_name(kind);
-    /* SASS will never run here, so say how to get PTX; PTX will, once the sim has a PTX front end */
+    /* SASS will never run here, so say how to get PTX; PTX runs on the kernel engine, which the
+       mgpu* ABI (mgpu/) hands PTX modules to before they reach a backend */
     const char *why = kind == BE_BLOB_CUBIN || kind == BE_BLOB_FATBIN ? "the sim cannot run SASS; " BE_BLOB_USE_PTX
-                      : kind == BE_BLOB_PTX ? "PTX kernels are not supported by the sim yet"
+                      : kind == BE_BLOB_PTX ? "PTX runs through mgpuModuleLoad (the kernel engine), not as a "
+                                              "backend module"
                                             : "the sim cannot run this kind of binary";
     sim_diag_report(b->dev, SIM_SEV_ERROR, SIM_DIAG_OTHER, loc,
                     "cannot load a device binary (%zu bytes, %s) on the sim: %s; launches from this "

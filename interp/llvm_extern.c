@@ -14,7 +14,7 @@
  *
  * Calls. llvm.call is func.call's compile function: the callee is an llvm.func with a body, or a
  * declaration this file or runner.c provides. The mgpu* runtime functions go to the mgpu ABI of
- * backends/ (be_mgpu_bind): on the interpreter's device, each call named by the llvm.call's
+ * mgpu/ (mgpu_bind): on the interpreter's device, each call named by the llvm.call's
  * location and the function ("prog.mlir:12:5 mgpuStreamWaitEvent"), so what the device finds
  * (a stream passed as an event, a race between two copies) points at the lowered op. Pointer
  * arguments the ABI will follow are checked first, like loads.
@@ -26,6 +26,7 @@
  * `gpu.launch_func <%stream : !llvm.ptr>`; those ops belong to the gpu host ops (gpu.c). A
  * gpu.binary's cubin or PTX cannot run on the sim; the backend says so when a module is loaded. */
 #include "interp/llvm.h"
+#include "mgpu/mgpu.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -578,7 +579,7 @@ static bool bind(Frame *fr, const Ins *call, const char *name) {
     interp_error(fr, call, "%s needs a device, and the interpreter has none", name);
     return false;
   }
-  be_mgpu_bind(fr->in->be, call_site(fr->in, call->op, name));
+  mgpu_bind(&fr->in->host, call_site(fr->in, call->op, name));
   char label[200];
   snprintf(label, sizeof label, "llvm.call @%s", name);
   be_trace_label(ir_intern_cstr(fr->in->ctx, label).s); /* traces name the call as the program does */
@@ -586,7 +587,7 @@ static bool bind(Frame *fr, const Ins *call, const char *name) {
 }
 
 static int unbind(void) {
-  be_mgpu_bind(NULL, NULL);
+  mgpu_bind(NULL, NULL);
   be_trace_label(NULL);
   return EX_NEXT;
 }

@@ -148,8 +148,10 @@ void kernel_error_notes(const KFrame *f) {
   }
   if (f->L->site)
     ir_diag(ctx, DIAG_NOTE, ir_op_loc(f->L->site), "in the kernel launched here");
-  else if (f->L->loc)
-    ir_diag(ctx, DIAG_NOTE, NULL, "in the kernel launched by %s", f->L->loc);
+  else if (f->L->loc) { /* a runtime call's launch (mgpuLaunchKernel): named by its site */
+    Loc at = {.kind = LOC_NAME, .file = {f->L->loc, strlen(f->L->loc)}};
+    ir_diag(ctx, DIAG_NOTE, &at, "in the kernel launched here");
+  }
 }
 
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...) {

@@ -182,6 +182,11 @@ bool kernel_llvm_bind(KHost *h, Op *site, Op *fn, Kernel *k, uint32_t first, uin
  * names the text in diagnostics ("@kernels.ptx": "@kernels.ptx:3:5: error: ..."), and the
  * module's .global and .const variables, which every kernel of one bufname shares. */
 Kernel *kernel_of_ptx(KHost *h, Op *site, const char *bufname, const char *text, size_t len, Str name);
+/* Whether the PTX text parses; false after a located diagnostic (a module load's check). */
+bool kernel_ptx_load(KHost *h, const char *bufname, const char *text, size_t len);
+/* The PTX kernel's parameter count, and the bytes of each of the first cap (as .param declares
+ * them: each is one word of the launch's inputs). */
+uint32_t kernel_ptx_params(const Kernel *k, uint32_t *bytes, uint32_t cap);
 /* Checks the launch operands first..first+n of site against the PTX kernel's parameters. */
 bool kernel_ptx_bind(KHost *h, Op *site, Kernel *k, uint32_t first, uint32_t n);
 /* Submits one launch: grid and block sizes, dynamic shared memory bytes, the input words (copied).

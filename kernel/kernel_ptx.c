@@ -2737,6 +2737,13 @@ static PtxModule *parse(PComp *pc, const char *text, size_t len) {
   return m;
 }
 
+bool kernel_ptx_load(KHost *h, const char *bufname, const char *text, size_t len) {
+  PComp pc = {.h = h, .bufname = bufname};
+  PtxModule *m = parse(&pc, text, len);
+  ptx_module_destroy(m);
+  return m != NULL;
+}
+
 Kernel *kernel_of_ptx(KHost *h, Op *site, const char *bufname, const char *text, size_t len, Str name) {
   IrCtx *ctx = h->ctx;
   PComp pc = {.h = h, .site = site, .bufname = bufname};
@@ -2790,4 +2797,11 @@ bool kernel_ptx_bind(KHost *h, Op *site, Kernel *k, uint32_t first, uint32_t n) 
     }
   }
   return true;
+}
+
+uint32_t kernel_ptx_params(const Kernel *k, uint32_t *bytes, uint32_t cap) {
+  const PInfo *info = *kernel_llvm_ext(k);
+  for (uint32_t i = 0; i < info->nparams && i < cap; i++)
+    bytes[i] = ptx_type_bits((PtxType)info->ptype[i]) / 8;
+  return info->nparams;
 }

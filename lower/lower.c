@@ -1,6 +1,6 @@
 /* lower.c - gpu host ops to `mgpu*` runtime calls, with one consistent meaning for tokens.
  *
- * The call shapes are those of MLIR 22's gpu-to-llvm (the ABI of backends/mgpu.c). What differs
+ * The call shapes are those of MLIR 22's gpu-to-llvm (the ABI of mgpu/mgpu.c). What differs
  * is how tokens are represented, because that is where MLIR 22 goes wrong:
  *
  *   Every !gpu.async.token becomes an !llvm.ptr that is a *stream*, always: a function argument,

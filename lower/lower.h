@@ -3,7 +3,7 @@
  * lower_module rewrites a parsed and verified module in place: every gpu host op (gpu.wait,
  * gpu.alloc, gpu.dealloc, gpu.memcpy, gpu.memset, gpu.host_register/unregister,
  * gpu.set_default_device, gpu.launch_func, gpu.launch after outlining) becomes a sequence of
- * `llvm.call @mgpu*` with MLIR 22's ABI (backends/mgpu.c), and every !gpu.async.token becomes an
+ * `llvm.call @mgpu*` with MLIR 22's ABI (mgpu/mgpu.c), and every !gpu.async.token becomes an
  * !llvm.ptr stream. Every op it makes carries the location of the op it came from, so a lowered
  * call can be matched to its high-level op. Host memrefs stay memrefs. The design is in
  * docs/design.md ("Lowering").

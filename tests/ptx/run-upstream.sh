@@ -17,9 +17,10 @@
 #   - run twice on the lowered file: `mlir-runner --shared-libs=libmgpusim.so,<runner utils>`
 #     (column mlir-runner) and `gpuinterp` (column gpuinterp), each output checked with FileCheck
 #     against the test's own CHECK lines (and --check-prefix, if the RUN line names one).
-# A run passes when it exits 0 and FileCheck accepts its output. Exit status: 1 if any run failed.
-# Until PTX kernels run, every test that gets that far fails with the "not supported" error, and
-# the table says so.
+# A run passes when it exits 0 and FileCheck accepts its output (when the RUN line checks it at all).
+# Exit status: 1 if any run failed.
+# Both runs compile the PTX for the same kernel engine; what it does not run yet is a located error
+# (at the PTX place), which the reason column quotes.
 #
 # -k KEEP_DIR keeps each test's lowered file and outputs there. Environment: GPUINTERP (default
 # build/gpuinterp), MGPUSIM (default build/libmgpusim.so), LLVM_BIN (default /usr/lib/llvm-22/bin),
@@ -172,7 +173,7 @@ def one(test, work):
     results, reasons = [], []
     for name, c in (("mlir-runner", rcmd), ("gpuinterp", [gpuinterp, lowered])):
         rc, out = run(c)
-        ok, fc = check(test, out, prefix, work, name)
+        ok, fc = check(test, out, prefix, work, name) if "FileCheck" in cmd else (True, "")
         if rc == 0 and ok:
             results.append("PASS")
         else:

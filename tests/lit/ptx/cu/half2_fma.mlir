@@ -2,15 +2,12 @@
 // reference ref/wide.c; edit those and rerun mkhost.py, not this file.
 //
 // Kernel @half2_fma runs (it is in mkhost.py's RUNNING): the output must be the reference's.
-// libmgpusim.so does not run PTX yet: mlir-runner's run checks that it says so at the load.
 
 // RUN: %mlir_opt %s -o /dev/null
 // RUN: %gpuinterp --emit=mlir %s | %mlir_opt -o /dev/null
 // RUN: %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %gpuinterp - 2>&1 | FileCheck %s
-// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s --check-prefix=NOT-YET-SIM
-
-// NOT-YET-SIM: mgpusim: mgpuModuleLoadJIT#1: error: cannot load a device binary ({{[0-9]+}} bytes, PTX) on the sim: PTX kernels are not supported by the sim yet
+// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s
 
 // CHECK: [14.875,  13.625,  12.4375,  11.2891,  10.1875,  9.14844,  8.15625,  7.21094,  6.3125,  5.46875,  4.67578,  4.13672,  3.42188,  2.75391,  2.14062,  1.57422,  1.05859,  0.592773,  0.177002,  -0.188843,  -0.504395,  -0.77002,  -1.00586,  -1.19238,  -1.3291,  -1.41504,  -1.45117,  -1.4375,  -1.37402,  -1.25977,  -1.09766,  -0.882812,  -0.617188,  -0.552734,  -0.210938,  0.183594,  0.628906,  1.12109,  1.66406,  2.25781,  2.90234,  3.59766,  4.33984,  5.13281,  5.5,  6.36719,  7.29688,  8.27344,  9.28906,  10.3672,  11.4844,  12.6484,  13.8828,  15.1484,  16.4688,  17.1562,  18.5469,  20,  21.5,  23.0625,  24.6562,  26.3125,  28,  29.75]
 

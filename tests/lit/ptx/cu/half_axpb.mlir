@@ -2,15 +2,12 @@
 // reference ref/half.c; edit those and rerun mkhost.py, not this file.
 //
 // Kernel @half_axpb runs (it is in mkhost.py's RUNNING): the output must be the reference's.
-// libmgpusim.so does not run PTX yet: mlir-runner's run checks that it says so at the load.
 
 // RUN: %mlir_opt %s -o /dev/null
 // RUN: %gpuinterp --emit=mlir %s | %mlir_opt -o /dev/null
 // RUN: %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %gpuinterp - 2>&1 | FileCheck %s
-// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s --check-prefix=NOT-YET-SIM
-
-// NOT-YET-SIM: mgpusim: mgpuModuleLoadJIT#1: error: cannot load a device binary ({{[0-9]+}} bytes, PTX) on the sim: PTX kernels are not supported by the sim yet
+// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s
 
 // CHECK: [100.125,  97.25,  94.4375,  91.625,  88.875,  86.125,  83.375,  80,  77.25,  74.5,  71.8125,  69.125,  66.4375,  63.8125,  59.875,  57.1875,  54.5625,  51.9375,  49.3125,  46.75,  44.1875,  39.75,  37.1562,  34.5938,  32.0625,  29.5469,  27.0625,  24.5938,  19.625,  17.125,  14.6562,  12.2031,  9.78125,  7.375,  5,  -0.5,  -2.91406,  -5.30078,  -7.66406,  -10,  -12.3125,  -14.6016,  -20.625,  -22.9531,  -25.25,  -27.5312,  -29.7812,  -32,  -34.1875,  -40.75]
 

@@ -2,15 +2,12 @@
 // reference ref/vector.c; edit those and rerun mkhost.py, not this file.
 //
 // Kernel @saxpy runs (it is in mkhost.py's RUNNING): the output must be the reference's.
-// libmgpusim.so does not run PTX yet: mlir-runner's run checks that it says so at the load.
 
 // RUN: %mlir_opt %s -o /dev/null
 // RUN: %gpuinterp --emit=mlir %s | %mlir_opt -o /dev/null
 // RUN: %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %gpuinterp - 2>&1 | FileCheck %s
-// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s --check-prefix=NOT-YET-SIM
-
-// NOT-YET-SIM: mgpusim: mgpuModuleLoadJIT#1: error: cannot load a device binary ({{[0-9]+}} bytes, PTX) on the sim: PTX kernels are not supported by the sim yet
+// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s
 
 // CHECK: [-4.5,  -2.75,  -1,  0.75,  2.5,  4.25,  6,  -2.75,  -1,  0.75,  2.5,  4.25,  6,  7.75,  -1,  0.75,  2.5,  4.25,  6,  7.75,  9.5,  0.75,  2.5,  4.25,  6,  7.75,  9.5,  11.25,  2.5,  4.25,  6,  7.75,  9.5,  11.25,  13,  4.25,  6,  7.75,  9.5,  11.25,  13,  14.75,  6,  7.75,  9.5,  11.25,  13,  14.75,  16.5,  7.75,  9.5,  11.25,  13,  14.75,  16.5,  18.25,  9.5,  11.25,  13,  14.75,  16.5,  18.25,  20,  11.25,  13,  14.75,  16.5,  18.25,  20,  21.75]
 

@@ -2,15 +2,12 @@
 // reference ref/vector.c; edit those and rerun mkhost.py, not this file.
 //
 // Kernel @vadd runs (it is in mkhost.py's RUNNING): the output must be the reference's.
-// libmgpusim.so does not run PTX yet: mlir-runner's run checks that it says so at the load.
 
 // RUN: %mlir_opt %s -o /dev/null
 // RUN: %gpuinterp --emit=mlir %s | %mlir_opt -o /dev/null
 // RUN: %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %gpuinterp - 2>&1 | FileCheck %s
-// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s --check-prefix=NOT-YET-SIM
-
-// NOT-YET-SIM: mgpusim: mgpuModuleLoadJIT#1: error: cannot load a device binary ({{[0-9]+}} bytes, PTX) on the sim: PTX kernels are not supported by the sim yet
+// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s
 
 // CHECK: [35,  35.5,  36,  36.5,  37,  37.5,  38,  38.5,  39,  39.5,  40,  40.5,  41,  41.5,  42,  42.5,  43,  43.5,  44,  44.5,  45,  45.5,  46,  46.5,  47,  47.5,  48,  48.5,  49,  49.5,  50,  50.5,  51,  51.5,  52,  52.5,  53,  53.5,  54,  54.5,  55,  55.5,  56,  56.5,  57,  57.5,  58,  58.5,  59,  59.5,  60,  60.5,  61,  61.5,  62,  62.5,  63,  63.5,  64,  64.5,  65,  65.5,  66,  66.5,  67,  67.5,  68,  68.5,  69,  69.5]
 

@@ -2,15 +2,12 @@
 // reference ref/warp.c; edit those and rerun mkhost.py, not this file.
 //
 // Kernel @warp_vote runs (it is in mkhost.py's RUNNING): the output must be the reference's.
-// libmgpusim.so does not run PTX yet: mlir-runner's run checks that it says so at the load.
 
 // RUN: %mlir_opt %s -o /dev/null
 // RUN: %gpuinterp --emit=mlir %s | %mlir_opt -o /dev/null
 // RUN: %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %gpuinterp - 2>&1 | FileCheck %s
-// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | not %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s --check-prefix=NOT-YET-SIM
-
-// NOT-YET-SIM: mgpusim: mgpuModuleLoadJIT#1: error: cannot load a device binary ({{[0-9]+}} bytes, PTX) on the sim: PTX kernels are not supported by the sim yet
+// RUN: %mlir_opt --gpu-to-llvm --reconcile-unrealized-casts %s | %mlir_runner -e main -entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_runner_utils.so.22.1,%mlir_lib_dir/libmlir_c_runner_utils.so.22.1,%mgpusim 2>&1 | FileCheck %s
 
 // CHECK: [-1731410330,  1717777177,  832146636,  -859412941]
 // CHECK: [0,  0,  0,  1]

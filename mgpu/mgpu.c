@@ -39,10 +39,13 @@
  * understood count as errors. Calls made after the handler ran do nothing.
  *
  * A host that runs lowered code itself (gpuinterp) calls these functions too, after
- * be_mgpu_bind(its device, the call's location): then no process-wide device is opened, nothing is
- * read from the environment, and diagnostics name the call by that location.
+ * mgpu_bind(its engine host, the call's location): then no process-wide device is opened, nothing
+ * is read from the environment, and diagnostics name the call by that location.
+ *
+ * Modules of PTX run on the kernel engine ("PTX modules" below); every other kind of device binary
+ * goes to the backend, which says why it cannot run it.
  */
-#include "backends/backend.h"
+#include "mgpu/mgpu.h"
 #include "sim/sim.h" /* sim_sched_parse: MGPUSIM_SCHED is checked as the sim reads it */
 
 #include <errno.h>
@@ -63,6 +66,7 @@ static TraceRecorder *rec;
 static const char *trace_path;
 static TraceFormat trace_format;
 static atomic_size_t n_errors, n_warnings;
+static bool no_race_check; /* MGPUSIM_RACE_CHECK=0 */
 
 /* The location arena: chunks of strings, freed at exit. Each thread fills its own chunk, so naming
  * a call takes no lock; the lock only guards the list of all chunks. */
@@ -137,9 +141,12 @@ static void sink(const BeDiag *d, void *user)
     be_diag_print(stderr, "mgpusim", d);
 }
 
+static void ptx_finish(void);
+
 static void finish(void)
 {
     BeSummary sum;
+    ptx_finish();
     be_close(dev, &sum);
     dev = NULL;
     if (rec && trace_path) {
@@ -205,7 +212,7 @@ static void start(void)
     if ((env = getenv("MGPUSIM_RACE_CHECK")) && strcmp(env, "0") != 0 && strcmp(env, "1") != 0)
         bad_env("MGPUSIM_RACE_CHECK", env, "0 or 1");
     if ((env = getenv("MGPUSIM_RACE_CHECK")) && strcmp(env, "0") == 0)
-        opt.no_race_check = true;
+        opt.no_race_check = no_race_check = true;
     if ((env = getenv("MGPUSIM_LEAK_CHECK"))) {
         if (strcmp(env, "off") == 0)
             opt.leak_check = BE_LEAK_OFF;
@@ -246,14 +253,17 @@ static void start(void)
     atexit(finish);
 }
 
-/* be_mgpu_bind: a host that runs lowered code itself (the interpreter) lends its device and
- * names the call, so the process-wide device is never opened. One host thread, as backend.h. */
+/* mgpu_bind: a host that runs lowered code itself (the interpreter) lends its device (and its
+ * kernel engine host) and names the call, so the process-wide device is never opened. One host
+ * thread, as backend.h. */
 static Backend *bound;
+static KHost *bound_host;
 static const char *bound_loc;
 
-void be_mgpu_bind(Backend *b, const char *loc)
+void mgpu_bind(KHost *host, const char *loc)
 {
-    bound = b;
+    bound_host = host;
+    bound = host ? host->be : NULL;
     bound_loc = loc;
 }
 
@@ -273,6 +283,251 @@ static bool dim(intptr_t v, uint32_t *out)
         return false;
     *out = (uint32_t)v;
     return true;
+}
+
+/* ---- PTX modules: run on the kernel engine ---- */
+
+/* A module of PTX (be_blob_kind) is not the backend's: its text is compiled for the kernel engine
+ * (kernel/kernel.h), a kernel at its first mgpuModuleGetFunction, and a launch runs it on the
+ * stream as gpuinterp runs a gpu.binary's kernel: bounds checks against the device's memory
+ * table, race recording, the first error of a launch reported (located in the PTX, named
+ * "@mgpuModuleLoadJIT#1.ptx" after the load) and the launch failed, which is sticky. Modules and
+ * functions of PTX are told apart from the backend's by address: lists of them are kept, and a
+ * handle is never dereferenced before it is found there. The process-wide device gets an engine
+ * host of its own (its context holds the texts and kernels until exit); a host that binds its
+ * own (mgpu_bind, the interpreter) lends that, so its kernels count among its errors. `ptx_lock`
+ * guards the lists; a host thread at a time calls the ABI (backend.h). */
+typedef struct PtxFn PtxFn;
+typedef struct PtxMod {
+    struct PtxMod *next;
+    KHost *host;
+    char *text;
+    size_t len;
+    const char *bufname;
+    bool unloaded;
+    PtxFn *fns;
+} PtxMod;
+struct PtxFn {
+    PtxFn *next;
+    PtxMod *m;
+    char *name;
+    Kernel *k;
+    uint32_t nparams;
+    uint32_t *bytes;  /* of each parameter */
+    PtxFn *all_next;  /* ptx_fns */
+};
+
+static pthread_mutex_t ptx_lock = PTHREAD_MUTEX_INITIALIZER;
+static PtxMod *ptx_mods;
+static PtxFn *ptx_fns;
+static KHost *own_host; /* the process-wide device's, made at the first PTX load */
+
+static KHost *engine_host(Backend *b)
+{
+    if (bound_host)
+        return bound_host;
+    if (!own_host) {
+        KHost *h = calloc(1, sizeof *h);
+        IrCtx *ctx = h ? ir_ctx_create() : NULL;
+        if (!ctx) {
+            free(h);
+            return NULL;
+        }
+        h->ctx = ctx;
+        h->be = b;
+        h->out = stdout;
+        h->no_race_check = no_race_check;
+        kernel_budget_init(&h->budget, 0, 0);
+        atomic_init(&h->credit, kernel_budget_credit(&h->budget));
+        own_host = h;
+    }
+    return own_host;
+}
+
+static PtxMod *ptx_module_of(void *h)
+{
+    pthread_mutex_lock(&ptx_lock);
+    PtxMod *m = ptx_mods;
+    while (m && (void *)m != h)
+        m = m->next;
+    pthread_mutex_unlock(&ptx_lock);
+    return m;
+}
+
+static PtxFn *ptx_function_of(void *h)
+{
+    pthread_mutex_lock(&ptx_lock);
+    PtxFn *f = ptx_fns;
+    while (f && (void *)f != h)
+        f = f->all_next;
+    pthread_mutex_unlock(&ptx_lock);
+    return f;
+}
+
+/* The text is copied: the caller's data need not outlive the call. NULL after a located error. */
+static void *ptx_load(Backend *b, const char *data, size_t size, const char *loc)
+{
+    KHost *h = engine_host(b);
+    PtxMod *m = h ? calloc(1, sizeof *m) : NULL;
+    char *text = m ? malloc(size + 1) : NULL;
+    if (!text) {
+        free(m);
+        be_report(b, true, "other", loc, "out of memory loading a PTX module");
+        return NULL;
+    }
+    memcpy(text, data, size);
+    text[size] = '\0';
+    char name[256];
+    snprintf(name, sizeof name, "@%s.ptx", loc);
+    m->host = h;
+    m->text = text;
+    m->len = size;
+    m->bufname = ir_intern_cstr(h->ctx, name).s;
+    if (!kernel_ptx_load(h, m->bufname, text, size)) {
+        free(text);
+        free(m);
+        return NULL;
+    }
+    pthread_mutex_lock(&ptx_lock);
+    m->next = ptx_mods;
+    ptx_mods = m;
+    pthread_mutex_unlock(&ptx_lock);
+    return m;
+}
+
+static void *ptx_function(Backend *b, PtxMod *m, const char *name, const char *loc)
+{
+    if (m->unloaded) {
+        be_report(b, true, "misuse", loc, "module was unloaded");
+        return NULL;
+    }
+    if (!name) {
+        be_report(b, true, "misuse", loc, "the kernel's name is NULL");
+        return NULL;
+    }
+    for (PtxFn *f = m->fns; f; f = f->next)
+        if (strcmp(f->name, name) == 0)
+            return f;
+    Kernel *k = kernel_of_ptx(m->host, NULL, m->bufname, m->text, m->len, (Str){name, strlen(name)});
+    if (!k)
+        return NULL;
+    PtxFn *f = calloc(1, sizeof *f);
+    char *nm = f ? strdup(name) : NULL;
+    uint32_t n = kernel_ptx_params(k, NULL, 0);
+    uint32_t *bytes = nm ? calloc(n + 1, sizeof *bytes) : NULL;
+    if (!bytes) {
+        free(nm);
+        free(f);
+        be_report(b, true, "other", loc, "out of memory");
+        return NULL;
+    }
+    kernel_ptx_params(k, bytes, n);
+    *f = (PtxFn){.m = m, .name = nm, .k = k, .nparams = n, .bytes = bytes};
+    pthread_mutex_lock(&ptx_lock);
+    f->next = m->fns;
+    m->fns = f;
+    f->all_next = ptx_fns;
+    ptx_fns = f;
+    pthread_mutex_unlock(&ptx_lock);
+    return f;
+}
+
+/* params[i] points at argument i, of the bytes its .param declares (upstream's callers pack them
+ * so); each becomes one word of the kernel's inputs. */
+static void ptx_launch(Backend *b, PtxFn *f, const intptr_t grid[3], const intptr_t block[3], int32_t smem,
+                       void *stream, void **params, size_t nparams, const char *loc)
+{
+    char msg[300];
+    if (f->m->unloaded) {
+        snprintf(msg, sizeof msg, "kernel '%s' is launched after its module was unloaded", f->name);
+        be_report(b, true, "misuse", loc, msg);
+        return;
+    }
+    if (nparams != f->nparams || (nparams && !params)) {
+        snprintf(msg, sizeof msg, "kernel '%s' (%s) takes %u parameters, and the launch passes %zu%s", f->name,
+                 f->m->bufname, f->nparams, nparams, nparams && !params ? " with no params array" : "");
+        be_report(b, true, "misuse", loc, msg);
+        return;
+    }
+    Slot *in = calloc(nparams + 1, sizeof *in);
+    if (!in) {
+        be_report(b, true, "other", loc, "out of memory for a launch");
+        return;
+    }
+    for (size_t i = 0; i < nparams; i++) {
+        if (!params[i]) {
+            snprintf(msg, sizeof msg, "parameter %zu of kernel '%s' is a NULL pointer (params[%zu] must point at "
+                     "the argument)", i, f->name, i);
+            be_report(b, true, "misuse", loc, msg);
+            free(in);
+            return;
+        }
+        memcpy(&in[i], params[i], f->bytes[i]);
+    }
+    KHost *h = f->m->host;
+    int64_t g[3] = {grid[0], grid[1], grid[2]}, bl[3] = {block[0], block[1], block[2]};
+    BeStream s = stream;
+    BeToken tok = NULL;
+    kernel_launch(h, NULL, f->k, g, bl, smem, in, NULL, 0, &tok, &s, loc);
+    free(in);
+    /* the launch's token stands for the stream's work so far: kept with the host's tokens until
+       its end, as the engine waits for its launches there */
+    GpuState *gs = tok ? kernel_gpu(h) : NULL;
+    if (gs && gs->ntoks == gs->captoks) {
+        size_t cap = gs->captoks ? gs->captoks * 2 : 64;
+        BeToken *p = realloc(gs->toks, cap * sizeof *p);
+        if (!p) {
+            be_token_wait(h->be, &tok, 1, loc);
+            be_token_release(h->be, tok);
+            return;
+        }
+        gs->toks = p;
+        gs->captoks = cap;
+    }
+    if (gs)
+        gs->toks[gs->ntoks++] = tok;
+}
+
+/* At exit, before the device closes: waits for the launches, counts their errors, and gives back
+ * what the process-wide engine host holds. */
+static void ptx_finish(void)
+{
+    KHost *h = own_host;
+    if (h) {
+        kernel_wait_all(h);
+        GpuState *gs = h->gpu;
+        atomic_fetch_add(&n_errors, ir_error_count(h->ctx)); /* what the engine wrote (the device counts its own) */
+        if (gs) {
+            for (size_t i = gs->nregs; i-- > 0;)
+                be_mem_unregister(h->be, gs->regs[i].ptr, "exit");
+            for (size_t i = 0; i < gs->ntoks; i++)
+                be_token_release(h->be, gs->toks[i]);
+        }
+        kernel_free_all(h);
+        if (gs) {
+            free(gs->regs);
+            free(gs->toks);
+            free(gs->kernels);
+            pthread_mutex_destroy(&gs->mu);
+            free(gs);
+        }
+        ir_ctx_destroy(h->ctx);
+        free(h);
+        own_host = NULL;
+    }
+    for (PtxMod *m = ptx_mods, *next; m; m = next) {
+        next = m->next;
+        for (PtxFn *f = m->fns, *fn; f; f = fn) {
+            fn = f->next;
+            free(f->name);
+            free(f->bytes);
+            free(f);
+        }
+        free(m->text);
+        free(m);
+    }
+    ptx_mods = NULL;
+    ptx_fns = NULL;
 }
 
 /* ---- the ABI ---- */
@@ -451,6 +706,8 @@ void mgpuSetDefaultDevice(int32_t device)
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize)
 {
     BE(mgpuModuleLoad, NULL);
+    if (data && be_blob_kind(data, gpuBlobSize) == BE_BLOB_PTX)
+        return ptx_load(b, data, gpuBlobSize, loc);
     BeModule m = NULL;
     be_module_load(b, data, gpuBlobSize, &m, loc);
     return m;
@@ -460,20 +717,33 @@ void *mgpuModuleLoad(void *data, size_t gpuBlobSize)
 void *mgpuModuleLoadJIT(void *data, int optLevel)
 {
     BE(mgpuModuleLoadJIT, NULL);
+    size_t size = data ? strlen(data) : 0;
+    if (data && be_blob_kind(data, size) == BE_BLOB_PTX)
+        return ptx_load(b, data, size, loc);
     BeModule m = NULL;
-    be_module_load(b, data, data ? strlen(data) : 0, &m, loc);
+    be_module_load(b, data, size, &m, loc);
     return m;
 }
 
 void mgpuModuleUnload(void *module)
 {
     BE(mgpuModuleUnload);
+    PtxMod *pm = ptx_module_of(module);
+    if (pm) {
+        if (pm->unloaded)
+            be_report(b, true, "misuse", loc, "module was already unloaded");
+        pm->unloaded = true;
+        return;
+    }
     be_module_unload(b, module, loc);
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name)
 {
     BE(mgpuModuleGetFunction, NULL);
+    PtxMod *pm = ptx_module_of(module);
+    if (pm)
+        return ptx_function(b, pm, name, loc);
     BeFunction f = NULL;
     be_module_function(b, module, name, &f, loc);
     return f;
@@ -495,6 +765,12 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
                  (long long)gridX, (long long)gridY, (long long)gridZ, (long long)blockX,
                  (long long)blockY, (long long)blockZ, smem);
         be_report(b, true, "misuse", loc, msg);
+        return;
+    }
+    PtxFn *pf = ptx_function_of(function);
+    if (pf) {
+        const intptr_t grid[3] = {gridX, gridY, gridZ}, block[3] = {blockX, blockY, blockZ};
+        ptx_launch(b, pf, grid, block, smem, stream, params, paramsCount, loc);
         return;
     }
     l.smem = (uint32_t)smem;
