@@ -17,6 +17,7 @@
  * that finds a failed kernel ends the run (gpu_sync_point: failed launches are sticky). */
 #include "interp/internal.h"
 #include "interp/llvm.h"
+#include "mgpu/mgpu.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -69,6 +70,7 @@ static void unregister(Interp *in, size_t i, const char *loc);
 
 void interp_gpu_free(Interp *in) {
   GpuState *gs = in->gpu;
+  mgpu_host_gone(&in->host); /* PTX modules the program loaded through the mgpu* ABI */
   if (!gs)
     return;
   kernel_free_all(&in->host);

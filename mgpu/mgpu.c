@@ -364,8 +364,10 @@ static PtxFn *ptx_function_of(void *h)
     return f;
 }
 
-/* The text is copied: the caller's data need not outlive the call. NULL after a located error. */
-static void *ptx_load(Backend *b, const char *data, size_t size, const char *loc)
+/* The text is copied: the caller's data need not outlive the call. NULL after a located error.
+ * The text is named after the call, "@mgpuModuleLoadJIT#2.ptx" (numbered also when a host bound
+ * the ABI and names the calls itself: the name keys the module's .global variables). */
+static void *ptx_load(Backend *b, const char *data, size_t size, int fn, const char *loc)
 {
     KHost *h = engine_host(b);
     PtxMod *m = h ? calloc(1, sizeof *m) : NULL;
@@ -378,7 +380,11 @@ static void *ptx_load(Backend *b, const char *data, size_t size, const char *loc
     memcpy(text, data, size);
     text[size] = '\0';
     char name[256];
-    snprintf(name, sizeof name, "@%s.ptx", loc);
+    if (bound)
+        snprintf(name, sizeof name, "@%s#%llu.ptx", names[fn],
+                 (unsigned long long)atomic_fetch_add_explicit(&calls[fn], 1, memory_order_relaxed) + 1);
+    else
+        snprintf(name, sizeof name, "@%s.ptx", loc);
     m->host = h;
     m->text = text;
     m->len = size;
@@ -488,6 +494,38 @@ static void ptx_launch(Backend *b, PtxFn *f, const intptr_t grid[3], const intpt
         gs->toks[gs->ntoks++] = tok;
 }
 
+static void ptx_free_module(PtxMod *m)
+{
+    for (PtxFn *f = m->fns, *fn; f; f = fn) {
+        fn = f->next;
+        free(f->name);
+        free(f->bytes);
+        free(f);
+    }
+    free(m->text);
+    free(m);
+}
+
+void mgpu_host_gone(KHost *host)
+{
+    pthread_mutex_lock(&ptx_lock);
+    for (PtxFn **pp = &ptx_fns; *pp;)
+        if ((*pp)->m->host == host)
+            *pp = (*pp)->all_next;
+        else
+            pp = &(*pp)->all_next;
+    for (PtxMod **pp = &ptx_mods; *pp;) {
+        PtxMod *m = *pp;
+        if (m->host == host) {
+            *pp = m->next;
+            ptx_free_module(m);
+        } else {
+            pp = &m->next;
+        }
+    }
+    pthread_mutex_unlock(&ptx_lock);
+}
+
 /* At exit, before the device closes: waits for the launches, counts their errors, and gives back
  * what the process-wide engine host holds. */
 static void ptx_finish(void)
@@ -517,14 +555,7 @@ static void ptx_finish(void)
     }
     for (PtxMod *m = ptx_mods, *next; m; m = next) {
         next = m->next;
-        for (PtxFn *f = m->fns, *fn; f; f = fn) {
-            fn = f->next;
-            free(f->name);
-            free(f->bytes);
-            free(f);
-        }
-        free(m->text);
-        free(m);
+        ptx_free_module(m);
     }
     ptx_mods = NULL;
     ptx_fns = NULL;
@@ -707,7 +738,7 @@ void *mgpuModuleLoad(void *data, size_t gpuBlobSize)
 {
     BE(mgpuModuleLoad, NULL);
     if (data && be_blob_kind(data, gpuBlobSize) == BE_BLOB_PTX)
-        return ptx_load(b, data, gpuBlobSize, loc);
+        return ptx_load(b, data, gpuBlobSize, F_mgpuModuleLoad, loc);
     BeModule m = NULL;
     be_module_load(b, data, gpuBlobSize, &m, loc);
     return m;
@@ -719,7 +750,7 @@ void *mgpuModuleLoadJIT(void *data, int optLevel)
     BE(mgpuModuleLoadJIT, NULL);
     size_t size = data ? strlen(data) : 0;
     if (data && be_blob_kind(data, size) == BE_BLOB_PTX)
-        return ptx_load(b, data, size, loc);
+        return ptx_load(b, data, size, F_mgpuModuleLoadJIT, loc);
     BeModule m = NULL;
     be_module_load(b, data, size, &m, loc);
     return m;

@@ -56,5 +56,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
  * traces, until the next bind; mgpu_bind(NULL, NULL) goes back to the process-wide device. Not
  * exported by libmgpusim.so. */
 void mgpu_bind(KHost *host, const char *loc);
+/* The host's end: forgets the PTX modules loaded on its engine (their handles are then none). */
+void mgpu_host_gone(KHost *host);
 
 #endif
