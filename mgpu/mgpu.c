@@ -42,8 +42,8 @@
  * mgpu_bind(its engine host, the call's location): then no process-wide device is opened, nothing
  * is read from the environment, and diagnostics name the call by that location.
  *
- * Modules of PTX run on the kernel engine ("PTX modules" below); every other kind of device binary
- * goes to the backend, which says why it cannot run it.
+ * Modules of PTX run on the kernel engine when the device is the sim ("PTX modules" below); every
+ * other kind of device binary, and PTX for a GPU, goes to the backend.
  */
 #include "mgpu/mgpu.h"
 #include "sim/sim.h" /* sim_sched_parse: MGPUSIM_SCHED is checked as the sim reads it */
@@ -287,8 +287,8 @@ static bool dim(intptr_t v, uint32_t *out)
 
 /* ---- PTX modules: run on the kernel engine ---- */
 
-/* A module of PTX (be_blob_kind) is not the backend's: its text is compiled for the kernel engine
- * (kernel/kernel.h), a kernel at its first mgpuModuleGetFunction, and a launch runs it on the
+/* A module of PTX (be_blob_kind) on the sim is not the backend's: its text is compiled for the
+ * kernel engine (kernel/kernel.h), a kernel at its first mgpuModuleGetFunction, and a launch runs it on the
  * stream as gpuinterp runs a gpu.binary's kernel: bounds checks against the device's memory
  * table, race recording, the first error of a launch reported (located in the PTX, named
  * "@mgpuModuleLoadJIT#1.ptx" after the load) and the launch failed, which is sticky. Modules and
@@ -362,6 +362,14 @@ static PtxFn *ptx_function_of(void *h)
         f = f->all_next;
     pthread_mutex_unlock(&ptx_lock);
     return f;
+}
+
+/* Whether a module of data (size bytes) is the engine's: PTX, on the sim (a GPU's driver loads
+ * PTX itself). */
+static bool ptx_for_engine(Backend *b, const void *data, size_t size)
+{
+    const char *dev_name = be_name(b);
+    return data && dev_name && strcmp(dev_name, "sim") == 0 && be_blob_kind(data, size) == BE_BLOB_PTX;
 }
 
 /* The text is copied: the caller's data need not outlive the call. NULL after a located error.
@@ -737,7 +745,7 @@ void mgpuSetDefaultDevice(int32_t device)
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize)
 {
     BE(mgpuModuleLoad, NULL);
-    if (data && be_blob_kind(data, gpuBlobSize) == BE_BLOB_PTX)
+    if (ptx_for_engine(b, data, gpuBlobSize))
         return ptx_load(b, data, gpuBlobSize, F_mgpuModuleLoad, loc);
     BeModule m = NULL;
     be_module_load(b, data, gpuBlobSize, &m, loc);
@@ -749,7 +757,7 @@ void *mgpuModuleLoadJIT(void *data, int optLevel)
 {
     BE(mgpuModuleLoadJIT, NULL);
     size_t size = data ? strlen(data) : 0;
-    if (data && be_blob_kind(data, size) == BE_BLOB_PTX)
+    if (ptx_for_engine(b, data, size))
         return ptx_load(b, data, size, F_mgpuModuleLoadJIT, loc);
     BeModule m = NULL;
     be_module_load(b, data, size, &m, loc);
