@@ -34,7 +34,8 @@
  * The module's .global and .const variables are one block of host memory per gpu.binary, filled
  * with their initializers and registered with the device (be_mem_register, unregistered at the end
  * with the program's registrations), so that their accesses are device accesses like the others.
- * bar.sync is gpu.barrier (kernel_ops.c: a divergent one is an error).
+ * bar.sync is gpu.barrier (kernel_ops.c: a divergent one is an error); a thread count must be the
+ * whole block's (checked when it runs), and bar.red reduces over the block once all are there.
  *
  * Diagnostics. The PTX text is kept as a source buffer named "@BINARY.ptx", and each instruction
  * has an op of its own located there (named as written, e.g. 'ld.global.f32'), so that runtime
@@ -48,8 +49,10 @@
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define WARP 32
 #define EXIT_PC UINT32_MAX
@@ -86,6 +89,7 @@ typedef struct PIns {
   uint32_t memo;
   uint32_t target, next; /* bra: the label's block, the next block */
   Type *ety;        /* memory: the element as an integer type (shared race value checks) */
+  KFn then;         /* bar.sync with a thread count, bar.red: the engine's barrier */
 } PIns;
 
 /* The kernel's parameters, for kernel_ptx_bind. */
@@ -103,9 +107,35 @@ static inline int64_t sext(uint64_t v, unsigned w) {
   return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
 }
 
+/* %clock and %clock64: one count for the whole process, one more at each read, so that a thread's
+ * later read is larger (a count of reads, not of cycles) */
+static _Atomic uint64_t clock_count;
+
+static uint64_t globaltimer(void) { /* %globaltimer: the host's monotonic clock in nanoseconds */
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static uint64_t sreg(const KFrame *f, const POpd *o, uint32_t l) {
   uint32_t c = o->comp, bx = f->bdim[0], by = f->bdim[1];
   switch (o->sreg) {
+  case PTX_SREG_CLOCK: case PTX_SREG_CLOCK64: return atomic_fetch_add_explicit(&clock_count, 1, memory_order_relaxed) + 1;
+  case PTX_SREG_CLOCK_HI: return (atomic_fetch_add_explicit(&clock_count, 1, memory_order_relaxed) + 1) >> 32;
+  case PTX_SREG_GLOBALTIMER: return globaltimer();
+  case PTX_SREG_GLOBALTIMER_LO: return globaltimer() & 0xffffffffu;
+  case PTX_SREG_GLOBALTIMER_HI: return globaltimer() >> 32;
+  case PTX_SREG_SMID: case PTX_SREG_GRIDID: case PTX_SREG_CLUSTER_CTARANK: case PTX_SREG_IS_EXPLICIT_CLUSTER:
+    return 0;
+  case PTX_SREG_NSMID: case PTX_SREG_CLUSTER_NCTARANK: return 1;
+  case PTX_SREG_CLUSTERID: case PTX_SREG_NCLUSTERID: { /* clusters of one block */
+    uint32_t bid[3], t;
+    kernel_lane_block(f, l, &t, bid);
+    return o->sreg == PTX_SREG_CLUSTERID ? bid[c] : f->gdim[c];
+  }
+  case PTX_SREG_CLUSTER_CTAID: return 0;
+  case PTX_SREG_CLUSTER_NCTAID: return 1;
+  case PTX_SREG_TOTAL_SMEM_SIZE: case PTX_SREG_AGGR_SMEM_SIZE: return (uint64_t)(f->priv - f->lo);
   case PTX_SREG_TID: return c == 0 ? l % bx : c == 1 ? l / bx % by : l / (bx * by);
   case PTX_SREG_NTID: return f->bdim[c];
   case PTX_SREG_CTAID: return f->bid[c];
@@ -1286,6 +1316,135 @@ static int x_warp_sync(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+enum { X_ANY, X_ALL };
+
+/* match.any.sync.t d, a, membermask: the threads of d's warp whose a equals this thread's;
+ * match.all.sync.t d[|p], a, membermask: the member mask when all of them hold the same a, else 0 */
+static int x_match(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  if (warp_check(f, k, &p->s[1], "match") == EX_ERROR)
+    return EX_ERROR;
+  unsigned w = ptx_type_bits((PtxType)p->t);
+  for (uint32_t i = 0; i < f->nact;) { /* a warp's active threads (its member mask) at a time */
+    uint32_t e = i, members = 0;
+    for (; e < f->nact && f->act[e] / WARP == f->act[i] / WARP; e++)
+      members |= UINT32_C(1) << (f->act[e] % WARP);
+    uint64_t first = wmask(rd(f, &p->s[0], f->act[i]), w);
+    bool same = true;
+    for (uint32_t j = i; j < e; j++)
+      same = same && wmask(rd(f, &p->s[0], f->act[j]), w) == first;
+    uint32_t eq[WARP];
+    for (uint32_t j = i; j < e; j++) {
+      uint64_t a = wmask(rd(f, &p->s[0], f->act[j]), w);
+      eq[j - i] = 0;
+      for (uint32_t q = i; q < e; q++)
+        if (wmask(rd(f, &p->s[0], f->act[q]), w) == a)
+          eq[j - i] |= UINT32_C(1) << (f->act[q] % WARP);
+    }
+    for (uint32_t j = i; j < e; j++) {
+      uint32_t l = f->act[j];
+      wr(f, &p->d[0], l, p->mode == X_ANY ? eq[j - i] : same ? members : 0);
+      if (p->nd > 1)
+        wr(f, &p->d[1], l, same);
+    }
+    i = e;
+  }
+  kernel_warp_sync(f);
+  return EX_NEXT;
+}
+
+enum { RX_ADD, RX_MIN, RX_MAX, RX_AND, RX_OR, RX_XOR };
+static const char *const redux_names[] = {"add", "min", "max", "and", "or", "xor"};
+
+/* redux.sync.op.t d, a, membermask: d is op over a of the warp's threads of the mask */
+static int x_redux(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  if (warp_check(f, k, &p->s[1], "redux") == EX_ERROR)
+    return EX_ERROR;
+  bool s = is_signed(p->t);
+  for (uint32_t i = 0; i < f->nact;) {
+    uint32_t e = i;
+    uint64_t r = wmask(rd(f, &p->s[0], f->act[i]), 32);
+    for (e = i + 1; e < f->nact && f->act[e] / WARP == f->act[i] / WARP; e++) {
+      uint64_t a = wmask(rd(f, &p->s[0], f->act[e]), 32);
+      switch (p->mode) {
+      case RX_ADD: r = wmask(r + a, 32); break;
+      case RX_MIN: r = (s ? sext(a, 32) < sext(r, 32) : a < r) ? a : r; break;
+      case RX_MAX: r = (s ? sext(a, 32) > sext(r, 32) : a > r) ? a : r; break;
+      case RX_AND: r &= a; break;
+      case RX_OR: r |= a; break;
+      default: r ^= a; break;
+      }
+    }
+    for (uint32_t j = i; j < e; j++)
+      wr(f, &p->d[0], f->act[j], r);
+    i = e;
+  }
+  kernel_warp_sync(f);
+  return EX_NEXT;
+}
+
+/* elect.sync d|p, membermask: the lowest thread of the mask is the leader; d its lane, p whether
+ * this thread is it */
+static int x_elect(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  if (warp_check(f, k, &p->s[0], "elect") == EX_ERROR)
+    return EX_ERROR;
+  for (uint32_t i = 0; i < f->nact;) {
+    uint32_t e = i, leader = f->act[i];
+    for (; e < f->nact && f->act[e] / WARP == leader / WARP; e++) {
+      wr(f, &p->d[0], f->act[e], leader % WARP);
+      if (p->nd > 1)
+        wr(f, &p->d[1], f->act[e], f->act[e] == leader);
+    }
+    i = e;
+  }
+  kernel_warp_sync(f);
+  return EX_NEXT;
+}
+
+/* bar.sync / barrier.sync a, b and bar.red: the engine's barrier is the whole block's, so the
+ * thread count b (s[1] when p->ns > 1) must be the block's threads (rounded up to whole warps). */
+static int bar_count_ok(KFrame *f, const KIns *k, const PIns *p) {
+  if (p->ns < 2)
+    return EX_NEXT;
+  uint32_t threads = f->bdim[0] * f->bdim[1] * f->bdim[2], whole = (threads + WARP - 1) / WARP * WARP;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint64_t b = wmask(rd(f, &p->s[1], f->act[i]), 32);
+    if (b != whole)
+      return kernel_error(f, k, f->act[i], "a barrier of %llu threads in a block of %u (%u in whole warps) is not "
+                          "supported by the PTX kernel engine yet: its barrier is the whole block's",
+                          (unsigned long long)b, threads, whole);
+  }
+  return EX_NEXT;
+}
+
+static int x_bar_count(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  if (bar_count_ok(f, k, p) == EX_ERROR)
+    return EX_ERROR;
+  return p->then(f, k);
+}
+
+enum { BR_POPC, BR_AND, BR_OR };
+static const char *const bar_red_names[] = {"popc", "and", "or"};
+
+/* bar.red.popc.u32 d, a[, b], {!}c; bar.red.and/or.pred d, a[, b], {!}c: a barrier, then d of
+ * every thread is the count of the block's threads whose c holds, or whether all / any hold
+ * (s[2]: c) */
+static int x_bar_red(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  if (bar_count_ok(f, k, p) == EX_ERROR || p->then(f, k) == EX_ERROR)
+    return EX_ERROR;
+  uint64_t n = 0;
+  KLANES(f, l, { n += rd(f, &p->s[2], l) & 1; });
+  uint64_t r = p->mode == BR_POPC ? n : p->mode == BR_AND ? n == f->nact : n != 0;
+  KLANES(f, l, { wr(f, &p->d[0], l, r); });
+  return EX_NEXT;
+}
+
+static int x_trap(KFrame *f, const KIns *k) { return kernel_error(f, k, f->act[0], "trap"); }
+
 static int x_nop(KFrame *f, const KIns *k) {
   (void)f;
   (void)k;
@@ -1544,7 +1703,12 @@ static bool operand(PComp *pc, const PtxOperand *o, POpd *out) {
     static const uint8_t ok[] = {PTX_SREG_TID,         PTX_SREG_NTID,        PTX_SREG_CTAID,       PTX_SREG_NCTAID,
                                  PTX_SREG_LANEID,      PTX_SREG_WARPID,      PTX_SREG_NWARPID,     PTX_SREG_LANEMASK_EQ,
                                  PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
-                                 PTX_SREG_DYNAMIC_SMEM_SIZE};
+                                 PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64,
+                                 PTX_SREG_GLOBALTIMER, PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
+                                 PTX_SREG_SMID, PTX_SREG_NSMID, PTX_SREG_GRIDID, PTX_SREG_TOTAL_SMEM_SIZE,
+                                 PTX_SREG_AGGR_SMEM_SIZE, PTX_SREG_CLUSTERID, PTX_SREG_NCLUSTERID,
+                                 PTX_SREG_CLUSTER_CTAID, PTX_SREG_CLUSTER_NCTAID, PTX_SREG_CLUSTER_CTARANK,
+                                 PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER};
     bool known = false;
     for (size_t i = 0; i < sizeof ok; i++)
       known |= o->sreg == ok[i];
@@ -2357,25 +2521,127 @@ static bool c_atom(PComp *pc, KIns *k, PIns *p) {
   return true;
 }
 
+/* bar.sync / barrier.sync a[, b], bar.red, bar.warp.sync: the barrier id a is any (the engine has one
+ * barrier per block); a thread count b must be the block's (checked when it runs) */
 static bool c_bar(PComp *pc, Op *op, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
-  static const char *const allowed[] = {"sync", "aligned", "warp", NULL};
-  bool found[3] = {0};
+  static const char *const allowed[] = {"sync", "aligned", "warp", "red", "popc", "and", "or", "arrive", NULL};
+  bool found[8] = {0};
   if (!mods(pc, p, allowed, found))
     return false;
   if (found[2]) { /* bar.warp.sync membermask */
-    if (!need_opds(pc, 1, 1) || !operand(pc, &in->opds[0], &p->s[0]))
-      return false;
+    if (found[0] + found[3] + found[7] != 1 || !need_opds(pc, 1, 1) || !operand(pc, &in->opds[0], &p->s[0]))
+      return found[0] + found[3] + found[7] != 1 ? unsupported(pc, NULL) : false;
     k->fn = x_warp_sync;
+    return true;
+  }
+  if (found[7])
+    return unsupported(pc, NULL); /* bar.arrive: the engine's barrier waits for every thread */
+  if (found[3]) { /* bar.red.op.t d, a[, b], {!}c */
+    int mode = name_index(bar_red_names, 3, in);
+    if (found[0] || mode < 0 || (mode == BR_POPC) != (p->t == PTX_T_U32) || (mode != BR_POPC && p->t != PTX_T_PRED))
+      return unsupported(pc, NULL);
+    if (!need_opds(pc, 3, 4) || !reg_operand(pc, &in->opds[0], &p->d[0]))
+      return false;
+    p->nd = 1;
+    p->mode = (uint8_t)mode;
+    p->ns = (uint8_t)(in->nopds - 1);
+    for (uint32_t i = 1; i < in->nopds; i++)
+      if (!operand(pc, &in->opds[i], &p->s[i + 1u == in->nopds ? 2 : i - 1]))
+        return false;
+    if (in->nopds == 3) /* no thread count: s[1] unused */
+      p->ns = 1;
+    if (!c_kbarrier(&pc->kc, op, k))
+      return false;
+    p->then = k->fn;
+    k->fn = x_bar_red;
     return true;
   }
   if (!found[0] && in->op == PTX_OP_BARRIER)
     return unsupported(pc, NULL);
-  if (in->nopds > 1)
-    return unsupported(pc, "a barrier with a thread count");
-  if (!need_opds(pc, 1, 1))
+  if (found[4] || found[5] || found[6] || !need_opds(pc, 1, 2))
+    return found[4] || found[5] || found[6] ? unsupported(pc, NULL) : false;
+  p->ns = (uint8_t)in->nopds;
+  for (uint32_t i = 0; i < in->nopds; i++)
+    if (!operand(pc, &in->opds[i], &p->s[i]))
+      return false;
+  if (!c_kbarrier(&pc->kc, op, k))
     return false;
-  return c_kbarrier(&pc->kc, op, k);
+  if (in->nopds > 1) {
+    p->then = k->fn;
+    k->fn = x_bar_count;
+  }
+  return true;
+}
+
+/* match.any.sync.t d, a, membermask; match.all.sync.t d[|p], a, membermask (t: .b32, .b64) */
+static bool c_match(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"sync", "any", "all", NULL};
+  bool found[3] = {0};
+  if (!mods(pc, p, allowed, found))
+    return false;
+  if (!found[0] || found[1] == found[2] || (p->t != PTX_T_B32 && p->t != PTX_T_B64))
+    return unsupported(pc, NULL);
+  if (!need_opds(pc, 3, 3) || !dest_operands(pc, &in->opds[0], p))
+    return false;
+  if (found[1] && p->nd > 1)
+    return unsupported(pc, "a predicate result of match.any");
+  p->mode = found[1] ? X_ANY : X_ALL;
+  p->ns = 2;
+  if (!operand(pc, &in->opds[1], &p->s[0]) || !operand(pc, &in->opds[2], &p->s[1]))
+    return false;
+  k->fn = x_match;
+  return true;
+}
+
+/* redux.sync.op.t d, a, membermask: add, min, max of .u32/.s32; and, or, xor of .b32 */
+static bool c_redux(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"sync", "add", "min", "max", "and", "or", "xor", NULL};
+  if (!mods(pc, p, allowed, NULL))
+    return false;
+  int mode = name_index(redux_names, 6, in);
+  bool arith = mode >= RX_ADD && mode <= RX_MAX;
+  if (!has(in, "sync") || mode < 0 || (arith ? p->t != PTX_T_U32 && p->t != PTX_T_S32 : p->t != PTX_T_B32))
+    return unsupported(pc, NULL);
+  p->mode = (uint8_t)mode;
+  if (!plain(pc, p, 2))
+    return false;
+  k->fn = x_redux;
+  return true;
+}
+
+/* elect.sync d|p, membermask */
+static bool c_elect(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"sync", NULL};
+  if (!mods(pc, p, allowed, NULL))
+    return false;
+  if (!has(in, "sync"))
+    return unsupported(pc, NULL);
+  if (!need_opds(pc, 2, 2) || !dest_operands(pc, &in->opds[0], p) || !operand(pc, &in->opds[1], &p->s[0]))
+    return false;
+  p->ns = 1;
+  k->fn = x_elect;
+  return true;
+}
+
+/* nanosleep.u32 t: the engine does not sleep (a thread's later instructions run after it anyway) */
+static bool c_nanosleep(PComp *pc, KIns *k, PIns *p) {
+  if (!mods(pc, p, NULL, NULL) || !need_opds(pc, 1, 1) || !operand(pc, &pc->insn->opds[0], &p->s[0]))
+    return false;
+  if (p->t != PTX_T_U32)
+    return unsupported(pc, NULL);
+  k->fn = x_nop;
+  return true;
+}
+
+static bool c_trap(PComp *pc, KIns *k, PIns *p) {
+  if (!mods(pc, p, NULL, NULL) || !need_opds(pc, 0, 0))
+    return false;
+  k->fn = x_trap;
+  return true;
 }
 
 static bool c_shfl(PComp *pc, KIns *k, PIns *p) {
@@ -2464,6 +2730,11 @@ static bool c_insn(PComp *pc, Op *op, KIns *k, PIns *p) {
   case PTX_OP_VOTE: return c_vote(pc, k, p);
   case PTX_OP_ACTIVEMASK: return c_activemask(pc, k, p);
   case PTX_OP_MEMBAR: case PTX_OP_FENCE: return c_fence(pc, k, p);
+  case PTX_OP_MATCH: return c_match(pc, k, p);
+  case PTX_OP_REDUX: return c_redux(pc, k, p);
+  case PTX_OP_ELECT: return c_elect(pc, k, p);
+  case PTX_OP_NANOSLEEP: return c_nanosleep(pc, k, p);
+  case PTX_OP_TRAP: return c_trap(pc, k, p);
   default: return unsupported(pc, NULL);
   }
 }

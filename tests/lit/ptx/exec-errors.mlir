@@ -9,6 +9,8 @@
 // shf without its mode; a lop3 whose table is a register; a .local store past the thread's local memory;
 // a load past the module's .global variables; two blocks storing different values to one of them;
 // fns with a base past bit 31; cvt.rna to other than .tf32; a whole vector register as an operand.
+// bar.arrive; a bar.sync thread count other than the block's; a redux by a thread outside its member
+// mask.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
@@ -65,8 +67,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// CHECK: {{^}}@errors.ptx:28:16: error: special register %clock is not supported by the PTX kernel engine yet
-// CHECK-NEXT: mov.u32 %r1, %clock;
+// CHECK: {{^}}@errors.ptx:28:16: error: special register %envreg3 is not supported by the PTX kernel engine yet
+// CHECK-NEXT: mov.u32 %r1, %envreg3;
 // CHECK-NEXT: {{^}} ^
 // CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+14]]:5: note: in the kernel launched here
 // CHECK-NEXT: gpu.launch_func
@@ -82,7 +84,7 @@ module attributes {gpu.container_module} {
     %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
-    gpu.launch_func @errors::@no_clock blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.launch_func @errors::@no_envreg blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return
@@ -532,6 +534,81 @@ module attributes {gpu.container_module} {
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
     gpu.launch_func @errors::@whole_vec blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:184:2: error: 'bar.arrive' is not supported by the PTX kernel engine yet
+// CHECK-NEXT: bar.arrive 	1, 64;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 64 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@arrive blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:190:2: error: 'bar.sync' op a barrier of 32 threads in a block of 64 (64 in whole warps) is not supported by the PTX kernel engine yet: its barrier is the whole block's (thread (0, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: bar.sync 	0, 32;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 64 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@bar_count blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:198:2: error: 'redux.sync.add.u32' op a thread outside the redux's member mask 0x0000ffff executes it (thread (16, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: redux.sync.add.u32 	%r2, %r1, 65535;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 32 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@redux_mask blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return
