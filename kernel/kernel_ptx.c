@@ -37,6 +37,11 @@
  * bar.sync is gpu.barrier (kernel_ops.c: a divergent one is an error); a thread count must be the
  * whole block's (checked when it runs), and bar.red reduces over the block once all are there.
  *
+ * Calls. A call of a .func compiles the callee's body in place, between the call's block and the
+ * block after it (PLayout says how its registers and variables are kept); vprintf and __assertfail
+ * are instructions of their own (x_vprintf, x_assertfail), as are trap and a call nested deeper
+ * than the engine inlines.
+ *
  * Diagnostics. The PTX text is kept as a source buffer named "@BINARY.ptx", and each instruction
  * has an op of its own located there (named as written, e.g. 'ld.global.f32'), so that runtime
  * errors and races are reported at the instruction with the thread and block, as the gpu.func
@@ -90,6 +95,7 @@ typedef struct PIns {
   uint32_t target, next; /* bra: the label's block, the next block */
   Type *ety;        /* memory: the element as an integer type (shared race value checks) */
   KFn then;         /* bar.sync with a thread count, bar.red: the engine's barrier */
+  struct PCall *call; /* vprintf, __assertfail, a call past the depth the engine inlines */
 } PIns;
 
 /* The kernel's parameters, for kernel_ptx_bind. */
@@ -244,8 +250,6 @@ static int x_cond_bra(KFrame *f, const KIns *k) {
   return EX_DONE;
 }
 
-/* ret, exit (p->target EXIT_PC); guarded, the others go on to the next block */
-static int x_cond_ret(KFrame *f, const KIns *k) { return x_cond_bra(f, k); }
 
 /* ---- moves, selects, compares ----------------------------------------------------------------- */
 
@@ -1453,6 +1457,59 @@ static int x_nop(KFrame *f, const KIns *k) {
 
 /* ---- compiling ---------------------------------------------------------------------------------- */
 
+/* Device functions are inlined: each call compiles the callee's body in place, between the call's
+ * block and the block after it (so that threads that skip the call wait for those that make it
+ * where the call ends, as the engine reconverges). A function's registers and its body's .local and
+ * .param variables are one storage per function and level of recursion (PLayout): non-recursive
+ * activations of a function never overlap in a thread, so every call site shares it, and the k-th
+ * activation of a function on the chain of calls has storage of its own. A .func's parameters and
+ * returns are the caller's .param variables named in the call (the callee reads and writes them
+ * in place). */
+#define CALL_DEPTH 32       /* calls nested at most; a call deeper than this is an error when it runs */
+#define INLINE_MAX 200000u  /* instructions the kernel and its inlined calls have at most */
+
+typedef struct PLayout {
+  const PtxFunc *fn;
+  uint32_t level;           /* how many activations of fn are on the chain of calls to it */
+  uint32_t reg0;            /* its registers' first varying word */
+  uint32_t *vecword;        /* per register of a .v2/.v4 declaration: its first component's word */
+  size_t *voff;             /* per statement: a .local or .param variable's offset in each thread's private memory */
+  struct PLayout *next;
+} PLayout;
+
+typedef struct PBind {      /* a body's .local or .param variable in scope */
+  const char *name;
+  size_t off;
+  bool local;
+} PBind;
+
+typedef struct PInst {      /* one inlined copy of a function being compiled (the kernel's own body too) */
+  const PtxFunc *fn;
+  const PLayout *lay;
+  uint32_t *lblk;           /* per label: its block; [nlabels]: where ret goes (the block after the call) */
+  const size_t *arg_off, *ret_off; /* a .func's parameters and returns: the caller's variables */
+  uint32_t bind0, fix0, depth;
+  const struct PInst *up;
+} PInst;
+
+typedef struct PFix {       /* a branch target to fill in when the instance's labels are all placed */
+  uint32_t *slot;
+  uint32_t label;
+} PFix;
+
+typedef struct PBlock {
+  KIns *ins;
+  uint32_t n, cap;
+} PBlock;
+
+/* vprintf, __assertfail and a call nested too deeply: the caller's .param variables they take */
+typedef struct PCall {
+  const char *name;
+  uint32_t nargs, depth;
+  size_t arg_off[5], ret_off;
+  bool has_ret;
+} PCall;
+
 typedef struct PComp {
   KComp kc;
   KHost *h;
@@ -1466,14 +1523,23 @@ typedef struct PComp {
   size_t *soff;
   uint32_t nsvars;
   size_t dyn_off;         /* the dynamic shared memory's offset (the static part's size) */
-  const PtxVar **lvars;   /* the body's .local variables and their offsets in each thread's private memory */
-  size_t *loff;
-  uint32_t nlvars;
   const struct PGlobals *glob; /* the binary's .global and .const variables, NULL when none */
   uint32_t cc_word;       /* the carry flag's varying word + 1; 0 until an instruction uses it */
   uint32_t *vecword;      /* per register of a .v2/.v4 declaration: its first component's word */
   const PtxInsn *insn;    /* being compiled */
   bool failed;
+  Block *iblk;            /* the kernel op's block: one op per instruction */
+  PInst *inst;            /* the function copy being compiled */
+  PBind *binds;           /* the variables in scope, innermost last */
+  uint32_t nbinds, capbinds;
+  PLayout *layouts;
+  PBlock *bl;             /* the kernel's blocks so far, in the order they run */
+  uint32_t nb, capb, cur; /* the block being filled */
+  bool closed;            /* it ends with a branch, ret or exit */
+  PFix *fix;
+  uint32_t nfix, capfix;
+  uint32_t ninsns;
+  bool zero_private;      /* the kernel calls vprintf: its threads' private memory starts zeroed */
 } PComp;
 
 static Loc *ptx_loc(PComp *pc, uint32_t line, uint32_t col) {
@@ -1520,14 +1586,27 @@ static bool bad_mod(PComp *pc, const PtxMod *m) {
               "'%s': modifier '.%s' is not supported by the PTX kernel engine yet", name, m->name);
 }
 
-static const PtxVar *local_var(PComp *pc, const char *name, size_t *off) {
-  for (uint32_t i = 0; i < pc->nlvars; i++)
-    if (pc->lvars[i]->name == name) {
-      *off = pc->loff[i];
-      return pc->lvars[i];
+/* A .local (local) or .param variable of the function's body in scope: its offset in each thread's
+ * private memory. A .func's parameters and returns are .param variables of its caller's. */
+static bool body_var(PComp *pc, const char *name, bool local, size_t *off) {
+  const PInst *in = pc->inst;
+  for (uint32_t i = pc->nbinds; in && i-- > in->bind0;)
+    if (pc->binds[i].name == name && pc->binds[i].local == local) {
+      *off = pc->binds[i].off;
+      return true;
     }
-  return NULL;
+  if (local || !in || in->fn->entry)
+    return false;
+  for (uint32_t i = 0; i < in->fn->sig.nparams; i++)
+    if (in->fn->sig.params[i].name == name)
+      return *off = in->arg_off[i], true;
+  for (uint32_t i = 0; i < in->fn->sig.nrets; i++)
+    if (in->fn->sig.rets[i].name == name)
+      return *off = in->ret_off[i], true;
+  return false;
 }
+
+static bool local_var(PComp *pc, const char *name, size_t *off) { return body_var(pc, name, true, off); }
 
 static const PtxVar *shared_var(PComp *pc, const char *name, size_t *off) {
   for (uint32_t i = 0; i < pc->nsvars; i++)
@@ -2343,7 +2422,13 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
     return p->space == PTX_SPACE_PARAM ? perr(pc, a->line, a->col, "expected a parameter") : true;
   const PtxOperand *b = a->base;
   if (p->space == PTX_SPACE_PARAM) {
-    for (uint32_t i = 0; b->kind == PTX_OPD_SYM && i < pc->fn->sig.nparams; i++)
+    size_t voff;
+    if (b->kind == PTX_OPD_SYM && body_var(pc, b->name, false, &voff)) { /* in the thread's private memory */
+      p->space = PTX_SPACE_LOCAL;
+      p->off += (int64_t)voff;
+      return true;
+    }
+    for (uint32_t i = 0; b->kind == PTX_OPD_SYM && pc->inst->fn->entry && i < pc->fn->sig.nparams; i++)
       if (pc->fn->sig.params[i].name == b->name) {
         p->s[si].word = pc->param_word[i];
         if (p->off < 0 || p->off + p->bytes > 8)
@@ -2351,8 +2436,8 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
                       "kernel engine yet", (long long)p->off, b->name);
         return true;
       }
-    return perr(pc, a->line, a->col, "ld.param of other than a kernel parameter is not supported by the PTX kernel "
-                "engine yet");
+    return perr(pc, a->line, a->col, "a .param access of other than a parameter or a .param variable is not "
+                "supported by the PTX kernel engine yet");
   }
   if (b->kind == PTX_OPD_SYM) {
     size_t off;
@@ -2364,6 +2449,8 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
       return true;
     }
     bool local = local_var(pc, b->name, &off);
+    if (!local && body_var(pc, b->name, false, &off))
+      return perr(pc, b->line, b->col, "'%s' is a .param variable, not in the instruction's state space", b->name);
     if (!local && !shared_var(pc, b->name, &off))
       return perr(pc, b->line, b->col, "the address of '%s' is not supported by the PTX kernel engine yet (only "
                   ".shared, .local, .global and .const variables)", b->name);
@@ -2425,7 +2512,7 @@ static bool c_ld(PComp *pc, KIns *k, PIns *p) {
   if (!vec_width(pc, d))
     return false;
   if (d->kind == PTX_OPD_VEC) {
-    if (p->space == PTX_SPACE_PARAM || d->n > 4)
+    if (d->n > 4)
       return unsupported(pc, "this vector load");
     p->nd = (uint8_t)d->n;
     for (uint32_t i = 0; i < d->n; i++)
@@ -2444,7 +2531,9 @@ static bool c_ld(PComp *pc, KIns *k, PIns *p) {
   p->ns = 1;
   if (!address(pc, p, &in->opds[1], 0))
     return false;
-  if (p->space == PTX_SPACE_PARAM) {
+  if (p->space == PTX_SPACE_PARAM) { /* a kernel parameter (a .param variable's access is a .local one now) */
+    if (p->nd > 1)
+      return unsupported(pc, "a vector load of a kernel parameter");
     k->fn = x_ld_param;
     return true;
   }
@@ -2455,10 +2544,15 @@ static bool c_ld(PComp *pc, KIns *k, PIns *p) {
 
 static bool c_st(PComp *pc, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
-  if (!mods(pc, p, mem_mods, NULL) || !mem_space(pc, p, false, true) || !mem_type(pc, p) || !need_opds(pc, 2, 2))
+  if (!mods(pc, p, mem_mods, NULL) || !mem_space(pc, p, p->space == PTX_SPACE_PARAM, true) || !mem_type(pc, p) ||
+      !need_opds(pc, 2, 2))
     return false;
+  if (p->space == PTX_SPACE_CONST)
+    return unsupported(pc, "memory of this state space");
   if (!address(pc, p, &in->opds[0], 0))
     return false;
+  if (p->space == PTX_SPACE_PARAM)
+    return unsupported(pc, "a store to a kernel parameter");
   const PtxOperand *v = &in->opds[1];
   if (!vec_width(pc, v))
     return false;
@@ -2739,11 +2833,6 @@ static bool c_insn(PComp *pc, Op *op, KIns *k, PIns *p) {
   }
 }
 
-typedef struct PBlock {
-  KIns *ins;
-  uint32_t n, cap;
-} PBlock;
-
 static KIns *block_add(PBlock *b) {
   if (b->n == b->cap) {
     uint32_t cap = b->cap ? 2 * b->cap : 16;
@@ -2762,9 +2851,22 @@ static bool is_term(const PtxInsn *in) {
   return in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT;
 }
 
+/* Private memory for a variable of `bytes` in each thread: its offset. */
+static size_t reserve_private(PComp *pc, uint64_t bytes) {
+  IrCtx *ctx = pc->h->ctx;
+  int64_t shape[1] = {(int64_t)bytes};
+  Type proto = {.kind = TY_MEMREF};
+  proto.u.sh.shape = shape;
+  proto.u.sh.rank = 1;
+  proto.u.sh.elem = ir_type_int(ctx, 8, SIGNLESS);
+  KAttr a = {.vary = true, .type = ir_type_intern(ctx, &proto)};
+  kernel_reserve_private(&pc->kc, &a);
+  return a.off;
+}
+
 /* The shared variables the kernel may name: the module's and its body's, at their offsets in the
- * block's static shared memory; an unsized one is the dynamic shared memory. The body's .local
- * variables: at their offsets in each thread's private memory. */
+ * block's static shared memory; an unsized one is the dynamic shared memory. (The body's .local
+ * and .param variables are its layout's.) */
 static bool shared_vars(PComp *pc) {
   const PtxModule *m = pc->m;
   const PtxFunc *fn = pc->fn;
@@ -2776,8 +2878,6 @@ static bool shared_vars(PComp *pc) {
   IrCtx *ctx = pc->h->ctx;
   pc->svars = ir_alloc(ctx, (cap + 1) * sizeof *pc->svars);
   pc->soff = ir_alloc(ctx, (cap + 1) * sizeof *pc->soff);
-  pc->lvars = ir_alloc(ctx, (cap + 1) * sizeof *pc->lvars);
-  pc->loff = ir_alloc(ctx, (cap + 1) * sizeof *pc->loff);
   size_t total = 0;
   for (uint32_t pass = 0; pass < 2; pass++) {
     uint32_t n = pass ? fn->nstmts : m->ndecls;
@@ -2789,31 +2889,8 @@ static bool shared_vars(PComp *pc) {
         v = fn->stmts[i].var;
       else
         continue;
-      if (pass == 1 && v->space == PTX_SPACE_LOCAL) { /* the thread's private memory */
-        uint64_t bytes = ptx_type_bits((PtxType)v->type) / 8 * (v->vec ? v->vec : 1);
-        for (uint32_t d = 0; d < v->ndims; d++)
-          bytes *= v->dims[d];
-        if (v->unsized || v->ninit || !bytes || bytes > (1u << 20) || v->align > 16)
-          return perr(pc, v->line, v->col, "a .local variable %s is not supported by the PTX kernel engine yet",
-                      v->unsized || !bytes ? "without a size" : v->ninit ? "with an initializer"
-                      : v->align > 16 ? "aligned to more than 16 bytes" : "of more than 1 MiB");
-        int64_t shape[1] = {(int64_t)bytes};
-        Type proto = {.kind = TY_MEMREF};
-        proto.u.sh.shape = shape;
-        proto.u.sh.rank = 1;
-        proto.u.sh.elem = ir_type_int(ctx, 8, SIGNLESS);
-        KAttr a = {.vary = true, .type = ir_type_intern(ctx, &proto)};
-        kernel_reserve_private(&pc->kc, &a);
-        pc->lvars[pc->nlvars] = v;
-        pc->loff[pc->nlvars++] = a.off;
-        continue;
-      }
-      if (v->space != PTX_SPACE_SHARED) {
-        if (pass == 1)
-          return perr(pc, v->line, v->col, "a .%s variable in a kernel is not supported by the PTX kernel engine "
-                      "yet", ptx_space_name((PtxSpace)v->space));
-        continue; /* module variables of other spaces: an error where one is used */
-      }
+      if (v->space != PTX_SPACE_SHARED)
+        continue; /* module variables of other spaces: an error where one is used; the body's: layout_of */
       uint64_t bytes = ptx_type_bits((PtxType)v->type) / 8 * (v->vec ? v->vec : 1);
       for (uint32_t d = 0; d < v->ndims; d++)
         bytes *= v->dims[d] ? v->dims[d] : 1;
@@ -2831,6 +2908,531 @@ static bool shared_vars(PComp *pc) {
   return true;
 }
 
+/* The storage of fn's level-th activation on a chain of calls: its registers, and its body's .local
+ * and .param variables in each thread's private memory. NULL after a diagnostic. */
+static const PLayout *layout_of(PComp *pc, const PtxFunc *fn, uint32_t level) {
+  for (const PLayout *l = pc->layouts; l; l = l->next)
+    if (l->fn == fn && l->level == level)
+      return l;
+  IrCtx *ctx = pc->h->ctx;
+  PLayout *lay = ir_alloc(ctx, sizeof *lay);
+  lay->fn = fn;
+  lay->level = level;
+  lay->reg0 = kernel_new_varying(&pc->kc, fn->nregs + 1);
+  lay->vecword = ir_alloc(ctx, (fn->nregs + 1) * sizeof *lay->vecword);
+  for (uint32_t i = 0; i < fn->nstmts; i++) { /* vector registers: a column per component */
+    const PtxRegDecl *d = fn->stmts[i].kind == PTX_STMT_REG ? fn->stmts[i].reg : NULL;
+    for (uint32_t r = 0; d && d->vec && r < d->count && d->first + r < fn->nregs; r++)
+      lay->vecword[d->first + r] = kernel_new_varying(&pc->kc, d->vec);
+  }
+  lay->voff = ir_alloc(ctx, (fn->nstmts + 1) * sizeof *lay->voff);
+  for (uint32_t i = 0; i < fn->nstmts; i++) {
+    if (fn->stmts[i].kind != PTX_STMT_VAR)
+      continue;
+    const PtxVar *v = fn->stmts[i].var;
+    if (v->space == PTX_SPACE_SHARED && fn->entry)
+      continue; /* shared_vars */
+    if (v->space != PTX_SPACE_LOCAL && v->space != PTX_SPACE_PARAM)
+      return perr(pc, v->line, v->col, "a .%s variable in a %s is not supported by the PTX kernel engine yet",
+                  ptx_space_name((PtxSpace)v->space), fn->entry ? "kernel" : "device function"), NULL;
+    const char *what = v->space == PTX_SPACE_LOCAL ? "a .local" : "a .param";
+    uint64_t bytes = 0, esize;
+    if (v->unsized || !var_bytes(v, &bytes, &esize))
+      return perr(pc, v->line, v->col, "%s variable without a size is not supported by the PTX kernel engine yet",
+                  what), NULL;
+    if (v->ninit || bytes > (1u << 20) || v->align > 16)
+      return perr(pc, v->line, v->col, "%s variable %s is not supported by the PTX kernel engine yet", what,
+                  v->ninit ? "with an initializer" : v->align > 16 ? "aligned to more than 16 bytes"
+                  : "of more than 1 MiB"), NULL;
+    lay->voff[i] = reserve_private(pc, bytes);
+  }
+  lay->next = pc->layouts;
+  pc->layouts = lay;
+  return lay;
+}
+
+static uint32_t new_block(PComp *pc) {
+  if (pc->nb == pc->capb) {
+    uint32_t cap = pc->capb ? 2 * pc->capb : 16;
+    PBlock *b = realloc(pc->bl, cap * sizeof *b);
+    if (!b)
+      abort();
+    pc->bl = b;
+    pc->capb = cap;
+  }
+  memset(&pc->bl[pc->nb], 0, sizeof pc->bl[pc->nb]);
+  return pc->nb++;
+}
+
+/* The target slot of a branch to label `label` of the instance (its nlabels: where ret goes),
+ * filled in when the instance ends. */
+static void add_fix(PComp *pc, uint32_t *slot, uint32_t label) {
+  if (pc->nfix == pc->capfix) {
+    uint32_t cap = pc->capfix ? 2 * pc->capfix : 16;
+    PFix *f = realloc(pc->fix, cap * sizeof *f);
+    if (!f)
+      abort();
+    pc->fix = f;
+    pc->capfix = cap;
+  }
+  pc->fix[pc->nfix++] = (PFix){slot, label};
+}
+
+static void resolve_fixes(PComp *pc, const PInst *in) {
+  for (uint32_t i = in->fix0; i < pc->nfix; i++)
+    *pc->fix[i].slot = in->lblk[pc->fix[i].label];
+  pc->nfix = in->fix0;
+}
+
+/* A jump at the end of the current block (where threads fall through to the next one), at the
+ * place of the block's last instruction (or of the function): to block `to`, or, with to
+ * UINT32_MAX, to label `label` of the instance. */
+static void add_jump(PComp *pc, uint32_t to, uint32_t label) {
+  IrCtx *ctx = pc->h->ctx;
+  PBlock *b = &pc->bl[pc->cur];
+  KIns *k = block_add(b);
+  PIns *p = ir_alloc(ctx, sizeof *p);
+  p->target = to;
+  if (to == UINT32_MAX)
+    add_fix(pc, &p->target, label);
+  k->aux = p;
+  k->fn = x_bra;
+  if (b->n > 1) {
+    k->op = b->ins[b->n - 2].op;
+    k->loc = b->ins[b->n - 2].loc;
+  } else {
+    const PtxFunc *fn = pc->inst->fn;
+    k->op = ir_op_new(ctx, "bra", ptx_loc(pc, fn->line, fn->col), NULL, 0, NULL, 0, NULL, 0);
+    k->loc = kernel_loc(pc->h, k->op);
+  }
+}
+
+/* Goes on in block b (threads fall through to it unless the current block ended in a branch). */
+static void start_block(PComp *pc, uint32_t b) {
+  if (!pc->closed)
+    add_jump(pc, b, 0);
+  pc->cur = b;
+  pc->closed = false;
+}
+
+/* ---- calls ----------------------------------------------------------------------------------- */
+
+static uint64_t priv_word(const KFrame *f, uint32_t l, size_t off, unsigned bytes) {
+  uint64_t v = 0;
+  memcpy(&v, f->priv + l * f->priv_stride + off, bytes);
+  return v;
+}
+
+static const PIns generic_access; /* an access of a generic address (access_ok) */
+
+/* Thread l reads bytes of memory at a generic address for vprintf or __assertfail: checked as its
+ * loads are. False after the error. */
+static bool read_mem(KFrame *f, const KIns *k, uint32_t l, uint64_t a, void *dst, uint32_t bytes) {
+  char *q = (char *)(uintptr_t)a;
+  int where;
+  if (!access_ok(f, k, &generic_access, l, q, bytes, false, &where))
+    return false;
+  memcpy(dst, q, bytes);
+  return true;
+}
+
+#define STR_MAX 4096
+
+/* A NUL-terminated string of thread l at a (at most STR_MAX bytes, NUL included) into s. */
+static bool read_str(KFrame *f, const KIns *k, uint32_t l, uint64_t a, char *s) {
+  for (uint32_t i = 0; i < STR_MAX; i++) {
+    if (!read_mem(f, k, l, a + i, s + i, 1))
+      return false;
+    if (!s[i])
+      return true;
+  }
+  kernel_error(f, k, l, "a string of more than %d bytes", STR_MAX - 1);
+  return false;
+}
+
+typedef struct PBuf {
+  char *s;
+  size_t n, cap;
+} PBuf;
+
+static void pbuf_add(PBuf *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    size_t cap = (b->n + n + 1) * 2;
+    char *p = realloc(b->s, cap);
+    if (!p)
+      return;
+    b->s = p;
+    b->cap = cap;
+  }
+  memcpy(b->s + b->n, s, n);
+  b->n += n;
+  b->s[b->n] = 0;
+}
+
+/* Thread l's vprintf(fmt, args): the format with each conversion taking the next argument of the
+ * buffer at args, as CUDA packs them: each at the next multiple of its size, integers of 4 bytes
+ * (8 with l, ll, z, j, t), doubles, pointers (%p, %s) of 8. *nargs: the arguments taken. */
+static bool vprintf_one(KFrame *f, const KIns *k, uint32_t l, uint64_t fmt, uint64_t args, PBuf *out,
+                        uint32_t *nargs) {
+  char *text = malloc(2 * STR_MAX);
+  if (!text)
+    return kernel_error(f, k, l, "out of memory"), false;
+  char *str = text + STR_MAX;
+  bool ok = read_str(f, k, l, fmt, text);
+  const char *s = text, *end = text + (ok ? strlen(text) : 0);
+  uint64_t off = 0;
+  *nargs = 0;
+  while (ok && s < end) {
+    const char *pct = strchr(s, '%');
+    if (!pct) {
+      pbuf_add(out, s, (size_t)(end - s));
+      break;
+    }
+    pbuf_add(out, s, (size_t)(pct - s));
+    const char *q = pct + 1;
+    if (*q == '%') {
+      pbuf_add(out, "%", 1);
+      s = q + 1;
+      continue;
+    }
+    char spec[48];
+    size_t n = 0;
+    spec[n++] = '%';
+    while (*q && strchr("-+ #0", *q) && n < 20)
+      spec[n++] = *q++;
+    while (*q && ((*q >= '0' && *q <= '9') || *q == '.') && n < 40)
+      spec[n++] = *q++;
+    unsigned size = 4, half = 0; /* half: 1 for h, 2 for hh */
+    while (*q && strchr("hlLzjt", *q)) {
+      if (*q == 'h')
+        half++;
+      else if (*q != 'L')
+        size = 8;
+      q++;
+    }
+    char conv = *q;
+    if (!conv || !strchr("diuxXocfFeEgGaAps", conv)) { /* not a conversion: printed as written */
+      pbuf_add(out, pct, (size_t)(q - pct) + (conv != 0));
+      s = q + (conv != 0);
+      continue;
+    }
+    s = q + 1;
+    if (strchr("fFeEgGaAps", conv))
+      size = 8;
+    off = (off + size - 1) / size * size;
+    uint64_t v = 0;
+    if (!read_mem(f, k, l, args + off, &v, size)) {
+      ok = false;
+      break;
+    }
+    off += size;
+    ++*nargs;
+    char tmp[160];
+    int len = 0;
+    switch (conv) {
+    case 'd': case 'i': {
+      int64_t x = size == 8 ? (int64_t)v : (int64_t)(int32_t)v;
+      x = half == 1 ? (int16_t)x : half > 1 ? (int8_t)x : x;
+      spec[n++] = 'l', spec[n++] = 'l', spec[n++] = conv, spec[n] = 0;
+      len = snprintf(tmp, sizeof tmp, spec, (long long)x);
+      break;
+    }
+    case 'u': case 'x': case 'X': case 'o': {
+      uint64_t x = half == 1 ? (uint16_t)v : half > 1 ? (uint8_t)v : v;
+      spec[n++] = 'l', spec[n++] = 'l', spec[n++] = conv, spec[n] = 0;
+      len = snprintf(tmp, sizeof tmp, spec, (unsigned long long)x);
+      break;
+    }
+    case 'c':
+      spec[n++] = 'c', spec[n] = 0;
+      len = snprintf(tmp, sizeof tmp, spec, (int)(uint8_t)v);
+      break;
+    case 'p':
+      spec[n++] = 'p', spec[n] = 0;
+      len = snprintf(tmp, sizeof tmp, spec, (void *)(uintptr_t)v);
+      break;
+    case 's':
+      if (v && !read_str(f, k, l, v, str)) {
+        ok = false;
+        break;
+      }
+      spec[n++] = 's', spec[n] = 0;
+      {
+        int m = snprintf(NULL, 0, spec, v ? str : "(null)");
+        char *w = m >= 0 ? malloc((size_t)m + 1) : NULL;
+        if (w) {
+          snprintf(w, (size_t)m + 1, spec, v ? str : "(null)");
+          pbuf_add(out, w, (size_t)m);
+          free(w);
+        }
+      }
+      break;
+    default: {
+      double x;
+      memcpy(&x, &v, 8);
+      spec[n++] = conv, spec[n] = 0;
+      len = snprintf(tmp, sizeof tmp, spec, x);
+      break;
+    }
+    }
+    if (len > 0)
+      pbuf_add(out, tmp, (size_t)len < sizeof tmp ? (size_t)len : sizeof tmp - 1);
+  }
+  free(text);
+  return ok;
+}
+
+/* call (r), vprintf, (fmt, args): each active thread's line, in thread order, written at once
+ * (kernel_print, as gpu.printf's); r gets the number of arguments the format took. */
+static int x_vprintf(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  const PCall *c = p->call;
+  PBuf b = {0};
+  int r = EX_NEXT;
+  for (uint32_t i = 0; i < f->nact && r == EX_NEXT; i++) {
+    uint32_t l = f->act[i], nargs;
+    if (!vprintf_one(f, k, l, priv_word(f, l, c->arg_off[0], 8), priv_word(f, l, c->arg_off[1], 8), &b, &nargs))
+      r = EX_ERROR;
+    else if (c->has_ret)
+      memcpy(f->priv + l * f->priv_stride + c->ret_off, &nargs, 4);
+  }
+  if (r == EX_NEXT && b.n)
+    kernel_print(f, b.s, b.n);
+  free(b.s);
+  return r;
+}
+
+/* call __assertfail, (message, file, line, function, charsize): the first active thread's
+ * failed assertion is the launch's error */
+static int x_assertfail(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  const PCall *c = p->call;
+  uint32_t l = f->act[0];
+  char *s = malloc(3 * STR_MAX);
+  if (!s)
+    return kernel_error(f, k, l, "assertion failed");
+  if (!read_str(f, k, l, priv_word(f, l, c->arg_off[0], 8), s) ||
+      !read_str(f, k, l, priv_word(f, l, c->arg_off[1], 8), s + STR_MAX) ||
+      !read_str(f, k, l, priv_word(f, l, c->arg_off[3], 8), s + 2 * STR_MAX)) {
+    free(s);
+    return EX_ERROR;
+  }
+  unsigned line = (unsigned)priv_word(f, l, c->arg_off[2], 4);
+  kernel_error(f, k, l, "assertion failed: %s (%s:%u, in %s)", s, s + STR_MAX, line, s + 2 * STR_MAX);
+  free(s);
+  return EX_ERROR;
+}
+
+/* The threads' private memory, zeroed where a kernel that calls vprintf starts: mlir-opt's lowering of
+ * gpu.printf packs an i8 argument in one byte of the buffer, where vprintf reads an int's four. */
+static int x_zero_private(KFrame *f, const KIns *k) {
+  (void)k;
+  KLANES(f, l, { memset(f->priv + l * f->priv_stride, 0, f->priv_stride); });
+  return EX_NEXT;
+}
+
+static int x_too_deep(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  return kernel_error(f, k, f->act[0], "the call of '%s' nests calls %u deep: the PTX kernel engine inlines calls "
+                      "%d deep at most", p->call->name, p->call->depth, CALL_DEPTH);
+}
+
+static bool emit_body(PComp *pc, PInst *in);
+
+/* The caller's .param variables a call names, as offsets; false after a diagnostic. */
+static bool call_vars(PComp *pc, const PtxOperand *list, size_t *off) {
+  for (uint32_t i = 0; list && i < list->n; i++) {
+    const PtxOperand *o = &list->elems[i];
+    if (o->kind != PTX_OPD_SYM || !body_var(pc, o->name, false, &off[i]))
+      return perr(pc, o->line, o->col, "a call argument other than a .param variable is not supported by the PTX "
+                  "kernel engine yet");
+  }
+  return true;
+}
+
+/* call[.uni] [(rets),] fn[, (args)]: a device function inlined here (see PLayout), or vprintf,
+ * __assertfail, a call nested too deeply as an instruction of their own in k. *inlined: whether
+ * the callee's blocks were made (then the caller goes on in the block after them). */
+static bool c_ptx_call(PComp *pc, KIns *k, PIns *p, bool *inlined) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"uni", NULL};
+  *inlined = false;
+  if (!mods(pc, p, allowed, NULL))
+    return false;
+  const PtxOperand *rets = NULL, *args = NULL, *callee = NULL;
+  uint32_t i = 0;
+  if (i < in->nopds && in->opds[i].kind == PTX_OPD_LIST)
+    rets = &in->opds[i++];
+  if (i < in->nopds && in->opds[i].kind == PTX_OPD_SYM)
+    callee = &in->opds[i++];
+  if (i < in->nopds && in->opds[i].kind == PTX_OPD_LIST)
+    args = &in->opds[i++];
+  if (!callee || i != in->nopds)
+    return unsupported(pc, "an indirect call");
+  const PtxFunc *fn = ptx_module_func(pc->m, callee->name);
+  if (!fn || fn->entry)
+    return perr(pc, callee->line, callee->col, "'%s' is not a device function (.func) of the module", callee->name);
+  uint32_t nargs = args ? args->n : 0, nrets = rets ? rets->n : 0;
+  if (nargs != fn->sig.nparams || nrets != fn->sig.nrets)
+    return perr(pc, in->line, in->col, "the call of '%s' passes %u argument%s and %u return%s for its %u parameter%s "
+                "and %u return%s", fn->name, nargs, nargs == 1 ? "" : "s", nrets, nrets == 1 ? "" : "s",
+                fn->sig.nparams, fn->sig.nparams == 1 ? "" : "s", fn->sig.nrets, fn->sig.nrets == 1 ? "" : "s");
+  IrCtx *ctx = pc->h->ctx;
+  size_t *arg_off = ir_alloc(ctx, (nargs + 1) * sizeof *arg_off), *ret_off = ir_alloc(ctx, (nrets + 1) * sizeof *ret_off);
+  if (!call_vars(pc, args, arg_off) || !call_vars(pc, rets, ret_off))
+    return false;
+  bool printf_ = !strcmp(fn->name, "vprintf"), assert_ = !strcmp(fn->name, "__assertfail");
+  if (!fn->defined && !printf_ && !assert_)
+    return perr(pc, callee->line, callee->col, "a call of the external function '%s' is not supported by the PTX "
+                "kernel engine yet (it runs vprintf and __assertfail)", fn->name);
+  uint32_t depth = pc->inst->depth + 1;
+  if (!fn->defined || depth > CALL_DEPTH) {
+    if (!fn->defined && (nargs != (printf_ ? 2u : 5u) || nrets > (printf_ ? 1u : 0u)))
+      return perr(pc, in->line, in->col, "'%s' is declared with other parameters than CUDA's", fn->name);
+    PCall *c = ir_alloc(ctx, sizeof *c);
+    c->name = ir_intern_cstr(ctx, fn->name).s; /* the module dies after compiling */
+    c->nargs = nargs;
+    c->depth = depth;
+    memcpy(c->arg_off, arg_off, (nargs < 5 ? nargs : 5) * sizeof *arg_off);
+    c->has_ret = nrets > 0;
+    c->ret_off = nrets ? ret_off[0] : 0;
+    p->call = c;
+    k->fn = !fn->defined ? (printf_ ? x_vprintf : x_assertfail) : x_too_deep;
+    pc->zero_private |= printf_;
+    return true;
+  }
+  uint32_t level = 0;
+  for (const PInst *u = pc->inst; u; u = u->up)
+    level += u->fn == fn;
+  const PLayout *lay = layout_of(pc, fn, level);
+  if (!lay)
+    return false;
+  /* the call's branch: to the callee's first block, or (guarded) there for the threads whose
+     guard holds and to the block after the callee for the others */
+  PInst callee_in = {.fn = fn, .lay = lay, .arg_off = arg_off, .ret_off = ret_off, .bind0 = pc->nbinds,
+                     .fix0 = pc->nfix, .depth = depth, .up = pc->inst};
+  callee_in.lblk = ir_alloc(ctx, (fn->nlabels + 1) * sizeof *callee_in.lblk);
+  k->fn = in->has_guard ? x_cond_bra : x_bra;
+  if (in->has_guard)
+    add_fix(pc, &p->next, fn->nlabels);
+  pc->closed = true;
+  p->target = new_block(pc);
+  start_block(pc, p->target);
+  *inlined = true;
+  PInst *caller = pc->inst;
+  uint32_t reg0 = pc->reg0, *vecword = pc->vecword;
+  pc->inst = &callee_in;
+  pc->reg0 = lay->reg0;
+  pc->vecword = lay->vecword;
+  bool ok = emit_body(pc, &callee_in);
+  pc->inst = caller;
+  pc->reg0 = reg0;
+  pc->vecword = vecword;
+  pc->nbinds = callee_in.bind0;
+  if (!ok)
+    return false;
+  callee_in.lblk[fn->nlabels] = new_block(pc);
+  start_block(pc, callee_in.lblk[fn->nlabels]);
+  resolve_fixes(pc, &callee_in);
+  return true;
+}
+
+/* The statements of in's function into blocks from the current one on; at its end the threads go
+ * where its ret goes. */
+static bool emit_body(PComp *pc, PInst *in) {
+  IrCtx *ctx = pc->h->ctx;
+  const PtxFunc *fn = in->fn;
+  uint32_t marks[64], nmarks = 0; /* the bindings at each open scope */
+  for (uint32_t i = 0; i < fn->nstmts && !pc->failed; i++) {
+    const PtxStmt *s = &fn->stmts[i];
+    if (s->kind == PTX_STMT_OPEN) {
+      if (nmarks == 64)
+        return perr(pc, fn->line, fn->col, "scopes nested more than 64 deep are not supported by the PTX kernel "
+                    "engine");
+      marks[nmarks++] = pc->nbinds;
+      continue;
+    }
+    if (s->kind == PTX_STMT_CLOSE) {
+      if (nmarks)
+        pc->nbinds = marks[--nmarks];
+      continue;
+    }
+    if (s->kind == PTX_STMT_VAR && (s->var->space == PTX_SPACE_LOCAL || s->var->space == PTX_SPACE_PARAM)) {
+      if (pc->nbinds == pc->capbinds) {
+        uint32_t cap = pc->capbinds ? 2 * pc->capbinds : 32;
+        PBind *b = realloc(pc->binds, cap * sizeof *b);
+        if (!b)
+          abort();
+        pc->binds = b;
+        pc->capbinds = cap;
+      }
+      pc->binds[pc->nbinds++] = (PBind){s->var->name, in->lay->voff[i], s->var->space == PTX_SPACE_LOCAL};
+      continue;
+    }
+    if (s->kind == PTX_STMT_LABEL) { /* a block of its own, unless the current one is still empty (not
+                                        the kernel's first: x_zero_private may go there) */
+      if (pc->bl[pc->cur].n || pc->cur == 0) {
+        in->lblk[s->label] = new_block(pc);
+        start_block(pc, in->lblk[s->label]);
+      } else
+        in->lblk[s->label] = pc->cur;
+      continue;
+    }
+    if (s->kind != PTX_STMT_INSN)
+      continue;
+    const PtxInsn *insn = &s->insn;
+    pc->insn = insn;
+    if (++pc->ninsns > INLINE_MAX)
+      return perr(pc, insn->line, insn->col, "the kernel with its calls inlined has more than %u instructions, more "
+                  "than the PTX kernel engine compiles", INLINE_MAX);
+    char name[160];
+    insn_name(insn, name, sizeof name);
+    KIns *ki = block_add(&pc->bl[pc->cur]);
+    PIns *p = ir_alloc(ctx, sizeof *p);
+    ki->op = ir_op_new(ctx, name, ptx_loc(pc, insn->line, insn->col), NULL, 0, NULL, 0, NULL, 0);
+    ir_block_push_back(pc->iblk, ki->op);
+    ki->loc = kernel_loc(pc->h, ki->op);
+    ki->aux = p;
+    if (insn->has_guard && !reg_operand(pc, &insn->guard, &p->guard))
+      return false;
+    if (is_term(insn)) {
+      static const char *const allowed[] = {"uni", NULL};
+      if (!mods(pc, p, allowed, NULL) || !need_opds(pc, insn->op == PTX_OP_BRA ? 1 : 0, insn->op == PTX_OP_BRA ? 1 : 0))
+        return false;
+      if (insn->op == PTX_OP_BRA && insn->opds[0].kind != PTX_OPD_LABEL)
+        return unsupported(pc, "a branch to other than a label");
+      if (insn->op == PTX_OP_EXIT)
+        p->target = EXIT_PC;
+      else
+        add_fix(pc, &p->target, insn->op == PTX_OP_BRA ? insn->opds[0].label : fn->nlabels);
+      ki->fn = insn->has_guard ? x_cond_bra : x_bra;
+      pc->closed = true;
+      p->next = new_block(pc);
+      start_block(pc, p->next);
+      continue;
+    }
+    if (insn->op == PTX_OP_CALL) {
+      bool inlined;
+      if (!c_ptx_call(pc, ki, p, &inlined))
+        return false;
+      if (inlined)
+        continue;
+    } else if (!c_insn(pc, ki->op, ki, p))
+      return false;
+    if (insn->has_guard) {
+      p->run = ki->fn;
+      ki->fn = x_guard;
+    }
+  }
+  if (pc->failed)
+    return false;
+  if (!pc->closed) { /* the end of the body: a ret */
+    add_jump(pc, UINT32_MAX, fn->nlabels);
+    pc->closed = true;
+  }
+  return true;
+}
+
 static Kernel *compile(PComp *pc) {
   KHost *h = pc->h;
   IrCtx *ctx = h->ctx;
@@ -2843,6 +3445,7 @@ static Kernel *compile(PComp *pc) {
   kop->regions[0].first = kop->regions[0].last = iblk;
   Kernel *k = kernel_new_front(h, kop);
   pc->kc = (KComp){.in = h, .k = k};
+  pc->iblk = iblk;
   /* parameters: one uniform word each */
   uint32_t np = fn->sig.nparams;
   pc->param_word = ir_alloc(ctx, (np + 1) * sizeof *pc->param_word);
@@ -2864,134 +3467,48 @@ static Kernel *compile(PComp *pc) {
     info->ptype[i] = v->type;
   }
   *kernel_llvm_ext(k) = info;
-  pc->reg0 = kernel_new_varying(&pc->kc, fn->nregs + 1);
-  pc->vecword = ir_alloc(ctx, (fn->nregs + 1) * sizeof *pc->vecword);
-  for (uint32_t i = 0; i < fn->nstmts; i++) { /* vector registers: a column per component */
-    const PtxRegDecl *d = fn->stmts[i].kind == PTX_STMT_REG ? fn->stmts[i].reg : NULL;
-    for (uint32_t r = 0; d && d->vec && r < d->count && d->first + r < fn->nregs; r++)
-      pc->vecword[d->first + r] = kernel_new_varying(&pc->kc, d->vec);
-  }
   if (!shared_vars(pc))
     return NULL;
-  /* basic blocks: a new one at each label and after each branch, ret and exit; the last one
-     (empty) is where every thread leaves */
-  uint32_t *blk = calloc(fn->nstmts + 1, sizeof *blk), *lblk = calloc(fn->nlabels + 1, sizeof *lblk), nb = 1;
-  bool fresh = true, pending = false;
-  for (uint32_t i = 0; i < fn->nstmts; i++) {
-    const PtxStmt *s = &fn->stmts[i];
-    if (s->kind == PTX_STMT_LABEL) {
-      if (!fresh || pending)
-        nb++;
-      fresh = true;
-      pending = false;
-      lblk[s->label] = nb - 1;
-    } else if (s->kind == PTX_STMT_INSN) {
-      if (pending)
-        nb++;
-      pending = is_term(&s->insn);
-      fresh = false;
-      blk[i] = nb - 1;
-    }
-  }
-  nb++; /* the exit block */
-  PBlock *bl = calloc(nb, sizeof *bl);
-  uint32_t cur = 0;
-  bool closed = false; /* the current block ended with an unguarded bra, ret or exit */
-  for (uint32_t i = 0; i < fn->nstmts && !pc->failed; i++) {
-    const PtxStmt *s = &fn->stmts[i];
-    if (s->kind == PTX_STMT_PROTO)
-      perr(pc, fn->line, fn->col, "call prototypes are not supported by the PTX kernel engine yet");
-    if (s->kind != PTX_STMT_INSN && s->kind != PTX_STMT_LABEL)
-      continue;
-    uint32_t b = s->kind == PTX_STMT_LABEL ? lblk[s->label] : blk[i];
-    if (b != cur) { /* the block before falls through to this one */
-      if (!closed) {
-        KIns *fall = block_add(&bl[cur]);
-        PIns *p = ir_alloc(ctx, sizeof *p);
-        p->target = b;
-        fall->aux = p;
-        fall->fn = x_bra;
-        fall->op = bl[cur].n > 1 ? bl[cur].ins[bl[cur].n - 2].op : NULL;
-        fall->loc = bl[cur].n > 1 ? bl[cur].ins[bl[cur].n - 2].loc : NULL;
-        if (!fall->op) {
-          fall->op = ir_op_new(ctx, "bra", ptx_loc(pc, fn->line, fn->col), NULL, 0, NULL, 0, NULL, 0);
-          fall->loc = kernel_loc(h, fall->op);
-        }
-      }
-      cur = b;
-      closed = false;
-    }
-    if (s->kind == PTX_STMT_LABEL)
-      continue;
-    const PtxInsn *in = &s->insn;
-    pc->insn = in;
-    char name[160];
-    insn_name(in, name, sizeof name);
-    KIns *ki = block_add(&bl[cur]);
-    PIns *p = ir_alloc(ctx, sizeof *p);
-    ki->op = ir_op_new(ctx, name, ptx_loc(pc, in->line, in->col), NULL, 0, NULL, 0, NULL, 0);
-    ir_block_push_back(iblk, ki->op);
-    ki->loc = kernel_loc(h, ki->op);
-    ki->aux = p;
-    if (in->has_guard && !reg_operand(pc, &in->guard, &p->guard))
-      break;
-    if (in->op == PTX_OP_BRA) {
-      static const char *const allowed[] = {"uni", NULL};
-      if (!mods(pc, p, allowed, NULL) || !need_opds(pc, 1, 1))
-        break;
-      if (in->opds[0].kind != PTX_OPD_LABEL) {
-        unsupported(pc, "a branch to other than a label");
-        break;
-      }
-      p->target = lblk[in->opds[0].label];
-      p->next = cur + 1;
-      ki->fn = in->has_guard ? x_cond_bra : x_bra;
-      closed = !in->has_guard;
-      continue;
-    }
-    if (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) {
-      static const char *const allowed[] = {"uni", NULL};
-      if (!mods(pc, p, allowed, NULL) || !need_opds(pc, 0, 0))
-        break;
-      p->target = EXIT_PC;
-      p->next = cur + 1;
-      ki->fn = in->has_guard ? x_cond_ret : x_bra;
-      closed = !in->has_guard;
-      continue;
-    }
-    if (!c_insn(pc, ki->op, ki, p))
-      break;
-    if (in->has_guard) {
-      p->run = ki->fn;
-      ki->fn = x_guard;
-    }
-  }
+  const PLayout *lay = layout_of(pc, fn, 0);
+  if (!lay)
+    return NULL;
+  pc->reg0 = lay->reg0;
+  pc->vecword = lay->vecword;
+  PInst entry = {.fn = fn, .lay = lay};
+  entry.lblk = ir_alloc(ctx, (fn->nlabels + 1) * sizeof *entry.lblk);
+  entry.lblk[fn->nlabels] = EXIT_PC; /* the kernel's ret ends the thread */
+  pc->inst = &entry;
+  pc->cur = new_block(pc);
+  bool ok = emit_body(pc, &entry);
   Kernel *out = NULL;
-  if (!pc->failed) {
-    if (!closed && cur + 1 < nb) { /* the last block falls through to the exit */
-      KIns *ki = block_add(&bl[cur]);
-      PIns *p = ir_alloc(ctx, sizeof *p);
-      p->target = EXIT_PC;
-      ki->aux = p;
-      ki->fn = x_bra;
-      ki->op = ir_op_new(ctx, "ret", ptx_loc(pc, fn->line, fn->col), NULL, 0, NULL, 0, NULL, 0);
-      ki->loc = kernel_loc(h, ki->op);
+  if (ok && !pc->failed) {
+    resolve_fixes(pc, &entry);
+    new_block(pc); /* an empty last block: where the threads leave */
+    if (pc->zero_private) { /* first of all */
+      PBlock *b0 = &pc->bl[0];
+      block_add(b0);
+      memmove(b0->ins + 1, b0->ins, (b0->n - 1) * sizeof *b0->ins);
+      memset(b0->ins, 0, sizeof *b0->ins);
+      b0->ins[0].fn = x_zero_private;
+      b0->ins[0].op = b0->ins[1].op;
+      b0->ins[0].loc = b0->ins[1].loc;
     }
+    uint32_t nb = pc->nb;
     KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb};
     for (uint32_t i = 0; i < nb; i++) {
-      body.blocks[i].n = bl[i].n;
-      body.blocks[i].ins = ir_alloc(ctx, (bl[i].n + 1) * sizeof(KIns));
-      if (bl[i].n)
-        memcpy(body.blocks[i].ins, bl[i].ins, bl[i].n * sizeof(KIns));
+      body.blocks[i].n = pc->bl[i].n;
+      body.blocks[i].ins = ir_alloc(ctx, (pc->bl[i].n + 1) * sizeof(KIns));
+      if (pc->bl[i].n)
+        memcpy(body.blocks[i].ins, pc->bl[i].ins, pc->bl[i].n * sizeof(KIns));
     }
     kernel_front_done(k, &body, 1, np, pc->param_word);
     out = k;
   }
-  for (uint32_t i = 0; i < nb; i++)
-    free(bl[i].ins);
-  free(bl);
-  free(blk);
-  free(lblk);
+  for (uint32_t i = 0; i < pc->nb; i++)
+    free(pc->bl[i].ins);
+  free(pc->bl);
+  free(pc->binds);
+  free(pc->fix);
   return out;
 }
 

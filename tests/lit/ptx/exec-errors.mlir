@@ -10,7 +10,11 @@
 // a load past the module's .global variables; two blocks storing different values to one of them;
 // fns with a base past bit 31; cvt.rna to other than .tf32; a whole vector register as an operand.
 // bar.arrive; a bar.sync thread count other than the block's; a redux by a thread outside its member
-// mask.
+// mask; a failed cf.assert (__assertfail) naming its message, file and line; trap; recursion past
+// the depth calls are inlined to; an indirect call; a call of an external function other than
+// vprintf and __assertfail; a call passing a register and one passing too many arguments; a barrier
+// in a device function only some threads call; a recursion of two calls a level, more instructions
+// inlined than the engine compiles.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
@@ -609,6 +613,231 @@ module attributes {gpu.container_module} {
     %w = arith.index_cast %i : index to i64
     %p = llvm.inttoptr %w : i64 to !llvm.ptr
     gpu.launch_func @errors::@redux_mask blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:241:2: error: 'call.uni' op assertion failed: tid below 3 (a.mlir:7, in (unknown)) (thread (3, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: call.uni __assertfail, (param0, param1, param2, param3, param4);
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@assert_fail blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:254:7: error: 'trap' op trap (thread (5, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: @%p1 trap;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@trap_five blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:272:2: error: 'call' op the call of 'depth' nests calls 33 deep: the PTX kernel engine inlines calls 32 deep at most (thread (0, 0, 0) of block (0, 0, 0))
+// CHECK-NEXT: call (rv), depth, (q);
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@too_deep blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:302:2: error: 'call': an indirect call is not supported by the PTX kernel engine yet
+// CHECK-NEXT: call (rv), %rd1, (q), prototype_1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@indirect blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:316:13: error: a call of the external function 'elsewhere' is not supported by the PTX kernel engine yet (it runs vprintf and __assertfail)
+// CHECK-NEXT: call (rv), elsewhere, (q);
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@external blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:327:21: error: a call argument other than a .param variable is not supported by the PTX kernel engine yet
+// CHECK-NEXT: call (rv), depth, (%r1);
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@reg_arg blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:338:2: error: the call of 'depth' passes 2 arguments and 1 return for its 1 parameter and 1 return
+// CHECK-NEXT: call (rv), depth, (q, q);
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@arg_count blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:346:2: error: 'bar.sync' op divergent barrier: 4 of 8 threads reached it: (0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0); 4 did not: (4, 0, 0), (5, 0, 0), (6, 0, 0), (7, 0, 0) (block (0, 0, 0))
+// CHECK-NEXT: bar.sync 	0;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@call_barrier blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:375:2: error: the kernel with its calls inlined has more than 200000 instructions, more than the PTX kernel engine compiles
+// CHECK-NEXT: call (rv), fib, (q);
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@fib_budget blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
     gpu.dealloc %m : memref<8xi32>
     vector.print str "after the launch\n"
     return

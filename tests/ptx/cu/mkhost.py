@@ -34,7 +34,8 @@ import tempfile
 # RUNNING_SIM: those libmgpusim.so runs under mlir-runner too (on the same kernel engine). "*" stands for
 # every kernel.
 RUNNING = {"vadd", "saxpy", "block_sum", "warp_sum", "warp_vote", "histogram", "sum_f32", "cas_max", "collatz",
-           "shift_left", "copy_off_by_one", "even_barrier", "half_axpb", "wide_madd", "half2_fma"}
+           "shift_left", "copy_off_by_one", "even_barrier", "half_axpb", "wide_madd", "half2_fma", "gcd_lcm",
+           "hello"}
 RUNNING_SIM = set(RUNNING)
 # gpuinterp options a kernel's runs need. cas_max's first plain read of the maximum races with
 # other blocks' compare-and-swaps where its own block then swaps nothing (kernel_race.c grades it
