@@ -25,6 +25,8 @@
  *                                  for a kernel spins a while, which CPU time counts.)
  *        bench/kernels nvvm [sched]   each kernel at three sizes against its llvm + nvvm form
  *                                  (section "nvvm" below; bench/scale-nvvm.sh runs it)
+ *        bench/kernels ptx [sched]    each kernel at three sizes against its PTX form and the C
+ *                                  peer (section "nvvm" below; bench/scale-ptx.sh runs it)
  */
 #include "bench/bench.h"
 #include "backends/backend.h"
@@ -35,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 enum { RUNS = 5 };
 /* @run launches the kernel this many times (on the same buffers), @base none: the difference over
@@ -297,23 +300,29 @@ static const char native_src[] =
     "#include <time.h>\n"
     "static double now(void) { struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);\n"
     "  return t.tv_sec + t.tv_nsec * 1e-9; }\n"
-    "static void vadd(const float *a, const float *b, float *c, long n) {\n"
+    "__attribute__((noinline)) static void vadd(const float *a, const float *b, float *c, long n) {\n"
     "  for (long i = 0; i < n; i++) c[i] = a[i] + b[i]; }\n"
-    "static void mm(const float *a, const float *b, float *c, int n) {\n"
+    "__attribute__((noinline)) static void mm(const float *a, const float *b, float *c, int n) {\n"
     "  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) { float s = 0;\n"
     "    for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j]; c[i * n + j] = s; } }\n"
-    "static void reduce(const float *in, float *out, long blocks) {\n"
+    "__attribute__((noinline)) static void reduce(const float *in, float *out, long blocks) {\n"
     "  float sh[256];\n"
     "  for (long b = 0; b < blocks; b++) { for (int t = 0; t < 256; t++) sh[t] = in[b * 256 + t];\n"
     "    for (int s = 128; s > 0; s /= 2) for (int t = 0; t < s; t++) sh[t] += sh[t + s];\n"
     "    out[b] = sh[0]; } }\n"
-    "int main(void) {\n"
-    "  long n = 16777216; int m = 512; long rn = 4194304;\n"
-    "  float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4), *o = malloc(rn / 256 * 4);\n"
-    "  for (long i = 0; i < n; i++) a[i] = b[i] = c[i] = 1;\n"
-    "  double t0 = now(); vadd(a, b, c, n); double t1 = now(); mm(a, b, c, m); double t2 = now();\n"
-    "  reduce(a, o, rn / 256); double t3 = now();\n"
-    "  printf(\"%.9f %.9f %.9f %f\\n\", t1 - t0, t2 - t1, t3 - t2, c[5] + o[3]);\n"
+    "/* argv: the vector add's n, the matmul's m, the reduction's rn, and how often each runs */\n"
+    "int main(int argc, char **argv) {\n"
+    "  long n = 16777216, rn = 4194304; int m = 512, rv = 1, rm = 1, rr = 1;\n"
+    "  if (argc == 7) { n = atol(argv[1]); m = atoi(argv[2]); rn = atol(argv[3]);\n"
+    "    rv = atoi(argv[4]); rm = atoi(argv[5]); rr = atoi(argv[6]); }\n"
+    "  long sz = n > (long)m * m ? n : (long)m * m; sz = sz > rn ? sz : rn;\n"
+    "  float *a = malloc(sz * 4), *b = malloc(sz * 4), *c = malloc(sz * 4), *o = malloc(rn / 256 * 4);\n"
+    "  for (long i = 0; i < sz; i++) a[i] = b[i] = c[i] = 1;\n"
+    "  double t0 = now(); for (int r = 0; r < rv; r++) vadd(a, b, c, n);\n"
+    "  double t1 = now(); for (int r = 0; r < rm; r++) mm(a, b, c, m);\n"
+    "  double t2 = now(); for (int r = 0; r < rr; r++) reduce(a, o, rn / 256);\n"
+    "  double t3 = now();\n"
+    "  printf(\"%.9f %.9f %.9f %f\\n\", (t1 - t0) / rv, (t2 - t1) / rm, (t3 - t2) / rr, c[5] + o[3]);\n"
     "  return 0; }\n";
 
 static const char native_flags[] = "gcc -O2";
@@ -339,8 +348,11 @@ static bool peer_build(void) {
   return ok;
 }
 
-static bool peer_run(double out[3]) {
-  FILE *p = popen(peer_exe, "r");
+/* args: "" (the sizes above, once each) or "N M RN RV RM RR" (sizes, then repetitions) */
+static bool peer_run(double out[3], const char *args) {
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "%s %s", peer_exe, args);
+  FILE *p = popen(cmd, "r");
   bool ok = p && fscanf(p, "%lf %lf %lf", &out[0], &out[1], &out[2]) == 3;
   if (p)
     pclose(p);
@@ -360,7 +372,14 @@ static void peer_remove(void) {
  * (mlir-opt 22, $MLIR_OPT or /usr/lib/llvm-22/bin/mlir-opt): llvm.func kernels with nvvm special
  * registers, getelementptr, llvm.load/store and llvm.br/cond_br. Both forms of one program run in
  * the same rounds, timed as above (median of RUNS, launches minus the same program without them);
- * printed: each form's time per launch and nvvm / gpu.func (target: <= 1.5x). */
+ * printed: each form's time per launch and nvvm / gpu.func (target: <= 1.5x).
+ *
+ * `bench/kernels ptx [sched]`: the same, the second form being PTX: the gpu.binary that
+ *   mlir-opt -gpu-lower-to-nvvm-pipeline="cubin-format=isa"
+ * makes of the program, put in place of its gpu.module (the host part stays as written). Each
+ * round also runs the C peer at each size, every kernel as often as the programs launch it;
+ * printed: the three times and ptx / gpu.func (target: <= 1.5x), ptx / C and gpu.func / C
+ * (target: <= 3x). Without mlir-opt both modes say SKIPPED and exit 0. */
 
 /* src with each "%KEY%" of keys replaced by the matching vals (malloc'ed) */
 static char *subst(const char *src, const char *const *keys, const long long *vals, int n) {
@@ -481,9 +500,12 @@ static const char nv_matmul[] =
     "  }\n"
     "}\n";
 
-/* The upstream lowering of src's gpu.module (malloc'ed), or NULL after a message. */
-static char *nvvm_form(const char *src) {
-  const char *opt = getenv("MLIR_OPT") ? getenv("MLIR_OPT") : "/usr/lib/llvm-22/bin/mlir-opt";
+static const char *mlir_opt(void) {
+  return getenv("MLIR_OPT") ? getenv("MLIR_OPT") : "/usr/lib/llvm-22/bin/mlir-opt";
+}
+
+/* What `mlir-opt ARGS` prints for src (malloc'ed), or NULL after a message. */
+static char *opt_output(const char *src, const char *args) {
   char in[] = "/tmp/gpuinterp-bench-nvvm-XXXXXX", cmd[512];
   int fd = mkstemp(in);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -491,7 +513,7 @@ static char *nvvm_form(const char *src) {
     return NULL;
   fputs(src, f);
   fclose(f);
-  snprintf(cmd, sizeof cmd, "%s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))' %s", opt, in);
+  snprintf(cmd, sizeof cmd, "%s %s %s", mlir_opt(), args, in);
   FILE *p = popen(cmd, "r");
   size_t cap = 1 << 16, len = 0, got;
   char *out = malloc(cap);
@@ -509,9 +531,41 @@ static char *nvvm_form(const char *src) {
   return out;
 }
 
-enum { NV_SIZES = 3, NV_KERNELS = 3 };
+/* The upstream lowering of src's gpu.module (malloc'ed), or NULL after a message. */
+static char *nvvm_form(const char *src) {
+  return opt_output(src, "--pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))'");
+}
 
-static int nvvm_main(void) {
+/* src with its gpu.module @k replaced by the gpu.binary of PTX that upstream's pipeline makes of
+ * it (malloc'ed): the host part stays as written, so both forms run the same host ops. */
+static char *ptx_form(const char *src) {
+  char *low = opt_output(src, "-gpu-lower-to-nvvm-pipeline='cubin-format=isa'");
+  if (!low)
+    return NULL;
+  const char *bin = strstr(low, "\n  gpu.binary @k "), *mod = strstr(src, "\n  gpu.module @k {\n");
+  const char *end = mod ? strstr(mod + 1, "\n  }\n") : NULL; /* the module's own closing brace */
+  const char *bend = bin ? strchr(bin + 1, '\n') : NULL;
+  if (!bend || !end) {
+    fprintf(stderr, "bench: no gpu.binary @k in %s's output, or no gpu.module @k in the program\n", mlir_opt());
+    free(low);
+    return NULL;
+  }
+  size_t pre = (size_t)(mod - src), blen = (size_t)(bend - bin);
+  end += strlen("\n  }");
+  char *out = malloc(pre + blen + strlen(end) + 1);
+  memcpy(out, src, pre);
+  memcpy(out + pre, bin, blen);
+  strcpy(out + pre + blen, end);
+  free(low);
+  return out;
+}
+
+enum { NV_SIZES = 3, NV_KERNELS = 3 };
+enum { FORM_NVVM, FORM_PTX };
+
+/* `bench/kernels nvvm` (form FORM_NVVM) and `bench/kernels ptx` (FORM_PTX, with the C peer at the
+ * same sizes, from the same rounds). */
+static int forms_main(int form) {
   static const char *const keys[] = {"N", "NB", "L"};
   /* per kernel: its template (the reduction's: %BARRIER% becomes gpu.barrier), and per size its
    * N, NB (blocks: per dimension for the matmul) and launches; work grows 1x, about 10x, 100x */
@@ -527,6 +581,20 @@ static int nvvm_main(void) {
     {"tree reduction", NULL, {{65536, 256, 32}, {655360, 2560, 8}, {6553600, 25600, 2}},
      {"64K f32", "640K f32", "6.4M f32"}},
   };
+  const char *fname = form == FORM_PTX ? "ptx" : "nvvm";
+  if (access(mlir_opt(), X_OK) != 0) {
+    printf("bench/kernels %s: SKIPPED: %s is not there (set MLIR_OPT): the %s forms are made by it\n", fname,
+           mlir_opt(), fname);
+    return 0;
+  }
+  if (form == FORM_PTX) {
+    printf("bench/kernels ptx: the C peer is bench/kernels' own (`bench/kernels` prints it), built with `%s`\n",
+           native_flags);
+    if (!peer_build()) {
+      fprintf(stderr, "bench: could not build the C peer\n");
+      return 1;
+    }
+  }
   char *red = substitute(reduce_src, "gpu.barrier");
   /* the reduction's sizes: its template has them fixed, so they are put back as keys */
   char *red_t = red;
@@ -562,42 +630,77 @@ static int nvvm_main(void) {
   for (int i = 0; i < NV_KERNELS; i++)
     for (int s = 0; s < NV_SIZES; s++) {
       texts[i][s][0] = subst(ks[i].src, keys, ks[i].v[s], 3);
-      texts[i][s][1] = nvvm_form(texts[i][s][0]);
+      texts[i][s][1] = form == FORM_PTX ? ptx_form(texts[i][s][0]) : nvvm_form(texts[i][s][0]);
       if (!texts[i][s][1])
         return 1;
       char name[64];
       snprintf(name, sizeof name, "%d-%d.mlir", i, s);
       prog_open(&progs[i][s][0], be, strdup(name), texts[i][s][0], false);
-      snprintf(name, sizeof name, "%d-%d-nvvm.mlir", i, s);
+      snprintf(name, sizeof name, "%d-%d-%s.mlir", i, s, fname);
       prog_open(&progs[i][s][1], be, strdup(name), texts[i][s][1], false);
     }
-  printf("bench/kernels nvvm (--sched=%s): gpu.func kernels against their convert-gpu-to-nvvm form\n\n", sched);
-  for (int r = 0; r < RUNS; r++)
+  if (form == FORM_PTX)
+    printf("bench/kernels ptx (--sched=%s): gpu.func kernels against the PTX of "
+           "-gpu-lower-to-nvvm-pipeline=\"cubin-format=isa\" and against C\n\n", sched);
+  else
+    printf("bench/kernels nvvm (--sched=%s): gpu.func kernels against their convert-gpu-to-nvvm form\n\n", sched);
+  /* the C peer per size and round: each kernel as often as its programs launch it */
+  double nat[NV_KERNELS][NV_SIZES][RUNS];
+  for (int r = 0; r < RUNS; r++) {
+    for (int s = 0; s < NV_SIZES && form == FORM_PTX; s++) {
+      char args[160];
+      double t[3];
+      snprintf(args, sizeof args, "%lld %lld %lld %lld %lld %lld", ks[0].v[s][0], ks[1].v[s][0], ks[2].v[s][0],
+               ks[0].v[s][2], ks[1].v[s][2], ks[2].v[s][2]);
+      if (!peer_run(t, args)) {
+        fprintf(stderr, "bench: could not run the C peer\n");
+        return 1;
+      }
+      for (int i = 0; i < NV_KERNELS; i++)
+        nat[i][s][r] = t[i];
+    }
     for (int i = 0; i < NV_KERNELS; i++)
       for (int s = 0; s < NV_SIZES; s++)
-        for (int form = 0; form < 2; form++)
-          prog_round(&progs[i][s][form], r);
-  printf("%-16s %-10s %12s %12s %8s %8s\n", "kernel", "size", "gpu.func", "nvvm", "ratio", "target");
+        for (int fo = 0; fo < 2; fo++)
+          prog_round(&progs[i][s][fo], r);
+  }
+  if (form == FORM_PTX) {
+    peer_remove();
+    printf("%-15s %-9s %10s %10s %10s %12s %10s %13s\n", "kernel", "size", "gpu.func", "ptx", "C",
+           "ptx/gpu.func", "ptx/C", "gpu.func/C");
+  } else {
+    printf("%-16s %-10s %12s %12s %8s %8s\n", "kernel", "size", "gpu.func", "nvvm", "ratio", "target");
+  }
   for (int i = 0; i < NV_KERNELS; i++)
     for (int s = 0; s < NV_SIZES; s++) {
       double g = prog_close_n(&progs[i][s][0], (int)ks[i].v[s][2]);
       double v = prog_close_n(&progs[i][s][1], (int)ks[i].v[s][2]);
-      printf("%-16s %-10s %10.3fms %10.3fms %7.2fx %8s\n", ks[i].name, ks[i].what[s], g * 1e3, v * 1e3, v / g,
-             "<= 1.5x");
+      if (form == FORM_PTX) {
+        double c = bench_median(nat[i][s], RUNS);
+        printf("%-15s %-9s %8.3fms %8.3fms %8.3fms %11.2fx %9.2fx %12.2fx\n", ks[i].name, ks[i].what[s], g * 1e3,
+               v * 1e3, c * 1e3, v / g, v / c, g / c);
+      } else {
+        printf("%-16s %-10s %10.3fms %10.3fms %7.2fx %8s\n", ks[i].name, ks[i].what[s], g * 1e3, v * 1e3, v / g,
+               "<= 1.5x");
+      }
       free(texts[i][s][0]);
       free(texts[i][s][1]);
     }
-  printf("(median of %d rounds, CPU time per launch)\n", RUNS);
+  if (form == FORM_PTX)
+    printf("(median of %d rounds, CPU time per launch; targets: ptx/gpu.func <= 1.5x, ptx/C and gpu.func/C "
+           "<= 3x)\n", RUNS);
+  else
+    printf("(median of %d rounds, CPU time per launch)\n", RUNS);
   be_close(be, NULL);
   free(red_t);
   return 0;
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1 && !strcmp(argv[1], "nvvm")) {
+  if (argc > 1 && (!strcmp(argv[1], "nvvm") || !strcmp(argv[1], "ptx"))) {
     if (argc > 2)
       sched = argv[2];
-    return nvvm_main();
+    return forms_main(!strcmp(argv[1], "ptx") ? FORM_PTX : FORM_NVVM);
   }
   if (argc > 1)
     sched = argv[1];
@@ -627,7 +730,7 @@ int main(int argc, char **argv) {
   double nat[3][RUNS];
   for (int r = 0; r < RUNS; r++) {
     double t[3];
-    if (!peer_run(t)) {
+    if (!peer_run(t, "")) {
       fprintf(stderr, "bench: could not run the C peer\n");
       return 1;
     }

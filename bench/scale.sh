@@ -5,7 +5,8 @@
 #      the same programs with --no-race-check, under serial and threads;
 #   2. kernel launches of growing size against native C, the fixed cost per launch, and the threads
 #      scheduler against serial (bench/scale-launch.sh);
-#   3. kernels in llvm + nvvm form against the same kernels as gpu.func (bench/scale-nvvm.sh);
+#   3. kernels in llvm + nvvm form against the same kernels as gpu.func (bench/scale-nvvm.sh), and
+#      as PTX against gpu.func and C (bench/scale-ptx.sh);
 #   4. parse throughput and memory against mlir-opt at 1, 12 and 48 MB (bench/parse.sh);
 #   5. the differential check (--diff) on async DAG programs of 1k, 10k and 100k ops against a
 #      plain run and against the runs it makes (bench/scale-diff.sh).
@@ -24,6 +25,9 @@ bench/scale-launch.sh $quick
 echo
 echo "== 3. llvm + nvvm kernels against gpu.func (bench/scale-nvvm.sh) =="
 bench/scale-nvvm.sh
+echo
+echo "== 3b. PTX kernels against gpu.func and C (bench/scale-ptx.sh) =="
+bench/scale-ptx.sh
 echo
 echo "== 4. parsing against mlir-opt (bench/parse.sh) =="
 if [ "$quick" = quick ]; then bench/parse.sh 1; else bench/parse.sh; fi
