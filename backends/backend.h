@@ -416,6 +416,9 @@ bool be_access_conflict(BeAccess a, BeAccess b);
  * cannot know. */
 BeStatus be_kernel_access_check(BeKernelCtx *ctx, const void *addr, size_t bytes, bool is_write,
                                 const char *loc);
+/* Whether be_kernel_access_check would pass [addr, addr+bytes) for an access within one allocation;
+ * reports nothing. False tells nothing: the caller checks its accesses one by one. */
+bool be_kernel_access_probe(BeKernelCtx *ctx, const void *addr, size_t bytes);
 /* Runs fn(ctx_i, i, user) for i in [0, n), possibly on several workers (e.g. one per block). */
 typedef void (*BeForFn)(BeKernelCtx *ctx, size_t i, void *user);
 BeStatus be_kernel_parallel_for(BeKernelCtx *ctx, size_t n, BeForFn fn, void *user);

@@ -1178,6 +1178,11 @@ BeStatus be_kernel_access_check(BeKernelCtx *ctx, const void *addr, size_t bytes
     return status(sim_access_check((SimCtx *)ctx, addr, bytes, is_write, loc));
 }
 
+bool be_kernel_access_probe(BeKernelCtx *ctx, const void *addr, size_t bytes)
+{
+    return sim_access_probe((SimCtx *)ctx, addr, bytes);
+}
+
 typedef struct ForJob {
     BeForFn fn;
     void *user;

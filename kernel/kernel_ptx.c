@@ -65,9 +65,10 @@
 
 /* ---- compiled instructions ---------------------------------------------------------------- */
 
-enum { O_NONE, O_REG, O_IMM, O_SREG };
+enum { O_NONE, O_REG, O_IMM, O_SREG, O_UREG };
 
-/* An operand: a register's column (width bits), an immediate, or a special register. */
+/* An operand: a register's column (width bits), a uniform register's word (O_UREG: see
+ * "Uniform registers" below), an immediate, or a special register. */
 typedef struct POpd {
   uint8_t kind, sreg, comp; /* comp 0..2: x, y, z */
   bool neg;                 /* !%p */
@@ -162,14 +163,49 @@ static uint64_t sreg(const KFrame *f, const POpd *o, uint32_t l) {
 static inline uint64_t rd(const KFrame *f, const POpd *o, uint32_t l) {
   if (o->kind == O_REG)
     return f->v[(size_t)o->word * f->n + l].u ^ o->neg;
+  if (o->kind == O_UREG)
+    return f->u[o->word].u ^ o->neg;
   if (o->kind == O_IMM)
     return o->imm;
   return sreg(f, o, l);
 }
 
 static inline void wr(KFrame *f, const POpd *o, uint32_t l, uint64_t v) {
-  f->v[(size_t)o->word * f->n + l].u = wmask(v, o->width);
+  if (o->kind == O_UREG)
+    f->u[o->word].u = wmask(v, o->width);
+  else
+    f->v[(size_t)o->word * f->n + l].u = wmask(v, o->width);
 }
+
+/* Operand o as a column: thread l's bits at c[l * *st] (*st 0: one word for all threads, an
+ * immediate or a uniform special register held in *one). NULL where it is neither (a varying
+ * special register, a negated predicate): the caller then reads it lane by lane. */
+static inline const Slot *col(const KFrame *f, const POpd *o, Slot *one, uint32_t *st) {
+  if (o->neg)
+    return NULL;
+  switch (o->kind) {
+  case O_REG: *st = 1; return f->v + (size_t)o->word * f->n;
+  case O_UREG: *st = 0; return f->u + o->word;
+  case O_IMM: *st = 0; one->u = o->imm; return one;
+  case O_SREG:
+    if (o->sreg != PTX_SREG_NTID && o->sreg != PTX_SREG_CTAID && o->sreg != PTX_SREG_NCTAID)
+      return NULL;
+    *st = 0;
+    one->u = o->sreg == PTX_SREG_NTID ? f->bdim[o->comp] : o->sreg == PTX_SREG_CTAID ? f->bid[o->comp]
+                                                                                       : f->gdim[o->comp];
+    return one;
+  default: return NULL;
+  }
+}
+
+/* The destination column of p's first result (a varying register), or NULL. */
+static inline Slot *dcol(const KFrame *f, const POpd *o) {
+  return o->kind == O_REG ? f->v + (size_t)o->word * f->n : NULL;
+}
+
+/* dst[l] = EXPR masked to the destination's width, over the active threads; a and b the columns of
+ * the first two sources (sa, sb their strides). */
+#define PLANES(f, d, m, EXPR) KLANES(f, l, { d[l].u = (EXPR) & (m); })
 
 static inline float f32of(uint64_t v) {
   uint32_t w = (uint32_t)v;
@@ -255,6 +291,19 @@ static int x_cond_bra(KFrame *f, const KIns *k) {
 
 static int x_mov(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
+  Slot ia;
+  uint32_t sa = 0;
+  const Slot *a = col(f, &p->s[0], &ia, &sa);
+  Slot *d = dcol(f, &p->d[0]);
+  uint64_t m = wmask(UINT64_MAX, p->d[0].width);
+  if (d && a) {
+    PLANES(f, d, m, a[l * sa].u);
+    return EX_NEXT;
+  }
+  if (d && p->s[0].kind == O_SREG && p->s[0].sreg == PTX_SREG_TID && p->s[0].comp == 0 && f->bdim[0] == f->n) {
+    PLANES(f, d, m, l); /* %tid.x of a block of one row */
+    return EX_NEXT;
+  }
   KLANES(f, l, { wr(f, &p->d[0], l, rd(f, &p->s[0], l)); });
   return EX_NEXT;
 }
@@ -359,8 +408,45 @@ static inline uint64_t combine(unsigned how, uint64_t r, uint64_t c) {
 
 /* setp.cmp[.bool].t p[|q], a, b[, c]; of a pair (.f16x2, .bf16x2), p the low halves' result
  * and q the high halves' */
+/* setp of integers, one result, no combining: the compare's lane loop of each type and predicate */
+static bool setp_fast(KFrame *f, const PIns *p) {
+  Slot ia, ib;
+  uint32_t sa = 0, sb = 0;
+  const Slot *a = col(f, &p->s[0], &ia, &sa), *b = col(f, &p->s[1], &ib, &sb);
+  Slot *d = dcol(f, &p->d[0]);
+  if (!a || !b || !d || p->nd != 1 || p->combine || !is_int(p->t) || p->mode > C_HS)
+    return false;
+  unsigned w = ptx_type_bits(p->t);
+  if (is_signed(p->t) && p->mode <= C_GE) {
+#define SCMP(OP) PLANES(f, d, 1, (uint64_t)(sext(a[l * sa].u, w) OP sext(b[l * sb].u, w)))
+    switch (p->mode) {
+    case C_EQ: SCMP(==); break;
+    case C_NE: SCMP(!=); break;
+    case C_LT: SCMP(<); break;
+    case C_LE: SCMP(<=); break;
+    case C_GT: SCMP(>); break;
+    default: SCMP(>=); break;
+    }
+#undef SCMP
+    return true;
+  }
+#define UCMP(OP) PLANES(f, d, 1, (uint64_t)(wmask(a[l * sa].u, w) OP wmask(b[l * sb].u, w)))
+  switch (p->mode) {
+  case C_EQ: UCMP(==); break;
+  case C_NE: UCMP(!=); break;
+  case C_LT: case C_LO: UCMP(<); break;
+  case C_LE: case C_LS: UCMP(<=); break;
+  case C_GT: case C_HI: UCMP(>); break;
+  default: UCMP(>=); break;
+  }
+#undef UCMP
+  return true;
+}
+
 static int x_setp(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
+  if (setp_fast(f, p))
+    return EX_NEXT;
   bool pair = is_pair(p->t);
   KLANES(f, l, {
     uint64_t a = rd(f, &p->s[0], l), b = rd(f, &p->s[1], l);
@@ -473,8 +559,49 @@ static uint64_t int_op(const PIns *p, uint64_t a, uint64_t b, uint64_t c) {
   }
 }
 
+/* The common integer forms as lane loops of their own (no switch per thread); false for the others. */
+static bool int_fast(KFrame *f, const PIns *p) {
+  Slot ia, ib, ic;
+  uint32_t sa = 0, sb = 0, sc = 0;
+  const Slot *a = col(f, &p->s[0], &ia, &sa), *b = p->ns > 1 ? col(f, &p->s[1], &ib, &sb) : NULL;
+  const Slot *c = p->ns > 2 ? col(f, &p->s[2], &ic, &sc) : &ic;
+  Slot *d = dcol(f, &p->d[0]);
+  if (!a || !b || !c || !d || p->sat)
+    return false;
+  uint64_t m = wmask(UINT64_MAX, p->d[0].width);
+  unsigned w = ptx_type_bits(p->t);
+  bool s = is_signed(p->t);
+  switch (p->mode) {
+  case I_ADD: PLANES(f, d, m, a[l * sa].u + b[l * sb].u); return true;
+  case I_SUB: PLANES(f, d, m, a[l * sa].u - b[l * sb].u); return true;
+  case I_MUL_LO: PLANES(f, d, m, a[l * sa].u * b[l * sb].u); return true;
+  case I_MAD_LO: PLANES(f, d, m, a[l * sa].u * b[l * sb].u + c[l * sc].u); return true;
+  case I_AND: PLANES(f, d, m, a[l * sa].u & b[l * sb].u); return true;
+  case I_OR: PLANES(f, d, m, a[l * sa].u | b[l * sb].u); return true;
+  case I_XOR: PLANES(f, d, m, a[l * sa].u ^ b[l * sb].u); return true;
+  case I_MUL_WIDE:
+    if (s)
+      PLANES(f, d, m, (uint64_t)(sext(a[l * sa].u, w) * sext(b[l * sb].u, w)));
+    else
+      PLANES(f, d, m, wmask(a[l * sa].u, w) * wmask(b[l * sb].u, w));
+    return true;
+  case I_SHL:
+    PLANES(f, d, m, wmask(b[l * sb].u, 32) >= w ? 0 : a[l * sa].u << wmask(b[l * sb].u, 32));
+    return true;
+  case I_SHR:
+    if (s)
+      PLANES(f, d, m, (uint64_t)(sext(a[l * sa].u, w) >> (wmask(b[l * sb].u, 32) >= w ? w - 1 : wmask(b[l * sb].u, 32))));
+    else
+      PLANES(f, d, m, wmask(b[l * sb].u, 32) >= w ? 0 : wmask(a[l * sa].u, w) >> wmask(b[l * sb].u, 32));
+    return true;
+  default: return false;
+  }
+}
+
 static int x_int(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
+  if (int_fast(f, p))
+    return EX_NEXT;
   if (p->mode == I_DIV || p->mode == I_REM) {
     unsigned w = ptx_type_bits(p->t);
     for (uint32_t i = 0; i < f->nact; i++) {
@@ -606,8 +733,30 @@ static double f64_op(const PIns *p, double a, double b, double c) {
   }
 }
 
+/* add, sub, mul and fma of f32 without .ftz and .sat as lane loops of their own */
+static bool f32_fast(KFrame *f, const PIns *p) {
+  Slot ia, ib, ic;
+  uint32_t sa = 0, sb = 0, sc = 0;
+  if (p->ftz || p->sat || p->ns < 2 || p->mode > F_FMA)
+    return false;
+  const Slot *a = col(f, &p->s[0], &ia, &sa), *b = col(f, &p->s[1], &ib, &sb);
+  const Slot *c = p->ns > 2 ? col(f, &p->s[2], &ic, &sc) : &ic;
+  Slot *d = dcol(f, &p->d[0]);
+  if (!a || !b || !c || !d)
+    return false;
+  switch (p->mode) {
+  case F_ADD: PLANES(f, d, UINT32_MAX, bitsf32(f32of(a[l * sa].u) + f32of(b[l * sb].u))); break;
+  case F_SUB: PLANES(f, d, UINT32_MAX, bitsf32(f32of(a[l * sa].u) - f32of(b[l * sb].u))); break;
+  case F_MUL: PLANES(f, d, UINT32_MAX, bitsf32(f32of(a[l * sa].u) * f32of(b[l * sb].u))); break;
+  default: PLANES(f, d, UINT32_MAX, bitsf32(fmaf(f32of(a[l * sa].u), f32of(b[l * sb].u), f32of(c[l * sc].u)))); break;
+  }
+  return true;
+}
+
 static int x_f32(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
+  if (f32_fast(f, p))
+    return EX_NEXT;
   KLANES(f, l, {
     float a = f32of(rd(f, &p->s[0], l)), b = p->ns > 1 ? f32of(rd(f, &p->s[1], l)) : 0.0f,
           c = p->ns > 2 ? f32of(rd(f, &p->s[2], l)) : 0.0f;
@@ -981,12 +1130,26 @@ static uint64_t convert(const PIns *p, uint64_t a) {
 
 static int x_cvt(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
-  if (p->ns == 2) /* cvt.f16x2.f32 d, a, b: a into the high half, b the low */
+  Slot ia;
+  uint32_t sa = 0;
+  const Slot *a = col(f, &p->s[0], &ia, &sa);
+  Slot *d = dcol(f, &p->d[0]);
+  if (p->ns == 2) { /* cvt.f16x2.f32 d, a, b: a into the high half, b the low */
     KLANES(f, l, {
       wr(f, &p->d[0], l, convert(p, rd(f, &p->s[0], l)) << 16 | convert(p, rd(f, &p->s[1], l)));
     });
-  else
-    KLANES(f, l, { wr(f, &p->d[0], l, convert(p, rd(f, &p->s[0], l))); });
+    return EX_NEXT;
+  }
+  if (a && d && is_int(p->t) && is_int(p->t2) && !p->sat) { /* an integer cvt: extend or truncate */
+    unsigned sw = ptx_type_bits(p->t2);
+    uint64_t m = wmask(UINT64_MAX, p->d[0].width);
+    if (is_signed(p->t2))
+      PLANES(f, d, m, (uint64_t)sext(a[l * sa].u, sw));
+    else
+      PLANES(f, d, m, wmask(a[l * sa].u, sw));
+    return EX_NEXT;
+  }
+  KLANES(f, l, { wr(f, &p->d[0], l, convert(p, rd(f, &p->s[0], l))); });
   return EX_NEXT;
 }
 
@@ -1020,6 +1183,7 @@ static inline char *addr_of(const KFrame *f, const PIns *p, const POpd *base, ui
 
 enum { W_GLOBAL, W_SHARED, W_LOCAL }; /* where an access lies (access_ok) */
 
+
 /* Whether thread l may access [q, q + bytes): in the block's shared memory (W_SHARED), in its own
  * private memory (W_LOCAL), or in memory the device holds for the kernel; reports why not. */
 static bool access_ok(KFrame *f, const KIns *k, const PIns *p, uint32_t l, char *q, uint32_t bytes, bool write,
@@ -1042,6 +1206,8 @@ static bool access_ok(KFrame *f, const KIns *k, const PIns *p, uint32_t l, char 
                  bytes, (long long)(q - f->lo), (size_t)(end - f->lo));
     return false;
   }
+  if (be_kernel_access_probe(f->ctx, q, bytes))
+    return true;
   BeStatus st = be_kernel_access_check(f->ctx, q, bytes, write, k->loc);
   if (st == BE_OK)
     return true;
@@ -1099,6 +1265,50 @@ static int x_ld_param(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+/* The fast path of a global (or generic) access by the active threads: their addresses (q[l]) when
+ * all lie outside the block's own memory and one probe of their span [*lo, *hi) admits it, which
+ * the checks one by one would then all pass; *dense when thread act[i]'s is act[0]'s + i * total
+ * (one row to record). False: the caller checks them one by one. */
+static bool global_span(KFrame *f, const PIns *p, uint32_t total, char **q, uintptr_t *lo, uintptr_t *hi,
+                        bool *dense) {
+  if (p->space == PTX_SPACE_SHARED || p->space == PTX_SPACE_LOCAL || !f->nact || f->n > MAXN)
+    return false;
+  Slot one = {.u = 0};
+  uint32_t sb = 0;
+  const Slot *b = p->s[0].kind ? col(f, &p->s[0], &one, &sb) : &one;
+  if (!b)
+    return false;
+  uintptr_t a0 = (uintptr_t)(b[f->act[0] * sb].u + (uint64_t)p->off), l0 = a0, h0 = a0;
+  bool dn = true;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    uintptr_t u = (uintptr_t)(b[l * sb].u + (uint64_t)p->off);
+    q[l] = (char *)u;
+    l0 = u < l0 ? u : l0;
+    h0 = u > h0 ? u : h0;
+    dn &= u == a0 + (uintptr_t)i * total;
+  }
+  if (h0 + total < h0 || (l0 < (uintptr_t)f->hi && h0 + total > (uintptr_t)f->lo))
+    return false;
+  if (!be_kernel_access_probe(f->ctx, (const void *)l0, h0 + total - l0))
+    return false;
+  *lo = l0, *hi = h0 + total, *dense = dn;
+  return true;
+}
+
+/* Records the fast path's accesses for race detection: one row, or runs of contiguous threads. */
+static void span_note(KFrame *f, const KIns *k, const PIns *p, char **q, uint32_t total, uintptr_t lo, uintptr_t hi,
+                      bool dense, bool write) {
+  if (dense) {
+    kernel_note_rows(f, k, p->memo, lo, hi - lo, 0, 1, write);
+    return;
+  }
+  PRun run = {0, 0};
+  for (uint32_t i = 0; i < f->nact; i++)
+    run_note(f, k, p, &run, q[f->act[i]], total, write);
+  run_flush(f, k, p, &run, write);
+}
+
 /* ld / st of .global, .shared or generic memory: p->nd (ld) or p->ns - 1 (st) elements of
  * p->bytes from the address s[0] (st: the values s[1]..) */
 static int x_ld(KFrame *f, const KIns *k) {
@@ -1106,6 +1316,28 @@ static int x_ld(KFrame *f, const KIns *k) {
   PRun run = {0, 0};
   uint32_t total = p->bytes * p->nd;
   bool s = is_signed(p->t);
+  char *q0[MAXN];
+  uintptr_t lo, hi;
+  bool dense;
+  if (global_span(f, p, total, q0, &lo, &hi, &dense)) {
+    Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
+    uint64_t m = wmask(UINT64_MAX, p->d[0].width);
+    if (d && p->bytes == 4 && !s)
+      KLANES(f, l, {
+        uint32_t v;
+        memcpy(&v, q0[l], 4);
+        d[l].u = v & m;
+      });
+    else if (d && p->bytes == 8)
+      KLANES(f, l, { memcpy(&d[l].u, q0[l], 8); });
+    else
+      KLANES(f, l, {
+        for (uint32_t j = 0; j < p->nd; j++)
+          wr(f, &p->d[j], l, load_bytes(q0[l] + j * p->bytes, p->bytes, s));
+      });
+    span_note(f, k, p, q0, total, lo, hi, dense, false);
+    return EX_NEXT;
+  }
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *q = addr_of(f, p, &p->s[0], l);
@@ -1127,6 +1359,30 @@ static int x_st(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   PRun run = {0, 0};
   uint32_t n = p->ns - 1, total = p->bytes * n;
+  char *q0[MAXN];
+  uintptr_t lo, hi;
+  bool dense;
+  if (global_span(f, p, total, q0, &lo, &hi, &dense)) {
+    Slot one;
+    uint32_t sv = 0;
+    const Slot *v = n == 1 ? col(f, &p->s[1], &one, &sv) : NULL;
+    if (v && p->bytes == 4)
+      KLANES(f, l, {
+        uint32_t x = (uint32_t)v[l * sv].u;
+        memcpy(q0[l], &x, 4);
+      });
+    else if (v && p->bytes == 8)
+      KLANES(f, l, { memcpy(q0[l], &v[l * sv].u, 8); });
+    else
+      KLANES(f, l, {
+        for (uint32_t j = 0; j < n; j++) {
+          uint64_t x = rd(f, &p->s[1 + j], l);
+          memcpy(q0[l] + j * p->bytes, &x, p->bytes);
+        }
+      });
+    span_note(f, k, p, q0, total, lo, hi, dense, true);
+    return EX_NEXT;
+  }
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *q = addr_of(f, p, &p->s[0], l);
@@ -1266,9 +1522,7 @@ static int x_shfl(KFrame *f, const KIns *k) {
     }
     in = in && j >= 0 && base + j < f->n;
     uint32_t src = in ? base + (uint32_t)j : l;
-    tmp[l] = f->v[(size_t)p->s[0].word * f->n + src].u;
-    if (p->s[0].kind != O_REG)
-      tmp[l] = rd(f, &p->s[0], src);
+    tmp[l] = p->s[0].kind == O_REG ? f->v[(size_t)p->s[0].word * f->n + src].u : rd(f, &p->s[0], src);
     ok[l] = in;
   }
   for (uint32_t i = 0; i < f->nact; i++) {
@@ -2847,6 +3101,112 @@ static KIns *block_add(PBlock *b) {
   return k;
 }
 
+/* ---- uniform registers -------------------------------------------------------------------------- *
+ *
+ * A register whose every write is in the entry block (which all threads of a block run together,
+ * once: no branch leads back to it), unguarded, by an instruction that only computes (mov, cvt,
+ * arithmetic, setp, selp, ld.param, cvta of .global and .shared) from immediates, parameters,
+ * %ntid, %ctaid, %nctaid and other such registers, holds the same bits in every thread: it gets
+ * one uniform word (O_UREG) in place of a column, and an entry instruction whose results are all
+ * such registers runs for one thread (x_uni). Mlir-opt's kernels compute their parameters' base
+ * pointers, sizes and block offsets so. */
+
+static int x_uni(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  uint32_t nact = f->nact;
+  f->nact = 1; /* the first active thread, f->act[0] */
+  int r = p->run(f, k);
+  f->nact = nact;
+  return r;
+}
+
+static bool uni_fn(const KIns *k) {
+  const PIns *p = k->aux;
+  return k->fn == x_mov || k->fn == x_int || k->fn == x_f32 || k->fn == x_f64 || k->fn == x_bits ||
+         k->fn == x_cvt || k->fn == x_setp || k->fn == x_selp || k->fn == x_ld_param || k->fn == x_pack ||
+         (k->fn == x_cvta && p->mode <= 2);
+}
+
+static bool uni_src(const POpd *o, const uint8_t *uni, uint32_t reg0, uint32_t nregs) {
+  switch (o->kind) {
+  case O_NONE: case O_IMM: return true;
+  case O_SREG: return o->sreg == PTX_SREG_NTID || o->sreg == PTX_SREG_CTAID || o->sreg == PTX_SREG_NCTAID;
+  case O_REG: return o->word - reg0 < nregs && uni[o->word - reg0] == 1;
+  default: return false;
+  }
+}
+
+static void uniform_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
+  uint8_t *uni = calloc(nregs + 1, 1); /* per register: 0 not written yet, 1 uniform, 2 varying */
+  uint32_t reg0 = pc->reg0;
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      const KIns *k = &bl[b].ins[i];
+      const PIns *p = k->aux;
+      if (!p)
+        continue;
+      if ((k->fn == x_bra || k->fn == x_cond_bra) && p->target == 0)
+        goto done; /* the entry block is a loop's: nothing is uniform */
+      for (uint32_t j = 0; b > 0 && j < p->nd; j++)
+        if (p->d[j].kind == O_REG && p->d[j].word - reg0 < nregs)
+          uni[p->d[j].word - reg0] = 2;
+    }
+  /* the entry block in order, until nothing changes: a register written there by a varying
+     instruction varies (also where an earlier write was uniform) */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t r = 0; r < nregs; r++)
+      uni[r] = uni[r] == 1 ? 0 : uni[r];
+    for (uint32_t i = 0; i < bl[0].n; i++) {
+      const KIns *k = &bl[0].ins[i];
+      const PIns *p = k->aux;
+      if (!p)
+        continue;
+      bool u = uni_fn(k);
+      for (uint32_t j = 0; u && j < p->ns; j++)
+        u = uni_src(&p->s[j], uni, reg0, nregs);
+      for (uint32_t j = 0; j < p->nd; j++) {
+        uint32_t r = p->d[j].word - reg0;
+        if (p->d[j].kind != O_REG || r >= nregs || uni[r] == 2) /* a vector component, the carry flag or
+                                                                       a device function's: a column */
+          continue;
+        if (u)
+          uni[r] = 1;
+        else
+          uni[r] = 2, changed = true;
+      }
+    }
+  }
+  uint32_t *word = calloc(nregs + 1, sizeof *word);
+  for (uint32_t r = 0; r < nregs; r++)
+    if (uni[r] == 1)
+      word[r] = kernel_new_uniform(&pc->kc, 1);
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      KIns *k = &bl[b].ins[i];
+      PIns *p = k->aux;
+      if (!p)
+        continue;
+      POpd *os[] = {&p->guard, &p->d[0], &p->d[1], &p->d[2], &p->d[3], &p->s[0], &p->s[1], &p->s[2], &p->s[3],
+                    &p->s[4]};
+      bool all = p->nd > 0;
+      for (uint32_t j = 0; j < sizeof os / sizeof *os; j++)
+        if (os[j]->kind == O_REG && os[j]->word - reg0 < nregs && uni[os[j]->word - reg0] == 1) {
+          os[j]->kind = O_UREG;
+          os[j]->word = word[os[j]->word - reg0];
+        }
+      for (uint32_t j = 0; j < p->nd; j++)
+        all &= p->d[j].kind == O_UREG;
+      if (b == 0 && all && uni_fn(k)) {
+        p->run = k->fn;
+        k->fn = x_uni;
+      }
+    }
+  free(word);
+done:
+  free(uni);
+}
+
 static bool is_term(const PtxInsn *in) {
   return in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT;
 }
@@ -3494,6 +3854,7 @@ static Kernel *compile(PComp *pc) {
       b0->ins[0].loc = b0->ins[1].loc;
     }
     uint32_t nb = pc->nb;
+    uniform_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
     KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb};
     for (uint32_t i = 0; i < nb; i++) {
       body.blocks[i].n = pc->bl[i].n;

@@ -849,6 +849,22 @@ SimStatus sim_access_check(SimCtx *ctx, const void *addr, size_t bytes, bool is_
   return mem_access(ctx, addr, bytes, is_write, loc, true, false);
 }
 
+bool sim_access_probe(SimCtx *ctx, const void *addr, size_t bytes) {
+  uintptr_t p = (uintptr_t)addr;
+  if (!ctx || !bytes || p + bytes < p)
+    return false;
+  Alloc *a = ctx->cache;
+  if (a && p >= a->base && p + bytes <= a->base + a->bytes)
+    return true;
+  SimDevice *dev = ctx->dev;
+  pthread_mutex_lock(&dev->mu);
+  bool ok = where(dev, p, bytes, &a) == W_IN && may_touch(ctx->op, a);
+  if (ok)
+    ctx->cache = a;
+  pthread_mutex_unlock(&dev->mu);
+  return ok;
+}
+
 /* ---- the end ---- */
 
 void mem_leaks(SimDevice *dev) {

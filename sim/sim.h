@@ -324,6 +324,10 @@ SimStatus sim_access_kind(SimCtx *ctx, const void *addr, size_t bytes, SimAccess
    knows, or one the op may not touch; SIM_ERR_ARG, reporting nothing, when no allocation is near
    (the caller reports). Records nothing (sim_access records). */
 SimStatus sim_access_check(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc);
+/* Whether [addr, addr+bytes) lies in one allocation the running op may touch, as sim_access_check
+ * would let it pass; reports and records nothing (a kernel asks it of a span of many accesses
+ * before checking them one by one). */
+bool sim_access_probe(SimCtx *ctx, const void *addr, size_t bytes);
 SimDevice *sim_ctx_device(SimCtx *ctx);
 uint64_t sim_ctx_op_id(const SimCtx *ctx);
 int sim_ctx_worker(const SimCtx *ctx);   /* worker index, -1 on the host thread */
