@@ -279,11 +279,12 @@ static bool check(KFrame *f, const KIns *k, const LMem *m, uint32_t l, char *p) 
   char *lo = (char *)f->u[near->aligned].p + f->u[near->words[0]].i * (int64_t)near->esize;
   int64_t n = ref_extent(f, near) - f->u[near->words[0]].i;
   ptrdiff_t d = p - lo;
+  bool atomic = ir_str_eq(k->op->name, "llvm.atomicrmw") || ir_str_eq(k->op->name, "llvm.cmpxchg");
   kernel_error(f, k, l,
-               "out-of-bounds access: element %lld (byte %lld) is not in [0, %lld) of the memref passed as kernel "
-               "operand %u",
-               (long long)(d >= 0 ? d / near->esize : -((-d + near->esize - 1) / near->esize)), (long long)d,
-               (long long)(n < 0 ? 0 : n), near->arg);
+               "out-of-bounds %s: bytes [%lld, %lld) of the memref passed as kernel operand %u: element %lld is not in "
+               "[0, %lld)", atomic ? "access" : m->write ? "store" : "load", (long long)d, (long long)d + m->bytes,
+               near->arg, (long long)(d >= 0 ? d / near->esize : -((-d + near->esize - 1) / near->esize)),
+               (long long)(n < 0 ? 0 : n));
   return false;
 }
 

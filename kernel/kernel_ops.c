@@ -839,6 +839,37 @@ static bool report_accesses(KFrame *f) {
 }
 
 
+/* What a memory op does to memory, for its diagnostics: "load", "store", or "access" (atomics). */
+static const char *access_word(const Op *op) {
+  return ir_str_eq(op->name, "memref.load") || ir_str_eq(op->name, "vector.load") ? "load"
+         : ir_str_eq(op->name, "memref.store") || ir_str_eq(op->name, "vector.store") ? "store"
+                                                                                     : "access";
+}
+
+/* Thread l's index x of dimension i is not in [0, n): the error names the bytes the access would
+ * touch, from the memref's first element (its offset left out), as the llvm and PTX forms name
+ * the bytes of their pointers (kernel_llvm.c, kernel_ptx.c). */
+static __attribute__((noinline, cold)) void oob_index(KFrame *f, const KIns *k, const KMem *m, uint32_t dop,
+                                                      uint32_t l, int64_t x, int64_t n, uint32_t i) {
+  bool vd = k->vin[dop];
+  uint32_t d = k->in[dop];
+  size_t ld = vd ? l : 0;
+  int64_t el = 0;
+  bool ok = true;
+  for (uint32_t j = 0; j < m->rank && ok; j++) {
+    uint32_t o = m->first + j;
+    ok = kernel_madd(&el, kw(f, k->in[o], k->vin[o])[k->vin[o] ? l : 0].i, kw(f, d + D_SIZES + m->rank + j, vd)[ld].i);
+  }
+  int64_t byte = 0;
+  if (ok && kernel_madd(&byte, el, (int64_t)m->esize))
+    kernel_error(f, k, l, "out-of-bounds %s: bytes [%lld, %lld) of the memref: index %lld is not in [0, %lld) in "
+                 "dimension %u", access_word(k->op), (long long)byte, (long long)byte + m->esize, (long long)x,
+                 (long long)n, i);
+  else
+    kernel_error(f, k, l, "out-of-bounds %s: index %lld is not in [0, %lld) in dimension %u", access_word(k->op),
+                 (long long)x, (long long)n, i);
+}
+
 /* The address of the element thread l indexes, or NULL after an error. */
 static inline char *address(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, uint32_t l) {
   bool vd = k->vin[dop];
@@ -849,8 +880,7 @@ static inline char *address(KFrame *f, const KIns *k, const KMem *m, uint32_t do
     uint32_t j = m->first + i;
     int64_t x = kw(f, k->in[j], k->vin[j])[k->vin[j] ? l : 0].i, n = kw(f, d + D_SIZES + i, vd)[ld].i;
     if (x < 0 || x >= n) {
-      kernel_error(f, k, l, "out-of-bounds access: index %lld is not in [0, %lld) in dimension %u", (long long)x,
-                   (long long)n, i);
+      oob_index(f, k, m, dop, l, x, n, i);
       return NULL;
     }
     if (!kernel_madd(&off, x, kw(f, d + D_SIZES + m->rank + i, vd)[ld].i)) {

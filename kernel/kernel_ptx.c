@@ -99,12 +99,22 @@ typedef struct PIns {
   struct PCall *call; /* vprintf, __assertfail, a call past the depth the engine inlines */
 } PIns;
 
+/* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
+ * and element bytes, and the launch operand it is. */
+typedef struct PRef {
+  uint32_t param, rank, esize, arg;
+} PRef;
+
 /* The kernel's parameters, for kernel_ptx_bind. */
 typedef struct PInfo {
   uint32_t nparams;
   uint8_t *ptype;   /* PtxType */
+  uint32_t *pword;  /* per parameter: its uniform word */
   const char *bufname;
   uint32_t line, col;
+  PRef *refs;       /* the first launch site's memrefs, written before that launch runs */
+  uint32_t nrefs;
+  bool bound;
 } PInfo;
 
 /* ---- operands --------------------------------------------------------------------------------- */
@@ -1183,6 +1193,45 @@ static inline char *addr_of(const KFrame *f, const PIns *p, const POpd *base, ui
 
 enum { W_GLOBAL, W_SHARED, W_LOCAL }; /* where an access lies (access_ok) */
 
+/* Thread l's access of [q, q + bytes), which no memory the device holds admits, when the launch
+ * passed memrefs: reported against the nearest of them as the llvm form reports its pointers
+ * (kernel_llvm.c), the bytes from the memref's first element; false when none was passed. */
+static __attribute__((noinline, cold)) bool memref_oob(KFrame *f, const KIns *k, uint32_t l, char *q, uint32_t bytes,
+                                                       bool write) {
+  const PInfo *in = *kernel_llvm_ext(f->k);
+  const PRef *near = NULL;
+  uintptr_t best = UINTPTR_MAX;
+  char *nlo = NULL;
+  int64_t nn = 0;
+  for (uint32_t i = 0; in && i < in->nrefs; i++) {
+    const PRef *r = &in->refs[i];
+    const Slot *u = f->u;
+    char *base = (char *)(uintptr_t)u[in->pword[r->param + D_ALIGNED]].u;
+    int64_t off = u[in->pword[r->param + D_OFFSET]].i, hi = off + 1; /* elements from base */
+    for (uint32_t j = 0; j < r->rank; j++) {
+      int64_t sz = u[in->pword[r->param + D_SIZES + j]].i, st = u[in->pword[r->param + D_SIZES + r->rank + j]].i;
+      hi = sz <= 0 ? off : hi + (sz - 1) * (st < 0 ? 0 : st);
+      if (sz <= 0)
+        break;
+    }
+    char *lo = base + off * (int64_t)r->esize, *end = base + hi * (int64_t)r->esize;
+    uintptr_t d = q < lo ? (uintptr_t)(lo - q) : q + bytes > end ? (uintptr_t)(q + bytes - end) : 0;
+    if (d < best) {
+      best = d;
+      near = r;
+      nlo = lo;
+      nn = hi - off;
+    }
+  }
+  if (!near)
+    return false;
+  ptrdiff_t d = q - nlo;
+  int64_t es = near->esize;
+  kernel_error(f, k, l, "out-of-bounds %s: bytes [%lld, %lld) of the memref passed as kernel operand %u: element "
+               "%lld is not in [0, %lld)", write ? "store" : "load", (long long)d, (long long)d + bytes, near->arg,
+               (long long)(d >= 0 ? d / es : -((-d + es - 1) / es)), (long long)(nn < 0 ? 0 : nn));
+  return true;
+}
 
 /* Whether thread l may access [q, q + bytes): in the block's shared memory (W_SHARED), in its own
  * private memory (W_LOCAL), or in memory the device holds for the kernel; reports why not. */
@@ -1208,6 +1257,8 @@ static bool access_ok(KFrame *f, const KIns *k, const PIns *p, uint32_t l, char 
   }
   if (be_kernel_access_probe(f->ctx, q, bytes))
     return true;
+  if (memref_oob(f, k, l, q, bytes, write))
+    return false;
   BeStatus st = be_kernel_access_check(f->ctx, q, bytes, write, k->loc);
   if (st == BE_OK)
     return true;
@@ -3812,6 +3863,7 @@ static Kernel *compile(PComp *pc) {
   PInfo *info = ir_alloc(ctx, sizeof *info);
   info->nparams = np;
   info->ptype = ir_alloc(ctx, np + 1);
+  info->pword = pc->param_word;
   info->bufname = pc->bufname;
   info->line = fn->line;
   info->col = fn->col;
@@ -3922,11 +3974,17 @@ Kernel *kernel_of_ptx(KHost *h, Op *site, const char *bufname, const char *text,
 }
 
 bool kernel_ptx_bind(KHost *h, Op *site, Kernel *k, uint32_t first, uint32_t n) {
-  const PInfo *info = *kernel_llvm_ext(k);
+  PInfo *info = *kernel_llvm_ext(k);
   uint32_t w = 0; /* the parameter the operand's first word goes to */
+  bool record = !info->bound; /* the first launch site's memrefs (as kernel_llvm_bind keeps its first view) */
+  if (record)
+    info->refs = ir_alloc(h->ctx, (n + 1) * sizeof *info->refs);
   for (uint32_t i = 0; i < n; i++) {
     const Type *t = site->operands[first + i]->type;
     uint32_t nw = kernel_words(t);
+    if (record && t->kind == TY_MEMREF && w + nw <= info->nparams && t->u.sh.rank <= 8 &&
+        kernel_elem_bytes(t->u.sh.elem))
+      info->refs[info->nrefs++] = (PRef){w, t->u.sh.rank, kernel_elem_bytes(t->u.sh.elem), i};
     for (uint32_t j = 0; j < nw && w < info->nparams; j++, w++) {
       /* a memref passes its descriptor's words (pointers, offset, sizes, strides: 64 bits each),
          as mlir-opt's lowering of a kernel's memref arguments takes them */
@@ -3941,10 +3999,12 @@ bool kernel_ptx_bind(KHost *h, Op *site, Kernel *k, uint32_t first, uint32_t n) 
                     mr ? "a memref descriptor word" : t->kind == TY_LLVM_PTR ? "a pointer" : fl ? "a float"
                     : t->kind == TY_INT ? "an integer" : "a value", i, w, ptx_type_name((PtxType)pt));
         h->errors++;
+        info->nrefs = 0;
         return false;
       }
     }
   }
+  info->bound = true;
   return true;
 }
 

@@ -3,7 +3,7 @@
 // (of 20 blocks of 16 threads) stores past the end of its buffer.
 // RUN: not %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: not %gpuinterp --sched=serial %s 2>&1 | FileCheck %s
-// CHECK: gpu-block-wise-error.mlir:[[@LINE+15]]:9: error: 'memref.store' op out-of-bounds access: index 320 is not in [0, 320) in dimension 0 (thread (3, 0, 0) of block (13, 0, 0))
+// CHECK: gpu-block-wise-error.mlir:[[@LINE+15]]:9: error: 'memref.store' op out-of-bounds store: bytes [1280, 1284) of the memref: index 320 is not in [0, 320) in dimension 0 (thread (3, 0, 0) of block (13, 0, 0))
 // CHECK-NOT: error:
 module attributes {gpu.container_module} {
   gpu.module @k {

@@ -3,7 +3,7 @@
 // it. Here block 1's threads 4..7 store past the end of a 12-element buffer.
 // RUN: not %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: not %gpuinterp --sched=serial %s 2>&1 | FileCheck %s
-// CHECK: gpu-kernel-oob.mlir:[[@LINE+19]]:7: error: 'memref.store' op out-of-bounds access: index 12 is not in [0, 12) in dimension 0 (thread (4, 0, 0) of block (1, 0, 0))
+// CHECK: gpu-kernel-oob.mlir:[[@LINE+19]]:7: error: 'memref.store' op out-of-bounds store: bytes [48, 52) of the memref: index 12 is not in [0, 12) in dimension 0 (thread (4, 0, 0) of block (1, 0, 0))
 // CHECK-NEXT: {{^}}      memref.store %f, %m[%i] : memref<12xf32>
 // CHECK-NOT: error:
 // CHECK-NOT: 12345

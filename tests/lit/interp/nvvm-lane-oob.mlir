@@ -5,7 +5,7 @@
 // RUN: %mlir_opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))' -o %t.mlir
 // RUN: not %gpuinterp %t.mlir 2>&1 | FileCheck %s
 // RUN: not %gpuinterp --sched=serial %t.mlir 2>&1 | FileCheck %s
-// CHECK: error: 'llvm.load' op out-of-bounds access: element 64 (byte 256) is not in [0, 64) of the memref passed as kernel operand 0 (thread (0, 5, 0) of block (0, 0, 0))
+// CHECK: error: 'llvm.load' op out-of-bounds load: bytes [256, 260) of the memref passed as kernel operand 0: element 64 is not in [0, 64) (thread (0, 5, 0) of block (0, 0, 0))
 // CHECK-NOT: error:
 module attributes {gpu.container_module} {
   gpu.module @k {

@@ -4,7 +4,7 @@
 // the run exits 1. Block 1's threads 4..7 store past the end of the 12-element buffer.
 // RUN: not %gpuinterp %s 2>&1 | FileCheck %s
 // RUN: not %gpuinterp --sched=serial %s 2>&1 | FileCheck %s
-// CHECK: nvvm-oob.mlir:[[@LINE+25]]:7: error: 'llvm.store' op out-of-bounds access: element 12 (byte 48) is not in [0, 12) of the memref passed as kernel operand 0 (thread (4, 0, 0) of block (1, 0, 0))
+// CHECK: nvvm-oob.mlir:[[@LINE+25]]:7: error: 'llvm.store' op out-of-bounds store: bytes [48, 52) of the memref passed as kernel operand 0: element 12 is not in [0, 12) (thread (4, 0, 0) of block (1, 0, 0))
 // CHECK-NEXT: {{^}}      llvm.store %f, %p : f32, !llvm.ptr
 // CHECK-NOT: error:
 // CHECK-NOT: 12345

@@ -34,7 +34,7 @@
 // OUT-NOT: after the wait
 // OUT-NOT: Memref
 
-// ERR: prog.mlir:[[#@LINE+17]]:7: error: 'memref.store' op out-of-bounds access: index 8 is not in [0, 8) in dimension 0 (thread (1, 0, 0) of block (2, 0, 0))
+// ERR: prog.mlir:[[#@LINE+17]]:7: error: 'memref.store' op out-of-bounds store: bytes [32, 36) of the memref: index 8 is not in [0, 8) in dimension 0 (thread (1, 0, 0) of block (2, 0, 0))
 // ERR: prog.mlir:[[#@LINE+36]]:5: note: the program ends at this synchronization: the kernel launched by 'gpu.launch_func'{{[^(]*}} ([[#@LINE+34]]:11) failed, and a failed launch is sticky
 // ERR-NOT: leak
 // UP: error: kernel store: bytes [{{[0-9]+}}, {{[0-9]+}}) are out of bounds of the 32-byte host-shared memory
