@@ -47,6 +47,10 @@
  * errors and races are reported at the instruction with the thread and block, as the gpu.func
  * form reports them; an instruction or modifier this file does not run is a compile error at its
  * place, naming it, with a note at the launch. */
+/* Lane loops are the interpreter's inner loops: let gcc vectorize them (as kernel_llvm.c does). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
 #include "kernel/internal.h"
 #include "kernel/kernel_fp.h"
 #include "ptx/ptx.h"
@@ -216,6 +220,33 @@ static inline Slot *dcol(const KFrame *f, const POpd *o) {
 /* dst[l] = EXPR masked to the destination's width, over the active threads; a and b the columns of
  * the first two sources (sa, sb their strides). */
 #define PLANES(f, d, m, EXPR) KLANES(f, l, { d[l].u = (EXPR) & (m); })
+
+/* dst[l] = EXPR of x and y, thread l's bits of columns a and b, a loop for each of the strides
+ * (columns or one word), so that the compiler sees plain lane loops. */
+#define PLANES2(f, d, m, a, sa, b, sb, EXPR)                                                       \
+  do {                                                                                             \
+    if ((sa) && (sb)) {                                                                            \
+      KLANES(f, l, {                                                                               \
+        uint64_t x = (a)[l].u, y = (b)[l].u;                                                       \
+        d[l].u = (EXPR) & (m);                                                                     \
+      });                                                                                          \
+    } else if (sa) {                                                                               \
+      uint64_t y = (b)[0].u;                                                                       \
+      KLANES(f, l, {                                                                               \
+        uint64_t x = (a)[l].u;                                                                     \
+        d[l].u = (EXPR) & (m);                                                                     \
+      });                                                                                          \
+    } else if (sb) {                                                                               \
+      uint64_t x = (a)[0].u;                                                                       \
+      KLANES(f, l, {                                                                               \
+        uint64_t y = (b)[l].u;                                                                     \
+        d[l].u = (EXPR) & (m);                                                                     \
+      });                                                                                          \
+    } else {                                                                                       \
+      uint64_t x = (a)[0].u, y = (b)[0].u;                                                         \
+      KLANES(f, l, { d[l].u = (EXPR) & (m); });                                                    \
+    }                                                                                              \
+  } while (0)
 
 static inline float f32of(uint64_t v) {
   uint32_t w = (uint32_t)v;
@@ -428,7 +459,7 @@ static bool setp_fast(KFrame *f, const PIns *p) {
     return false;
   unsigned w = ptx_type_bits(p->t);
   if (is_signed(p->t) && p->mode <= C_GE) {
-#define SCMP(OP) PLANES(f, d, 1, (uint64_t)(sext(a[l * sa].u, w) OP sext(b[l * sb].u, w)))
+#define SCMP(OP) PLANES2(f, d, 1, a, sa, b, sb, (uint64_t)(sext(x, w) OP sext(y, w)))
     switch (p->mode) {
     case C_EQ: SCMP(==); break;
     case C_NE: SCMP(!=); break;
@@ -440,7 +471,7 @@ static bool setp_fast(KFrame *f, const PIns *p) {
 #undef SCMP
     return true;
   }
-#define UCMP(OP) PLANES(f, d, 1, (uint64_t)(wmask(a[l * sa].u, w) OP wmask(b[l * sb].u, w)))
+#define UCMP(OP) PLANES2(f, d, 1, a, sa, b, sb, (uint64_t)(wmask(x, w) OP wmask(y, w)))
   switch (p->mode) {
   case C_EQ: UCMP(==); break;
   case C_NE: UCMP(!=); break;
@@ -582,21 +613,21 @@ static bool int_fast(KFrame *f, const PIns *p) {
   unsigned w = ptx_type_bits(p->t);
   bool s = is_signed(p->t);
   switch (p->mode) {
-  case I_ADD: PLANES(f, d, m, a[l * sa].u + b[l * sb].u); return true;
-  case I_SUB: PLANES(f, d, m, a[l * sa].u - b[l * sb].u); return true;
-  case I_MUL_LO: PLANES(f, d, m, a[l * sa].u * b[l * sb].u); return true;
+  case I_ADD: PLANES2(f, d, m, a, sa, b, sb, x + y); return true;
+  case I_SUB: PLANES2(f, d, m, a, sa, b, sb, x - y); return true;
+  case I_MUL_LO: PLANES2(f, d, m, a, sa, b, sb, x * y); return true;
   case I_MAD_LO: PLANES(f, d, m, a[l * sa].u * b[l * sb].u + c[l * sc].u); return true;
-  case I_AND: PLANES(f, d, m, a[l * sa].u & b[l * sb].u); return true;
-  case I_OR: PLANES(f, d, m, a[l * sa].u | b[l * sb].u); return true;
-  case I_XOR: PLANES(f, d, m, a[l * sa].u ^ b[l * sb].u); return true;
+  case I_AND: PLANES2(f, d, m, a, sa, b, sb, x & y); return true;
+  case I_OR: PLANES2(f, d, m, a, sa, b, sb, x | y); return true;
+  case I_XOR: PLANES2(f, d, m, a, sa, b, sb, x ^ y); return true;
   case I_MUL_WIDE:
     if (s)
-      PLANES(f, d, m, (uint64_t)(sext(a[l * sa].u, w) * sext(b[l * sb].u, w)));
+      PLANES2(f, d, m, a, sa, b, sb, (uint64_t)(sext(x, w) * sext(y, w)));
     else
-      PLANES(f, d, m, wmask(a[l * sa].u, w) * wmask(b[l * sb].u, w));
+      PLANES2(f, d, m, a, sa, b, sb, wmask(x, w) * wmask(y, w));
     return true;
   case I_SHL:
-    PLANES(f, d, m, wmask(b[l * sb].u, 32) >= w ? 0 : a[l * sa].u << wmask(b[l * sb].u, 32));
+    PLANES2(f, d, m, a, sa, b, sb, wmask(y, 32) >= w ? 0 : x << wmask(y, 32));
     return true;
   case I_SHR:
     if (s)
@@ -755,9 +786,9 @@ static bool f32_fast(KFrame *f, const PIns *p) {
   if (!a || !b || !c || !d)
     return false;
   switch (p->mode) {
-  case F_ADD: PLANES(f, d, UINT32_MAX, bitsf32(f32of(a[l * sa].u) + f32of(b[l * sb].u))); break;
-  case F_SUB: PLANES(f, d, UINT32_MAX, bitsf32(f32of(a[l * sa].u) - f32of(b[l * sb].u))); break;
-  case F_MUL: PLANES(f, d, UINT32_MAX, bitsf32(f32of(a[l * sa].u) * f32of(b[l * sb].u))); break;
+  case F_ADD: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32(f32of(x) + f32of(y))); break;
+  case F_SUB: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32(f32of(x) - f32of(y))); break;
+  case F_MUL: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32(f32of(x) * f32of(y))); break;
   default: PLANES(f, d, UINT32_MAX, bitsf32(fmaf(f32of(a[l * sa].u), f32of(b[l * sb].u), f32of(c[l * sc].u)))); break;
   }
   return true;
@@ -1347,12 +1378,50 @@ static bool global_span(KFrame *f, const PIns *p, uint32_t total, char **q, uint
   return true;
 }
 
-/* Records the fast path's accesses for race detection: one row, or runs of contiguous threads. */
+/* The fast path of a .shared access of one element (es bytes) per thread by a contiguous run of
+ * threads at consecutive elements: checked against the block's shared memory and for races and
+ * recorded at once (kernel_shared_lanes); the first thread's address, or NULL (the caller then
+ * checks them one by one, which reports what is wrong). */
+static char *shared_run(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
+  uint32_t n = f->nact, l0 = n ? f->act[0] : 0;
+  if (p->space != PTX_SPACE_SHARED || !n || f->act[n - 1] - l0 != n - 1 || !f->shadow)
+    return NULL;
+  Slot one = {.u = 0};
+  uint32_t sb = 0;
+  const Slot *b = p->s[0].kind ? col(f, &p->s[0], &one, &sb) : &one;
+  if (!b || (!sb && n > 1))
+    return NULL;
+  uint64_t a0 = b[l0 * sb].u + (uint64_t)p->off, size = (uint64_t)(f->priv - f->lo);
+  for (uint32_t i = 1; i < n; i++)
+    if (b[(l0 + i) * sb].u + (uint64_t)p->off != a0 + (uint64_t)i * es)
+      return NULL;
+  if (a0 > size || (uint64_t)n * es > size - a0)
+    return NULL;
+  char *q = f->lo + a0;
+  return kernel_shared_lanes(f, k, p->memo, q, l0, n, es, write) ? q : NULL;
+}
+
+/* Records the fast path's accesses for race detection: one row; rows of the block's shape (under
+ * the full mask, each row of threads at consecutive accesses or all at one, the rows a constant
+ * distance apart, as a matmul's loads are); else runs of contiguous threads. */
 static void span_note(KFrame *f, const KIns *k, const PIns *p, char **q, uint32_t total, uintptr_t lo, uintptr_t hi,
                       bool dense, bool write) {
   if (dense) {
     kernel_note_rows(f, k, p->memo, lo, hi - lo, 0, 1, write);
     return;
+  }
+  uint32_t bx = f->bdim[0], n = f->n, by = bx ? n / bx : 0;
+  if (f->nact == n && bx > 1 && by * bx == n) {
+    intptr_t sx = q[1] - q[0], sy = by > 1 ? q[bx] - q[0] : 0;
+    uintptr_t len = sx ? (uintptr_t)bx * total : total;
+    bool ok = (sx == 0 || sx == (intptr_t)total) && (sy == 0 || (sy > 0 && (uintptr_t)sy >= len));
+    for (uint32_t y = 0; y < by && ok; y++)
+      for (uint32_t x = 0; x < bx && ok; x++)
+        ok = q[y * bx + x] == q[0] + (intptr_t)x * sx + (intptr_t)y * sy;
+    if (ok) {
+      kernel_note_rows(f, k, p->memo, (uintptr_t)q[0], len, sy, sy ? by : 1, write);
+      return;
+    }
   }
   PRun run = {0, 0};
   for (uint32_t i = 0; i < f->nact; i++)
@@ -1389,6 +1458,25 @@ static int x_ld(KFrame *f, const KIns *k) {
     span_note(f, k, p, q0, total, lo, hi, dense, false);
     return EX_NEXT;
   }
+  char *sq = p->nd == 1 && (p->bytes == 4 || p->bytes == 8) ? shared_run(f, k, p, total, false) : NULL;
+  Slot *sd = sq ? dcol(f, &p->d[0]) : NULL;
+  if (sd) {
+    uint32_t l0 = f->act[0];
+    uint64_t m = wmask(UINT64_MAX, p->d[0].width);
+    if (p->bytes == 4)
+      KLANES(f, l, {
+        uint32_t v;
+        memcpy(&v, sq + (size_t)(l - l0) * 4, 4);
+        sd[l].u = (s ? (uint64_t)(int64_t)(int32_t)v : v) & m;
+      });
+    else
+      KLANES(f, l, { memcpy(&sd[l].u, sq + (size_t)(l - l0) * 8, 8); });
+    return EX_NEXT;
+  }
+  if (sq) /* checked and recorded: the loads alone */
+    KLANES(f, l, { wr(f, &p->d[0], l, load_bytes(sq + (size_t)(l - f->act[0]) * p->bytes, p->bytes, s)); });
+  if (sq)
+    return EX_NEXT;
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *q = addr_of(f, p, &p->s[0], l);
@@ -1432,6 +1520,15 @@ static int x_st(KFrame *f, const KIns *k) {
         }
       });
     span_note(f, k, p, q0, total, lo, hi, dense, true);
+    return EX_NEXT;
+  }
+  char *sq = n == 1 ? shared_run(f, k, p, total, true) : NULL;
+  if (sq) {
+    uint32_t l0 = f->act[0];
+    KLANES(f, l, {
+      uint64_t x = rd(f, &p->s[1], l);
+      memcpy(sq + (size_t)(l - l0) * p->bytes, &x, p->bytes);
+    });
     return EX_NEXT;
   }
   for (uint32_t i = 0; i < f->nact; i++) {
@@ -1989,7 +2086,7 @@ static const PGlobals *module_globals(PComp *pc) {
      variable of the block (or one byte of it, 0xFF00(name) style) */
   for (uint32_t i = 0, j = 0; i < m->ndecls; i++) {
     const PtxVar *v = m->decls[i].var;
-    uint64_t bytes, esize;
+    uint64_t bytes = 0, esize = 1;
     if (m->decls[i].kind != PTX_DECL_VAR || !is_module_var(v))
       continue;
     var_bytes(v, &bytes, &esize);
