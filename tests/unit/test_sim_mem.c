@@ -239,6 +239,37 @@ static void test_kernel_access_past_end_reports_oob(void **state) {
   sim_destroy(dev);
 }
 
+/* user: two allocations of 64 bytes, the second's pointer after the first's */
+static void probe_kernel(SimCtx *ctx, void *user) {
+  char **p = user;
+  assert_true(sim_access_probe(ctx, p[0], 64));
+  assert_true(sim_access_probe(ctx, p[0] + 8, 16));
+  assert_false(sim_access_probe(ctx, p[0] + 60, 8));
+  assert_false(sim_access_probe(ctx, p[0], 0));
+  assert_true(sim_access_probe(ctx, p[1], 64)); /* another allocation than the cached one */
+  assert_false(sim_access_probe(ctx, p[0], (size_t)(p[1] - p[0]) + 8)); /* spans both */
+}
+
+static void test_kernel_access_probe_admits_one_allocation_and_reports_nothing(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_THREADS);
+  char *d[2];
+  sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&d[0], "alloc-a");
+  sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&d[1], "alloc-b");
+  if (d[1] < d[0]) {
+    char *t = d[0];
+    d[0] = d[1], d[1] = t;
+  }
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = probe_kernel, .user = d, .loc = "launch"};
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "sync");
+  assert_int_equal(s.n, 0);
+  sim_mem_free(dev, d[0], "free");
+  sim_mem_free(dev, d[1], "free");
+  sim_destroy(dev);
+}
+
 static void pageable_kernel(SimCtx *ctx, void *user) {
   assert_int_equal(sim_access(ctx, user, 4, false, "k"), SIM_ERR_MEMORY);
 }
@@ -429,6 +460,7 @@ int main(void) {
     cmocka_unit_test(test_memcpy_from_unwritten_device_memory_reports_uninit),
     cmocka_unit_test(test_kernel_read_of_unwritten_memory_reports_uninit),
     cmocka_unit_test(test_kernel_access_past_end_reports_oob),
+    cmocka_unit_test(test_kernel_access_probe_admits_one_allocation_and_reports_nothing),
     cmocka_unit_test(test_kernel_access_pageable_host_memory_reports),
     cmocka_unit_test(test_host_access_device_memory_reports),
     cmocka_unit_test(test_host_access_shared_memory_is_checked_not_refused),
