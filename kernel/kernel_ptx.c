@@ -774,11 +774,16 @@ static double f64_op(const PIns *p, double a, double b, double c) {
   }
 }
 
-/* add, sub, mul and fma of f32 without .ftz and .sat as lane loops of their own */
+/* A f32 result's bits, a NaN the canonical NaN (as f32_op gives it). */
+static inline uint64_t bitsf32c(float r) {
+  return isnan(r) ? 0x7fffffffu : bitsf32(r);
+}
+
+/* add, sub, mul and fma of f32 rounded to nearest, without .ftz and .sat, as lane loops of their own */
 static bool f32_fast(KFrame *f, const PIns *p) {
   Slot ia, ib, ic;
   uint32_t sa = 0, sb = 0, sc = 0;
-  if (p->ftz || p->sat || p->ns < 2 || p->mode > F_FMA)
+  if (p->ftz || p->sat || p->rnd || p->nan || p->ns < 2 || p->mode > F_FMA)
     return false;
   const Slot *a = col(f, &p->s[0], &ia, &sa), *b = col(f, &p->s[1], &ib, &sb);
   const Slot *c = p->ns > 2 ? col(f, &p->s[2], &ic, &sc) : &ic;
@@ -786,10 +791,10 @@ static bool f32_fast(KFrame *f, const PIns *p) {
   if (!a || !b || !c || !d)
     return false;
   switch (p->mode) {
-  case F_ADD: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32(f32of(x) + f32of(y))); break;
-  case F_SUB: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32(f32of(x) - f32of(y))); break;
-  case F_MUL: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32(f32of(x) * f32of(y))); break;
-  default: PLANES(f, d, UINT32_MAX, bitsf32(fmaf(f32of(a[l * sa].u), f32of(b[l * sb].u), f32of(c[l * sc].u)))); break;
+  case F_ADD: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32c(f32of(x) + f32of(y))); break;
+  case F_SUB: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32c(f32of(x) - f32of(y))); break;
+  case F_MUL: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32c(f32of(x) * f32of(y))); break;
+  default: PLANES(f, d, UINT32_MAX, bitsf32c(fmaf(f32of(a[l * sa].u), f32of(b[l * sb].u), f32of(c[l * sc].u)))); break;
   }
   return true;
 }
