@@ -332,7 +332,7 @@ static void observe(const SimObs *o, void *user)
     case SIM_OBS_END: {
         /* what a kernel touched (the sim merges its accesses per allocation and kind), so that
          * the trace, and --diff's ordering check over it, see kernels as they see copies */
-        TraceAccess one, *acc = o->nacc > 1 ? malloc(o->nacc * sizeof *acc) : &one;
+        TraceAccess one = {0}, *acc = o->nacc > 1 ? malloc(o->nacc * sizeof *acc) : &one;
         size_t n = acc ? o->nacc : 0;
         for (size_t i = 0; i < n; i++)
             acc[i] = buffer_access(b, o->acc[i].addr, o->acc[i].bytes,
