@@ -200,14 +200,21 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
     }                                                                                              \
   } while (0)
 
-/* Reports a kernel runtime error at k's op for thread `lane` of the block (UINT32_MAX: the block as
- * a whole). Only a launch's first error is reported; returns EX_ERROR. */
 /* Writes a block's gpu.printf lines to the program's output, or to InterpOptions.device_print
  * with the launch's location and number; takes the gpu mutex. */
 void kernel_print(KFrame *f, const char *text, size_t len);
+/* A growing NUL-terminated text (gpu.printf's and vprintf's output of one thread); on allocation
+ * failure the text stays as it was. */
+typedef struct KBuf {
+  char *s;
+  size_t n, cap;
+} KBuf;
+void kernel_buf_add(KBuf *b, const char *s, size_t n);
 /* Notes after a kernel error: the device function calls it happened in, innermost first, then
  * the launch site. */
 void kernel_error_notes(const KFrame *f);
+/* Reports a kernel runtime error at k's op for thread `lane` of the block (UINT32_MAX: the block as
+ * a whole). Only a launch's first error is reported; returns EX_ERROR. */
 int kernel_error(KFrame *f, const KIns *k, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A kernel error reported elsewhere (a host op's, inside the kernel): counts it and fails the

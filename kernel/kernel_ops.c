@@ -416,12 +416,8 @@ typedef struct KPrintf {
   Type **types;
 } KPrintf;
 
-typedef struct Buf {
-  char *s;
-  size_t n, cap;
-} Buf;
-
-static void buf_add(Buf *b, const char *s, size_t n) {
+/* internal.h */
+void kernel_buf_add(KBuf *b, const char *s, size_t n) {
   if (b->n + n + 1 > b->cap) {
     size_t cap = (b->n + n + 1) * 2;
     char *p = realloc(b->s, cap);
@@ -435,21 +431,19 @@ static void buf_add(Buf *b, const char *s, size_t n) {
   b->s[b->n] = 0;
 }
 
-/* One thread's line: the format with each conversion taking the next argument (printf's rules,
- * as CUDA's vprintf: floats are passed as double, integers by their width). */
-static void format_one(const KFrame *f, const KIns *k, const KPrintf *p, uint32_t l, Buf *out) {
+static void format_one(const KFrame *f, const KIns *k, const KPrintf *p, uint32_t l, KBuf *out) {
   const char *s = p->fmt.s, *end = s + p->fmt.len;
   uint32_t arg = 0;
   while (s < end) {
     const char *pct = memchr(s, '%', (size_t)(end - s));
     if (!pct) {
-      buf_add(out, s, (size_t)(end - s));
+      kernel_buf_add(out, s, (size_t)(end - s));
       break;
     }
-    buf_add(out, s, (size_t)(pct - s));
+    kernel_buf_add(out, s, (size_t)(pct - s));
     const char *q = pct + 1;
     if (q < end && *q == '%') {
-      buf_add(out, "%", 1);
+      kernel_buf_add(out, "%", 1);
       s = q + 1;
       continue;
     }
@@ -468,7 +462,7 @@ static void format_one(const KFrame *f, const KIns *k, const KPrintf *p, uint32_
     s = q;
     char tmp[128];
     if (arg >= k->nin) {
-      buf_add(out, pct, (size_t)(q - pct));
+      kernel_buf_add(out, pct, (size_t)(q - pct));
       continue;
     }
     Slot v = kw(f, k->in[arg], k->vin[arg])[k->vin[arg] ? l : 0];
@@ -502,13 +496,13 @@ static void format_one(const KFrame *f, const KIns *k, const KPrintf *p, uint32_
       break;
     }
     if (len > 0)
-      buf_add(out, tmp, (size_t)len < sizeof tmp ? (size_t)len : sizeof tmp - 1);
+      kernel_buf_add(out, tmp, (size_t)len < sizeof tmp ? (size_t)len : sizeof tmp - 1);
   }
 }
 
 static int x_printf(KFrame *f, const KIns *k) {
   const KPrintf *p = k->aux;
-  Buf b = {0};
+  KBuf b = {0};
   KLANES(f, l, { format_one(f, k, p, l, &b); });
   if (b.n)
     kernel_print(f, b.s, b.n);

@@ -3563,29 +3563,7 @@ static bool read_str(KFrame *f, const KIns *k, uint32_t l, uint64_t a, char *s) 
   return false;
 }
 
-typedef struct PBuf {
-  char *s;
-  size_t n, cap;
-} PBuf;
-
-static void pbuf_add(PBuf *b, const char *s, size_t n) {
-  if (b->n + n + 1 > b->cap) {
-    size_t cap = (b->n + n + 1) * 2;
-    char *p = realloc(b->s, cap);
-    if (!p)
-      return;
-    b->s = p;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = 0;
-}
-
-/* Thread l's vprintf(fmt, args): the format with each conversion taking the next argument of the
- * buffer at args, as CUDA packs them: each at the next multiple of its size, integers of 4 bytes
- * (8 with l, ll, z, j, t), doubles, pointers (%p, %s) of 8. *nargs: the arguments taken. */
-static bool vprintf_one(KFrame *f, const KIns *k, uint32_t l, uint64_t fmt, uint64_t args, PBuf *out,
+static bool vprintf_one(KFrame *f, const KIns *k, uint32_t l, uint64_t fmt, uint64_t args, KBuf *out,
                         uint32_t *nargs) {
   char *text = malloc(2 * STR_MAX);
   if (!text)
@@ -3598,13 +3576,13 @@ static bool vprintf_one(KFrame *f, const KIns *k, uint32_t l, uint64_t fmt, uint
   while (ok && s < end) {
     const char *pct = strchr(s, '%');
     if (!pct) {
-      pbuf_add(out, s, (size_t)(end - s));
+      kernel_buf_add(out, s, (size_t)(end - s));
       break;
     }
-    pbuf_add(out, s, (size_t)(pct - s));
+    kernel_buf_add(out, s, (size_t)(pct - s));
     const char *q = pct + 1;
     if (*q == '%') {
-      pbuf_add(out, "%", 1);
+      kernel_buf_add(out, "%", 1);
       s = q + 1;
       continue;
     }
@@ -3625,7 +3603,7 @@ static bool vprintf_one(KFrame *f, const KIns *k, uint32_t l, uint64_t fmt, uint
     }
     char conv = *q;
     if (!conv || !strchr("diuxXocfFeEgGaAps", conv)) { /* not a conversion: printed as written */
-      pbuf_add(out, pct, (size_t)(q - pct) + (conv != 0));
+      kernel_buf_add(out, pct, (size_t)(q - pct) + (conv != 0));
       s = q + (conv != 0);
       continue;
     }
@@ -3675,7 +3653,7 @@ static bool vprintf_one(KFrame *f, const KIns *k, uint32_t l, uint64_t fmt, uint
         char *w = m >= 0 ? malloc((size_t)m + 1) : NULL;
         if (w) {
           snprintf(w, (size_t)m + 1, spec, v ? str : "(null)");
-          pbuf_add(out, w, (size_t)m);
+          kernel_buf_add(out, w, (size_t)m);
           free(w);
         }
       }
@@ -3689,7 +3667,7 @@ static bool vprintf_one(KFrame *f, const KIns *k, uint32_t l, uint64_t fmt, uint
     }
     }
     if (len > 0)
-      pbuf_add(out, tmp, (size_t)len < sizeof tmp ? (size_t)len : sizeof tmp - 1);
+      kernel_buf_add(out, tmp, (size_t)len < sizeof tmp ? (size_t)len : sizeof tmp - 1);
   }
   free(text);
   return ok;
@@ -3700,7 +3678,7 @@ static bool vprintf_one(KFrame *f, const KIns *k, uint32_t l, uint64_t fmt, uint
 static int x_vprintf(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   const PCall *c = p->call;
-  PBuf b = {0};
+  KBuf b = {0};
   int r = EX_NEXT;
   for (uint32_t i = 0; i < f->nact && r == EX_NEXT; i++) {
     uint32_t l = f->act[i], nargs;
