@@ -1,1545 +1,298 @@
-/* cuda.c — the "cuda" backend: backend.h's table on NVIDIA's Driver API, loaded at run time.
+/* cuda.c — the "cuda" backend: NVIDIA's Driver API, loaded at run time, under driver.c.
  *
  * The driver library (libcuda.so.1; BeOptions.driver_lib or GPUINTERP_CUDA_LIB name another, such
  * as the test suite's fake) is opened with dlopen when the backend opens, and the functions of
  * backends/cuda_api.h are resolved by their exported names, so the build needs neither a GPU nor
- * the toolkit. No library, a missing function, a failing cuInit or no device: be_open fails with
- * one message. Otherwise device 0's primary context is made current.
+ * the toolkit. No library or a missing function: be_open fails with one message. What the
+ * backend does with them (handles, memory checks, tokens, diagnostics) is driver.c's; this file
+ * says which driver call each operation is:
  *
- * Calls map one to one onto the driver, as MLIR's CUDA runtime wrappers map mgpu* calls:
- * stream_create is cuStreamCreate(CU_STREAM_NON_BLOCKING), memcpy cuMemcpyAsync on the stream
- * (unified addressing tells directions apart), memset cuMemsetD8/D16/D32Async, mem_alloc
- * cuMemAlloc or cuMemAllocManaged, mem_free cuMemFree, launch cuLaunchKernel with the caller's
- * parameter array as is. Every CUresult other than CUDA_SUCCESS becomes an error diagnostic at the
- * call's loc that names the driver function and the driver's name for the error (cuGetErrorName):
- * "'cuMemAlloc_v2' failed with CUDA_ERROR_OUT_OF_MEMORY". The run then goes on, as on the sim,
- * and the error count makes it exit 1.
+ *   stream_create  cuStreamCreate(CU_STREAM_NON_BLOCKING)    event_create  cuEventCreate(DEFAULT)
+ *   mem_alloc      cuMemAlloc, or cuMemAllocManaged(ATTACH_GLOBAL) for host-shared memory
+ *   memcpy         cuMemcpyAsync (unified addressing)        memset        cuMemsetD8/D16/D32Async
+ *   host_register  cuMemHostRegister(0)                       launch        cuLaunchKernel
+ *   event_elapsed  cuEventElapsedTime_v2, else cuEventElapsedTime (optional: traces only)
+ *   device         device `ordinal`'s primary context, retained once and made current
  *
- * Handles. Streams, events, modules, kernel functions and tokens handed out are tagged values
- * naming a slot of this file's handle table (kind, generation, where made and destroyed), never
- * the driver's pointers. So what the sim catches before anything runs is caught here the same
- * way, before a driver call: a stream passed as an event, an event used after destroy, a token
- * passed as a stream, each with the sim's wording. Slots are reused only after a while, and with
- * a new generation, so a stale handle is still recognised.
- *
- * Memory. Allocations, registered memory and the interpreter's host buffers (host_add) are kept
- * in a table sorted by address: a copy or memset that starts in known memory and runs past it is
- * refused (out-of-bounds) before the driver sees it, a free of anything but a live allocation is
- * misuse, and a host load or store of cuMemAlloc memory (which the host cannot reach) is refused.
- * Addresses the table does not know (a lowered program's malloc) pass through unchecked. Traces
- * name buffers by the ids this table gives (b1, b2, ...). There is no race detection here: a real
- * device does not say what it touched.
- *
- * Tokens (the high-level door) are events, as backend.h's token door describes: each token op
- * runs on one of a few streams of this backend's pool, chosen to continue the first dependency's
- * chain when that token was the last thing recorded on its stream, else in turn. The op's
- * stream waits (cuStreamWaitEvent) for each dependency recorded on another stream, the op is
- * enqueued, and an event recorded after it is the token. A join records only the event; a join
- * of nothing is a complete token without an event. gpu.wait is cuEventSynchronize on each token,
- * a token free waits for its dependencies and frees (cuMemFree waits for the device anyway), and
- * releasing a token's last reference destroys its event (legal right after a stream waited).
- *
- * Kernels: device binaries (cubin, fatbin, PTX) load as they are through cuModuleLoadData and
- * launch with cuLaunchKernel, on a stream (launch) or as a token op (token_launch: the
- * interpreter's gpu.launch_func, whose gpu.module it compiled to PTX with mlir-opt or whose
- * gpu.binary object it passes as is). Kernels the interpreter runs itself (launch_host) cannot
- * run on a GPU: each such launch is an error naming the kernel's site, and the launch counts as
- * failed, so the program stops at its next synchronization.
- *
- * Threads: one host thread calls the API (backend.h); nothing here runs on other threads, so the
- * tables take no lock.
+ * Errors are named by cuGetErrorName.
  */
-#include "backends/backend.h"
 #include "backends/cuda_api.h"
+#include "backends/driver.h"
 
 #include <dlfcn.h>
-#include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-enum { H_STREAM = 1, H_EVENT, H_MODULE, H_FUNCTION, H_TOKEN, H_KINDS };
-static const char *const kind_names[H_KINDS] = {"?", "stream", "event", "module", "kernel function",
-                                                "token"};
-
-#define HANDLE_TAG 0xcdaull /* top 12 bits of a handle; the sim's use 0x51d and 0xbe7 */
-enum { KEEP_FREE = 64 };    /* freed slots wait this long before reuse */
-enum { POOL = 4 };          /* streams the token door runs on */
-
-typedef struct Slot {
-    uint8_t kind;
-    bool live;
-    uint16_t gen;
-    uint32_t next_free; /* free list: index + 1 of the next free slot */
-    uint64_t id;        /* per kind, from 1: what traces call it */
-    const char *made, *gone;
-    union {
-        CuStream stream;
-        CuEvent event;
-        CuModule module;
-        struct {
-            CuFunction fn;
-            uint32_t module; /* the module's slot index and generation */
-            uint16_t module_gen;
-            char *name;
-        } fn;
-        struct {
-            CuEvent event; /* NULL: complete when made */
-            int pool;      /* the pool stream it was recorded on, -1: another stream or none */
-            uint32_t refs;
-        } tok;
-    } u;
-} Slot;
-
-typedef enum AllocKind { A_DEVICE, A_MANAGED, A_REGISTERED, A_HOST } AllocKind;
-static const char *const alloc_names[] = {"device memory", "host-shared memory", "registered host memory",
-                                          "host memory"};
-
-typedef struct Alloc {
-    uintptr_t base;
-    size_t size;
-    AllocKind kind;
-    uint64_t id;
-    const char *loc;
-    const char *freed; /* device memory freed there; kept until the address comes back */
-    const char *reg_loc; /* host memory (A_HOST) registered with the driver there, from reg_base */
-    uintptr_t reg_base;
-} Alloc;
 
 typedef struct Fns {
 #define FIELD(name, params) cu_##name##_fn name;
     CUDA_FUNCTIONS(FIELD)
 #undef FIELD
+    cu_event_elapsed_fn elapsed; /* optional: NULL where the driver has neither name */
 } Fns;
 
-typedef struct Cuda {
-    void *lib;
-    Fns cu;
-    CuDevice device;
-    int ordinal;
-    CuDevice retained[8]; /* devices whose primary context we hold */
-    int n_retained;
-    char device_name[128];
-    BeDiagFn sink;
-    void *sink_user;
-    size_t errors, warnings;
-    bool quiet_leaks, leaks_are_errors;
-    Slot *slot;
-    uint32_t n_slot, cap_slot, free_head, free_tail, n_free;
-    uint64_t next_id[H_KINDS];
-    Alloc *alloc; /* sorted by base */
-    size_t n_alloc, cap_alloc;
-    uint64_t next_buf;
-    CuStream pool[POOL];
-    BeToken pool_last[POOL]; /* the token last recorded on each pool stream */
-    unsigned pool_next;
-    /* event-timed ops, when a trace is recorded and the driver can time events */
-    TraceRecorder *trace;
-    cu_event_elapsed_fn elapsed;
-    CuEvent t_base;    /* recorded and waited for before the first timed op, at t_base_ns */
-    uint64_t t_base_ns;
-    struct Timed *timed;
-    size_t n_timed, cap_timed;
-    uint64_t token_op; /* the token op being enqueued (token_run): its trace id */
-} Cuda;
+#define F(drv) ((const Fns *)(drv))
+#define DP(p) ((CuDevPtr)(uintptr_t)(p))
 
-/* ---- diagnostics ---- */
-
-static void vdiag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
-                  const char *alloc_loc, const char *fmt, va_list ap)
-{
-    if (kind && strcmp(kind, "leak") == 0) {
-        if (c->quiet_leaks)
-            return;
-        error = c->leaks_are_errors;
-    }
-    char msg[512];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    BeDiag d = {.error = error, .kind = kind ? kind : "error", .loc = loc, .loc2 = loc2, .alloc_loc = alloc_loc,
-                .message = msg};
-    if (error)
-        c->errors++;
-    else
-        c->warnings++;
-    if (c->sink)
-        c->sink(&d, c->sink_user);
-    else
-        be_diag_print(stderr, NULL, &d);
-}
-
-/* A diagnostic at loc; loc2: the other party (where a handle was made or released). */
-static void diag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
-                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static void diag(Cuda *c, bool error, const char *kind, const char *loc, const char *loc2,
-                 const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vdiag(c, error, kind, loc, loc2, NULL, fmt, ap);
-    va_end(ap);
-}
-
-/* An error about memory: alloc_loc is where it was allocated, loc2 where it was freed (or NULL). */
-static void diag_mem(Cuda *c, const char *kind, const char *loc, const char *loc2, const char *alloc_loc,
-                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static void diag_mem(Cuda *c, const char *kind, const char *loc, const char *loc2, const char *alloc_loc,
-                     const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vdiag(c, true, kind, loc, loc2, alloc_loc, fmt, ap);
-    va_end(ap);
-}
-
-/* The driver's own name for r: "CUDA_ERROR_INVALID_HANDLE". */
-static const char *error_name(Cuda *c, CuResult r, char *buf, size_t cap)
+static const char *error_name(void *drv, BeDrvResult r)
 {
     const char *name = NULL;
-    if (c->cu.cuGetErrorName && c->cu.cuGetErrorName(r, &name) == CU_OK && name)
-        return name;
-    snprintf(buf, cap, "CUresult %u (a code the driver does not name)", r);
-    return buf;
+    return F(drv)->cuGetErrorName(r, &name) == CU_OK ? name : NULL;
 }
 
-static BeStatus status_of(CuResult r)
+static BeDrvResult init(void *drv)
 {
-    switch (r) {
-    case CU_OK: return BE_OK;
-    case CU_ERROR_NOT_READY: return BE_NOT_READY;
-    case CU_ERROR_OUT_OF_MEMORY: return BE_ERR_MEMORY;
-    case CU_ERROR_INVALID_HANDLE: return BE_ERR_HANDLE;
-    default: return BE_ERR_DRIVER;
-    }
+    return F(drv)->cuInit(0);
 }
 
-/* A driver call's result: an error diagnostic at loc unless it succeeded. */
-static BeStatus checked(Cuda *c, const char *loc, const char *fn, CuResult r)
+static BeDrvResult device_count(void *drv, int *count)
 {
-    if (r == CU_OK)
-        return BE_OK;
-    char buf[64];
-    diag(c, true, "error", loc, NULL, "'%s' failed with %s", fn, error_name(c, r, buf, sizeof buf));
-    return status_of(r);
+    return F(drv)->cuDeviceGetCount(count);
 }
 
-#define CALL(c, loc, name, ...) checked((c), (loc), #name, (c)->cu.name(__VA_ARGS__))
-
-static void report(void *self, bool error, const char *kind, const char *loc, const char *message)
+static BeDrvResult device_get(void *drv, int *device, int ordinal)
 {
-    diag(self, error, kind, loc, NULL, "%s", message);
+    return F(drv)->cuDeviceGet(device, ordinal);
 }
 
-/* ---- the handle table ---- */
-
-static BeStatus slot_new(Cuda *c, int kind, const char *loc, void **out)
+static BeDrvResult device_name(void *drv, char *name, int len, int device)
 {
-    uint32_t i;
-    if (c->n_free > KEEP_FREE) {
-        i = c->free_head - 1;
-        c->free_head = c->slot[i].next_free;
-        if (!c->free_head)
-            c->free_tail = 0;
-        c->n_free--;
-        c->slot[i].gen++;
-    } else {
-        if (c->n_slot == c->cap_slot) {
-            uint32_t cap = c->cap_slot ? c->cap_slot * 2 : 64;
-            Slot *t = realloc(c->slot, (size_t)cap * sizeof *t);
-            if (!t) {
-                diag(c, true, "error", loc, NULL, "out of memory making a %s", kind_names[kind]);
-                return BE_ERR_MEMORY;
-            }
-            c->slot = t;
-            c->cap_slot = cap;
-        }
-        i = c->n_slot++;
-        c->slot[i].gen = 0;
-    }
-    Slot *s = &c->slot[i];
-    uint16_t gen = s->gen;
-    memset(s, 0, sizeof *s);
-    s->gen = gen;
-    s->kind = (uint8_t)kind;
-    s->live = true;
-    s->made = loc;
-    s->id = ++c->next_id[kind];
-    *out = (void *)(uintptr_t)(HANDLE_TAG << 52 | (uint64_t)kind << 48 | (uint64_t)gen << 32 | (i + 1));
-    return BE_OK;
+    return F(drv)->cuDeviceGetName(name, len, device);
 }
 
-/* Marks slot i dead; it goes to the end of the free list. */
-static void slot_kill(Cuda *c, uint32_t i, const char *loc)
+static BeDrvResult device_uva(void *drv, int *value, int device)
 {
-    c->slot[i].live = false;
-    c->slot[i].gone = loc;
-    c->slot[i].next_free = 0;
-    if (c->free_tail)
-        c->slot[c->free_tail - 1].next_free = i + 1;
-    else
-        c->free_head = i + 1;
-    c->free_tail = i + 1;
-    c->n_free++;
+    return F(drv)->cuDeviceGetAttribute(value, CU_ATTR_UNIFIED_ADDRESSING, device);
 }
 
-static bool decode(const void *h, unsigned *kind, uint16_t *gen, uint32_t *idx)
+/* The primary context, retained once per device (a second retain is given back at once), made
+ * current. */
+static BeDrvResult device_activate(void *drv, int device, int ordinal, bool held, const char **call)
 {
-    uint64_t v = (uint64_t)(uintptr_t)h;
-    if (v >> 52 != HANDLE_TAG || (uint32_t)v == 0)
-        return false;
-    *kind = (unsigned)(v >> 48) & 0xf;
-    *gen = (uint16_t)(v >> 32);
-    *idx = (uint32_t)v - 1;
-    return true;
-}
-
-#define LOC(s) ((s) ? (s) : "?")
-#define AN(kind) ((kind) == H_EVENT ? "an" : "a")
-
-/* The live slot of kind `want` behind h, or NULL after saying what h is (the sim's words). */
-static Slot *lookup(Cuda *c, const void *h, unsigned want, const char *loc)
-{
-    unsigned kind;
-    uint16_t gen;
-    uint32_t idx;
-    if (!h) {
-        diag(c, true, "misuse", loc, NULL, "expects %s %s, got a null handle", AN(want), kind_names[want]);
-        return NULL;
-    }
-    if (!decode(h, &kind, &gen, &idx) || kind == 0 || kind >= H_KINDS || idx >= c->n_slot ||
-        c->slot[idx].kind != kind) {
-        diag(c, true, "misuse", loc, NULL, "expects %s %s, got %p, which is no handle of this device",
-             AN(want), kind_names[want], h);
-        return NULL;
-    }
-    Slot *s = &c->slot[idx];
-    if (s->gen != gen) {
-        diag(c, true, "misuse", loc, NULL, "expects %s %s, got %s %s that was destroyed (its slot is reused since)",
-             AN(want), kind_names[want], AN(kind), kind_names[kind]);
-        return NULL;
-    }
-    if (kind != want) {
-        diag(c, true, "misuse", loc, s->made, "expects %s %s, got %s %s (created at '%s'%s%s%s)", AN(want),
-             kind_names[want], AN(kind), kind_names[kind], LOC(s->made), s->live ? "" : ", destroyed at '",
-             s->live ? "" : LOC(s->gone), s->live ? "" : "'");
-        return NULL;
-    }
-    if (!s->live) {
-        diag(c, true, "misuse", loc, s->gone, "use of a destroyed %s (created at '%s', destroyed at '%s')",
-             kind_names[kind], LOC(s->made), LOC(s->gone));
-        return NULL;
-    }
-    return s;
-}
-
-/* A stream argument: NULL is the default stream. False after a report. */
-static bool stream_of(Cuda *c, BeStream h, CuStream *out, const char *loc)
-{
-    *out = NULL;
-    if (!h)
-        return true;
-    Slot *s = lookup(c, h, H_STREAM, loc);
-    if (s)
-        *out = s->u.stream;
-    return s != NULL;
-}
-
-/* The id of h for traces when it is a live handle of this kind, else 0. */
-static uint64_t id_of(Cuda *c, const void *h, unsigned want)
-{
-    unsigned kind;
-    uint16_t gen;
-    uint32_t idx;
-    if (!decode(h, &kind, &gen, &idx) || kind != want || idx >= c->n_slot)
-        return 0;
-    Slot *s = &c->slot[idx];
-    return s->kind == kind && s->gen == gen && s->live ? s->id : 0;
-}
-
-static uint64_t stream_id(void *self, BeStream s)
-{
-    return id_of(self, s, H_STREAM);
-}
-
-static uint64_t event_id(void *self, BeEvent e)
-{
-    return id_of(self, e, H_EVENT);
-}
-
-static uint64_t token_id(void *self, BeToken t)
-{
-    return id_of(self, t, H_TOKEN);
-}
-
-/* ---- the memory table ---- */
-
-/* Index of the first allocation whose base is > addr. */
-static size_t upper(const Cuda *c, uintptr_t addr)
-{
-    size_t lo = 0, hi = c->n_alloc;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->alloc[mid].base <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The allocation holding addr, or NULL. */
-static Alloc *alloc_at(Cuda *c, const void *ptr)
-{
-    uintptr_t addr = (uintptr_t)ptr;
-    size_t i = upper(c, addr);
-    if (i > 0 && addr - c->alloc[i - 1].base < (c->alloc[i - 1].size ? c->alloc[i - 1].size : 1))
-        return &c->alloc[i - 1];
-    return NULL;
-}
-
-static BeStatus alloc_add(Cuda *c, const void *ptr, size_t size, AllocKind kind, const char *loc)
-{
-    if (!ptr)
-        return BE_OK;
-    if (c->n_alloc == c->cap_alloc) {
-        size_t cap = c->cap_alloc ? c->cap_alloc * 2 : 16;
-        Alloc *t = realloc(c->alloc, cap * sizeof *t);
-        if (!t) {
-            diag(c, true, "error", loc, NULL, "out of memory recording an allocation");
-            return BE_ERR_MEMORY;
-        }
-        c->alloc = t;
-        c->cap_alloc = cap;
-    }
-    uintptr_t base = (uintptr_t)ptr;
-    /* Freed memory the driver hands out again is no longer freed memory. */
-    for (size_t j = c->n_alloc; j-- > 0;) {
-        Alloc *d = &c->alloc[j];
-        if (d->freed && d->base < base + (size ? size : 1) && base < d->base + (d->size ? d->size : 1)) {
-            memmove(d, d + 1, (c->n_alloc - j - 1) * sizeof *d);
-            c->n_alloc--;
-        }
-    }
-    size_t i = upper(c, base);
-    memmove(&c->alloc[i + 1], &c->alloc[i], (c->n_alloc - i) * sizeof *c->alloc);
-    c->alloc[i] = (Alloc){.base = base, .size = size, .kind = kind, .id = ++c->next_buf, .loc = loc};
-    c->n_alloc++;
-    return BE_OK;
-}
-
-static void alloc_remove(Cuda *c, Alloc *a)
-{
-    size_t i = (size_t)(a - c->alloc);
-    memmove(&c->alloc[i], &c->alloc[i + 1], (c->n_alloc - i - 1) * sizeof *c->alloc);
-    c->n_alloc--;
-}
-
-static uint64_t buffer_id(void *self, const void *ptr, uint64_t *offset)
-{
-    Alloc *a = alloc_at(self, ptr);
-    if (a && a->freed)
-        a = NULL;
-    *offset = a ? (uintptr_t)ptr - a->base : 0;
-    return a ? a->id : 0;
-}
-
-/* [p, p+n) as `who` ("memcpy destination") uses it: refused when it starts in known memory and
- * runs past its end, or in freed device memory (the sim's words). */
-static bool range_ok(Cuda *c, const void *p, size_t n, const char *who, const char *loc)
-{
-    Alloc *a = alloc_at(c, p);
-    if (!a || (!a->freed && n <= a->size - ((uintptr_t)p - a->base)))
-        return true;
-    size_t off = (uintptr_t)p - a->base;
-    if (a->freed)
-        diag_mem(c, "misuse", loc, a->freed, a->loc,
-                 "%s: use after free: bytes [%zu, %zu) of the %s allocated at '%s' and freed at '%s'", who, off,
-                 off + n, alloc_names[a->kind], LOC(a->loc), LOC(a->freed));
-    else
-        diag_mem(c, "out-of-bounds", loc, NULL, a->loc,
-                 "%s: bytes [%zu, %zu) are out of bounds of the %zu-byte %s allocated at '%s'", who, off, off + n,
-                 a->size, alloc_names[a->kind], LOC(a->loc));
-    return false;
-}
-
-/* ---- opening and closing ---- */
-
-static BeStatus device_use(Cuda *c, int ordinal, const char *loc, char *err, size_t errlen);
-static void timed_flush(Cuda *c);
-
-static void close_(void *self, BeSummary *summary)
-{
-    Cuda *c = self;
-    if (c->lib) {
-        if (c->n_retained)
-            CALL(c, "exit", cuCtxSynchronize);
-        timed_flush(c);
-        for (uint32_t i = 0; i < c->n_slot; i++) {
-            Slot *s = &c->slot[i];
-            if (!s->live)
-                continue;
-            if (s->kind == H_STREAM || s->kind == H_EVENT || s->kind == H_MODULE)
-                diag(c, false, "leak", s->made, NULL, "%s created here was never destroyed", kind_names[s->kind]);
-            if (s->kind == H_TOKEN && s->u.tok.event) /* the interpreter's, not the program's */
-                CALL(c, "exit", cuEventDestroy_v2, s->u.tok.event);
-        }
-        for (size_t i = 0; i < c->n_alloc; i++)
-            if ((c->alloc[i].kind == A_DEVICE || c->alloc[i].kind == A_MANAGED) && !c->alloc[i].freed)
-                diag(c, false, "leak", c->alloc[i].loc, NULL, "%s (%zu bytes) allocated here was never freed",
-                     alloc_names[c->alloc[i].kind], c->alloc[i].size);
-        for (int i = 0; i < POOL; i++)
-            if (c->pool[i])
-                CALL(c, "exit", cuStreamDestroy_v2, c->pool[i]);
-        for (int i = 0; i < c->n_retained; i++)
-            CALL(c, "exit", cuDevicePrimaryCtxRelease_v2, c->retained[i]);
-        /* The library stays loaded: drivers register exit handlers of their own. */
-    }
-    if (summary) {
-        summary->errors = c->errors;
-        summary->warnings = c->warnings;
-    }
-    for (uint32_t i = 0; i < c->n_slot; i++)
-        if (c->slot[i].kind == H_FUNCTION)
-            free(c->slot[i].u.fn.name);
-    free(c->slot);
-    free(c->alloc);
-    free(c->timed);
-    free(c);
-}
-
-static size_t error_count(void *self)
-{
-    return ((Cuda *)self)->errors;
-}
-
-static size_t warning_count(void *self)
-{
-    return ((Cuda *)self)->warnings;
-}
-
-static void quiet_leaks(void *self)
-{
-    ((Cuda *)self)->quiet_leaks = true;
-}
-
-/* Makes device `ordinal`'s primary context current. At open (err set) failures are be_open's
- * message; later (mgpuSetDefaultDevice) they are diagnostics at loc. */
-static BeStatus device_use(Cuda *c, int ordinal, const char *loc, char *err, size_t errlen)
-{
-    char buf[64];
-    CuResult r;
-    const char *what;
-    CuDevice dev;
     CuContext ctx;
-    int count = 0;
-    if ((r = c->cu.cuDeviceGetCount(&count)) != CU_OK) {
-        what = "cuDeviceGetCount";
-        goto fail;
+    CuResult r;
+    if ((r = F(drv)->cuDevicePrimaryCtxRetain(&ctx, device)) != CU_OK) {
+        *call = "cuDevicePrimaryCtxRetain";
+        return r;
     }
-    if (ordinal < 0 || ordinal >= count) {
-        if (err)
-            snprintf(err, errlen, count ? "there is no CUDA device %d (this machine has %d)"
-                                        : "no CUDA device found (cuDeviceGetCount says 0)", ordinal, count);
-        else
-            diag(c, true, "error", loc, NULL, "there is no CUDA device %d (this machine has %d)", ordinal, count);
-        return BE_ERR_ARG;
+    if (held && (r = F(drv)->cuDevicePrimaryCtxRelease_v2(device)) != CU_OK) {
+        *call = "cuDevicePrimaryCtxRelease_v2";
+        return r;
     }
-    if ((r = c->cu.cuDeviceGet(&dev, ordinal)) != CU_OK) {
-        what = "cuDeviceGet";
-        goto fail;
-    }
-    char name[sizeof c->device_name];
-    if ((r = c->cu.cuDeviceGetName(name, (int)sizeof name, dev)) != CU_OK) {
-        what = "cuDeviceGetName";
-        goto fail;
-    }
-    name[sizeof name - 1] = '\0';
-    int uva = 0;
-    if ((r = c->cu.cuDeviceGetAttribute(&uva, CU_ATTR_UNIFIED_ADDRESSING, dev)) != CU_OK) {
-        what = "cuDeviceGetAttribute";
-        goto fail;
-    }
-    if (!uva) {
-        if (err)
-            snprintf(err, errlen, "CUDA device %d (%s) has no unified addressing, which copies need", ordinal, name);
-        else
-            diag(c, true, "error", loc, NULL, "CUDA device %d (%s) has no unified addressing, which copies need",
-                 ordinal, name);
-        return BE_ERR_UNSUPPORTED;
-    }
-    bool held = false;
-    for (int i = 0; i < c->n_retained; i++)
-        held |= c->retained[i] == dev;
-    if (!held && c->n_retained == (int)(sizeof c->retained / sizeof *c->retained)) {
-        diag(c, true, "error", loc, NULL, "too many CUDA devices in use");
-        return BE_ERR_ARG;
-    }
-    if ((r = c->cu.cuDevicePrimaryCtxRetain(&ctx, dev)) != CU_OK) {
-        what = "cuDevicePrimaryCtxRetain";
-        goto fail;
-    }
-    if (!held)
-        c->retained[c->n_retained++] = dev;
-    else if (CALL(c, loc, cuDevicePrimaryCtxRelease_v2, dev) != BE_OK) /* one reference per device */
-        return BE_ERR_DRIVER;
-    if ((r = c->cu.cuCtxSetCurrent(ctx)) != CU_OK) {
-        what = "cuCtxSetCurrent";
-        goto fail;
-    }
-    memcpy(c->device_name, name, sizeof name);
-    c->device = dev;
-    c->ordinal = ordinal;
-    return BE_OK;
-fail:
-    if (err)
-        snprintf(err, errlen, "cannot use CUDA device %d: '%s' failed with %s", ordinal, what,
-                 error_name(c, r, buf, sizeof buf));
-    else
-        diag(c, true, "error", loc, NULL, "'%s' failed with %s", what, error_name(c, r, buf, sizeof buf));
-    return status_of(r);
+    *call = "cuCtxSetCurrent";
+    return F(drv)->cuCtxSetCurrent(ctx);
 }
 
-static BeStatus device_set(void *self, int device, const char *loc)
+static BeDrvResult device_release(void *drv, int device)
 {
-    Cuda *c = self;
-    if (device == c->ordinal)
-        return BE_OK;
-    return device_use(c, device, loc, NULL, 0);
+    return F(drv)->cuDevicePrimaryCtxRelease_v2(device);
 }
 
-static BeStatus device_sync(void *self, const char *loc)
+static BeDrvResult sync(void *drv)
 {
-    return CALL((Cuda *)self, loc, cuCtxSynchronize);
+    return F(drv)->cuCtxSynchronize();
 }
 
-/* ---- streams and events ---- */
-
-static BeStatus stream_create(void *self, BeStream *out, const char *loc)
+static BeDrvResult stream_create(void *drv, void **stream)
 {
-    Cuda *c = self;
-    *out = NULL;
-    CuStream s = NULL;
-    BeStatus st = CALL(c, loc, cuStreamCreate, &s, CU_STREAM_NON_BLOCKING_FLAG);
-    if (st != BE_OK)
-        return st;
-    void *h;
-    if ((st = slot_new(c, H_STREAM, loc, &h)) != BE_OK) {
-        c->cu.cuStreamDestroy_v2(s);
-        return st;
-    }
-    c->slot[(uint32_t)(uintptr_t)h - 1].u.stream = s;
-    *out = h;
-    return BE_OK;
+    return F(drv)->cuStreamCreate((CuStream *)stream, CU_STREAM_NON_BLOCKING_FLAG);
 }
 
-static uint32_t index_of(Cuda *c, const Slot *s)
+static BeDrvResult stream_destroy(void *drv, void *stream)
 {
-    return (uint32_t)(s - c->slot);
+    return F(drv)->cuStreamDestroy_v2(stream);
 }
 
-static BeStatus stream_destroy(void *self, BeStream h, const char *loc)
+static BeDrvResult stream_sync(void *drv, void *stream)
 {
-    Cuda *c = self;
-    if (!h) {
-        diag(c, true, "misuse", loc, NULL, "the default stream cannot be destroyed");
-        return BE_ERR_HANDLE;
-    }
-    Slot *s = lookup(c, h, H_STREAM, loc);
-    if (!s)
-        return BE_ERR_HANDLE;
-    BeStatus st = CALL(c, loc, cuStreamDestroy_v2, s->u.stream);
-    slot_kill(c, index_of(c, s), loc);
-    return st;
+    return F(drv)->cuStreamSynchronize(stream);
 }
 
-static BeStatus stream_sync(void *self, BeStream h, const char *loc)
+static BeDrvResult stream_wait_event(void *drv, void *stream, void *event)
 {
-    Cuda *c = self;
-    CuStream s;
-    if (!stream_of(c, h, &s, loc))
-        return BE_ERR_HANDLE;
-    return CALL(c, loc, cuStreamSynchronize, s);
+    return F(drv)->cuStreamWaitEvent(stream, event, 0);
 }
 
-static BeStatus stream_wait_event(void *self, BeStream hs, BeEvent he, const char *loc)
+static BeDrvResult event_create(void *drv, void **event)
 {
-    Cuda *c = self;
-    CuStream s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    Slot *e = lookup(c, he, H_EVENT, loc);
-    if (!e)
-        return BE_ERR_HANDLE;
-    return CALL(c, loc, cuStreamWaitEvent, s, e->u.event, 0);
+    return F(drv)->cuEventCreate((CuEvent *)event, CU_EVENT_DEFAULT_FLAG);
 }
 
-static BeStatus event_create(void *self, BeEvent *out, const char *loc)
+static BeDrvResult event_destroy(void *drv, void *event)
 {
-    Cuda *c = self;
-    *out = NULL;
-    CuEvent e = NULL;
-    BeStatus st = CALL(c, loc, cuEventCreate, &e, CU_EVENT_DEFAULT_FLAG);
-    if (st != BE_OK)
-        return st;
-    void *h;
-    if ((st = slot_new(c, H_EVENT, loc, &h)) != BE_OK) {
-        c->cu.cuEventDestroy_v2(e);
-        return st;
-    }
-    c->slot[(uint32_t)(uintptr_t)h - 1].u.event = e;
-    *out = h;
-    return BE_OK;
+    return F(drv)->cuEventDestroy_v2(event);
 }
 
-static BeStatus event_destroy(void *self, BeEvent h, const char *loc)
+static BeDrvResult event_record(void *drv, void *event, void *stream)
 {
-    Cuda *c = self;
-    Slot *e = lookup(c, h, H_EVENT, loc);
-    if (!e)
-        return BE_ERR_HANDLE;
-    BeStatus st = CALL(c, loc, cuEventDestroy_v2, e->u.event);
-    slot_kill(c, index_of(c, e), loc);
-    return st;
+    return F(drv)->cuEventRecord(event, stream);
 }
 
-static BeStatus event_record(void *self, BeEvent he, BeStream hs, const char *loc)
+static BeDrvResult event_sync(void *drv, void *event)
 {
-    Cuda *c = self;
-    Slot *e = lookup(c, he, H_EVENT, loc);
-    CuStream s;
-    if (!e || !stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    return CALL(c, loc, cuEventRecord, e->u.event, s);
+    return F(drv)->cuEventSynchronize(event);
 }
 
-static BeStatus event_sync(void *self, BeEvent h, const char *loc)
+static BeDrvResult event_query(void *drv, void *event)
 {
-    Cuda *c = self;
-    Slot *e = lookup(c, h, H_EVENT, loc);
-    if (!e)
-        return BE_ERR_HANDLE;
-    return CALL(c, loc, cuEventSynchronize, e->u.event);
+    return F(drv)->cuEventQuery(event);
 }
 
-static BeStatus event_query(void *self, BeEvent h, const char *loc)
+static BeDrvResult mem_alloc(void *drv, void **ptr, size_t bytes)
 {
-    Cuda *c = self;
-    Slot *e = lookup(c, h, H_EVENT, loc);
-    if (!e)
-        return BE_ERR_HANDLE;
-    CuResult r = c->cu.cuEventQuery(e->u.event);
-    return r == CU_ERROR_NOT_READY ? BE_NOT_READY : checked(c, loc, "cuEventQuery", r);
-}
-
-/* ---- memory ---- */
-
-static BeStatus mem_alloc(void *self, size_t bytes, bool host_shared, BeStream hs, void **out,
-                          const char *loc)
-{
-    Cuda *c = self;
-    *out = NULL;
-    if (bytes == 0)
-        return BE_OK; /* as mgpuMemAlloc: no memory, no call */
     CuDevPtr p = 0;
-    BeStatus st = host_shared ? CALL(c, loc, cuMemAllocManaged, &p, bytes, CU_MEM_ATTACH_GLOBAL_FLAG)
-                              : CALL(c, loc, cuMemAlloc_v2, &p, bytes);
-    if (st != BE_OK)
-        return st;
-    *out = (void *)(uintptr_t)p;
-    return alloc_add(c, *out, bytes, host_shared ? A_MANAGED : A_DEVICE, loc);
+    CuResult r = F(drv)->cuMemAlloc_v2(&p, bytes);
+    *ptr = (void *)(uintptr_t)p;
+    return r;
 }
 
-static BeStatus mem_free(void *self, void *ptr, BeStream hs, const char *loc)
+static BeDrvResult mem_alloc_managed(void *drv, void **ptr, size_t bytes)
 {
-    Cuda *c = self;
-    CuStream s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    if (!ptr)
-        return BE_OK;
-    Alloc *a = alloc_at(c, ptr);
-    if (a && a->freed && a->base == (uintptr_t)ptr) {
-        diag_mem(c, "misuse", loc, a->freed, a->loc, "free twice: %s allocated at '%s' was already released at '%s'",
-                 alloc_names[a->kind], LOC(a->loc), LOC(a->freed));
-        return BE_ERR_MEMORY;
-    }
-    if (!a || a->freed || a->base != (uintptr_t)ptr || (a->kind != A_DEVICE && a->kind != A_MANAGED)) {
-        if (a)
-            diag_mem(c, "misuse", loc, NULL, a->loc, "free of %p, which is %sthe %s%s allocated at '%s'", ptr,
-                     a->base == (uintptr_t)ptr ? "" : "inside ", a->freed ? "freed " : "", alloc_names[a->kind],
-                     LOC(a->loc));
-        else
-            diag(c, true, "misuse", loc, NULL, "free of %p, which is no allocation of this device", ptr);
-        return BE_ERR_MEMORY;
-    }
-    a->freed = loc;
-    return CALL(c, loc, cuMemFree_v2, (CuDevPtr)(uintptr_t)ptr);
+    CuDevPtr p = 0;
+    CuResult r = F(drv)->cuMemAllocManaged(&p, bytes, CU_MEM_ATTACH_GLOBAL_FLAG);
+    *ptr = (void *)(uintptr_t)p;
+    return r;
 }
 
-/* ---- event-timed traces ----
- *
- * With a trace recorder (BeOptions.trace) and a driver that times events, every copy, memset and
- * launch is bracketed by two events recorded on its stream, and is a trace op: its enqueue is
- * recorded when the host submits it (named as the caller labels it, be_trace_label), its start
- * and end once the device is idle at close, at the host time of a base event (recorded and waited
- * for before the first op) plus what cuEventElapsedTime measured from it. So the trace formats
- * show the device's own timing of each op; there are no accesses or happens-before edges, which
- * a device does not report. */
-typedef struct Timed {
-    uint64_t op, stream;
-    CuEvent start, end;
-} Timed;
-
-/* The trace id of a driver stream: its handle's, or 0 for the token door's pool streams. */
-static uint64_t trace_stream(Cuda *c, CuStream s)
+static BeDrvResult mem_free(void *drv, void *ptr)
 {
-    for (uint32_t i = 0; s && i < c->n_slot; i++)
-        if (c->slot[i].kind == H_STREAM && c->slot[i].live && c->slot[i].u.stream == s)
-            return c->slot[i].id;
-    return 0;
+    return F(drv)->cuMemFree_v2(DP(ptr));
 }
 
-/* Records the start event of an op of `kind` about to be enqueued on s; false when ops are not
- * timed (no trace, no timing in the driver, or an event failed). */
-static bool timed_begin(Cuda *c, CuStream s, const char *kind, const char *loc, Timed *t)
+static BeDrvResult copy(void *drv, void *dst, const void *src, size_t bytes, void *stream)
 {
-    if (!c->trace || !c->elapsed)
-        return false;
-    if (!c->t_base) {
-        if (CALL(c, loc, cuEventCreate, &c->t_base, CU_EVENT_DEFAULT_FLAG) != BE_OK)
-            return false;
-        if (CALL(c, loc, cuEventRecord, c->t_base, s) != BE_OK ||
-            CALL(c, loc, cuEventSynchronize, c->t_base) != BE_OK) {
-            c->cu.cuEventDestroy_v2(c->t_base);
-            c->t_base = NULL;
-            return false;
-        }
-        c->t_base_ns = trace_recorder_now(c->trace);
-    }
-    /* a token op is named by its token's id, as the calls name it; another op takes the next */
-    *t = (Timed){.op = c->token_op ? c->token_op : ++c->next_id[H_TOKEN], .stream = trace_stream(c, s)};
-    if (CALL(c, loc, cuEventCreate, &t->start, CU_EVENT_DEFAULT_FLAG) != BE_OK)
-        return false;
-    if (CALL(c, loc, cuEventRecord, t->start, s) != BE_OK) {
-        c->cu.cuEventDestroy_v2(t->start);
-        return false;
-    }
-    TraceEvent ev = {.kind = TRACE_ENQUEUE, .op = t->op, .stream = t->stream, .name = kind, .loc = loc,
-                     .detail = be_trace_label_now()};
-    trace_recorder_add(c->trace, &ev);
-    return true;
+    return F(drv)->cuMemcpyAsync(DP(dst), DP(src), bytes, stream);
 }
 
-/* Records the op's end event and keeps the pair for the close. */
-static void timed_end(Cuda *c, CuStream s, Timed *t, const char *loc)
+static BeDrvResult memset8(void *drv, void *dst, uint8_t value, size_t count, void *stream)
 {
-    if (c->n_timed == c->cap_timed) {
-        size_t cap = c->cap_timed ? 2 * c->cap_timed : 64;
-        Timed *p = realloc(c->timed, cap * sizeof *p);
-        if (!p) {
-            c->cu.cuEventDestroy_v2(t->start);
-            return;
-        }
-        c->timed = p;
-        c->cap_timed = cap;
-    }
-    if (CALL(c, loc, cuEventCreate, &t->end, CU_EVENT_DEFAULT_FLAG) != BE_OK) {
-        c->cu.cuEventDestroy_v2(t->start);
-        return;
-    }
-    if (CALL(c, loc, cuEventRecord, t->end, s) != BE_OK) {
-        c->cu.cuEventDestroy_v2(t->end);
-        t->end = NULL; /* not timed: the start event alone is destroyed at the close */
-    }
-    c->timed[c->n_timed++] = *t;
+    return F(drv)->cuMemsetD8Async(DP(dst), value, count, stream);
 }
 
-/* The device is idle: each timed op's start and end, on the host's clock. */
-static void timed_flush(Cuda *c)
+static BeDrvResult memset16(void *drv, void *dst, uint16_t value, size_t count, void *stream)
 {
-    for (size_t i = 0; i < c->n_timed; i++) {
-        Timed *t = &c->timed[i];
-        float a = 0, b = 0;
-        if (t->end && c->elapsed(&a, c->t_base, t->start) == CU_OK && c->elapsed(&b, c->t_base, t->end) == CU_OK) {
-            uint64_t ts = c->t_base_ns + (uint64_t)(a > 0 ? a * 1e6 : 0);
-            uint64_t te = c->t_base_ns + (uint64_t)(b > a ? b * 1e6 : a > 0 ? a * 1e6 : 0);
-            TraceEvent start = {.kind = TRACE_START, .t_ns = ts ? ts : 1, .op = t->op, .stream = t->stream};
-            TraceEvent end = {.kind = TRACE_END, .t_ns = te ? te : 1, .op = t->op, .stream = t->stream};
-            trace_recorder_add(c->trace, &start);
-            trace_recorder_add(c->trace, &end);
-        }
-        c->cu.cuEventDestroy_v2(t->start);
-        if (t->end)
-            c->cu.cuEventDestroy_v2(t->end);
-    }
-    c->n_timed = 0;
-    if (c->t_base)
-        c->cu.cuEventDestroy_v2(c->t_base);
-    c->t_base = NULL;
+    return F(drv)->cuMemsetD16Async(DP(dst), value, count, stream);
 }
 
-static BeStatus enqueue_memcpy(Cuda *c, void *dst, const void *src, size_t bytes, CuStream s,
-                               const char *loc)
+static BeDrvResult memset32(void *drv, void *dst, uint32_t value, size_t count, void *stream)
 {
-    if (!range_ok(c, dst, bytes, "memcpy destination", loc) || !range_ok(c, src, bytes, "memcpy source", loc))
-        return BE_ERR_MEMORY;
-    if (bytes == 0)
-        return BE_OK;
-    Timed t;
-    bool timed = timed_begin(c, s, "memcpy", loc, &t);
-    BeStatus st = CALL(c, loc, cuMemcpyAsync, (CuDevPtr)(uintptr_t)dst, (CuDevPtr)(uintptr_t)src, bytes, s);
-    if (timed)
-        timed_end(c, s, &t, loc);
-    return st;
+    return F(drv)->cuMemsetD32Async(DP(dst), value, count, stream);
 }
 
-static BeStatus enqueue_memset(Cuda *c, void *dst, uint32_t value, unsigned width, size_t count,
-                               CuStream s, const char *loc)
+static BeDrvResult host_register(void *drv, void *ptr, size_t bytes)
 {
-    if (count > SIZE_MAX / width) {
-        diag(c, true, "misuse", loc, NULL, "memset of %zu elements of %u bytes overflows the address space",
-             count, width);
-        return BE_ERR_ARG;
-    }
-    if (!range_ok(c, dst, count * width, "memset destination", loc))
-        return BE_ERR_MEMORY;
-    if (count == 0)
-        return BE_OK;
-    CuDevPtr p = (CuDevPtr)(uintptr_t)dst;
-    Timed t;
-    bool timed = timed_begin(c, s, "memset", loc, &t);
-    BeStatus st = width == 1   ? CALL(c, loc, cuMemsetD8Async, p, (unsigned char)value, count, s)
-                  : width == 2 ? CALL(c, loc, cuMemsetD16Async, p, (unsigned short)value, count, s)
-                               : CALL(c, loc, cuMemsetD32Async, p, value, count, s);
-    if (timed)
-        timed_end(c, s, &t, loc);
-    return st;
+    return F(drv)->cuMemHostRegister_v2(ptr, bytes, 0);
 }
 
-static BeStatus memcpy_(void *self, void *dst, const void *src, size_t bytes, BeStream hs,
-                        const char *loc)
+static BeDrvResult host_unregister(void *drv, void *ptr)
 {
-    Cuda *c = self;
-    CuStream s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    return enqueue_memcpy(c, dst, src, bytes, s, loc);
+    return F(drv)->cuMemHostUnregister(ptr);
 }
 
-static BeStatus memset_(void *self, void *dst, uint32_t value, unsigned width, size_t count,
-                        BeStream hs, const char *loc)
+static BeDrvResult module_load(void *drv, void **module, const void *image)
 {
-    Cuda *c = self;
-    CuStream s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    return enqueue_memset(c, dst, value, width, count, s, loc);
+    return F(drv)->cuModuleLoadData((CuModule *)module, image);
 }
 
-/* Host memory made known: registered with the driver, or (host_add) only recorded. The
- * interpreter's own host memory (host_add) may be registered in place, as on the sim. */
-static BeStatus known_add(Cuda *c, void *ptr, size_t bytes, AllocKind kind, const char *loc)
+static BeDrvResult module_function(void *drv, void **function, void *module, const char *name)
 {
-    if (!ptr || !bytes)
-        return BE_OK;
-    uintptr_t p = (uintptr_t)ptr;
-    Alloc *a = alloc_at(c, ptr);
-    size_t i = upper(c, p);
-    if (!a && i < c->n_alloc && c->alloc[i].base < p + bytes && !c->alloc[i].freed)
-        a = &c->alloc[i]; /* starts before the next known block and runs into it */
-    if (a && a->freed)
-        a = NULL;
-    if (a && kind == A_REGISTERED && a->kind == A_HOST && !a->reg_loc && p >= a->base &&
-        bytes <= a->size - (p - a->base)) {
-        BeStatus st = CALL(c, loc, cuMemHostRegister_v2, ptr, bytes, 0);
-        if (st == BE_OK) {
-            a->reg_loc = loc;
-            a->reg_base = p;
-        }
-        return st;
-    }
-    if (a) {
-        if (kind == A_REGISTERED && a->reg_loc)
-            diag_mem(c, "misuse", loc, a->reg_loc, a->loc,
-                     "host register of %zu bytes: the host memory allocated at '%s' is already registered at '%s'",
-                     bytes, LOC(a->loc), LOC(a->reg_loc));
-        else
-            diag_mem(c, "misuse", loc, NULL, a->loc, "%s of %zu bytes overlaps the %s allocated at '%s'",
-                     kind == A_REGISTERED ? "host register" : "host memory", bytes, alloc_names[a->kind],
-                     LOC(a->loc));
-        return BE_ERR_MEMORY;
-    }
-    if (kind == A_REGISTERED) {
-        BeStatus st = CALL(c, loc, cuMemHostRegister_v2, ptr, bytes, 0);
-        if (st != BE_OK)
-            return st;
-    }
-    return alloc_add(c, ptr, bytes, kind, loc);
+    return F(drv)->cuModuleGetFunction((CuFunction *)function, module, name);
 }
 
-static BeStatus known_remove(Cuda *c, void *ptr, AllocKind kind, const char *loc)
+static BeDrvResult module_unload(void *drv, void *module)
 {
-    if (!ptr)
-        return BE_OK;
-    Alloc *a = alloc_at(c, ptr);
-    if (kind == A_REGISTERED && a && a->kind == A_HOST && a->reg_loc && a->reg_base == (uintptr_t)ptr) {
-        a->reg_loc = NULL;
-        return CALL(c, loc, cuMemHostUnregister, ptr);
-    }
-    if (!a || a->freed || a->base != (uintptr_t)ptr || a->kind != kind) {
-        diag(c, true, "misuse", loc, NULL, "%p is not %s this device knows", ptr,
-             kind == A_REGISTERED ? "registered host memory" : "host memory");
-        return BE_ERR_MEMORY;
-    }
-    alloc_remove(c, a);
-    return kind == A_REGISTERED ? CALL(c, loc, cuMemHostUnregister, ptr) : BE_OK;
+    return F(drv)->cuModuleUnload(module);
 }
 
-static BeStatus mem_register(void *self, void *ptr, size_t bytes, const char *loc)
+static BeDrvResult launch(void *drv, void *function, const BeLaunch *l, void *stream)
 {
-    return known_add(self, ptr, bytes, A_REGISTERED, loc);
+    return F(drv)->cuLaunchKernel(function, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                                  l->block[2], l->smem, stream, l->params, NULL);
 }
 
-static BeStatus mem_unregister(void *self, void *ptr, const char *loc)
+static BeDrvResult event_elapsed(void *drv, float *ms, void *start, void *end)
 {
-    return known_remove(self, ptr, A_REGISTERED, loc);
+    return F(drv)->elapsed(ms, start, end);
 }
 
-static BeStatus host_add(void *self, void *ptr, size_t bytes, const char *loc)
+static bool times_events(void *drv)
 {
-    return known_add(self, ptr, bytes, A_HOST, loc);
+    return F(drv)->elapsed != NULL;
 }
 
-static BeStatus host_remove(void *self, void *ptr, const char *loc)
-{
-    return known_remove(self, ptr, A_HOST, loc);
-}
-
-static BeStatus host_access(void *self, const void *addr, size_t bytes, bool is_write, const char *loc)
-{
-    Cuda *c = self;
-    Alloc *a = alloc_at(c, addr);
-    if (!a || a->kind != A_DEVICE || a->freed)
-        return BE_OK;
-    size_t off = (uintptr_t)addr - a->base;
-    diag_mem(c, "misuse", loc, NULL, a->loc,
-             "host %s of device memory allocated at '%s' (bytes [%zu, %zu)); only host-shared memory is visible "
-             "to the host", is_write ? "store" : "load", LOC(a->loc), off, off + bytes);
-    return BE_ERR_MEMORY;
-}
-
-/* ---- modules and launches ---- */
-
-static BeStatus module_load(void *self, const void *data, size_t size, BeModule *out, const char *loc)
-{
-    Cuda *c = self;
-    *out = NULL;
-    if (!data || !size) {
-        diag(c, true, "misuse", loc, NULL, "module load of an empty device binary");
-        return BE_ERR_ARG;
-    }
-    /* PTX is text the driver reads up to its NUL; a blob that lacks one gets it here. */
-    const unsigned char *p = data;
-    char *copy = NULL;
-    bool elf = size >= 4 && memcmp(p, "\x7f" "ELF", 4) == 0;
-    bool fatbin = size >= 4 && memcmp(p, "\x50\xed\x55\xba", 4) == 0;
-    if (!elf && !fatbin && p[size - 1] != '\0') {
-        if (!(copy = malloc(size + 1))) {
-            diag(c, true, "error", loc, NULL, "out of memory loading a module");
-            return BE_ERR_MEMORY;
-        }
-        memcpy(copy, data, size);
-        copy[size] = '\0';
-        data = copy;
-    }
-    CuModule m = NULL;
-    BeStatus st = CALL(c, loc, cuModuleLoadData, &m, data);
-    free(copy);
-    if (st != BE_OK)
-        return st;
-    void *h;
-    if ((st = slot_new(c, H_MODULE, loc, &h)) != BE_OK) {
-        c->cu.cuModuleUnload(m);
-        return st;
-    }
-    c->slot[(uint32_t)(uintptr_t)h - 1].u.module = m;
-    *out = h;
-    return BE_OK;
-}
-
-static BeStatus module_unload(void *self, BeModule h, const char *loc)
-{
-    Cuda *c = self;
-    Slot *m = lookup(c, h, H_MODULE, loc);
-    if (!m)
-        return BE_ERR_HANDLE;
-    BeStatus st = CALL(c, loc, cuModuleUnload, m->u.module);
-    slot_kill(c, index_of(c, m), loc);
-    return st;
-}
-
-static BeStatus module_function(void *self, BeModule h, const char *name, BeFunction *out,
-                                const char *loc)
-{
-    Cuda *c = self;
-    *out = NULL;
-    Slot *m = lookup(c, h, H_MODULE, loc);
-    if (!m)
-        return BE_ERR_HANDLE;
-    if (!name)
-        name = "";
-    uint32_t mi = index_of(c, m);
-    /* One handle per (module, name): lowered code looks a kernel up before every launch. */
-    for (uint32_t i = 0; i < c->n_slot; i++) {
-        Slot *f = &c->slot[i];
-        if (f->kind == H_FUNCTION && f->live && f->u.fn.module == mi && f->u.fn.module_gen == m->gen &&
-            strcmp(f->u.fn.name, name) == 0) {
-            *out = (void *)(uintptr_t)(HANDLE_TAG << 52 | (uint64_t)H_FUNCTION << 48 | (uint64_t)f->gen << 32 |
-                                       (i + 1));
-            return BE_OK;
-        }
-    }
-    CuFunction fn = NULL;
-    BeStatus st = CALL(c, loc, cuModuleGetFunction, &fn, m->u.module, name);
-    if (st != BE_OK)
-        return st;
-    char *copy = strdup(name);
-    void *hf;
-    if (!copy || (st = slot_new(c, H_FUNCTION, loc, &hf)) != BE_OK) {
-        free(copy);
-        return copy ? st : BE_ERR_MEMORY;
-    }
-    m = &c->slot[mi]; /* slot_new may have moved the table */
-    Slot *f = &c->slot[(uint32_t)(uintptr_t)hf - 1];
-    f->u.fn.fn = fn;
-    f->u.fn.module = mi;
-    f->u.fn.module_gen = m->gen;
-    f->u.fn.name = copy;
-    *out = hf;
-    return BE_OK;
-}
-
-/* The driver function behind h, or NULL after a report (not a kernel function, or its module
- * unloaded). */
-static Slot *function_of(Cuda *c, BeFunction h, const char *loc)
-{
-    Slot *f = lookup(c, h, H_FUNCTION, loc);
-    if (!f)
-        return NULL;
-    Slot *m = &c->slot[f->u.fn.module];
-    if (m->gen != f->u.fn.module_gen || !m->live) {
-        diag(c, true, "misuse", loc, m->gone, "kernel '%s' is launched after its module was unloaded",
-             f->u.fn.name);
-        return NULL;
-    }
-    return f;
-}
-
-static BeStatus enqueue_launch(Cuda *c, CuFunction fn, const BeLaunch *l, CuStream s, const char *loc)
-{
-    Timed t;
-    bool timed = timed_begin(c, s, "kernel", loc, &t);
-    BeStatus st = CALL(c, loc, cuLaunchKernel, fn, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
-                       l->block[2], l->smem, s, l->params, NULL);
-    if (timed)
-        timed_end(c, s, &t, loc);
-    return st;
-}
-
-static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream hs, const char *loc)
-{
-    Cuda *c = self;
-    CuStream s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    Slot *f = function_of(c, h, loc);
-    if (!f)
-        return BE_ERR_HANDLE;
-    return enqueue_launch(c, f->u.fn.fn, l, s, loc);
-}
-
-static void host_kernel_refused(Cuda *c, const BeLaunch *l, const char *loc)
-{
-    diag(c, true, "error", loc, NULL,
-         "a kernel the interpreter runs itself (a gpu.launch body) cannot run on the CUDA backend: only "
-         "device code can (a gpu.binary, or a gpu.module compiled to PTX; outline the body with "
-         "-gpu-kernel-outlining); this launch (grid %ux%ux%u, block %ux%ux%u, on %s) is skipped and the "
-         "program stops at its next synchronization",
-         l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], c->device_name);
-}
-
-static BeStatus launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l, BeStream hs,
-                            const char *loc)
-{
-    Cuda *c = self;
-    CuStream s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    host_kernel_refused(c, l, loc);
-    return BE_ERR_UNSUPPORTED;
-}
-
-/* ---- tokens ---- */
-
-/* The live token slot behind h, or NULL after a report. */
-static Slot *token_of(Cuda *c, BeToken h, const char *loc)
-{
-    return lookup(c, h, H_TOKEN, loc);
-}
-
-/* Runs an op of the token door: picks a pool stream, makes it wait for deps, lets `op` enqueue
- * (op NULL: a join), records the token's event. *out is the token even when a dep was bad or
- * the op failed (it then orders like the op would have); NULL only when no token could be made. */
-typedef BeStatus (*TokenOp)(Cuda *c, CuStream s, void *arg, const char *loc);
-
-static BeStatus token_run(Cuda *c, const BeToken *deps, size_t ndeps, TokenOp op, void *arg, BeToken *out,
-                          const char *loc)
-{
-    *out = NULL;
-    BeStatus st = BE_OK;
-    int first = -1; /* the first live dep's slot */
-    BeToken first_h = NULL;
-    bool any_event = false;
-    for (size_t i = 0; deps && i < ndeps; i++) {
-        if (!deps[i])
-            continue;
-        Slot *t = token_of(c, deps[i], loc);
-        if (!t) {
-            st = BE_ERR_HANDLE;
-            continue;
-        }
-        if (first < 0) {
-            first = (int)index_of(c, t);
-            first_h = deps[i];
-        }
-        any_event |= t->u.tok.event != NULL;
-    }
-    void *h;
-    BeStatus st2 = slot_new(c, H_TOKEN, loc, &h);
-    if (st2 != BE_OK)
-        return st2;
-    Slot *tok = &c->slot[(uint32_t)(uintptr_t)h - 1];
-    tok->u.tok.refs = 1;
-    tok->u.tok.pool = -1;
-    *out = h;
-    if (!op && !any_event)
-        return st; /* a join of complete tokens is complete */
-    /* Continue the first dep's chain when it is the last thing on its stream. */
-    int p = -1;
-    if (first >= 0) {
-        int tp = c->slot[first].u.tok.pool;
-        if (tp >= 0 && c->pool_last[tp] == first_h)
-            p = tp;
-    }
-    if (p < 0)
-        p = (int)(c->pool_next++ % POOL);
-    if (!c->pool[p] && (st2 = CALL(c, loc, cuStreamCreate, &c->pool[p], CU_STREAM_NON_BLOCKING_FLAG)) != BE_OK)
-        return st2;
-    CuStream s = c->pool[p];
-    for (size_t i = 0; deps && i < ndeps; i++) {
-        if (!id_of(c, deps[i], H_TOKEN))
-            continue;
-        Slot *t = token_of(c, deps[i], loc);
-        if (t->u.tok.event && t->u.tok.pool != p && (st2 = CALL(c, loc, cuStreamWaitEvent, s, t->u.tok.event, 0)))
-            st = st == BE_OK ? st2 : st;
-    }
-    c->token_op = c->slot[(uint32_t)(uintptr_t)h - 1].id;
-    if (op && (st2 = op(c, s, arg, loc)) != BE_OK && st == BE_OK)
-        st = st2;
-    c->token_op = 0;
-    CuEvent ev = NULL;
-    if ((st2 = CALL(c, loc, cuEventCreate, &ev, CU_EVENT_DEFAULT_FLAG)) != BE_OK)
-        return st == BE_OK ? st2 : st;
-    tok = &c->slot[(uint32_t)(uintptr_t)h - 1];
-    tok->u.tok.event = ev;
-    tok->u.tok.pool = p;
-    c->pool_last[p] = h;
-    if ((st2 = CALL(c, loc, cuEventRecord, ev, s)) != BE_OK && st == BE_OK)
-        st = st2;
-    return st;
-}
-
-typedef struct CopyArgs {
-    void *dst;
-    const void *src;
-    size_t bytes;
-    uint32_t value;
-    unsigned width;
-} CopyArgs;
-
-static BeStatus op_memcpy(Cuda *c, CuStream s, void *arg, const char *loc)
-{
-    CopyArgs *a = arg;
-    return enqueue_memcpy(c, a->dst, a->src, a->bytes, s, loc);
-}
-
-static BeStatus op_memset(Cuda *c, CuStream s, void *arg, const char *loc)
-{
-    CopyArgs *a = arg;
-    return enqueue_memset(c, a->dst, a->value, a->width, a->bytes, s, loc);
-}
-
-static BeStatus token_memcpy(void *self, void *dst, const void *src, size_t bytes, const BeToken *deps,
-                             size_t ndeps, BeToken *out, const char *loc)
-{
-    CopyArgs a = {.dst = dst, .src = src, .bytes = bytes};
-    return token_run(self, deps, ndeps, op_memcpy, &a, out, loc);
-}
-
-static BeStatus token_memset(void *self, void *dst, uint32_t value, unsigned width, size_t count,
-                             const BeToken *deps, size_t ndeps, BeToken *out, const char *loc)
-{
-    CopyArgs a = {.dst = dst, .value = value, .width = width, .bytes = count};
-    return token_run(self, deps, ndeps, op_memset, &a, out, loc);
-}
-
-static BeStatus token_join(void *self, const BeToken *deps, size_t ndeps, BeToken *out, const char *loc)
-{
-    return token_run(self, deps, ndeps, NULL, NULL, out, loc);
-}
-
-static BeStatus token_alloc(void *self, size_t bytes, bool host_shared, const BeToken *deps, size_t ndeps,
-                            void **ptr, BeToken *out, const char *loc)
-{
-    BeStatus st = mem_alloc(self, bytes, host_shared, NULL, ptr, loc);
-    BeStatus st2 = token_join(self, deps, ndeps, out, loc);
-    return st != BE_OK ? st : st2;
-}
-
-static BeStatus token_wait(void *self, const BeToken *toks, size_t n, const char *loc)
-{
-    Cuda *c = self;
-    BeStatus st = BE_OK, st2;
-    for (size_t i = 0; toks && i < n; i++) {
-        if (!toks[i])
-            continue;
-        Slot *t = token_of(c, toks[i], loc);
-        if (!t)
-            st = BE_ERR_HANDLE;
-        else if (t->u.tok.event && (st2 = CALL(c, loc, cuEventSynchronize, t->u.tok.event)) != BE_OK && st == BE_OK)
-            st = st2;
-    }
-    return st;
-}
-
-/* The host waits for deps, then frees: the memory goes after everything the deps ordered. */
-static BeStatus token_free(void *self, void *ptr, const BeToken *deps, size_t ndeps, BeToken *out,
-                           const char *loc)
-{
-    BeStatus st = token_wait(self, deps, ndeps, loc);
-    BeStatus st2 = mem_free(self, ptr, NULL, loc);
-    BeStatus st3 = token_join(self, NULL, 0, out, loc);
-    return st != BE_OK ? st : st2 != BE_OK ? st2 : st3;
-}
-
-static BeStatus token_launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l, const BeToken *deps,
-                                  size_t ndeps, BeToken *out, const char *loc)
-{
-    host_kernel_refused(self, l, loc);
-    token_join(self, deps, ndeps, out, loc);
-    return BE_ERR_UNSUPPORTED;
-}
-
-typedef struct LaunchArgs {
-    CuFunction fn;
-    const BeLaunch *launch;
-} LaunchArgs;
-
-static BeStatus op_launch(Cuda *c, CuStream s, void *arg, const char *loc)
-{
-    LaunchArgs *a = arg;
-    return enqueue_launch(c, a->fn, a->launch, s, loc);
-}
-
-/* The interpreter's launch of a module's kernel: a token op like a copy. A function handle that
- * is wrong leaves a join in its place. */
-static BeStatus token_launch(void *self, BeFunction h, const BeLaunch *l, const BeToken *deps, size_t ndeps,
-                             BeToken *out, const char *loc)
-{
-    Cuda *c = self;
-    Slot *f = function_of(c, h, loc);
-    if (!f) {
-        token_join(self, deps, ndeps, out, loc);
-        return BE_ERR_HANDLE;
-    }
-    LaunchArgs a = {.fn = f->u.fn.fn, .launch = l};
-    return token_run(c, deps, ndeps, op_launch, &a, out, loc);
-}
-
-static BeStatus token_ref(Cuda *c, BeToken h, bool retain, const char *what)
-{
-    Slot *t = token_of(c, h, what);
-    if (!t)
-        return BE_ERR_HANDLE;
-    if (retain) {
-        t->u.tok.refs++;
-        return BE_OK;
-    }
-    if (--t->u.tok.refs)
-        return BE_OK;
-    BeStatus st = BE_OK;
-    if (t->u.tok.event)
-        st = CALL(c, t->made, cuEventDestroy_v2, t->u.tok.event);
-    if (t->u.tok.pool >= 0 && c->pool_last[t->u.tok.pool] == h)
-        c->pool_last[t->u.tok.pool] = NULL;
-    slot_kill(c, index_of(c, t), what);
-    return st;
-}
-
-static BeStatus token_retain(void *self, BeToken h)
-{
-    return token_ref(self, h, true, "be_token_retain");
-}
-
-static BeStatus token_release(void *self, BeToken h)
-{
-    return token_ref(self, h, false, "be_token_release");
-}
-
-static BeStatus token_from_stream(void *self, BeStream hs, BeToken *out, const char *loc)
-{
-    Cuda *c = self;
-    *out = NULL;
-    CuStream s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    CuEvent ev = NULL;
-    BeStatus st = CALL(c, loc, cuEventCreate, &ev, CU_EVENT_DEFAULT_FLAG);
-    if (st != BE_OK)
-        return st;
-    void *h;
-    if ((st = slot_new(c, H_TOKEN, loc, &h)) != BE_OK) {
-        c->cu.cuEventDestroy_v2(ev);
-        return st;
-    }
-    Slot *t = &c->slot[(uint32_t)(uintptr_t)h - 1];
-    t->u.tok.event = ev;
-    t->u.tok.pool = -1;
-    t->u.tok.refs = 1;
-    *out = h;
-    return CALL(c, loc, cuEventRecord, ev, s);
-}
-
-static BeStatus stream_wait_token(void *self, BeStream hs, BeToken ht, const char *loc)
-{
-    Cuda *c = self;
-    CuStream s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    if (!ht)
-        return BE_OK;
-    Slot *t = token_of(c, ht, loc);
-    if (!t)
-        return BE_ERR_HANDLE;
-    return t->u.tok.event ? CALL(c, loc, cuStreamWaitEvent, s, t->u.tok.event, 0) : BE_OK;
-}
-
-static const BeOps ops = {
+#define OP(name, call) .name = {name, #call}
+static const BeDriverApi api = {
     .name = "cuda",
-    .close = close_,
-    .error_count = error_count,
-    .warning_count = warning_count,
-    .stream_id = stream_id,
-    .event_id = event_id,
-    .buffer_id = buffer_id,
-    .device_set = device_set,
-    .device_sync = device_sync,
-    .stream_create = stream_create,
-    .stream_destroy = stream_destroy,
-    .stream_sync = stream_sync,
-    .stream_wait_event = stream_wait_event,
-    .event_create = event_create,
-    .event_destroy = event_destroy,
-    .event_record = event_record,
-    .event_sync = event_sync,
-    .event_query = event_query,
-    .mem_alloc = mem_alloc,
-    .mem_free = mem_free,
-    .memcpy = memcpy_,
-    .memset = memset_,
-    .mem_register = mem_register,
-    .mem_unregister = mem_unregister,
-    .host_add = host_add,
-    .host_remove = host_remove,
-    .host_access = host_access,
-    .module_load = module_load,
-    .module_unload = module_unload,
-    .module_function = module_function,
-    .launch = launch,
-    .launch_host = launch_host,
-    .report = report,
-    .quiet_leaks = quiet_leaks,
-    .token_id = token_id,
-    .token_memcpy = token_memcpy,
-    .token_memset = token_memset,
-    .token_alloc = token_alloc,
-    .token_free = token_free,
-    .token_launch_host = token_launch_host,
-    .token_launch = token_launch,
-    .token_join = token_join,
-    .token_wait = token_wait,
-    .token_retain = token_retain,
-    .token_release = token_release,
-    .token_from_stream = token_from_stream,
-    .stream_wait_token = stream_wait_token,
+    .vendor = "CUDA",
+    .noun = "driver",
+    .needs = "an NVIDIA driver",
+    .lib_hint = "--cuda-lib=PATH or GPUINTERP_CUDA_LIB",
+    .result_type = "CUresult",
+    .binaries = "a gpu.binary, or a gpu.module compiled to PTX",
+    .not_ready = CU_ERROR_NOT_READY,
+    .out_of_memory = CU_ERROR_OUT_OF_MEMORY,
+    .invalid_handle = CU_ERROR_INVALID_HANDLE,
+    .error_name = error_name,
+    OP(init, cuInit),
+    OP(device_count, cuDeviceGetCount),
+    OP(device_get, cuDeviceGet),
+    OP(device_name, cuDeviceGetName),
+    OP(device_uva, cuDeviceGetAttribute),
+    .device_activate = device_activate,
+    OP(device_release, cuDevicePrimaryCtxRelease_v2),
+    OP(sync, cuCtxSynchronize),
+    OP(stream_create, cuStreamCreate),
+    OP(stream_destroy, cuStreamDestroy_v2),
+    OP(stream_sync, cuStreamSynchronize),
+    OP(stream_wait_event, cuStreamWaitEvent),
+    OP(event_create, cuEventCreate),
+    OP(event_destroy, cuEventDestroy_v2),
+    OP(event_record, cuEventRecord),
+    OP(event_sync, cuEventSynchronize),
+    OP(event_query, cuEventQuery),
+    OP(mem_alloc, cuMemAlloc_v2),
+    OP(mem_alloc_managed, cuMemAllocManaged),
+    OP(mem_free, cuMemFree_v2),
+    .memcpy = {copy, "cuMemcpyAsync"},
+    OP(memset8, cuMemsetD8Async),
+    OP(memset16, cuMemsetD16Async),
+    OP(memset32, cuMemsetD32Async),
+    OP(host_register, cuMemHostRegister_v2),
+    OP(host_unregister, cuMemHostUnregister),
+    OP(module_load, cuModuleLoadData),
+    OP(module_function, cuModuleGetFunction),
+    OP(module_unload, cuModuleUnload),
+    OP(launch, cuLaunchKernel),
+    OP(event_elapsed, cuEventElapsedTime_v2),
+    .times_events = times_events,
 };
+#undef OP
 
-BeStatus be_cuda_create(const BeOptions *opt, const BeOps **out_ops, void **self, char *err, size_t errlen)
+BeStatus be_cuda_create(const BeOptions *opt, const BeOps **ops, void **self, char *err, size_t errlen)
 {
+    const char *const paths[] = {be_driver_path(opt, "GPUINTERP_CUDA_LIB", "libcuda.so.1"), NULL};
+    const char *path;
     *self = NULL;
-    *out_ops = &ops;
-    const char *path = opt->driver_lib;
-    if (!path || !*path)
-        path = getenv("GPUINTERP_CUDA_LIB");
-    if (!path || !*path)
-        path = "libcuda.so.1";
-    Cuda *c = calloc(1, sizeof *c);
-    if (!c) {
-        snprintf(err, errlen, "out of memory");
-        return BE_ERR_MEMORY;
-    }
-    c->sink = opt->sink;
-    c->sink_user = opt->sink_user;
-    c->leaks_are_errors = opt->leak_check == BE_LEAK_ERROR;
-    c->quiet_leaks = opt->leak_check == BE_LEAK_OFF;
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        snprintf(err, errlen,
-                 "cannot load the CUDA driver library '%s' (%s): the cuda backend needs an NVIDIA driver "
-                 "(--cuda-lib=PATH or GPUINTERP_CUDA_LIB name another library)", path, dlerror());
-        free(c);
+    void *lib = be_driver_dlopen(&api, paths, &path, err, errlen);
+    Fns *f = NULL;
+    if (!lib)
         return BE_ERR_NO_BACKEND;
+    if (!(f = calloc(1, sizeof *f))) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
     }
 #define RESOLVE(name, params)                                                                    \
-    if (!(c->cu.name = (cu_##name##_fn)dlsym(lib, #name))) {                                     \
-        snprintf(err, errlen, "the CUDA driver library '%s' has no '%s': the driver is too old "  \
-                 "or this is not a CUDA driver", path, #name);                                   \
-        goto fail;                                                                               \
-    }
+    if (!(f->name = (cu_##name##_fn)be_driver_sym(&api, lib, path, #name, err, errlen)))         \
+        goto fail;
     CUDA_FUNCTIONS(RESOLVE)
 #undef RESOLVE
-    char buf[64];
-    CuResult r = c->cu.cuInit(0);
-    if (r != CU_OK) {
-        snprintf(err, errlen, "cannot start the CUDA driver ('%s'): 'cuInit' failed with %s", path,
-                 error_name(c, r, buf, sizeof buf));
-        goto fail;
-    }
-    BeStatus st = device_use(c, 0, "open", err, errlen);
-    if (st != BE_OK) {
-        for (int i = 0; i < c->n_retained; i++)
-            c->cu.cuDevicePrimaryCtxRelease_v2(c->retained[i]);
-        goto fail;
-    }
-    c->trace = opt->trace;
-    c->elapsed = (cu_event_elapsed_fn)dlsym(lib, "cuEventElapsedTime_v2");
-    if (!c->elapsed)
-        c->elapsed = (cu_event_elapsed_fn)dlsym(lib, "cuEventElapsedTime");
-    c->lib = lib;
-    *self = c;
-    return BE_OK;
+    f->elapsed = (cu_event_elapsed_fn)dlsym(lib, "cuEventElapsedTime_v2");
+    if (!f->elapsed)
+        f->elapsed = (cu_event_elapsed_fn)dlsym(lib, "cuEventElapsedTime");
+    BeStatus st = be_driver_create(&api, f, lib, path, opt, ops, self, err, errlen);
+    if (st == BE_OK)
+        return st;
 fail:
+    free(f);
     dlclose(lib);
-    free(c);
     return BE_ERR_NO_BACKEND;
 }

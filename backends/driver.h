@@ -1,0 +1,100 @@
+/* driver.h — what a GPU driver backend (cuda.c, hip.c) gives driver.c, the layer they share.
+ *
+ * NVIDIA's Driver API and AMD's HIP have the same model (devices, in-order streams, events,
+ * device and managed memory, host registration, modules, launches with a parameter array), so
+ * everything above the calls themselves lives once, in driver.c: backend.h's table, the handle
+ * table that catches misuse before the driver sees it, the memory table, the token door's
+ * streams and events, leak reports, and turning every failed call into a located diagnostic
+ * that names the function and the driver's own name for the error. A driver file only loads its
+ * library and fills a BeDriverApi: one small function per operation, each making exactly one
+ * driver call (device_activate excepted) and returning its result code, with the name of the
+ * function it calls for diagnostics.
+ *
+ * Result codes are the driver's own (CUresult, hipError_t); 0 is success in both, and the few
+ * codes driver.c looks at are given in the table. Handles are the driver's pointers as void *.
+ * `drv` is the driver file's own state (its resolved functions), passed to every operation.
+ */
+#ifndef BACKENDS_DRIVER_H
+#define BACKENDS_DRIVER_H
+
+#include "backends/backend.h"
+
+typedef unsigned BeDrvResult;
+
+/* One operation: the function, and the driver function it calls (what diagnostics name). */
+#define BE_DRV_OP(name, params)                                                                  \
+    struct {                                                                                     \
+        BeDrvResult(*fn) params;                                                                 \
+        const char *call;                                                                        \
+    } name
+
+typedef struct BeDriverApi {
+    const char *name;        /* the backend: "cuda" */
+    const char *vendor;      /* in messages: "CUDA" ("no CUDA device found") */
+    const char *noun;        /* what the library is: "driver" ("cannot start the CUDA driver") */
+    const char *needs;       /* what a machine needs for it: "an NVIDIA driver" */
+    const char *lib_hint;    /* how to name another library: "--cuda-lib=PATH or GPUINTERP_CUDA_LIB" */
+    const char *result_type; /* "CUresult": a code the driver cannot name is given as this */
+    const char *binaries;    /* what device code it runs, for the refusal of interpreter kernels:
+                                "a gpu.binary, or a gpu.module compiled to PTX" */
+    uint32_t refused_blobs;  /* 1 << BeBlobKind for each kind refused before the driver sees it */
+    BeDrvResult not_ready, out_of_memory, invalid_handle;
+
+    /* The driver's name for r, or NULL when it has none. */
+    const char *(*error_name)(void *drv, BeDrvResult r);
+    BE_DRV_OP(init, (void *drv));
+    BE_DRV_OP(device_count, (void *drv, int *count));
+    BE_DRV_OP(device_get, (void *drv, int *device, int ordinal));
+    BE_DRV_OP(device_name, (void *drv, char *name, int len, int device));
+    BE_DRV_OP(device_uva, (void *drv, int *value, int device)); /* unified addressing attribute */
+    /* Makes device (ordinal) current for the calls that follow; held: it was current before.
+     * On failure *call names the function that failed. */
+    BeDrvResult (*device_activate)(void *drv, int device, int ordinal, bool held, const char **call);
+    BE_DRV_OP(device_release, (void *drv, int device)); /* at close, per device used; fn may be NULL */
+    BE_DRV_OP(sync, (void *drv));                       /* the current device */
+    BE_DRV_OP(stream_create, (void *drv, void **stream));
+    BE_DRV_OP(stream_destroy, (void *drv, void *stream));
+    BE_DRV_OP(stream_sync, (void *drv, void *stream));
+    BE_DRV_OP(stream_wait_event, (void *drv, void *stream, void *event));
+    BE_DRV_OP(event_create, (void *drv, void **event));
+    BE_DRV_OP(event_destroy, (void *drv, void *event));
+    BE_DRV_OP(event_record, (void *drv, void *event, void *stream));
+    BE_DRV_OP(event_sync, (void *drv, void *event));
+    BE_DRV_OP(event_query, (void *drv, void *event));
+    BE_DRV_OP(mem_alloc, (void *drv, void **ptr, size_t bytes));
+    BE_DRV_OP(mem_alloc_managed, (void *drv, void **ptr, size_t bytes));
+    BE_DRV_OP(mem_free, (void *drv, void *ptr));
+    BE_DRV_OP(memcpy, (void *drv, void *dst, const void *src, size_t bytes, void *stream));
+    BE_DRV_OP(memset8, (void *drv, void *dst, uint8_t value, size_t count, void *stream));
+    BE_DRV_OP(memset16, (void *drv, void *dst, uint16_t value, size_t count, void *stream));
+    BE_DRV_OP(memset32, (void *drv, void *dst, uint32_t value, size_t count, void *stream));
+    BE_DRV_OP(host_register, (void *drv, void *ptr, size_t bytes));
+    BE_DRV_OP(host_unregister, (void *drv, void *ptr));
+    BE_DRV_OP(module_load, (void *drv, void **module, const void *image));
+    BE_DRV_OP(module_function, (void *drv, void **function, void *module, const char *name));
+    BE_DRV_OP(module_unload, (void *drv, void *module));
+    BE_DRV_OP(launch, (void *drv, void *function, const BeLaunch *launch, void *stream));
+    /* Milliseconds between two completed events: what times ops in traces. fn may be NULL (ops
+     * are not timed); times_events, when set, says whether this driver has it (an optional
+     * function of the library). */
+    BE_DRV_OP(event_elapsed, (void *drv, float *ms, void *start, void *end));
+    bool (*times_events)(void *drv);
+} BeDriverApi;
+
+/* Opening a driver library: the first of paths (NULL-terminated) that dlopen takes, with *used
+ * its name; NULL when none does, with err saying why the first did not. */
+void *be_driver_dlopen(const BeDriverApi *api, const char *const *paths, const char **used, char *err,
+                       size_t errlen);
+/* dlsym(lib, name), or NULL with err saying the library at path is no such driver. */
+void *be_driver_sym(const BeDriverApi *api, void *lib, const char *path, const char *name, char *err,
+                    size_t errlen);
+/* The library to load: the option, else $env, else dflt. */
+const char *be_driver_path(const BeOptions *opt, const char *env, const char *dflt);
+
+/* Completes be_open for a driver whose library is loaded and resolved into drv (the driver
+ * file's state, which close frees): init, device 0, the backend's state. On failure the message
+ * is in err, and the caller unloads lib and frees drv. */
+BeStatus be_driver_create(const BeDriverApi *api, void *drv, void *lib, const char *path, const BeOptions *opt,
+                          const BeOps **ops, void **self, char *err, size_t errlen);
+
+#endif
