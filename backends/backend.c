@@ -50,10 +50,8 @@ BeStatus be_open(const char *name, const BeOptions *opt, Backend **out, char *er
         char ignored[1];
         st = be_cuda_create(opt, &ops, &self, err ? err : ignored, err ? errlen : sizeof ignored);
     } else if (strcmp(name, "hip") == 0) {
-        say(err, errlen,
-            "the HIP backend is not implemented yet: only the CPU simulator ('sim') and CUDA ('cuda') "
-            "can run programs for now");
-        return BE_ERR_NO_BACKEND;
+        char ignored[1];
+        st = be_hip_create(opt, &ops, &self, err ? err : ignored, err ? errlen : sizeof ignored);
     } else {
         say(err, errlen, "unknown backend '%s' (expected 'sim', 'cuda' or 'hip')", name);
         return BE_ERR_NO_BACKEND;

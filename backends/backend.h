@@ -1,8 +1,8 @@
 /* backend.h — the device API: what the interpreter and the mgpu* ABI call to run work on a device.
  *
  * One API, several devices behind a vtable (BeOps): "sim", the CPU simulator in sim/ (the default);
- * "cuda", NVIDIA's Driver API loaded at run time (cuda.c); "hip" is a reserved name, not
- * implemented yet: be_open() refuses it with a message that says so.
+ * "cuda", NVIDIA's Driver API loaded at run time (cuda.c), and "hip", AMD's HIP runtime loaded
+ * the same way (hip.c), both over driver.c, the layer they share (driver.h).
  *
  * The API follows CUDA's driver model, which is also what MLIR's mgpu* runtime wrappers expose:
  * in-order streams, events that snapshot a stream, device memory (optionally host-shared), host
@@ -88,8 +88,8 @@ typedef struct BeOptions {
     TraceRecorder *trace;   /* record a trace here (not owned), or NULL */
     BeDiagFn sink;          /* NULL: be_diag_print to stderr */
     void *sink_user;
-    const char *driver_lib; /* cuda: the driver library to dlopen; NULL: $GPUINTERP_CUDA_LIB, else
-                               libcuda.so.1 */
+    const char *driver_lib; /* cuda, hip: the library to dlopen; NULL: $GPUINTERP_CUDA_LIB, else
+                               libcuda.so.1 (cuda); $GPUINTERP_HIP_LIB, else libamdhip64.so (hip) */
 } BeOptions;
 
 /* What a launch runs on: the grid, the block, dynamic shared memory and the kernel arguments
@@ -195,7 +195,7 @@ typedef struct BeOps {
 
 /* ---- opening a device ------------------------------------------------------------------------ */
 
-/* Opens backend `name` ("sim" or "cuda"; NULL means "sim"). opt may be NULL. On failure *out is
+/* Opens backend `name` ("sim", "cuda" or "hip"; NULL means "sim"). opt may be NULL. On failure *out is
  * NULL and err (when not NULL) holds a message, e.g. that no CUDA driver or device was found. */
 BeStatus be_open(const char *name, const BeOptions *opt, Backend **out, char *err, size_t errlen);
 /* Waits for all work, reports leaks (warnings), frees the device; *summary (when not NULL) gets the
@@ -439,5 +439,6 @@ const char *be_trace_label_now(void);
 /* Create an adapter's state and table. Only be_open calls them. */
 BeStatus be_sim_create(const BeOptions *opt, const BeOps **ops, void **self, char *err, size_t errlen);
 BeStatus be_cuda_create(const BeOptions *opt, const BeOps **ops, void **self, char *err, size_t errlen);
+BeStatus be_hip_create(const BeOptions *opt, const BeOps **ops, void **self, char *err, size_t errlen);
 
 #endif

@@ -219,6 +219,8 @@ static bool times_events(void *drv)
     return F(drv)->elapsed != NULL;
 }
 
+static bool resolve(void *drv, void *lib, const char *path, char *err, size_t errlen);
+
 #define OP(name, call) .name = {name, #call}
 static const BeDriverApi api = {
     .name = "cuda",
@@ -231,6 +233,8 @@ static const BeDriverApi api = {
     .not_ready = CU_ERROR_NOT_READY,
     .out_of_memory = CU_ERROR_OUT_OF_MEMORY,
     .invalid_handle = CU_ERROR_INVALID_HANDLE,
+    .drv_size = sizeof(Fns),
+    .resolve = resolve,
     .error_name = error_name,
     OP(init, cuInit),
     OP(device_count, cuDeviceGetCount),
@@ -267,32 +271,23 @@ static const BeDriverApi api = {
 };
 #undef OP
 
-BeStatus be_cuda_create(const BeOptions *opt, const BeOps **ops, void **self, char *err, size_t errlen)
+static bool resolve(void *drv, void *lib, const char *path, char *err, size_t errlen)
 {
-    const char *const paths[] = {be_driver_path(opt, "GPUINTERP_CUDA_LIB", "libcuda.so.1"), NULL};
-    const char *path;
-    *self = NULL;
-    void *lib = be_driver_dlopen(&api, paths, &path, err, errlen);
-    Fns *f = NULL;
-    if (!lib)
-        return BE_ERR_NO_BACKEND;
-    if (!(f = calloc(1, sizeof *f))) {
-        snprintf(err, errlen, "out of memory");
-        goto fail;
-    }
+    Fns *f = drv;
 #define RESOLVE(name, params)                                                                    \
     if (!(f->name = (cu_##name##_fn)be_driver_sym(&api, lib, path, #name, err, errlen)))         \
-        goto fail;
+        return false;
     CUDA_FUNCTIONS(RESOLVE)
 #undef RESOLVE
     f->elapsed = (cu_event_elapsed_fn)dlsym(lib, "cuEventElapsedTime_v2");
     if (!f->elapsed)
         f->elapsed = (cu_event_elapsed_fn)dlsym(lib, "cuEventElapsedTime");
-    BeStatus st = be_driver_create(&api, f, lib, path, opt, ops, self, err, errlen);
-    if (st == BE_OK)
-        return st;
-fail:
-    free(f);
-    dlclose(lib);
-    return BE_ERR_NO_BACKEND;
+    return true;
+}
+
+BeStatus be_cuda_create(const BeOptions *opt, const BeOps **ops, void **self, char *err, size_t errlen)
+{
+    const char *named = be_driver_path(opt, "GPUINTERP_CUDA_LIB");
+    const char *const paths[] = {named ? named : "libcuda.so.1", NULL};
+    return be_driver_open(&api, paths, opt, ops, self, err, errlen);
 }

@@ -1481,15 +1481,15 @@ static const BeOps ops = {
     .stream_wait_token = stream_wait_token,
 };
 
-const char *be_driver_path(const BeOptions *opt, const char *env, const char *dflt)
+const char *be_driver_path(const BeOptions *opt, const char *env)
 {
     const char *path = opt->driver_lib;
     if (!path || !*path)
         path = getenv(env);
-    return path && *path ? path : dflt;
+    return path && *path ? path : NULL;
 }
 
-void *be_driver_dlopen(const BeDriverApi *api, const char *const *paths, const char **used, char *err,
+static void *lib_open(const BeDriverApi *api, const char *const *paths, const char **used, char *err,
                        size_t errlen)
 {
     char why[256] = "";
@@ -1517,11 +1517,9 @@ void *be_driver_sym(const BeDriverApi *api, void *lib, const char *path, const c
     return p;
 }
 
-BeStatus be_driver_create(const BeDriverApi *api, void *drv, void *lib, const char *path, const BeOptions *opt,
-                          const BeOps **out_ops, void **self, char *err, size_t errlen)
+static BeStatus create(const BeDriverApi *api, void *drv, void *lib, const char *path, const BeOptions *opt,
+                       const BeOps **out_ops, void **self, char *err, size_t errlen)
 {
-    *self = NULL;
-    *out_ops = NULL;
     char buf[64];
     BeDrvResult r = api->init.fn(drv);
     if (r != 0) {
@@ -1555,4 +1553,24 @@ BeStatus be_driver_create(const BeDriverApi *api, void *drv, void *lib, const ch
     *out_ops = &c->ops;
     *self = c;
     return BE_OK;
+}
+
+BeStatus be_driver_open(const BeDriverApi *api, const char *const *paths, const BeOptions *opt,
+                        const BeOps **out_ops, void **self, char *err, size_t errlen)
+{
+    *self = NULL;
+    *out_ops = NULL;
+    const char *path;
+    void *lib = lib_open(api, paths, &path, err, errlen);
+    if (!lib)
+        return BE_ERR_NO_BACKEND;
+    void *drv = calloc(1, api->drv_size);
+    if (!drv)
+        snprintf(err, errlen, "out of memory");
+    if (drv && api->resolve(drv, lib, path, err, errlen) &&
+        create(api, drv, lib, path, opt, out_ops, self, err, errlen) == BE_OK)
+        return BE_OK;
+    free(drv);
+    dlclose(lib);
+    return BE_ERR_NO_BACKEND;
 }

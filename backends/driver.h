@@ -40,6 +40,11 @@ typedef struct BeDriverApi {
     uint32_t refused_blobs;  /* 1 << BeBlobKind for each kind refused before the driver sees it */
     BeDrvResult not_ready, out_of_memory, invalid_handle;
 
+    /* The driver file's state (its functions): its size, and filling it from lib (false after a
+     * message in err). */
+    size_t drv_size;
+    bool (*resolve)(void *drv, void *lib, const char *path, char *err, size_t errlen);
+
     /* The driver's name for r, or NULL when it has none. */
     const char *(*error_name)(void *drv, BeDrvResult r);
     BE_DRV_OP(init, (void *drv));
@@ -81,20 +86,16 @@ typedef struct BeDriverApi {
     bool (*times_events)(void *drv);
 } BeDriverApi;
 
-/* Opening a driver library: the first of paths (NULL-terminated) that dlopen takes, with *used
- * its name; NULL when none does, with err saying why the first did not. */
-void *be_driver_dlopen(const BeDriverApi *api, const char *const *paths, const char **used, char *err,
-                       size_t errlen);
-/* dlsym(lib, name), or NULL with err saying the library at path is no such driver. */
+/* dlsym(lib, name), or NULL with err saying the library at path is no such driver: for resolve. */
 void *be_driver_sym(const BeDriverApi *api, void *lib, const char *path, const char *name, char *err,
                     size_t errlen);
-/* The library to load: the option, else $env, else dflt. */
-const char *be_driver_path(const BeOptions *opt, const char *env, const char *dflt);
+/* The library to load when the user names one: the option, else $env; NULL when neither does. */
+const char *be_driver_path(const BeOptions *opt, const char *env);
 
-/* Completes be_open for a driver whose library is loaded and resolved into drv (the driver
- * file's state, which close frees): init, device 0, the backend's state. On failure the message
- * is in err, and the caller unloads lib and frees drv. */
-BeStatus be_driver_create(const BeDriverApi *api, void *drv, void *lib, const char *path, const BeOptions *opt,
-                          const BeOps **ops, void **self, char *err, size_t errlen);
+/* be_open of a driver backend: loads the first of paths (NULL-terminated) that dlopen takes,
+ * resolves its functions into a zeroed drv of api->drv_size bytes (api->resolve), runs init,
+ * opens device 0. On failure err holds one message, and nothing is left loaded. */
+BeStatus be_driver_open(const BeDriverApi *api, const char *const *paths, const BeOptions *opt, const BeOps **ops,
+                        void **self, char *err, size_t errlen);
 
 #endif

@@ -38,6 +38,8 @@ static const char usage_text[] =
     "                             compiles a launched gpu.module to PTX (default:\n"
     "                             $GPUINTERP_MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else\n"
     "                             mlir-opt on PATH)\n"
+    "  --hip-lib=PATH             with --backend=hip: the HIP runtime library to load (default:\n"
+    "                             $GPUINTERP_HIP_LIB, else libamdhip64.so, .so.6, .so.5)\n"
     "  -e NAME                    entry function (default: main)\n"
     "  --sched=threads|serial|random:SEED\n"
     "                             simulator scheduler (default: threads)\n"
@@ -94,8 +96,9 @@ static const char usage_text[] =
     "\n"
     "libmgpusim.so, the mgpu* runtime on the simulator for mlir-runner, reads the same settings\n"
     "from the environment (a value it does not understand is an error of the run):\n"
-    "  MGPUSIM_BACKEND=sim|cuda   device to run on (cuda: the driver library GPUINTERP_CUDA_LIB\n"
-    "                             names, else libcuda.so.1)\n"
+    "  MGPUSIM_BACKEND=sim|cuda|hip  device to run on (cuda: the driver library\n"
+    "                             GPUINTERP_CUDA_LIB names, else libcuda.so.1; hip: the runtime\n"
+    "                             GPUINTERP_HIP_LIB names, else libamdhip64.so)\n"
     "  MGPUSIM_SCHED=threads|serial|random:SEED\n"
     "  MGPUSIM_WORKERS=N          as --workers\n"
     "  MGPUSIM_RACE_CHECK=0|1     0: race checks off\n"
@@ -130,6 +133,7 @@ static const char *const mode_phrases[] = {"when running a program", "with --emi
   X(O_BACKEND, "--backend", M_RUN)                                                               \
   X(O_CUDA_LIB, "--cuda-lib", M_RUN | M_DIFF)                                                    \
   X(O_MLIR_OPT, "--mlir-opt", M_RUN | M_DIFF)                                                    \
+  X(O_HIP_LIB, "--hip-lib", M_RUN)                                                               \
   X(O_ENTRY, "-e", M_RUN | M_DIFF)                                                               \
   X(O_SCHED, "--sched", M_RUN)                                                                   \
   X(O_WORKERS, "--workers", M_RUN)                                                               \
@@ -345,6 +349,7 @@ typedef struct RunSettings {
   FILE *trace_file;       /* --trace's file, opened before the run (stdout for "-"), or NULL */
   const char *cuda_lib;   /* --cuda-lib, or NULL */
   const char *mlir_opt;   /* --mlir-opt, or NULL */
+  const char *hip_lib;    /* --hip-lib, or NULL */
 } RunSettings;
 
 /* Runs the program on a backend; returns the exit status. */
@@ -360,7 +365,7 @@ static int run(IrCtx *ctx, Op *top, const char *backend, const char *entry, cons
   bo.no_race_check = no_race_check;
   bo.workers = rs->workers;
   bo.leak_check = rs->leak_check;
-  bo.driver_lib = rs->cuda_lib;
+  bo.driver_lib = rs->cuda_lib ? rs->cuda_lib : rs->hip_lib; /* at most one, for its backend */
   bo.trace = rec;
   Backend *be = NULL;
   char err[512] = "";
@@ -602,6 +607,12 @@ int main(int argc, char **argv) {
       given[O_MLIR_OPT] = a;
       if (!rs.mlir_opt[0])
         return usage_error("%s", "--mlir-opt needs the path of mlir-opt");
+    } else if (!strncmp(a, "--hip-lib=", 10)) {
+      rs.hip_lib = a + 10;
+      run_opt = true;
+      given[O_HIP_LIB] = a;
+      if (!rs.hip_lib[0])
+        return usage_error("%s", "--hip-lib needs the path of a HIP runtime library");
     } else if (!strncmp(a, "--workers=", 10)) {
       uint64_t n;
       if (!parse_count(a + 10, 1024, &n))
@@ -755,9 +766,11 @@ int main(int argc, char **argv) {
     return usage_error("%s", "--cuda-lib names the CUDA driver library: with --diff it needs --against-backend=cuda");
   if (given[O_CUDA_LIB] && !diff && strcmp(backend, "cuda"))
     return usage_error("--cuda-lib names the CUDA driver library: it does nothing with --backend=%s", backend);
-  if (given[O_MLIR_OPT] && ((diff && !dopts.against_backend) || (!diff && !strcmp(backend, "sim"))))
+  if (given[O_MLIR_OPT] && ((diff && !dopts.against_backend) || (!diff && strcmp(backend, "cuda"))))
     return usage_error("%s", "--mlir-opt compiles gpu.modules for a device that runs device code: it needs "
                              "--backend=cuda (with --diff, --against-backend=cuda)");
+  if (given[O_HIP_LIB] && strcmp(backend, "hip"))
+    return usage_error("--hip-lib names the HIP runtime library: it does nothing with --backend=%s", backend);
   if (strcmp(backend, "sim") && (given[O_SCHED] || given[O_WORKERS] || given[O_RACE_CHECK]))
     return usage_error("--sched, --workers and --race-check set the simulator's scheduler and race checks: they "
                        "do nothing with --backend=%s", backend);

@@ -1,5 +1,5 @@
-/* test_backends_open.c — opening backends by name: the sim opens, CUDA and HIP say they are not
- * implemented yet, bad names and bad options are refused with a message. */
+/* test_backends_open.c — opening backends by name: the sim opens, CUDA and HIP without their
+ * libraries say so, bad names and bad options are refused with a message. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,13 +38,15 @@ static void test_be_open_cuda_without_driver_fails(void **state)
     assert_non_null(strstr(err, "cannot load the CUDA driver library '/nonexistent/libcuda.so.1'"));
 }
 
-static void test_be_open_hip_is_not_implemented(void **state)
+static void test_be_open_hip_without_runtime_fails(void **state)
 {
     (void)state;
-    Backend *be = NULL;
-    char err[256];
-    assert_int_equal(be_open("hip", NULL, &be, err, sizeof err), BE_ERR_NO_BACKEND);
-    assert_non_null(strstr(err, "HIP backend is not implemented yet"));
+    Backend *be = (Backend *)1;
+    char err[512];
+    BeOptions opt = {.driver_lib = "/nonexistent/libamdhip64.so"};
+    assert_int_equal(be_open("hip", &opt, &be, err, sizeof err), BE_ERR_NO_BACKEND);
+    assert_null(be);
+    assert_non_null(strstr(err, "cannot load the HIP runtime library '/nonexistent/libamdhip64.so'"));
 }
 
 static void test_be_open_unknown_name_fails(void **state)
@@ -170,7 +172,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_be_open_sim_by_default),
         cmocka_unit_test(test_be_open_cuda_without_driver_fails),
-        cmocka_unit_test(test_be_open_hip_is_not_implemented),
+        cmocka_unit_test(test_be_open_hip_without_runtime_fails),
         cmocka_unit_test(test_be_open_unknown_name_fails),
         cmocka_unit_test(test_be_open_bad_scheduler_fails),
         cmocka_unit_test(test_be_open_accepts_every_scheduler),

@@ -1,0 +1,582 @@
+/* fakedrv.c — the device model the fake drivers share (fakedrv.h): objects, memory, checks,
+ * failure injection and the call log. */
+#include "tests/fakes/fakedrv.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Mem {
+    struct Mem *next;
+    unsigned char *base;
+    size_t size;
+    unsigned id;
+    bool managed, registered, live;
+} Mem;
+
+typedef struct Fail {
+    char name[48];
+    unsigned long nth;
+    FakeResult code;
+} Fail;
+
+pthread_mutex_t fake_mu = PTHREAD_MUTEX_INITIALIZER;
+bool fake_inited;
+Obj *fake_current;
+int fake_devices = 1;
+bool fake_uva = true;
+
+static bool started;
+static FILE *log_file;
+static Fail fails[16];
+static size_t n_fails;
+static Fail corrupts[16]; /* CORRUPT: name and nth only */
+static size_t n_corrupts;
+static const char *cur_call; /* the call being made (fake_enter) and its count */
+static unsigned long cur_n;
+/* The device's clock, in milliseconds: a copy takes 0.25, a memset 0.125, a launch 1. */
+static double device_ms;
+static Obj *objs;
+static unsigned next_id[K_FUNCTION + 1];
+static Mem *mems;
+static unsigned next_mem;
+static struct {
+    char name[48];
+    unsigned long n;
+} counts[64];
+
+/* ---- error names, failures, the log ---- */
+
+const char *fake_error_name(FakeResult r)
+{
+    for (size_t i = 0; i < fake_driver.n_errors; i++)
+        if (fake_driver.errors[i].code == r)
+            return fake_driver.errors[i].name;
+    return NULL;
+}
+
+/* NAME:N[:CODE][,...]: CODE a number or an error name. */
+static void parse_fail(const char *spec)
+{
+    while (spec && *spec && n_fails < sizeof fails / sizeof *fails) {
+        Fail f = {.code = 0};
+        const char *colon = strchr(spec, ':');
+        if (!colon || (size_t)(colon - spec) >= sizeof f.name)
+            break;
+        memcpy(f.name, spec, (size_t)(colon - spec));
+        char *end;
+        f.nth = strtoul(colon + 1, &end, 10);
+        if (*end == ':') {
+            const char *code = end + 1;
+            size_t len = strcspn(code, ",");
+            if (isdigit((unsigned char)*code)) {
+                f.code = (FakeResult)strtoul(code, NULL, 10);
+            } else {
+                for (size_t i = 0; i < fake_driver.n_errors; i++)
+                    if (strlen(fake_driver.errors[i].name) == len &&
+                        strncmp(fake_driver.errors[i].name, code, len) == 0)
+                        f.code = fake_driver.errors[i].code;
+            }
+            end = (char *)code + len;
+        }
+        if (!f.code)
+            f.code = fake_driver.default_fail(f.name);
+        fails[n_fails++] = f;
+        spec = *end == ',' ? end + 1 : NULL;
+    }
+}
+
+static const char *env(const char *what)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s_%s", fake_driver.env, what);
+    return getenv(name);
+}
+
+static void start(void)
+{
+    if (started)
+        return;
+    started = true;
+    const char *path = env("LOG");
+    if (path && *path)
+        log_file = fopen(path, "a");
+    parse_fail(env("FAIL"));
+    for (const char *c = env("CORRUPT"); c && *c && n_corrupts < sizeof corrupts / sizeof *corrupts;) {
+        const char *colon = strchr(c, ':');
+        if (!colon || (size_t)(colon - c) >= sizeof corrupts[0].name)
+            break;
+        Fail *f = &corrupts[n_corrupts++];
+        memcpy(f->name, c, (size_t)(colon - c));
+        char *end;
+        f->nth = strtoul(colon + 1, &end, 10);
+        c = *end == ',' ? end + 1 : NULL;
+    }
+    const char *n = env("DEVICES");
+    if (n && *n)
+        fake_devices = atoi(n);
+    const char *u = env("UVA");
+    fake_uva = !(u && strcmp(u, "0") == 0);
+}
+
+FakeResult fake_enter(const char *name)
+{
+    start();
+    unsigned long n = 0;
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        if (!counts[i].name[0])
+            snprintf(counts[i].name, sizeof counts[i].name, "%s", name);
+        if (strcmp(counts[i].name, name) == 0) {
+            n = ++counts[i].n;
+            break;
+        }
+    }
+    cur_call = name;
+    cur_n = n;
+    for (size_t i = 0; i < n_fails; i++)
+        if (fails[i].nth == n && strcmp(fails[i].name, name) == 0)
+            return fails[i].code;
+    return 0;
+}
+
+void fake_say(const char *name, const char *args, FakeResult r, bool injected, const char *out)
+{
+    if (!log_file)
+        return;
+    const char *rn = fake_error_name(r);
+    if (rn)
+        fprintf(log_file, "%s(%s) -> %s", name, args, rn);
+    else
+        fprintf(log_file, "%s(%s) -> %u", name, args, r);
+    if (injected)
+        fputs(" (injected)", log_file);
+    if (out && *out)
+        fprintf(log_file, " %s", out);
+    fputc('\n', log_file);
+    fflush(log_file);
+}
+
+void fake_say_value(const char *name, const char *args, const char *value)
+{
+    if (log_file) {
+        fprintf(log_file, "%s(%s) -> %s\n", name, args, value);
+        fflush(log_file);
+    }
+}
+
+/* ---- objects ---- */
+
+Obj *fake_obj_find(const void *h, int kind)
+{
+    for (Obj *o = objs; o; o = o->next)
+        if ((const void *)o == h && o->kind == kind)
+            return o;
+    return NULL;
+}
+
+Obj *fake_obj_new(int kind)
+{
+    Obj *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->kind = kind;
+    o->id = ++next_id[kind];
+    o->live = true;
+    o->next = objs;
+    objs = o;
+    return o;
+}
+
+void fake_obj_name(char *buf, size_t cap, const void *h, int kind)
+{
+    Obj *o = fake_obj_find(h, kind);
+    static const char prefix[][4] = {"", "ctx", "s", "e", "mod", ""};
+    if (!h)
+        snprintf(buf, cap, "0");
+    else if (!o)
+        snprintf(buf, cap, "%p?", h);
+    else if (kind == K_FUNCTION)
+        snprintf(buf, cap, "%s", o->name);
+    else
+        snprintf(buf, cap, "%s%u", prefix[kind], o->id);
+}
+
+FakeResult fake_kill(const void *h, int kind)
+{
+    Obj *o = fake_obj_find(h, kind);
+    if (!o || !o->live)
+        return E_HANDLE;
+    o->live = false;
+    return 0;
+}
+
+FakeResult fake_need_stream(const void *s)
+{
+    if (!s)
+        return 0;
+    Obj *o = fake_obj_find(s, K_STREAM);
+    return o && o->live ? 0 : E_HANDLE;
+}
+
+FakeResult fake_need_event(const void *e)
+{
+    Obj *o = fake_obj_find(e, K_EVENT);
+    return o && o->live ? 0 : E_HANDLE;
+}
+
+FakeResult fake_need_ctx(void)
+{
+    if (!fake_inited)
+        return E_NOT_INIT;
+    return fake_current && fake_current->live ? 0 : E_CONTEXT;
+}
+
+FakeResult fake_need_device(int device)
+{
+    if (!fake_inited)
+        return E_NOT_INIT;
+    return device < 0 || device >= fake_devices ? E_DEVICE : 0;
+}
+
+/* ---- memory ---- */
+
+static Mem *mem_find(uintptr_t p)
+{
+    for (Mem *m = mems; m; m = m->next)
+        if (p >= (uintptr_t)m->base && p - (uintptr_t)m->base < (m->size ? m->size : 1))
+            return m;
+    return NULL;
+}
+
+void fake_ptr_name(char *buf, size_t cap, uintptr_t p)
+{
+    Mem *m = p ? mem_find(p) : NULL;
+    if (!p)
+        snprintf(buf, cap, "0");
+    else if (!m || m->registered)
+        snprintf(buf, cap, "host");
+    else if (p == (uintptr_t)m->base)
+        snprintf(buf, cap, "%c%u", m->managed ? 'm' : 'd', m->id);
+    else
+        snprintf(buf, cap, "%c%u+%zu", m->managed ? 'm' : 'd', m->id, (size_t)(p - (uintptr_t)m->base));
+}
+
+/* [p, p+n) may be touched: inside a live allocation when it starts in one, else host memory. */
+static FakeResult need_range(uintptr_t p, size_t n)
+{
+    if (!p)
+        return E_VALUE;
+    Mem *m = mem_find(p);
+    if (!m)
+        return 0;
+    if (!m->live || n > m->size - (p - (uintptr_t)m->base))
+        return E_VALUE;
+    return 0;
+}
+
+FakeResult fake_mem_new(void **ptr, size_t bytes, bool managed, char *out, size_t cap)
+{
+    FakeResult r = fake_need_ctx();
+    if (r)
+        return r;
+    if (!bytes)
+        return E_VALUE;
+    Mem *m = calloc(1, sizeof *m);
+    size_t rounded = (bytes + 255) & ~(size_t)255;
+    unsigned char *p = m ? aligned_alloc(256, rounded) : NULL;
+    if (!p) {
+        free(m);
+        return E_OOM;
+    }
+    memset(p, 0xa5, rounded); /* device memory is not zeroed: a test must not read it unwritten */
+    *m = (Mem){.next = mems, .base = p, .size = bytes, .id = ++next_mem, .managed = managed, .live = true};
+    mems = m;
+    *ptr = p;
+    snprintf(out, cap, "%c%u", managed ? 'm' : 'd', m->id);
+    return 0;
+}
+
+FakeResult fake_mem_free(const void *ptr)
+{
+    FakeResult r = fake_need_ctx();
+    if (r)
+        return r;
+    Mem *m = mem_find((uintptr_t)ptr);
+    if (!m || m->registered || !m->live || (const void *)m->base != ptr)
+        return E_VALUE;
+    m->live = false;
+    return 0;
+}
+
+/* Flips the first byte a copy or memset wrote, when CORRUPT names this call. */
+static void maybe_corrupt(void *dst, size_t bytes, char *out, size_t cap)
+{
+    for (size_t i = 0; bytes && cur_call && i < n_corrupts; i++)
+        if (corrupts[i].nth == cur_n && strcmp(corrupts[i].name, cur_call) == 0) {
+            *(unsigned char *)dst ^= 0xff;
+            snprintf(out, cap, "(corrupted)");
+            return;
+        }
+}
+
+FakeResult fake_copy(void *dst, const void *src, size_t bytes, const void *stream, char *out, size_t cap)
+{
+    FakeResult r;
+    if (!(r = fake_need_ctx()) && !(r = fake_need_stream(stream)) && !(r = need_range((uintptr_t)dst, bytes)) &&
+        !(r = need_range((uintptr_t)src, bytes))) {
+        memmove(dst, src, bytes);
+        maybe_corrupt(dst, bytes, out, cap);
+        device_ms += 0.25;
+    }
+    return r;
+}
+
+FakeResult fake_fill(void *dst, const void *value, unsigned width, size_t count, const void *stream, char *out,
+                     size_t cap)
+{
+    FakeResult r;
+    if ((r = fake_need_ctx()) || (r = fake_need_stream(stream)))
+        return r;
+    if (count > SIZE_MAX / width || ((uintptr_t)dst % width) != 0)
+        return E_VALUE;
+    if ((r = need_range((uintptr_t)dst, count * width)))
+        return r;
+    unsigned char *p = dst;
+    for (size_t i = 0; i < count; i++)
+        memcpy(p + i * width, value, width);
+    maybe_corrupt(dst, count, out, cap);
+    device_ms += 0.125;
+    return 0;
+}
+
+FakeResult fake_event_record(const void *event, const void *stream)
+{
+    FakeResult r;
+    if (!(r = fake_need_ctx()) && !(r = fake_need_event(event)) && !(r = fake_need_stream(stream))) {
+        Obj *o = fake_obj_find(event, K_EVENT);
+        o->t = device_ms;
+        o->recorded = true;
+    }
+    return r;
+}
+
+FakeResult fake_event_elapsed(float *ms, const void *start, const void *end, char *out, size_t cap)
+{
+    FakeResult r;
+    const Obj *x = fake_obj_find(start, K_EVENT), *y = fake_obj_find(end, K_EVENT);
+    if ((r = fake_need_ctx()) || (r = fake_need_event(start)) || (r = fake_need_event(end)))
+        return r;
+    if (!ms)
+        return E_VALUE;
+    if (!x->recorded || !y->recorded)
+        return E_HANDLE; /* as the driver says of an event never recorded */
+    *ms = (float)(y->t - x->t);
+    snprintf(out, cap, "%.3f", *ms);
+    return 0;
+}
+
+FakeResult fake_register(void *ptr, size_t bytes)
+{
+    FakeResult r = fake_need_ctx();
+    if (r)
+        return r;
+    Mem *m = mem_find((uintptr_t)ptr);
+    if (!ptr || !bytes)
+        return E_VALUE;
+    if (m && m->registered && m->live)
+        return E_REGISTERED;
+    if (m && m->live)
+        return E_VALUE; /* device memory */
+    if (!(m = calloc(1, sizeof *m)))
+        return E_OOM;
+    *m = (Mem){.next = mems, .base = ptr, .size = bytes, .registered = true, .live = true};
+    mems = m;
+    return 0;
+}
+
+FakeResult fake_unregister(void *ptr)
+{
+    FakeResult r = fake_need_ctx();
+    if (r)
+        return r;
+    Mem *m = mem_find((uintptr_t)ptr);
+    if (!m || !m->registered || !m->live || m->base != ptr)
+        return E_NOT_REGISTERED;
+    m->live = false;
+    m->size = 0; /* host memory: forget it, the address may come back from malloc */
+    m->base = NULL;
+    return 0;
+}
+
+/* ---- modules and launches ---- */
+
+const char *fake_image_kind(const void *image)
+{
+    const unsigned char *p = image;
+    if (!p)
+        return "0";
+    if (memcmp(p, "\x7f" "ELF", 4) == 0)
+        return "elf";
+    if (memcmp(p, "\x50\xed\x55\xba", 4) == 0)
+        return "fatbin";
+    if (strncmp(image, "__CLANG_OFFLOAD_BUNDLE__", 24) == 0)
+        return "bundle";
+    return "ptx";
+}
+
+FakeResult fake_module_load(void **module, const void *image, const char *accepted, char *out, size_t cap)
+{
+    FakeResult r = fake_need_ctx();
+    if (r)
+        return r;
+    if (!image)
+        return E_VALUE;
+    const char *kind = fake_image_kind(image);
+    bool is_ptx = strcmp(kind, "ptx") == 0;
+    if (!strstr(accepted, kind) || (is_ptx && !strstr(image, ".version")))
+        return E_IMAGE; /* not a binary this driver loads, nor PTX text */
+    Obj *o = fake_obj_new(K_MODULE);
+    if (!o)
+        return E_OOM;
+    if (is_ptx)
+        o->image = strdup(image);
+    *module = o;
+    snprintf(out, cap, "mod%u", o->id);
+    return 0;
+}
+
+void fake_add_entries(char *buf, size_t cap, const void *module)
+{
+    const Obj *m = fake_obj_find(module, K_MODULE);
+    size_t n = strlen(buf);
+    for (const char *p = m ? m->image : NULL; p && (p = strstr(p, ".entry")) && n + 1 < cap; p += 6) {
+        const char *q = p + 6;
+        if (!isspace((unsigned char)*q))
+            continue;
+        while (isspace((unsigned char)*q))
+            q++;
+        size_t len = 0;
+        while (isalnum((unsigned char)q[len]) || q[len] == '_' || q[len] == '$')
+            len++;
+        snprintf(buf + n, cap - n, " .entry %.*s", (int)len, q);
+        n = strlen(buf);
+    }
+}
+
+/* The `.entry NAME (` of a PTX image, or NULL. */
+static const char *ptx_entry(const char *ptx, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = ptx; (p = strstr(p, ".entry")); p += 6) {
+        const char *q = p + 6;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (strncmp(q, name, n) == 0 && (isspace((unsigned char)q[n]) || q[n] == '('))
+            return q + n;
+    }
+    return NULL;
+}
+
+FakeResult fake_module_function(void **function, const void *module, const char *name, char *out, size_t cap)
+{
+    FakeResult r = fake_need_ctx();
+    if (r)
+        return r;
+    Obj *mo = fake_obj_find(module, K_MODULE), *o;
+    if (!mo || !mo->live)
+        return E_HANDLE;
+    if (!name || strlen(name) >= sizeof mo->name)
+        return E_VALUE;
+    if (mo->image && !ptx_entry(mo->image, name))
+        return E_NOT_FOUND;
+    if (!(o = fake_obj_new(K_FUNCTION)))
+        return E_OOM;
+    snprintf(o->name, sizeof o->name, "%s", name);
+    o->module = mo;
+    *function = o;
+    snprintf(out, cap, "%s", name);
+    return 0;
+}
+
+void fake_show_params(char *buf, size_t cap, const void *function, void **params)
+{
+    const Obj *f = fake_obj_find(function, K_FUNCTION);
+    size_t n = strlen(buf);
+    const char *p = f && f->module && f->module->image ? ptx_entry(f->module->image, f->name) : NULL;
+    if (!f)
+        return;
+    if (!p) {
+        snprintf(buf + n, cap - n, ", [params unknown]");
+        return;
+    }
+    const char *end = strchr(p, ')');
+    snprintf(buf + n, cap - n, ", [");
+    n = strlen(buf);
+    size_t i = 0;
+    for (const char *q = p; (q = strstr(q, ".param")) && (!end || q < end); i++) {
+        q += 6;
+        /* .param [.align N] .TYPE name[[COUNT]] */
+        while (isspace((unsigned char)*q))
+            q++;
+        if (strncmp(q, ".align", 6) == 0) {
+            q += 6;
+            while (isspace((unsigned char)*q) || isdigit((unsigned char)*q))
+                q++;
+        }
+        size_t size = 0;
+        bool is_float = q[0] == '.' && q[1] == 'f';
+        if (*q == '.' && isalpha((unsigned char)q[1]))
+            size = (size_t)atoi(q + 2) / 8;
+        while (*q && !isspace((unsigned char)*q))
+            q++;
+        while (isspace((unsigned char)*q))
+            q++;
+        while (*q && (isalnum((unsigned char)*q) || *q == '_' || *q == '$'))
+            q++;
+        size_t count = 1;
+        if (*q == '[')
+            count = (size_t)atoi(q + 1);
+        size *= count;
+        char v[64] = "?";
+        if (!params || !params[i]) {
+            snprintf(v, sizeof v, "null");
+        } else if (is_float && (size == 8 || size == 4 || size == 2)) {
+            uint64_t x = 0;
+            memcpy(&x, params[i], size);
+            snprintf(v, sizeof v, "f%zu:0x%0*" PRIx64, size * 8, (int)size * 2, x);
+        } else if (size == 8) {
+            uint64_t x;
+            memcpy(&x, params[i], 8);
+            if (mem_find((uintptr_t)x))
+                fake_ptr_name(v, sizeof v, (uintptr_t)x);
+            else
+                snprintf(v, sizeof v, "%" PRIu64, x);
+        } else if (size == 4 || size == 2 || size == 1) {
+            uint32_t x = 0;
+            memcpy(&x, params[i], size);
+            snprintf(v, sizeof v, "%" PRIu32, x);
+        } else {
+            snprintf(v, sizeof v, "%zu bytes", size);
+        }
+        snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", v);
+        n = strlen(buf);
+    }
+    snprintf(buf + n, cap - n, "]");
+}
+
+FakeResult fake_launch(const void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                       const void *stream)
+{
+    FakeResult r;
+    const Obj *fo = fake_obj_find(function, K_FUNCTION);
+    if ((r = fake_need_ctx()) || (r = fake_need_stream(stream)))
+        return r;
+    if (!fo || !fo->module || !fo->module->live)
+        return E_HANDLE;
+    if (!grid[0] || !grid[1] || !grid[2] || !block[0] || !block[1] || !block[2] ||
+        (uint64_t)block[0] * block[1] * block[2] > 1024 || smem > 48 * 1024)
+        return E_VALUE;
+    device_ms += 1.0;
+    return 0;
+}
