@@ -192,7 +192,7 @@ static const char *error_name(const BeDriverApi *api, void *drv, BeDrvResult r, 
     const char *name = api->error_name(drv, r);
     if (name)
         return name;
-    snprintf(buf, cap, "%s %u (a code the driver does not name)", api->result_type, r);
+    snprintf(buf, cap, "%s %u (a code the %s does not name)", api->result_type, r, api->noun);
     return buf;
 }
 
@@ -532,13 +532,16 @@ static BeStatus device_use(Drv *c, int ordinal, const char *loc, char *err, size
     const char *what;
     int dev;
     int count = 0;
-    if ((r = api->device_count.fn(c->drv, &count)) != 0) {
+    if ((r = api->device_count.fn(c->drv, &count)) != 0 && r != api->no_device) {
         what = api->device_count.call;
         goto fail;
     }
+    const char *none = r ? error_name(api, c->drv, r, buf, sizeof buf) : "0"; /* HIP: no device is an error */
+    if (r)
+        count = 0;
     if (ordinal < 0 || ordinal >= count) {
         if (err && !count)
-            snprintf(err, errlen, "no %s device found (%s says 0)", vendor, api->device_count.call);
+            snprintf(err, errlen, "no %s device found (%s says %s)", vendor, api->device_count.call, none);
         else if (err)
             snprintf(err, errlen, "there is no %s device %d (this machine has %d)", vendor, ordinal, count);
         else
@@ -1034,8 +1037,8 @@ static BeStatus module_load(void *self, const void *data, size_t size, BeModule 
     }
     BeBlobKind kind = be_blob_kind(data, size);
     if (c->api->refused_blobs >> kind & 1) {
-        diag(c, true, "error", loc, NULL, "module load of %s: the %s backend loads device binaries for %s (%s)",
-             be_blob_kind_name(kind), c->api->name, c->device_name, c->api->binaries);
+        diag(c, true, "error", loc, NULL, "module load of %s, which the %s backend cannot load: it loads %s only",
+             be_blob_kind_name(kind), c->api->name, c->api->binaries);
         return BE_ERR_UNSUPPORTED;
     }
     /* PTX is text the driver reads up to its NUL; a blob that lacks one gets it here. */
@@ -1163,7 +1166,7 @@ static void host_kernel_refused(Drv *c, const BeLaunch *l, const char *loc)
          "a kernel the interpreter runs itself (a gpu.launch body) cannot run on the %s backend: only "
          "device code can (%s; outline the body with -gpu-kernel-outlining); this launch (grid %ux%ux%u, "
          "block %ux%ux%u, on %s) is skipped and the program stops at its next synchronization",
-         c->api->vendor, c->api->binaries, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], c->device_name);
+         c->api->vendor, c->api->device_code, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], c->device_name);
 }
 
 static BeStatus launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l, BeStream hs,

@@ -35,10 +35,12 @@ typedef struct BeDriverApi {
     const char *needs;       /* what a machine needs for it: "an NVIDIA driver" */
     const char *lib_hint;    /* how to name another library: "--cuda-lib=PATH or GPUINTERP_CUDA_LIB" */
     const char *result_type; /* "CUresult": a code the driver cannot name is given as this */
-    const char *binaries;    /* what device code it runs, for the refusal of interpreter kernels:
-                                "a gpu.binary, or a gpu.module compiled to PTX" */
+    const char *binaries;    /* what modules it loads, for the refusal of other kinds: "cubin, PTX" */
+    const char *device_code; /* what it runs, for the refusal of interpreter kernels: "a gpu.binary,
+                                or a gpu.module compiled to PTX" */
     uint32_t refused_blobs;  /* 1 << BeBlobKind for each kind refused before the driver sees it */
     BeDrvResult not_ready, out_of_memory, invalid_handle;
+    BeDrvResult no_device; /* device_count's answer for none, when it is not a count of 0 (HIP) */
 
     /* The driver file's state (its functions): its size, and filling it from lib (false after a
      * message in err). */

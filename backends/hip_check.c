@@ -8,10 +8,12 @@
  *
  * HIP_CHECK_REQUIRE_HEADER: fail when the header is missing (what the lit test compiles with).
  * HIP_CHECK_BROKEN: check one deliberately wrong declaration, so a test can see the check fail.
+ * HIP_CHECK_HIDE_HEADER: act as if the header were missing (the header lives in /usr/include, which
+ * no compiler flag takes away), so a test can see what REQUIRE_HEADER says.
  */
 #include "backends/hip_api.h"
 
-#if __has_include(<hip/hip_runtime_api.h>)
+#if __has_include(<hip/hip_runtime_api.h>) && !defined HIP_CHECK_HIDE_HEADER
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__ /* the header serves AMD and NVIDIA; libamdhip64 is AMD's */
 #endif
