@@ -33,6 +33,7 @@
 #include "backends/cuda_api.h"
 #include "tests/fakes/fakedrv.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define PROTO(name, params) CuResult name params;
@@ -76,21 +77,18 @@ const FakeDriver fake_driver = {
     .default_fail = default_fail,
 };
 
+#define DP(p) ((void *)(uintptr_t)(p))
+
 /* ---- initialization, devices, contexts ---- */
 
 CuResult cuInit(unsigned int flags)
 {
-    BEGIN(cuInit, "%u", flags)
-    if (flags)
-        r = E_VALUE;
-    else
-        fake_inited = true;
-    END
+    return fake_init("cuInit", flags, false);
 }
 
 CuResult cuGetErrorName(CuResult error, const char **name)
 {
-    BEGIN(cuGetErrorName, "%u", error)
+    BEGIN("cuGetErrorName", "%u", error)
     *name = fake_error_name(error);
     if (!*name)
         r = E_VALUE;
@@ -101,75 +99,52 @@ CuResult cuGetErrorName(CuResult error, const char **name)
 
 CuResult cuDeviceGetCount(int *count)
 {
-    BEGIN(cuDeviceGetCount, "%s", "")
-    if (!fake_inited) {
-        r = E_NOT_INIT;
-    } else {
-        *count = fake_devices;
-        snprintf(out, sizeof out, "%d", fake_devices);
-    }
-    END
+    return fake_device_count("cuDeviceGetCount", count, false);
 }
 
 CuResult cuDeviceGet(CuDevice *device, int ordinal)
 {
-    BEGIN(cuDeviceGet, "%d", ordinal)
-    if (!(r = fake_need_device(ordinal)))
-        *device = ordinal;
-    END
+    return fake_device_get("cuDeviceGet", device, ordinal);
 }
 
 CuResult cuDeviceGetName(char *name, int len, CuDevice device)
 {
-    BEGIN(cuDeviceGetName, "%d, %d", len, device)
-    if ((r = fake_need_device(device))) {
-    } else if (!name || len <= 0) {
-        r = E_VALUE;
-    } else {
-        snprintf(name, (size_t)len, "Fake CUDA Device %d", device);
-    }
-    END
+    return fake_device_name("cuDeviceGetName", name, len, device, "CUDA");
 }
 
 CuResult cuDeviceGetAttribute(int *value, CuDeviceAttr attrib, CuDevice device)
 {
-    BEGIN(cuDeviceGetAttribute, "%u, %d", attrib, device)
-    if (!(r = fake_need_device(device))) {
-        *value = attrib == CU_ATTR_UNIFIED_ADDRESSING ? fake_uva : 0;
-        snprintf(out, sizeof out, "%d", *value);
-    }
-    END
+    return fake_device_attr("cuDeviceGetAttribute", value, attrib, device, CU_ATTR_UNIFIED_ADDRESSING);
 }
 
-static Obj *primary[8];
-
+/* Primary contexts are counted: the last release destroys one. */
 CuResult cuDevicePrimaryCtxRetain(CuContext *ctx, CuDevice device)
 {
-    BEGIN(cuDevicePrimaryCtxRetain, "%d", device)
+    BEGIN("cuDevicePrimaryCtxRetain", "%d", device)
+    Obj *o = NULL;
     if ((r = fake_need_device(device))) {
     } else if (device >= 8) {
         r = E_DEVICE;
+    } else if (!(o = fake_device_ctx(device))) {
+        r = E_OOM;
     } else {
-        if (!primary[device] && !(primary[device] = fake_obj_new(K_CTX)))
-            r = E_OOM;
-        if (!r) {
-            primary[device]->refs++;
-            primary[device]->live = true;
-            *ctx = (CuContext)primary[device];
-            snprintf(out, sizeof out, "ctx%u", primary[device]->id);
-        }
+        o->refs++;
+        o->live = true;
+        *ctx = (CuContext)o;
+        snprintf(out, sizeof out, "ctx%u", o->id);
     }
     END
 }
 
 CuResult cuDevicePrimaryCtxRelease_v2(CuDevice device)
 {
-    BEGIN(cuDevicePrimaryCtxRelease_v2, "%d", device)
+    BEGIN("cuDevicePrimaryCtxRelease_v2", "%d", device)
+    Obj *o = NULL;
     if ((r = fake_need_device(device))) {
-    } else if (device >= 8 || !primary[device] || primary[device]->refs <= 0) {
+    } else if (device >= 8 || !(o = fake_device_ctx(device)) || o->refs <= 0) {
         r = E_DEVICE;
-    } else if (--primary[device]->refs == 0) {
-        primary[device]->live = false;
+    } else if (--o->refs == 0) {
+        o->live = false;
     }
     END
 }
@@ -178,7 +153,7 @@ CuResult cuCtxSetCurrent(CuContext ctx)
 {
     char name[32];
     fake_obj_name(name, sizeof name, ctx, K_CTX);
-    BEGIN(cuCtxSetCurrent, "%s", name)
+    BEGIN("cuCtxSetCurrent", "%s", name)
     Obj *o = ctx ? fake_obj_find(ctx, K_CTX) : NULL;
     if (!fake_inited)
         r = E_NOT_INIT;
@@ -191,253 +166,137 @@ CuResult cuCtxSetCurrent(CuContext ctx)
 
 CuResult cuCtxSynchronize(void)
 {
-    BEGIN(cuCtxSynchronize, "%s", "")
-    r = fake_need_ctx();
-    END
+    return fake_sync("cuCtxSynchronize");
 }
 
 /* ---- streams and events ---- */
 
 CuResult cuStreamCreate(CuStream *stream, unsigned int flags)
 {
-    BEGIN(cuStreamCreate, "%u", flags)
-    Obj *o = NULL;
-    if (!(r = fake_need_ctx()) && !(o = fake_obj_new(K_STREAM)))
-        r = E_OOM;
-    if (!r) {
-        *stream = (CuStream)o;
-        snprintf(out, sizeof out, "s%u", o->id);
-    }
-    END
+    return fake_stream_create("cuStreamCreate", (void **)stream, flags);
 }
 
 CuResult cuStreamDestroy_v2(CuStream stream)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, stream, K_STREAM);
-    BEGIN(cuStreamDestroy_v2, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_kill(stream, K_STREAM);
-    END
+    return fake_destroy("cuStreamDestroy_v2", stream, K_STREAM);
 }
 
 CuResult cuStreamSynchronize(CuStream stream)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, stream, K_STREAM);
-    BEGIN(cuStreamSynchronize, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_need_stream(stream);
-    END
+    return fake_wait("cuStreamSynchronize", stream, K_STREAM);
 }
 
 CuResult cuStreamWaitEvent(CuStream stream, CuEvent event, unsigned int flags)
 {
-    char s[32], e[32];
-    fake_obj_name(s, sizeof s, stream, K_STREAM);
-    fake_obj_name(e, sizeof e, event, K_EVENT);
-    BEGIN(cuStreamWaitEvent, "%s, %s, %u", s, e, flags)
-    if (!(r = fake_need_ctx()) && !(r = fake_need_stream(stream)))
-        r = fake_need_event(event);
-    END
+    return fake_stream_wait_event("cuStreamWaitEvent", stream, event, flags);
 }
 
 CuResult cuEventCreate(CuEvent *event, unsigned int flags)
 {
-    BEGIN(cuEventCreate, "%u", flags)
-    Obj *o = NULL;
-    if (!(r = fake_need_ctx()) && !(o = fake_obj_new(K_EVENT)))
-        r = E_OOM;
-    if (!r) {
-        *event = (CuEvent)o;
-        snprintf(out, sizeof out, "e%u", o->id);
-    }
-    END
+    return fake_event_create("cuEventCreate", (void **)event, flags);
 }
 
 CuResult cuEventDestroy_v2(CuEvent event)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, event, K_EVENT);
-    BEGIN(cuEventDestroy_v2, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_kill(event, K_EVENT);
-    END
+    return fake_destroy("cuEventDestroy_v2", event, K_EVENT);
 }
 
 CuResult cuEventRecord(CuEvent event, CuStream stream)
 {
-    char s[32], e[32];
-    fake_obj_name(e, sizeof e, event, K_EVENT);
-    fake_obj_name(s, sizeof s, stream, K_STREAM);
-    BEGIN(cuEventRecord, "%s, %s", e, s)
-    r = fake_event_record(event, stream);
-    END
+    return fake_event_record("cuEventRecord", event, stream);
 }
 
 CuResult cuEventElapsedTime_v2(float *ms, CuEvent start, CuEvent end)
 {
-    char a[32], b[32];
-    fake_obj_name(a, sizeof a, start, K_EVENT);
-    fake_obj_name(b, sizeof b, end, K_EVENT);
-    BEGIN(cuEventElapsedTime_v2, "%s, %s", a, b)
-    r = fake_event_elapsed(ms, start, end, out, sizeof out);
-    END
+    return fake_event_elapsed("cuEventElapsedTime_v2", ms, start, end);
 }
 
 CuResult cuEventSynchronize(CuEvent event)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, event, K_EVENT);
-    BEGIN(cuEventSynchronize, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_need_event(event);
-    END
+    return fake_wait("cuEventSynchronize", event, K_EVENT);
 }
 
 CuResult cuEventQuery(CuEvent event)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, event, K_EVENT);
-    BEGIN(cuEventQuery, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_need_event(event);
-    END
+    return fake_wait("cuEventQuery", event, K_EVENT);
 }
 
 /* ---- memory ---- */
 
 CuResult cuMemAlloc_v2(CuDevPtr *ptr, size_t bytes)
 {
-    BEGIN(cuMemAlloc_v2, "%zu", bytes)
     void *p = NULL;
-    if (!(r = fake_mem_new(&p, bytes, false, out, sizeof out)))
+    CuResult r = fake_alloc("cuMemAlloc_v2", &p, bytes);
+    if (!r)
         *ptr = (CuDevPtr)(uintptr_t)p;
-    END
+    return r;
 }
 
 CuResult cuMemAllocManaged(CuDevPtr *ptr, size_t bytes, unsigned int flags)
 {
-    BEGIN(cuMemAllocManaged, "%zu, %u", bytes, flags)
     void *p = NULL;
-    if ((r = fake_need_ctx())) {
-    } else if (flags != CU_MEM_ATTACH_GLOBAL_FLAG && flags != 2) {
-        r = E_VALUE;
-    } else if (!(r = fake_mem_new(&p, bytes, true, out, sizeof out))) {
+    CuResult r = fake_alloc_managed("cuMemAllocManaged", &p, bytes, flags);
+    if (!r)
         *ptr = (CuDevPtr)(uintptr_t)p;
-    }
-    END
+    return r;
 }
 
 CuResult cuMemFree_v2(CuDevPtr ptr)
 {
-    char name[48];
-    fake_ptr_name(name, sizeof name, (uintptr_t)ptr);
-    BEGIN(cuMemFree_v2, "%s", name)
-    r = fake_mem_free((void *)(uintptr_t)ptr);
-    END
+    return fake_free("cuMemFree_v2", DP(ptr), false);
 }
 
 CuResult cuMemcpyAsync(CuDevPtr dst, CuDevPtr src, size_t bytes, CuStream stream)
 {
-    char d[48], s[48], st[32];
-    fake_ptr_name(d, sizeof d, (uintptr_t)dst);
-    fake_ptr_name(s, sizeof s, (uintptr_t)src);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    BEGIN(cuMemcpyAsync, "%s, %s, %zu, %s", d, s, bytes, st)
-    r = fake_copy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, stream, out, sizeof out);
-    END
+    return fake_memcpy("cuMemcpyAsync", DP(dst), DP(src), bytes, NULL, stream);
 }
 
 CuResult cuMemsetD8Async(CuDevPtr dst, unsigned char value, size_t count, CuStream stream)
 {
-    char d[48], st[32];
-    fake_ptr_name(d, sizeof d, (uintptr_t)dst);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    BEGIN(cuMemsetD8Async, "%s, %u, %zu, %s", d, value, count, st)
-    r = fake_fill((void *)(uintptr_t)dst, &value, 1, count, stream, out, sizeof out);
-    END
+    return fake_memset("cuMemsetD8Async", DP(dst), &value, 1, value, count, stream);
 }
 
 CuResult cuMemsetD16Async(CuDevPtr dst, unsigned short value, size_t count, CuStream stream)
 {
-    char d[48], st[32];
-    fake_ptr_name(d, sizeof d, (uintptr_t)dst);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    BEGIN(cuMemsetD16Async, "%s, %u, %zu, %s", d, value, count, st)
-    r = fake_fill((void *)(uintptr_t)dst, &value, 2, count, stream, out, sizeof out);
-    END
+    return fake_memset("cuMemsetD16Async", DP(dst), &value, 2, value, count, stream);
 }
 
 CuResult cuMemsetD32Async(CuDevPtr dst, unsigned int value, size_t count, CuStream stream)
 {
-    char d[48], st[32];
-    fake_ptr_name(d, sizeof d, (uintptr_t)dst);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    BEGIN(cuMemsetD32Async, "%s, %u, %zu, %s", d, value, count, st)
-    r = fake_fill((void *)(uintptr_t)dst, &value, 4, count, stream, out, sizeof out);
-    END
+    return fake_memset("cuMemsetD32Async", DP(dst), &value, 4, value, count, stream);
 }
 
 CuResult cuMemHostRegister_v2(void *ptr, size_t bytes, unsigned int flags)
 {
-    BEGIN(cuMemHostRegister_v2, "host, %zu, %u", bytes, flags)
-    r = fake_register(ptr, bytes);
-    END
+    return fake_host_register("cuMemHostRegister_v2", ptr, bytes, flags);
 }
 
 CuResult cuMemHostUnregister(void *ptr)
 {
-    BEGIN(cuMemHostUnregister, "%s", ptr ? "host" : "0")
-    r = fake_unregister(ptr);
-    END
+    return fake_host_unregister("cuMemHostUnregister", ptr);
 }
 
 /* ---- modules and launches ---- */
 
 CuResult cuModuleLoadData(CuModule *module, const void *image)
 {
-    BEGIN(cuModuleLoadData, "%s", fake_image_kind(image))
-    void *m = NULL;
-    if (!(r = fake_module_load(&m, image, "elf fatbin ptx", out, sizeof out))) {
-        *module = m;
-        fake_add_entries(args, sizeof args, m);
-    }
-    END
+    return fake_module_load("cuModuleLoadData", (void **)module, image, "elf fatbin ptx");
 }
 
 CuResult cuModuleGetFunction(CuFunction *function, CuModule module, const char *name)
 {
-    char m[32];
-    fake_obj_name(m, sizeof m, module, K_MODULE);
-    BEGIN(cuModuleGetFunction, "%s, %s", m, name ? name : "0")
-    void *f = NULL;
-    if (!(r = fake_module_function(&f, module, name, out, sizeof out)))
-        *function = f;
-    END
+    return fake_module_function("cuModuleGetFunction", (void **)function, module, name);
 }
 
 CuResult cuModuleUnload(CuModule module)
 {
-    char m[32];
-    fake_obj_name(m, sizeof m, module, K_MODULE);
-    BEGIN(cuModuleUnload, "%s", m)
-    if (!(r = fake_need_ctx()))
-        r = fake_kill(module, K_MODULE);
-    END
+    return fake_destroy("cuModuleUnload", module, K_MODULE);
 }
 
 CuResult cuLaunchKernel(CuFunction f, unsigned int gridX, unsigned int gridY, unsigned int gridZ,
                         unsigned int blockX, unsigned int blockY, unsigned int blockZ, unsigned int smem,
                         CuStream stream, void **params, void **extra)
 {
-    char fn[160], st[32], shown[400] = "";
-    fake_obj_name(fn, sizeof fn, f, K_FUNCTION);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    fake_show_params(shown, sizeof shown, f, params);
-    BEGIN(cuLaunchKernel, "%s, %ux%ux%u, %ux%ux%u, %u, %s%s%s", fn, gridX, gridY, gridZ, blockX, blockY,
-          blockZ, smem, st, shown, extra ? ", extra" : "")
-    r = fake_launch(f, (const unsigned[3]){gridX, gridY, gridZ}, (const unsigned[3]){blockX, blockY, blockZ},
-                    smem, stream);
-    END
+    return fake_launch("cuLaunchKernel", f, (const unsigned[3]){gridX, gridY, gridZ},
+                       (const unsigned[3]){blockX, blockY, blockZ}, smem, stream, params, extra);
 }

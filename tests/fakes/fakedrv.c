@@ -167,6 +167,8 @@ void fake_say_value(const char *name, const char *args, const char *value)
 
 /* ---- objects ---- */
 
+static Obj *device_ctx[8];
+
 Obj *fake_obj_find(const void *h, int kind)
 {
     for (Obj *o = objs; o; o = o->next)
@@ -175,7 +177,7 @@ Obj *fake_obj_find(const void *h, int kind)
     return NULL;
 }
 
-Obj *fake_obj_new(int kind)
+static Obj *obj_new(int kind)
 {
     Obj *o = calloc(1, sizeof *o);
     if (!o)
@@ -202,7 +204,7 @@ void fake_obj_name(char *buf, size_t cap, const void *h, int kind)
         snprintf(buf, cap, "%s%u", prefix[kind], o->id);
 }
 
-FakeResult fake_kill(const void *h, int kind)
+static FakeResult obj_kill(const void *h, int kind)
 {
     Obj *o = fake_obj_find(h, kind);
     if (!o || !o->live)
@@ -211,7 +213,7 @@ FakeResult fake_kill(const void *h, int kind)
     return 0;
 }
 
-FakeResult fake_need_stream(const void *s)
+static FakeResult need_stream(const void *s)
 {
     if (!s)
         return 0;
@@ -219,7 +221,7 @@ FakeResult fake_need_stream(const void *s)
     return o && o->live ? 0 : E_HANDLE;
 }
 
-FakeResult fake_need_event(const void *e)
+static FakeResult need_event(const void *e)
 {
     Obj *o = fake_obj_find(e, K_EVENT);
     return o && o->live ? 0 : E_HANDLE;
@@ -249,7 +251,7 @@ static Mem *mem_find(uintptr_t p)
     return NULL;
 }
 
-void fake_ptr_name(char *buf, size_t cap, uintptr_t p)
+static void ptr_name(char *buf, size_t cap, uintptr_t p)
 {
     Mem *m = p ? mem_find(p) : NULL;
     if (!p)
@@ -275,7 +277,7 @@ static FakeResult need_range(uintptr_t p, size_t n)
     return 0;
 }
 
-FakeResult fake_mem_new(void **ptr, size_t bytes, bool managed, char *out, size_t cap)
+static FakeResult mem_new(void **ptr, size_t bytes, bool managed, char *out, size_t cap)
 {
     FakeResult r = fake_need_ctx();
     if (r)
@@ -297,7 +299,7 @@ FakeResult fake_mem_new(void **ptr, size_t bytes, bool managed, char *out, size_
     return 0;
 }
 
-FakeResult fake_mem_free(const void *ptr)
+static FakeResult mem_free(const void *ptr)
 {
     FakeResult r = fake_need_ctx();
     if (r)
@@ -320,10 +322,10 @@ static void maybe_corrupt(void *dst, size_t bytes, char *out, size_t cap)
         }
 }
 
-FakeResult fake_copy(void *dst, const void *src, size_t bytes, const void *stream, char *out, size_t cap)
+static FakeResult copy(void *dst, const void *src, size_t bytes, const void *stream, char *out, size_t cap)
 {
     FakeResult r;
-    if (!(r = fake_need_ctx()) && !(r = fake_need_stream(stream)) && !(r = need_range((uintptr_t)dst, bytes)) &&
+    if (!(r = fake_need_ctx()) && !(r = need_stream(stream)) && !(r = need_range((uintptr_t)dst, bytes)) &&
         !(r = need_range((uintptr_t)src, bytes))) {
         memmove(dst, src, bytes);
         maybe_corrupt(dst, bytes, out, cap);
@@ -332,11 +334,11 @@ FakeResult fake_copy(void *dst, const void *src, size_t bytes, const void *strea
     return r;
 }
 
-FakeResult fake_fill(void *dst, const void *value, unsigned width, size_t count, const void *stream, char *out,
-                     size_t cap)
+static FakeResult fill(void *dst, const void *value, unsigned width, size_t count, const void *stream, char *out,
+                       size_t cap)
 {
     FakeResult r;
-    if ((r = fake_need_ctx()) || (r = fake_need_stream(stream)))
+    if ((r = fake_need_ctx()) || (r = need_stream(stream)))
         return r;
     if (count > SIZE_MAX / width || ((uintptr_t)dst % width) != 0)
         return E_VALUE;
@@ -350,33 +352,7 @@ FakeResult fake_fill(void *dst, const void *value, unsigned width, size_t count,
     return 0;
 }
 
-FakeResult fake_event_record(const void *event, const void *stream)
-{
-    FakeResult r;
-    if (!(r = fake_need_ctx()) && !(r = fake_need_event(event)) && !(r = fake_need_stream(stream))) {
-        Obj *o = fake_obj_find(event, K_EVENT);
-        o->t = device_ms;
-        o->recorded = true;
-    }
-    return r;
-}
-
-FakeResult fake_event_elapsed(float *ms, const void *start, const void *end, char *out, size_t cap)
-{
-    FakeResult r;
-    const Obj *x = fake_obj_find(start, K_EVENT), *y = fake_obj_find(end, K_EVENT);
-    if ((r = fake_need_ctx()) || (r = fake_need_event(start)) || (r = fake_need_event(end)))
-        return r;
-    if (!ms)
-        return E_VALUE;
-    if (!x->recorded || !y->recorded)
-        return E_HANDLE; /* as the driver says of an event never recorded */
-    *ms = (float)(y->t - x->t);
-    snprintf(out, cap, "%.3f", *ms);
-    return 0;
-}
-
-FakeResult fake_register(void *ptr, size_t bytes)
+static FakeResult host_register(void *ptr, size_t bytes)
 {
     FakeResult r = fake_need_ctx();
     if (r)
@@ -395,7 +371,7 @@ FakeResult fake_register(void *ptr, size_t bytes)
     return 0;
 }
 
-FakeResult fake_unregister(void *ptr)
+static FakeResult host_unregister(void *ptr)
 {
     FakeResult r = fake_need_ctx();
     if (r)
@@ -411,7 +387,7 @@ FakeResult fake_unregister(void *ptr)
 
 /* ---- modules and launches ---- */
 
-const char *fake_image_kind(const void *image)
+static const char *image_kind(const void *image)
 {
     const unsigned char *p = image;
     if (!p)
@@ -425,18 +401,18 @@ const char *fake_image_kind(const void *image)
     return "ptx";
 }
 
-FakeResult fake_module_load(void **module, const void *image, const char *accepted, char *out, size_t cap)
+static FakeResult module_load(void **module, const void *image, const char *accepted, char *out, size_t cap)
 {
     FakeResult r = fake_need_ctx();
     if (r)
         return r;
     if (!image)
         return E_VALUE;
-    const char *kind = fake_image_kind(image);
+    const char *kind = image_kind(image);
     bool is_ptx = strcmp(kind, "ptx") == 0;
     if (!strstr(accepted, kind) || (is_ptx && !strstr(image, ".version")))
         return E_IMAGE; /* not a binary this driver loads, nor PTX text */
-    Obj *o = fake_obj_new(K_MODULE);
+    Obj *o = obj_new(K_MODULE);
     if (!o)
         return E_OOM;
     if (is_ptx)
@@ -446,11 +422,11 @@ FakeResult fake_module_load(void **module, const void *image, const char *accept
     return 0;
 }
 
-void fake_add_entries(char *buf, size_t cap, const void *module)
+/* Appends " .entry NAME" for each kernel a PTX image defines, in order. */
+static void add_entries(char *buf, size_t cap, const char *ptx)
 {
-    const Obj *m = fake_obj_find(module, K_MODULE);
     size_t n = strlen(buf);
-    for (const char *p = m ? m->image : NULL; p && (p = strstr(p, ".entry")) && n + 1 < cap; p += 6) {
+    for (const char *p = ptx; p && (p = strstr(p, ".entry")) && n + 1 < cap; p += 6) {
         const char *q = p + 6;
         if (!isspace((unsigned char)*q))
             continue;
@@ -478,7 +454,7 @@ static const char *ptx_entry(const char *ptx, const char *name)
     return NULL;
 }
 
-FakeResult fake_module_function(void **function, const void *module, const char *name, char *out, size_t cap)
+static FakeResult module_function(void **function, const void *module, const char *name, char *out, size_t cap)
 {
     FakeResult r = fake_need_ctx();
     if (r)
@@ -490,7 +466,7 @@ FakeResult fake_module_function(void **function, const void *module, const char 
         return E_VALUE;
     if (mo->image && !ptx_entry(mo->image, name))
         return E_NOT_FOUND;
-    if (!(o = fake_obj_new(K_FUNCTION)))
+    if (!(o = obj_new(K_FUNCTION)))
         return E_OOM;
     snprintf(o->name, sizeof o->name, "%s", name);
     o->module = mo;
@@ -499,7 +475,7 @@ FakeResult fake_module_function(void **function, const void *module, const char 
     return 0;
 }
 
-void fake_show_params(char *buf, size_t cap, const void *function, void **params)
+static void show_params(char *buf, size_t cap, const void *function, void **params)
 {
     const Obj *f = fake_obj_find(function, K_FUNCTION);
     size_t n = strlen(buf);
@@ -549,7 +525,7 @@ void fake_show_params(char *buf, size_t cap, const void *function, void **params
             uint64_t x;
             memcpy(&x, params[i], 8);
             if (mem_find((uintptr_t)x))
-                fake_ptr_name(v, sizeof v, (uintptr_t)x);
+                ptr_name(v, sizeof v, (uintptr_t)x);
             else
                 snprintf(v, sizeof v, "%" PRIu64, x);
         } else if (size == 4 || size == 2 || size == 1) {
@@ -565,12 +541,12 @@ void fake_show_params(char *buf, size_t cap, const void *function, void **params
     snprintf(buf + n, cap - n, "]");
 }
 
-FakeResult fake_launch(const void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
-                       const void *stream)
+static FakeResult launch(const void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                         const void *stream)
 {
     FakeResult r;
     const Obj *fo = fake_obj_find(function, K_FUNCTION);
-    if ((r = fake_need_ctx()) || (r = fake_need_stream(stream)))
+    if ((r = fake_need_ctx()) || (r = need_stream(stream)))
         return r;
     if (!fo || !fo->module || !fo->module->live)
         return E_HANDLE;
@@ -579,4 +555,266 @@ FakeResult fake_launch(const void *function, const unsigned grid[3], const unsig
         return E_VALUE;
     device_ms += 1.0;
     return 0;
+}
+
+/* ---- the entry points both fakes have: each logs under the name `call` ---- */
+
+Obj *fake_device_ctx(int device)
+{
+    if (device < 0 || device >= 8)
+        return NULL;
+    if (!device_ctx[device])
+        device_ctx[device] = obj_new(K_CTX);
+    return device_ctx[device];
+}
+
+FakeResult fake_init(const char *call, unsigned flags, bool current0)
+{
+    BEGIN(call, "%u", flags)
+    if (flags) {
+        r = E_VALUE;
+    } else {
+        fake_inited = true;
+        if (current0 && fake_devices > 0 && !(fake_current = fake_device_ctx(0)))
+            r = E_OOM;
+    }
+    END
+}
+
+FakeResult fake_device_count(const char *call, int *count, bool none_is_error)
+{
+    BEGIN(call, "%s", "")
+    if (!fake_inited) {
+        r = E_NOT_INIT;
+    } else {
+        *count = fake_devices > 0 ? fake_devices : 0;
+        if (none_is_error && !*count)
+            r = E_NO_DEVICE;
+        else
+            snprintf(out, sizeof out, "%d", *count);
+    }
+    END
+}
+
+FakeResult fake_device_get(const char *call, int *device, int ordinal)
+{
+    BEGIN(call, "%d", ordinal)
+    if (!(r = fake_need_device(ordinal)))
+        *device = ordinal;
+    END
+}
+
+FakeResult fake_device_name(const char *call, char *name, int len, int device, const char *vendor)
+{
+    BEGIN(call, "%d, %d", len, device)
+    if ((r = fake_need_device(device))) {
+    } else if (!name || len <= 0) {
+        r = E_VALUE;
+    } else {
+        snprintf(name, (size_t)len, "Fake %s Device %d", vendor, device);
+    }
+    END
+}
+
+FakeResult fake_device_attr(const char *call, int *value, unsigned attr, int device, unsigned uva_attr)
+{
+    BEGIN(call, "%u, %d", attr, device)
+    if (!(r = fake_need_device(device))) {
+        *value = attr == uva_attr ? fake_uva : 0;
+        snprintf(out, sizeof out, "%d", *value);
+    }
+    END
+}
+
+FakeResult fake_sync(const char *call)
+{
+    BEGIN(call, "%s", "")
+    r = fake_need_ctx();
+    END
+}
+
+/* A stream or an event: the same creation. */
+static FakeResult create(const char *call, void **h, unsigned flags, int kind)
+{
+    BEGIN(call, "%u", flags)
+    Obj *o = NULL;
+    if (!(r = fake_need_ctx()) && !(o = obj_new(kind)))
+        r = E_OOM;
+    if (!r) {
+        *h = o;
+        snprintf(out, sizeof out, "%s%u", kind == K_STREAM ? "s" : "e", o->id);
+    }
+    END
+}
+
+FakeResult fake_stream_create(const char *call, void **stream, unsigned flags)
+{
+    return create(call, stream, flags, K_STREAM);
+}
+
+FakeResult fake_event_create(const char *call, void **event, unsigned flags)
+{
+    return create(call, event, flags, K_EVENT);
+}
+
+FakeResult fake_destroy(const char *call, const void *h, int kind)
+{
+    char name[32];
+    fake_obj_name(name, sizeof name, h, kind);
+    BEGIN(call, "%s", name)
+    if (!(r = fake_need_ctx()))
+        r = obj_kill(h, kind);
+    END
+}
+
+FakeResult fake_wait(const char *call, const void *h, int kind)
+{
+    char name[32];
+    fake_obj_name(name, sizeof name, h, kind);
+    BEGIN(call, "%s", name)
+    if (!(r = fake_need_ctx()))
+        r = kind == K_STREAM ? need_stream(h) : need_event(h);
+    END
+}
+
+FakeResult fake_stream_wait_event(const char *call, const void *stream, const void *event, unsigned flags)
+{
+    char s[32], e[32];
+    fake_obj_name(s, sizeof s, stream, K_STREAM);
+    fake_obj_name(e, sizeof e, event, K_EVENT);
+    BEGIN(call, "%s, %s, %u", s, e, flags)
+    if (!(r = fake_need_ctx()) && !(r = need_stream(stream)))
+        r = need_event(event);
+    END
+}
+
+FakeResult fake_event_record(const char *call, const void *event, const void *stream)
+{
+    char s[32], e[32];
+    fake_obj_name(e, sizeof e, event, K_EVENT);
+    fake_obj_name(s, sizeof s, stream, K_STREAM);
+    BEGIN(call, "%s, %s", e, s)
+    if (!(r = fake_need_ctx()) && !(r = need_event(event)) && !(r = need_stream(stream))) {
+        Obj *o = fake_obj_find(event, K_EVENT);
+        o->t = device_ms;
+        o->recorded = true;
+    }
+    END
+}
+
+FakeResult fake_event_elapsed(const char *call, float *ms, const void *start, const void *end)
+{
+    char a[32], b[32];
+    fake_obj_name(a, sizeof a, start, K_EVENT);
+    fake_obj_name(b, sizeof b, end, K_EVENT);
+    BEGIN(call, "%s, %s", a, b)
+    const Obj *x = fake_obj_find(start, K_EVENT), *y = fake_obj_find(end, K_EVENT);
+    if ((r = fake_need_ctx()) || (r = need_event(start)) || (r = need_event(end))) {
+    } else if (!ms) {
+        r = E_VALUE;
+    } else if (!x->recorded || !y->recorded) {
+        r = E_HANDLE; /* as the driver says of an event never recorded */
+    } else {
+        *ms = (float)(y->t - x->t);
+        snprintf(out, sizeof out, "%.3f", *ms);
+    }
+    END
+}
+
+FakeResult fake_alloc(const char *call, void **ptr, size_t bytes)
+{
+    BEGIN(call, "%zu", bytes)
+    r = mem_new(ptr, bytes, false, out, sizeof out);
+    END
+}
+
+FakeResult fake_alloc_managed(const char *call, void **ptr, size_t bytes, unsigned flags)
+{
+    BEGIN(call, "%zu, %u", bytes, flags)
+    if ((r = fake_need_ctx()))
+        ;
+    else if (flags != 1 && flags != 2) /* attach global or host, in both APIs */
+        r = E_VALUE;
+    else
+        r = mem_new(ptr, bytes, true, out, sizeof out);
+    END
+}
+
+FakeResult fake_free(const char *call, const void *ptr, bool null_ok)
+{
+    char name[48];
+    ptr_name(name, sizeof name, (uintptr_t)ptr);
+    BEGIN(call, "%s", name)
+    if (ptr || !null_ok)
+        r = mem_free(ptr);
+    END
+}
+
+FakeResult fake_memcpy(const char *call, void *dst, const void *src, size_t bytes, const unsigned *kind,
+                       const void *stream)
+{
+    char d[48], s[48], st[32], k[16] = "";
+    ptr_name(d, sizeof d, (uintptr_t)dst);
+    ptr_name(s, sizeof s, (uintptr_t)src);
+    fake_obj_name(st, sizeof st, stream, K_STREAM);
+    if (kind)
+        snprintf(k, sizeof k, "%u, ", *kind);
+    BEGIN(call, "%s, %s, %zu, %s%s", d, s, bytes, k, st)
+    r = kind && *kind > 4 ? E_VALUE : copy(dst, src, bytes, stream, out, sizeof out); /* 4: the default direction */
+    END
+}
+
+FakeResult fake_memset(const char *call, void *dst, const void *value, unsigned width, long long shown, size_t count,
+                       const void *stream)
+{
+    char d[48], st[32];
+    ptr_name(d, sizeof d, (uintptr_t)dst);
+    fake_obj_name(st, sizeof st, stream, K_STREAM);
+    BEGIN(call, "%s, %lld, %zu, %s", d, shown, count, st)
+    r = fill(dst, value, width, count, stream, out, sizeof out);
+    END
+}
+
+FakeResult fake_host_register(const char *call, void *ptr, size_t bytes, unsigned flags)
+{
+    BEGIN(call, "host, %zu, %u", bytes, flags)
+    r = host_register(ptr, bytes);
+    END
+}
+
+FakeResult fake_host_unregister(const char *call, void *ptr)
+{
+    BEGIN(call, "%s", ptr ? "host" : "0")
+    r = host_unregister(ptr);
+    END
+}
+
+FakeResult fake_module_load(const char *call, void **module, const void *image, const char *accepted)
+{
+    BEGIN(call, "%s", image_kind(image))
+    if (!(r = module_load(module, image, accepted, out, sizeof out)))
+        add_entries(args, sizeof args, ((const Obj *)*module)->image);
+    END
+}
+
+FakeResult fake_module_function(const char *call, void **function, const void *module, const char *name)
+{
+    char m[32];
+    fake_obj_name(m, sizeof m, module, K_MODULE);
+    BEGIN(call, "%s, %s", m, name ? name : "0")
+    r = module_function(function, module, name, out, sizeof out);
+    END
+}
+
+FakeResult fake_launch(const char *call, const void *f, const unsigned grid[3], const unsigned block[3],
+                       unsigned smem, const void *stream, void **params, void **extra)
+{
+    char fn[160], st[32], shown[400] = "";
+    fake_obj_name(fn, sizeof fn, f, K_FUNCTION);
+    fake_obj_name(st, sizeof st, stream, K_STREAM);
+    show_params(shown, sizeof shown, f, params);
+    BEGIN(call, "%s, %ux%ux%u, %ux%ux%u, %u, %s%s%s", fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+          smem, st, shown, extra ? ", extra" : "")
+    r = launch(f, grid, block, smem, stream);
+    END
 }

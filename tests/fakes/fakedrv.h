@@ -6,8 +6,10 @@
  * memory (d1, m1 for host-shared, offsets as d1+16; other host pointers are `host`), the
  * checks a driver makes, the call counts that FAKE*_FAIL injects failures by, and the log.
  * Each fake gives its names (FakeDriver) and exports its entry points under the real names,
- * each of the one shape BEGIN ... END: count the call, format its arguments, fail if told to,
- * do the work, log `name(args) -> RESULT [outputs]`.
+ * most of them one call of the entry points below (fake_stream_create("hipStreamCreateWithFlags",
+ * ...)); those of one API alone (primary contexts, hipSetDevice) are written in the same shape,
+ * BEGIN ... END: count the call, format its arguments, fail if told to, do the work, log
+ * `name(args) -> RESULT [outputs]`.
  *
  * Device memory is never given back before exit (a freed allocation stays known, so a later use
  * of it is an invalid value, not a wild access). One host thread, as the backends; a lock
@@ -75,13 +77,15 @@ void fake_say(const char *name, const char *args, FakeResult r, bool injected, c
 void fake_say_value(const char *name, const char *args, const char *value);
 const char *fake_error_name(FakeResult r); /* NULL when it has none */
 
-#define BEGIN(name, ...)                                                                         \
+/* The one shape of an entry point: count the call, format its arguments, fail if told to (the
+ * block then does nothing), do the work setting r (and out), log, return r. */
+#define BEGIN(call, ...)                                                                         \
     pthread_mutex_lock(&fake_mu);                                                                \
-    FakeResult r = fake_enter(#name);                                                            \
+    const char *fn_name = (call);                                                                \
+    FakeResult r = fake_enter(fn_name);                                                          \
     bool injected = r != 0;                                                                      \
     char args[1024] = "", out[256] = "";                                                          \
     snprintf(args, sizeof args, __VA_ARGS__);                                                    \
-    const char *fn_name = #name;                                                                 \
     if (!injected) {
 #define END                                                                                      \
     }                                                                                            \
@@ -89,47 +93,55 @@ const char *fake_error_name(FakeResult r); /* NULL when it has none */
     pthread_mutex_unlock(&fake_mu);                                                              \
     return r;
 
-Obj *fake_obj_new(int kind);
 Obj *fake_obj_find(const void *h, int kind);
 void fake_obj_name(char *buf, size_t cap, const void *h, int kind); /* "s1", "my_kernel", "0" */
-FakeResult fake_kill(const void *h, int kind);
-/* Live handles (a NULL stream is the default stream), a current context, or the error. */
-FakeResult fake_need_stream(const void *s);
-FakeResult fake_need_event(const void *e);
+/* A made-current context, or the error; checks of the device queries: init, an ordinal in range. */
 FakeResult fake_need_ctx(void);
-/* Checks shared by the device queries: init, an ordinal in range. */
 FakeResult fake_need_device(int device);
+/* Device `device`'s context (cuda: the primary one; hip: what hipSetDevice makes current), made on
+ * first use; NULL when out of memory or past the 8 the fake knows. */
+Obj *fake_device_ctx(int device);
 
-/* Memory. */
-FakeResult fake_mem_new(void **ptr, size_t bytes, bool managed, char *out, size_t cap);
-FakeResult fake_mem_free(const void *ptr);
-void fake_ptr_name(char *buf, size_t cap, uintptr_t p); /* "d3", "d3+16", "m1", "host" or "0" */
-/* A copy or memset the environment's CORRUPT names flips the first byte it wrote and puts
- * "(corrupted)" in out. Each advances the device clock (events: fake_event_record). */
-FakeResult fake_copy(void *dst, const void *src, size_t bytes, const void *stream, char *out, size_t cap);
-FakeResult fake_fill(void *dst, const void *value, unsigned width, size_t count, const void *stream, char *out,
-                     size_t cap);
-FakeResult fake_register(void *ptr, size_t bytes);
-FakeResult fake_unregister(void *ptr);
-
-/* Modules. What an image is, for the log and for accepting it: "elf", "fatbin" (NVIDIA's),
- * "bundle" (clang's offload bundle), "ptx" (anything else: text that must hold `.version`), "0". */
-const char *fake_image_kind(const void *image);
-/* accepted: the kinds the driver loads ("elf fatbin ptx"); any other is an invalid image. */
-FakeResult fake_module_load(void **module, const void *image, const char *accepted, char *out, size_t cap);
-/* Appends " .entry NAME" to buf for each kernel a loaded PTX module defines, in order. */
-void fake_add_entries(char *buf, size_t cap, const void *module);
-FakeResult fake_module_function(void **function, const void *module, const char *name, char *out, size_t cap);
-/* The launch's arguments for the log: ", [d1, 42]" as the kernel's PTX declares them, or
- * ", [params unknown]" without PTX. */
-void fake_show_params(char *buf, size_t cap, const void *function, void **params);
-/* Checks a launch as a driver does. */
+/* The entry points both APIs have, each logged under the name `call` the fake exports it by.
+ * Handles, pointers and names are printed as the header says; objects are streams, events or
+ * modules by `kind`. */
+FakeResult fake_init(const char *call, unsigned flags, bool current0); /* current0: device 0 current */
+FakeResult fake_device_count(const char *call, int *count, bool none_is_error);
+FakeResult fake_device_get(const char *call, int *device, int ordinal);
+FakeResult fake_device_name(const char *call, char *name, int len, int device, const char *vendor);
+FakeResult fake_device_attr(const char *call, int *value, unsigned attr, int device, unsigned uva_attr);
+FakeResult fake_sync(const char *call); /* the current context or device */
+FakeResult fake_stream_create(const char *call, void **stream, unsigned flags);
+FakeResult fake_event_create(const char *call, void **event, unsigned flags);
+FakeResult fake_destroy(const char *call, const void *h, int kind);
+FakeResult fake_wait(const char *call, const void *h, int kind); /* stream or event sync, event query */
+FakeResult fake_stream_wait_event(const char *call, const void *stream, const void *event, unsigned flags);
 /* Events follow a device clock that a copy advances by 0.25 ms, a memset by 0.125 ms and a
- * launch by 1 ms, so timings are the same on every run. record: the event takes the clock's
- * time; elapsed: milliseconds between two recorded events (shown in out). */
-FakeResult fake_event_record(const void *event, const void *stream);
-FakeResult fake_event_elapsed(float *ms, const void *start, const void *end, char *out, size_t cap);
-FakeResult fake_launch(const void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
+ * launch by 1 ms, so timings are the same on every run: a record takes the clock's time, elapsed
+ * gives (and logs) the milliseconds between two recorded events. */
+FakeResult fake_event_record(const char *call, const void *event, const void *stream);
+FakeResult fake_event_elapsed(const char *call, float *ms, const void *start, const void *end);
+FakeResult fake_alloc(const char *call, void **ptr, size_t bytes);
+FakeResult fake_alloc_managed(const char *call, void **ptr, size_t bytes, unsigned flags);
+FakeResult fake_free(const char *call, const void *ptr, bool null_ok);
+/* A copy or memset that FAKE*_CORRUPT=NAME:N names (the Nth call of NAME) succeeds but flips the
+ * first byte it wrote, and its log line says "(corrupted)".
+ * kind: hip's hipMemcpyKind (logged; above 4, hipMemcpyDefault, is invalid), NULL for cuda. */
+FakeResult fake_memcpy(const char *call, void *dst, const void *src, size_t bytes, const unsigned *kind,
                        const void *stream);
+/* value: the element's bytes (width 1, 2 or 4); shown: the value as the API's type prints it. */
+FakeResult fake_memset(const char *call, void *dst, const void *value, unsigned width, long long shown, size_t count,
+                       const void *stream);
+FakeResult fake_host_register(const char *call, void *ptr, size_t bytes, unsigned flags);
+FakeResult fake_host_unregister(const char *call, void *ptr);
+/* An image is "elf", "fatbin" (NVIDIA's), "bundle" (clang's offload bundle) or "ptx" (text
+ * holding `.version`); accepted: the kinds this driver loads ("elf fatbin ptx"). A PTX image's
+ * load logs the names of its .entry kernels. */
+FakeResult fake_module_load(const char *call, void **module, const void *image, const char *accepted);
+FakeResult fake_module_function(const char *call, void **function, const void *module, const char *name);
+/* Logs the parameters as the kernel's PTX declares them (device pointers named, integers in
+ * decimal, floats as their bits in hex), or `[params unknown]` for a binary. */
+FakeResult fake_launch(const char *call, const void *f, const unsigned grid[3], const unsigned block[3],
+                       unsigned smem, const void *stream, void **params, void **extra);
 
 #endif

@@ -69,32 +69,9 @@ const FakeDriver fake_driver = {
 
 /* ---- initialization and devices ---- */
 
-static Obj *device_obj[8]; /* what fake_current points at: the device made current */
-
-static FakeResult set_device(int device)
-{
-    FakeResult r = fake_need_device(device);
-    if (r)
-        return r;
-    if (device >= 8)
-        return E_DEVICE;
-    if (!device_obj[device] && !(device_obj[device] = fake_obj_new(K_CTX)))
-        return E_OOM;
-    fake_current = device_obj[device];
-    return 0;
-}
-
 HipError hipInit(unsigned int flags)
 {
-    BEGIN(hipInit, "%u", flags)
-    if (flags) {
-        r = E_VALUE;
-    } else {
-        fake_inited = true;
-        if (fake_devices > 0)
-            r = set_device(0);
-    }
-    END
+    return fake_init("hipInit", flags, true);
 }
 
 /* As HIP's: a code it does not know is "hipErrorUnknown". */
@@ -112,293 +89,159 @@ const char *hipGetErrorName(HipError error)
     return name;
 }
 
+/* HIP says hipErrorNoDevice where there is none. */
 HipError hipGetDeviceCount(int *count)
 {
-    BEGIN(hipGetDeviceCount, "%s", "")
-    if (!fake_inited) {
-        r = E_NOT_INIT;
-    } else if (fake_devices <= 0) {
-        *count = 0;
-        r = E_NO_DEVICE; /* HIP says so, and counts 0 */
-    } else {
-        *count = fake_devices;
-        snprintf(out, sizeof out, "%d", fake_devices);
-    }
-    END
+    return fake_device_count("hipGetDeviceCount", count, true);
 }
 
 HipError hipDeviceGet(HipDevice *device, int ordinal)
 {
-    BEGIN(hipDeviceGet, "%d", ordinal)
-    if (!(r = fake_need_device(ordinal)))
-        *device = ordinal;
-    END
+    return fake_device_get("hipDeviceGet", device, ordinal);
 }
 
 HipError hipDeviceGetName(char *name, int len, HipDevice device)
 {
-    BEGIN(hipDeviceGetName, "%d, %d", len, device)
-    if ((r = fake_need_device(device))) {
-    } else if (!name || len <= 0) {
-        r = E_VALUE;
-    } else {
-        snprintf(name, (size_t)len, "Fake HIP Device %d", device);
-    }
-    END
+    return fake_device_name("hipDeviceGetName", name, len, device, "HIP");
 }
 
 HipError hipDeviceGetAttribute(int *value, HipDeviceAttr attr, int device)
 {
-    BEGIN(hipDeviceGetAttribute, "%u, %d", attr, device)
-    if (!(r = fake_need_device(device))) {
-        *value = attr == HIP_FLAG_ATTR_UVA ? fake_uva : 0;
-        snprintf(out, sizeof out, "%d", *value);
-    }
-    END
+    return fake_device_attr("hipDeviceGetAttribute", value, attr, device, HIP_FLAG_ATTR_UVA);
 }
 
 HipError hipSetDevice(int device)
 {
-    BEGIN(hipSetDevice, "%d", device)
-    r = set_device(device);
+    BEGIN("hipSetDevice", "%d", device)
+    if ((r = fake_need_device(device)))
+        ;
+    else if (device >= 8)
+        r = E_DEVICE;
+    else if (!(fake_current = fake_device_ctx(device)))
+        r = E_OOM;
     END
 }
 
 HipError hipDeviceSynchronize(void)
 {
-    BEGIN(hipDeviceSynchronize, "%s", "")
-    r = fake_need_ctx();
-    END
+    return fake_sync("hipDeviceSynchronize");
 }
 
 /* ---- streams and events ---- */
 
 HipError hipStreamCreateWithFlags(HipStream *stream, unsigned int flags)
 {
-    BEGIN(hipStreamCreateWithFlags, "%u", flags)
-    Obj *o = NULL;
-    if (!(r = fake_need_ctx()) && !(o = fake_obj_new(K_STREAM)))
-        r = E_OOM;
-    if (!r) {
-        *stream = (HipStream)o;
-        snprintf(out, sizeof out, "s%u", o->id);
-    }
-    END
+    return fake_stream_create("hipStreamCreateWithFlags", (void **)stream, flags);
 }
 
 HipError hipStreamDestroy(HipStream stream)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, stream, K_STREAM);
-    BEGIN(hipStreamDestroy, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_kill(stream, K_STREAM);
-    END
+    return fake_destroy("hipStreamDestroy", stream, K_STREAM);
 }
 
 HipError hipStreamSynchronize(HipStream stream)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, stream, K_STREAM);
-    BEGIN(hipStreamSynchronize, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_need_stream(stream);
-    END
+    return fake_wait("hipStreamSynchronize", stream, K_STREAM);
 }
 
 HipError hipStreamWaitEvent(HipStream stream, HipEvent event, unsigned int flags)
 {
-    char s[32], e[32];
-    fake_obj_name(s, sizeof s, stream, K_STREAM);
-    fake_obj_name(e, sizeof e, event, K_EVENT);
-    BEGIN(hipStreamWaitEvent, "%s, %s, %u", s, e, flags)
-    if (!(r = fake_need_ctx()) && !(r = fake_need_stream(stream)))
-        r = fake_need_event(event);
-    END
+    return fake_stream_wait_event("hipStreamWaitEvent", stream, event, flags);
 }
 
 HipError hipEventCreateWithFlags(HipEvent *event, unsigned int flags)
 {
-    BEGIN(hipEventCreateWithFlags, "%u", flags)
-    Obj *o = NULL;
-    if (!(r = fake_need_ctx()) && !(o = fake_obj_new(K_EVENT)))
-        r = E_OOM;
-    if (!r) {
-        *event = (HipEvent)o;
-        snprintf(out, sizeof out, "e%u", o->id);
-    }
-    END
+    return fake_event_create("hipEventCreateWithFlags", (void **)event, flags);
 }
 
 HipError hipEventDestroy(HipEvent event)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, event, K_EVENT);
-    BEGIN(hipEventDestroy, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_kill(event, K_EVENT);
-    END
+    return fake_destroy("hipEventDestroy", event, K_EVENT);
 }
 
 HipError hipEventRecord(HipEvent event, HipStream stream)
 {
-    char s[32], e[32];
-    fake_obj_name(e, sizeof e, event, K_EVENT);
-    fake_obj_name(s, sizeof s, stream, K_STREAM);
-    BEGIN(hipEventRecord, "%s, %s", e, s)
-    r = fake_event_record(event, stream);
-    END
+    return fake_event_record("hipEventRecord", event, stream);
 }
 
 HipError hipEventSynchronize(HipEvent event)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, event, K_EVENT);
-    BEGIN(hipEventSynchronize, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_need_event(event);
-    END
+    return fake_wait("hipEventSynchronize", event, K_EVENT);
 }
 
 HipError hipEventQuery(HipEvent event)
 {
-    char name[32];
-    fake_obj_name(name, sizeof name, event, K_EVENT);
-    BEGIN(hipEventQuery, "%s", name)
-    if (!(r = fake_need_ctx()))
-        r = fake_need_event(event);
-    END
+    return fake_wait("hipEventQuery", event, K_EVENT);
 }
 
 /* ---- memory ---- */
 
 HipError hipMalloc(void **ptr, size_t bytes)
 {
-    BEGIN(hipMalloc, "%zu", bytes)
-    r = fake_mem_new(ptr, bytes, false, out, sizeof out);
-    END
+    return fake_alloc("hipMalloc", ptr, bytes);
 }
 
 HipError hipMallocManaged(void **ptr, size_t bytes, unsigned int flags)
 {
-    BEGIN(hipMallocManaged, "%zu, %u", bytes, flags)
-    if ((r = fake_need_ctx())) {
-    } else if (flags != HIP_FLAG_MEM_ATTACH_GLOBAL && flags != 2) {
-        r = E_VALUE;
-    } else {
-        r = fake_mem_new(ptr, bytes, true, out, sizeof out);
-    }
-    END
+    return fake_alloc_managed("hipMallocManaged", ptr, bytes, flags);
 }
 
 HipError hipFree(void *ptr)
 {
-    char name[48];
-    fake_ptr_name(name, sizeof name, (uintptr_t)ptr);
-    BEGIN(hipFree, "%s", name)
-    if (ptr)
-        r = fake_mem_free(ptr);
-    END
+    return fake_free("hipFree", ptr, true);
 }
 
 HipError hipMemcpyAsync(void *dst, const void *src, size_t bytes, HipMemcpyKind kind, HipStream stream)
 {
-    char d[48], s[48], st[32];
-    fake_ptr_name(d, sizeof d, (uintptr_t)dst);
-    fake_ptr_name(s, sizeof s, (uintptr_t)src);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    BEGIN(hipMemcpyAsync, "%s, %s, %zu, %u, %s", d, s, bytes, kind, st)
-    r = kind > HIP_FLAG_MEMCPY_DEFAULT ? E_VALUE : fake_copy(dst, src, bytes, stream, out, sizeof out);
-    END
+    return fake_memcpy("hipMemcpyAsync", dst, src, bytes, &kind, stream);
 }
 
 HipError hipMemsetD8Async(HipDevPtr dst, unsigned char value, size_t count, HipStream stream)
 {
-    char d[48], st[32];
-    fake_ptr_name(d, sizeof d, (uintptr_t)dst);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    BEGIN(hipMemsetD8Async, "%s, %u, %zu, %s", d, value, count, st)
-    r = fake_fill(dst, &value, 1, count, stream, out, sizeof out);
-    END
+    return fake_memset("hipMemsetD8Async", dst, &value, 1, value, count, stream);
 }
 
 HipError hipMemsetD16Async(HipDevPtr dst, unsigned short value, size_t count, HipStream stream)
 {
-    char d[48], st[32];
-    fake_ptr_name(d, sizeof d, (uintptr_t)dst);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    BEGIN(hipMemsetD16Async, "%s, %u, %zu, %s", d, value, count, st)
-    r = fake_fill(dst, &value, 2, count, stream, out, sizeof out);
-    END
+    return fake_memset("hipMemsetD16Async", dst, &value, 2, value, count, stream);
 }
 
 HipError hipMemsetD32Async(HipDevPtr dst, int value, size_t count, HipStream stream)
 {
-    char d[48], st[32];
-    fake_ptr_name(d, sizeof d, (uintptr_t)dst);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    BEGIN(hipMemsetD32Async, "%s, %d, %zu, %s", d, value, count, st)
-    r = fake_fill(dst, &value, 4, count, stream, out, sizeof out);
-    END
+    return fake_memset("hipMemsetD32Async", dst, &value, 4, value, count, stream);
 }
 
 HipError hipHostRegister(void *ptr, size_t bytes, unsigned int flags)
 {
-    BEGIN(hipHostRegister, "host, %zu, %u", bytes, flags)
-    r = fake_register(ptr, bytes);
-    END
+    return fake_host_register("hipHostRegister", ptr, bytes, flags);
 }
 
 HipError hipHostUnregister(void *ptr)
 {
-    BEGIN(hipHostUnregister, "%s", ptr ? "host" : "0")
-    r = fake_unregister(ptr);
-    END
+    return fake_host_unregister("hipHostUnregister", ptr);
 }
 
 /* ---- modules and launches ---- */
 
 HipError hipModuleLoadData(HipModule *module, const void *image)
 {
-    BEGIN(hipModuleLoadData, "%s", fake_image_kind(image))
-    void *m = NULL;
-    if (!(r = fake_module_load(&m, image, "elf bundle", out, sizeof out)))
-        *module = m;
-    END
+    return fake_module_load("hipModuleLoadData", (void **)module, image, "elf bundle");
 }
 
 HipError hipModuleGetFunction(HipFunction *function, HipModule module, const char *name)
 {
-    char m[32];
-    fake_obj_name(m, sizeof m, module, K_MODULE);
-    BEGIN(hipModuleGetFunction, "%s, %s", m, name ? name : "0")
-    void *f = NULL;
-    if (!(r = fake_module_function(&f, module, name, out, sizeof out)))
-        *function = f;
-    END
+    return fake_module_function("hipModuleGetFunction", (void **)function, module, name);
 }
 
 HipError hipModuleUnload(HipModule module)
 {
-    char m[32];
-    fake_obj_name(m, sizeof m, module, K_MODULE);
-    BEGIN(hipModuleUnload, "%s", m)
-    if (!(r = fake_need_ctx()))
-        r = fake_kill(module, K_MODULE);
-    END
+    return fake_destroy("hipModuleUnload", module, K_MODULE);
 }
 
 HipError hipModuleLaunchKernel(HipFunction f, unsigned int gridX, unsigned int gridY, unsigned int gridZ,
                                unsigned int blockX, unsigned int blockY, unsigned int blockZ, unsigned int smem,
                                HipStream stream, void **params, void **extra)
 {
-    char fn[160], st[32], shown[400] = "";
-    fake_obj_name(fn, sizeof fn, f, K_FUNCTION);
-    fake_obj_name(st, sizeof st, stream, K_STREAM);
-    fake_show_params(shown, sizeof shown, f, params);
-    BEGIN(hipModuleLaunchKernel, "%s, %ux%ux%u, %ux%ux%u, %u, %s%s%s", fn, gridX, gridY, gridZ, blockX, blockY,
-          blockZ, smem, st, shown, extra ? ", extra" : "")
-    r = fake_launch(f, (const unsigned[3]){gridX, gridY, gridZ}, (const unsigned[3]){blockX, blockY, blockZ},
-                    smem, stream);
-    END
+    return fake_launch("hipModuleLaunchKernel", f, (const unsigned[3]){gridX, gridY, gridZ},
+                       (const unsigned[3]){blockX, blockY, blockZ}, smem, stream, params, extra);
 }
