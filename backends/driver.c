@@ -1035,11 +1035,14 @@ static BeStatus module_load(void *self, const void *data, size_t size, BeModule 
         diag(c, true, "misuse", loc, NULL, "module load of an empty device binary");
         return BE_ERR_ARG;
     }
+    /* A binary for another vendor's GPUs is refused, yet still gets a module (with no driver
+     * module behind it), as on the sim: the program goes on, and each launch of one of its
+     * kernels is reported and fails. */
     BeBlobKind kind = be_blob_kind(data, size);
     if (c->api->refused_blobs >> kind & 1) {
         diag(c, true, "error", loc, NULL, "module load of %s, which the %s backend cannot load: it loads %s only",
              be_blob_kind_name(kind), c->api->name, c->api->binaries);
-        return BE_ERR_UNSUPPORTED;
+        return slot_new(c, H_MODULE, loc, (void **)out) == BE_OK ? BE_ERR_UNSUPPORTED : BE_ERR_MEMORY;
     }
     /* PTX is text the driver reads up to its NUL; a blob that lacks one gets it here. */
     const unsigned char *p = data;
@@ -1076,7 +1079,7 @@ static BeStatus module_unload(void *self, BeModule h, const char *loc)
     Slot *m = lookup(c, h, H_MODULE, loc);
     if (!m)
         return BE_ERR_HANDLE;
-    BeStatus st = CALL(c, loc, module_unload, m->u.module);
+    BeStatus st = m->u.module ? CALL(c, loc, module_unload, m->u.module) : BE_OK;
     slot_kill(c, index_of(c, m), loc);
     return st;
 }
@@ -1103,7 +1106,7 @@ static BeStatus module_function(void *self, BeModule h, const char *name, BeFunc
         }
     }
     void *fn = NULL;
-    BeStatus st = CALL(c, loc, module_function, &fn, m->u.module, name);
+    BeStatus st = m->u.module ? CALL(c, loc, module_function, &fn, m->u.module, name) : BE_OK;
     if (st != BE_OK)
         return st;
     char *copy = strdup(name);
@@ -1122,20 +1125,26 @@ static BeStatus module_function(void *self, BeModule h, const char *name, BeFunc
     return BE_OK;
 }
 
-/* The driver function behind h, or NULL after a report (not a kernel function, or its module
- * unloaded). */
-static Slot *function_of(Drv *c, BeFunction h, const char *loc)
+/* The driver function behind h in *out, or an error after a report: not a kernel function, its
+ * module unloaded, or its module a binary the backend refused (no driver function). */
+static BeStatus function_of(Drv *c, BeFunction h, const char *loc, Slot **out)
 {
     Slot *f = lookup(c, h, H_FUNCTION, loc);
     if (!f)
-        return NULL;
+        return BE_ERR_HANDLE;
     Slot *m = &c->slot[f->u.fn.module];
     if (m->gen != f->u.fn.module_gen || !m->live) {
         diag(c, true, "misuse", loc, m->gone, "kernel '%s' is launched after its module was unloaded",
              f->u.fn.name);
-        return NULL;
+        return BE_ERR_HANDLE;
     }
-    return f;
+    if (!f->u.fn.fn) {
+        diag(c, true, "error", loc, m->made, "kernel '%s' is not launched: its module, loaded at '%s', holds a binary "
+             "the %s backend cannot load", f->u.fn.name, LOC(m->made), c->api->name);
+        return BE_ERR_UNSUPPORTED;
+    }
+    *out = f;
+    return BE_OK;
 }
 
 static BeStatus enqueue_launch(Drv *c, void *fn, const BeLaunch *l, void *s, const char *loc)
@@ -1154,9 +1163,10 @@ static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream hs,
     void *s;
     if (!stream_of(c, hs, &s, loc))
         return BE_ERR_HANDLE;
-    Slot *f = function_of(c, h, loc);
-    if (!f)
-        return BE_ERR_HANDLE;
+    Slot *f;
+    BeStatus st = function_of(c, h, loc, &f);
+    if (st != BE_OK)
+        return st;
     return enqueue_launch(c, f->u.fn.fn, l, s, loc);
 }
 
@@ -1358,10 +1368,11 @@ static BeStatus token_launch(void *self, BeFunction h, const BeLaunch *l, const 
                              BeToken *out, const char *loc)
 {
     Drv *c = self;
-    Slot *f = function_of(c, h, loc);
-    if (!f) {
+    Slot *f;
+    BeStatus st = function_of(c, h, loc, &f);
+    if (st != BE_OK) {
         token_join(self, deps, ndeps, out, loc);
-        return BE_ERR_HANDLE;
+        return st;
     }
     LaunchArgs a = {.fn = f->u.fn.fn, .launch = l};
     return token_run(c, deps, ndeps, op_launch, &a, out, loc);
