@@ -9,7 +9,7 @@
  * runs the lowered host code on the simulator, which checks what real drivers never do.
  *
  * The device is opened on the first call, from the environment:
- *   MGPUSIM_BACKEND       backend name (default "sim")
+ *   MGPUSIM_BACKEND       backend name: "sim" (the default), "cuda" or "hip"
  *   MGPUSIM_SCHED         threads (default) | serial | random:SEED
  *   MGPUSIM_WORKERS       worker threads of the threads scheduler (default: one per CPU)
  *   MGPUSIM_RACE_CHECK=0  turn race detection off
