@@ -64,8 +64,8 @@ static BeDrvResult device_uva(void *drv, int *value, int device)
     return F(drv)->cuDeviceGetAttribute(value, CU_ATTR_UNIFIED_ADDRESSING, device);
 }
 
-/* The primary context, retained once per device (a second retain is given back at once), made
- * current. */
+/* The primary context, retained once per device (a second retain is given back at once, as is a
+ * first one that cannot be made current: driver.c holds only the devices this made current). */
 static BeDrvResult device_activate(void *drv, int device, int ordinal, bool held, const char **call)
 {
     CuContext ctx;
@@ -79,7 +79,9 @@ static BeDrvResult device_activate(void *drv, int device, int ordinal, bool held
         return r;
     }
     *call = "cuCtxSetCurrent";
-    return F(drv)->cuCtxSetCurrent(ctx);
+    if ((r = F(drv)->cuCtxSetCurrent(ctx)) != CU_OK && !held)
+        F(drv)->cuDevicePrimaryCtxRelease_v2(device);
+    return r;
 }
 
 static BeDrvResult device_release(void *drv, int device)
