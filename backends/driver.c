@@ -796,6 +796,12 @@ static uint64_t trace_stream(Drv *c, void *s)
     return 0;
 }
 
+/* An event for timing. */
+static BeStatus timing_event(Drv *c, const char *loc, void **ev)
+{
+    return c->api->event_create_timed.fn ? CALL(c, loc, event_create_timed, ev) : CALL(c, loc, event_create, ev);
+}
+
 /* Records the start event of an op of `kind` about to be enqueued on s; false when ops are not
  * timed (no trace, no timing in the driver, or an event failed). */
 static bool timed_begin(Drv *c, void *s, const char *kind, const char *loc, Timed *t)
@@ -803,7 +809,7 @@ static bool timed_begin(Drv *c, void *s, const char *kind, const char *loc, Time
     if (!c->trace)
         return false;
     if (!c->t_base) {
-        if (CALL(c, loc, event_create, &c->t_base) != BE_OK)
+        if (timing_event(c, loc, &c->t_base) != BE_OK)
             return false;
         if (CALL(c, loc, event_record, c->t_base, s) != BE_OK || CALL(c, loc, event_sync, c->t_base) != BE_OK) {
             c->api->event_destroy.fn(c->drv, c->t_base);
@@ -814,7 +820,7 @@ static bool timed_begin(Drv *c, void *s, const char *kind, const char *loc, Time
     }
     /* a token op is named by its token's id, as the calls name it; another op takes the next */
     *t = (Timed){.op = c->token_op ? c->token_op : ++c->next_id[H_TOKEN], .stream = trace_stream(c, s)};
-    if (CALL(c, loc, event_create, &t->start) != BE_OK)
+    if (timing_event(c, loc, &t->start) != BE_OK)
         return false;
     if (CALL(c, loc, event_record, t->start, s) != BE_OK) {
         c->api->event_destroy.fn(c->drv, t->start);
@@ -839,7 +845,7 @@ static void timed_end(Drv *c, void *s, Timed *t, const char *loc)
         c->timed = p;
         c->cap_timed = cap;
     }
-    if (CALL(c, loc, event_create, &t->end) != BE_OK) {
+    if (timing_event(c, loc, &t->end) != BE_OK) {
         c->api->event_destroy.fn(c->drv, t->start);
         return;
     }

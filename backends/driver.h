@@ -86,6 +86,9 @@ typedef struct BeDriverApi {
      * function of the library). */
     BE_DRV_OP(event_elapsed, (void *drv, float *ms, void *start, void *end));
     bool (*times_events)(void *drv);
+    /* An event that event_elapsed can time, where event_create's cannot (HIP's token events are
+     * made without timing); fn NULL: event_create's. */
+    BE_DRV_OP(event_create_timed, (void *drv, void **event));
 } BeDriverApi;
 
 /* dlsym(lib, name), or NULL with err saying the library at path is no such driver: for resolve. */

@@ -9,7 +9,8 @@
  * is, following MLIR's ROCm runtime wrappers where they choose:
  *
  *   stream_create  hipStreamCreateWithFlags(hipStreamNonBlocking), as the cuda backend's streams
- *   event_create   hipEventCreateWithFlags(hipEventDisableTiming)
+ *   event_create   hipEventCreateWithFlags(hipEventDisableTiming); the events that time ops in
+ *                  traces hipEventCreateWithFlags(hipEventDefault), read by hipEventElapsedTime
  *   mem_alloc      hipMalloc, or hipMallocManaged(hipMemAttachGlobal) for host-shared memory
  *   memcpy         hipMemcpyAsync(hipMemcpyDefault)          memset  hipMemsetD8/D16/D32Async
  *   host_register  hipHostRegister(0)                         launch  hipModuleLaunchKernel
@@ -103,6 +104,16 @@ static BeDrvResult stream_wait_event(void *drv, void *stream, void *event)
 static BeDrvResult event_create(void *drv, void **event)
 {
     return F(drv)->hipEventCreateWithFlags((HipEvent *)event, HIP_FLAG_EVENT_DISABLE_TIMING);
+}
+
+static BeDrvResult event_create_timed(void *drv, void **event)
+{
+    return F(drv)->hipEventCreateWithFlags((HipEvent *)event, HIP_FLAG_EVENT_DEFAULT);
+}
+
+static BeDrvResult event_elapsed(void *drv, float *ms, void *start, void *end)
+{
+    return F(drv)->hipEventElapsedTime(ms, start, end);
 }
 
 static BeDrvResult event_destroy(void *drv, void *event)
@@ -230,6 +241,8 @@ static const BeDriverApi api = {
     OP(event_record, hipEventRecord),
     OP(event_sync, hipEventSynchronize),
     OP(event_query, hipEventQuery),
+    OP(event_elapsed, hipEventElapsedTime),
+    .event_create_timed = {event_create_timed, "hipEventCreateWithFlags"},
     OP(mem_alloc, hipMalloc),
     OP(mem_alloc_managed, hipMallocManaged),
     OP(mem_free, hipFree),

@@ -46,6 +46,7 @@ enum {
 enum {
     HIP_FLAG_ATTR_UVA = 85, /* hipDeviceAttributeUnifiedAddressing */
     HIP_FLAG_STREAM_NON_BLOCKING = 0x1, /* hipStreamNonBlocking */
+    HIP_FLAG_EVENT_DEFAULT = 0x0,        /* hipEventDefault: the events that time ops in traces */
     HIP_FLAG_EVENT_DISABLE_TIMING = 0x2, /* hipEventDisableTiming, as MLIR's ROCm wrappers pass */
     HIP_FLAG_MEM_ATTACH_GLOBAL = 0x1,  /* hipMemAttachGlobal */
     HIP_FLAG_MEMCPY_DEFAULT = 4,           /* hipMemcpyDefault: the direction from the addresses */
@@ -69,6 +70,7 @@ enum {
     X(HipError, hipEventRecord, (HipEvent event, HipStream stream))                              \
     X(HipError, hipEventSynchronize, (HipEvent event))                                           \
     X(HipError, hipEventQuery, (HipEvent event))                                                 \
+    X(HipError, hipEventElapsedTime, (float *ms, HipEvent start, HipEvent stop))                 \
     X(HipError, hipMalloc, (void **ptr, size_t bytes))                                           \
     X(HipError, hipMallocManaged, (void **ptr, size_t bytes, unsigned int flags))                \
     X(HipError, hipFree, (void *ptr))                                                            \

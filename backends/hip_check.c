@@ -38,6 +38,7 @@ _Static_assert(EQ(HIP_RES_OK, hipSuccess) && EQ(HIP_RES_OUT_OF_MEMORY, hipErrorO
                "hipError_t values");
 _Static_assert(EQ(HIP_FLAG_ATTR_UVA, hipDeviceAttributeUnifiedAddressing) &&
                EQ(HIP_FLAG_STREAM_NON_BLOCKING, hipStreamNonBlocking) &&
+               EQ(HIP_FLAG_EVENT_DEFAULT, hipEventDefault) &&
                EQ(HIP_FLAG_EVENT_DISABLE_TIMING, hipEventDisableTiming) &&
                EQ(HIP_FLAG_MEM_ATTACH_GLOBAL, hipMemAttachGlobal) && EQ(HIP_FLAG_MEMCPY_DEFAULT, hipMemcpyDefault),
                "flag values");

@@ -641,6 +641,7 @@ static FakeResult create(const char *call, void **h, unsigned flags, int kind)
     if (!(r = fake_need_ctx()) && !(o = obj_new(kind)))
         r = E_OOM;
     if (!r) {
+        o->untimed = kind == K_EVENT && (flags & 0x2);
         *h = o;
         snprintf(out, sizeof out, "%s%u", kind == K_STREAM ? "s" : "e", o->id);
     }
@@ -712,8 +713,8 @@ FakeResult fake_event_elapsed(const char *call, float *ms, const void *start, co
     if ((r = fake_need_ctx()) || (r = need_event(start)) || (r = need_event(end))) {
     } else if (!ms) {
         r = E_VALUE;
-    } else if (!x->recorded || !y->recorded) {
-        r = E_HANDLE; /* as the driver says of an event never recorded */
+    } else if (!x->recorded || !y->recorded || x->untimed || y->untimed) {
+        r = E_HANDLE; /* as the drivers say of an event never recorded, or made without timing */
     } else {
         *ms = (float)(y->t - x->t);
         snprintf(out, sizeof out, "%.3f", *ms);

@@ -61,6 +61,7 @@ struct Obj {
     char name[128]; /* a function */
     double t;       /* an event: the device clock when it was last recorded */
     bool recorded;
+    bool untimed; /* an event made with the disable-timing flag (0x2 in both APIs) */
 };
 
 /* The state of the one process-wide device model. */
@@ -118,7 +119,7 @@ FakeResult fake_wait(const char *call, const void *h, int kind); /* stream or ev
 FakeResult fake_stream_wait_event(const char *call, const void *stream, const void *event, unsigned flags);
 /* Events follow a device clock that a copy advances by 0.25 ms, a memset by 0.125 ms and a
  * launch by 1 ms, so timings are the same on every run: a record takes the clock's time, elapsed
- * gives (and logs) the milliseconds between two recorded events. */
+ * gives (and logs) the milliseconds between two recorded events, each made with timing on. */
 FakeResult fake_event_record(const char *call, const void *event, const void *stream);
 FakeResult fake_event_elapsed(const char *call, float *ms, const void *start, const void *end);
 FakeResult fake_alloc(const char *call, void **ptr, size_t bytes);

@@ -17,8 +17,12 @@
  *   FAKEHIP_FAIL=NAME:N[:CODE][,...]  the Nth call of NAME returns CODE (a number or a hipError*
  *                             name; default hipErrorOutOfMemory for allocations, hipErrorNoDevice
  *                             for hipInit, else hipErrorUnknown) and does nothing else.
+ *   FAKEHIP_CORRUPT=NAME:N[,...]  the Nth call of NAME (a copy or memset) succeeds but flips
+ *                             the first byte it wrote; its log line says "(corrupted)".
  *   FAKEHIP_DEVICES=N         devices hipGetDeviceCount reports (default 1).
  *   FAKEHIP_UVA=0             the devices have no unified addressing.
+ * Event timing (hipEventElapsedTime) follows fakecuda's device clock; an event made with
+ * hipEventDisableTiming cannot be timed (hipErrorInvalidHandle), as in HIP.
  */
 #include "backends/hip_api.h"
 #include "tests/fakes/fakedrv.h"
@@ -162,6 +166,11 @@ HipError hipEventDestroy(HipEvent event)
 HipError hipEventRecord(HipEvent event, HipStream stream)
 {
     return fake_event_record("hipEventRecord", event, stream);
+}
+
+HipError hipEventElapsedTime(float *ms, HipEvent start, HipEvent stop)
+{
+    return fake_event_elapsed("hipEventElapsedTime", ms, start, stop);
 }
 
 HipError hipEventSynchronize(HipEvent event)
