@@ -109,6 +109,9 @@ struct KFrame {
   uint32_t *stack;      /* storage for masks of nested divergent regions */
   size_t top, cap;
   uint32_t *pc;         /* in a multi-block region: each thread's next block */
+  uint32_t pc_one, pc_n; /* a terminator that sent its pc_n threads all to block pc_one says so
+                          * (run_cfg then needs no scan when they are all the region's); else
+                          * pc_n is 0 */
   uint32_t bid[3], bdim[3], gdim[3];
   char *lo, *hi;        /* block-local memory (shared, private): not reported */
   char *smem;           /* dynamic shared memory */

@@ -311,17 +311,29 @@ static int run_cfg(KFrame *f, const KBody *b) {
   for (uint32_t i = 0; i < saved_nact; i++)
     pc[saved_act[i]] = 0;
   f->pc = pc;
+  f->pc_n = saved_nact; /* all of them at block 0 */
+  f->pc_one = 0;
   for (;;) {
     uint32_t min = EXIT_PC, n = 0;
-    for (uint32_t i = 0; i < saved_nact; i++)
-      if (pc[saved_act[i]] < min)
-        min = pc[saved_act[i]];
+    if (f->pc_n == saved_nact) { /* the last terminator sent them all to one block */
+      min = f->pc_one;
+      n = saved_nact;
+    } else /* one pass: the lowest next block and its threads (restarted at each lower one) */
+      for (uint32_t i = 0; i < saved_nact; i++) {
+        uint32_t t = pc[saved_act[i]];
+        if (t < min) {
+          min = t;
+          n = 0;
+        }
+        sub[n] = saved_act[i];
+        n += t == min;
+      }
+    f->pc_n = 0;
     if (min == EXIT_PC)
       break;
-    for (uint32_t i = 0; i < saved_nact; i++)
-      if (pc[saved_act[i]] == min)
-        sub[n++] = saved_act[i];
-    f->act = sub;
+    /* all of them (the common case): the region's own list, which the block's ops only read */
+    uint32_t *who = n == saved_nact ? saved_act : sub;
+    f->act = who;
     f->nact = n;
     const KBlock *blk = &b->blocks[min];
     int64_t cost = (int64_t)blk->n * n;
@@ -336,10 +348,13 @@ static int run_cfg(KFrame *f, const KBody *b) {
       r = EX_ERROR;
       break;
     }
-    if (x == EX_NEXT) /* no terminator: leave */
+    if (x == EX_NEXT) { /* no terminator: leave */
       for (uint32_t j = 0; j < n; j++)
-        pc[sub[j]] = EXIT_PC;
+        pc[who[j]] = EXIT_PC;
+      f->pc_n = 0;
+    }
   }
+  f->pc_n = 0; /* not the enclosing region's */
   f->act = saved_act;
   f->nact = saved_nact;
   f->pc = saved_pc;

@@ -314,16 +314,21 @@ static int x_bra(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   for (uint32_t i = 0; i < f->nact; i++)
     f->pc[f->act[i]] = p->target;
+  f->pc_one = p->target, f->pc_n = f->nact;
   return EX_DONE;
 }
 
 /* @p bra: the threads whose predicate holds go to the label, the others to the next block. */
 static int x_cond_bra(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
+  uint32_t taken = 0;
   for (uint32_t i = 0; i < f->nact; i++) {
-    uint32_t l = f->act[i];
-    f->pc[l] = (rd(f, &p->guard, l) & 1) ? p->target : p->next;
+    uint32_t l = f->act[i], t = (uint32_t)(rd(f, &p->guard, l) & 1);
+    f->pc[l] = t ? p->target : p->next;
+    taken += t;
   }
+  f->pc_one = taken ? p->target : p->next;
+  f->pc_n = taken == 0 || taken == f->nact ? f->nact : 0;
   return EX_DONE;
 }
 
