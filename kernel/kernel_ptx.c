@@ -1388,6 +1388,30 @@ static bool global_span(KFrame *f, const PIns *p, uint32_t total, char **q, uint
   return true;
 }
 
+/* The fastest path of a global (or generic) access: a contiguous run of active threads at
+ * consecutive accesses of total bytes (thread l's at the result + (l - act[0]) * total), the span
+ * [*lo, *hi) with no wrap, outside the block's own memory and admitted by one probe: what
+ * global_span finds dense, found without writing each thread's address. NULL: global_span then
+ * decides. */
+static char *global_row(KFrame *f, const PIns *p, uint32_t total, uintptr_t *lo, uintptr_t *hi) {
+  uint32_t n = f->nact, l0 = n ? f->act[0] : 0;
+  if (p->space == PTX_SPACE_SHARED || p->space == PTX_SPACE_LOCAL || n < 2 || f->n > MAXN ||
+      f->act[n - 1] - l0 != n - 1 || p->s[0].kind != O_REG || p->s[0].neg)
+    return NULL;
+  const Slot *b = f->v + (size_t)p->s[0].word * f->n + l0;
+  uint64_t a0 = b[0].u + (uint64_t)p->off;
+  bool dn = true;
+  for (uint32_t i = 1; i < n; i++)
+    dn &= b[i].u + (uint64_t)p->off == a0 + (uint64_t)i * total;
+  uint64_t len = (uint64_t)n * total;
+  if (!dn || a0 > (uint64_t)UINTPTR_MAX - len || (a0 < (uintptr_t)f->hi && a0 + len > (uintptr_t)f->lo))
+    return NULL;
+  if (!be_kernel_access_probe(f->ctx, (const void *)(uintptr_t)a0, (size_t)len))
+    return NULL;
+  *lo = (uintptr_t)a0, *hi = (uintptr_t)(a0 + len);
+  return (char *)(uintptr_t)a0;
+}
+
 /* The fast path of a .shared access of one element (es bytes) per thread by a contiguous run of
  * threads at consecutive elements: checked against the block's shared memory and for races and
  * recorded at once (kernel_shared_lanes); the first thread's address, or NULL (the caller then
@@ -1449,6 +1473,27 @@ static int x_ld(KFrame *f, const KIns *k) {
   char *q0[MAXN];
   uintptr_t lo, hi;
   bool dense;
+  char *row = global_row(f, p, total, &lo, &hi);
+  if (row) {
+    Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
+    uint64_t m = wmask(UINT64_MAX, p->d[0].width);
+    uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total */
+    if (d && p->bytes == 4 && !s)
+      KLANES(f, l, {
+        uint32_t v;
+        memcpy(&v, row + (size_t)(l - l0) * 4, 4);
+        d[l].u = v & m;
+      });
+    else if (d && p->bytes == 8)
+      KLANES(f, l, { memcpy(&d[l].u, row + (size_t)(l - l0) * 8, 8); });
+    else
+      KLANES(f, l, {
+        for (uint32_t j = 0; j < p->nd; j++)
+          wr(f, &p->d[j], l, load_bytes(row + (size_t)(l - l0) * total + j * p->bytes, p->bytes, s));
+      });
+    kernel_note_rows(f, k, p->memo, lo, hi - lo, 0, 1, false);
+    return EX_NEXT;
+  }
   if (global_span(f, p, total, q0, &lo, &hi, &dense)) {
     Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
     uint64_t m = wmask(UINT64_MAX, p->d[0].width);
@@ -1511,6 +1556,29 @@ static int x_st(KFrame *f, const KIns *k) {
   char *q0[MAXN];
   uintptr_t lo, hi;
   bool dense;
+  char *row = global_row(f, p, total, &lo, &hi);
+  if (row) {
+    Slot one;
+    uint32_t sv = 0;
+    const Slot *v = n == 1 ? col(f, &p->s[1], &one, &sv) : NULL;
+    uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total */
+    if (v && p->bytes == 4)
+      KLANES(f, l, {
+        uint32_t x = (uint32_t)v[l * sv].u;
+        memcpy(row + (size_t)(l - l0) * 4, &x, 4);
+      });
+    else if (v && p->bytes == 8)
+      KLANES(f, l, { memcpy(row + (size_t)(l - l0) * 8, &v[l * sv].u, 8); });
+    else
+      KLANES(f, l, {
+        for (uint32_t j = 0; j < n; j++) {
+          uint64_t x = rd(f, &p->s[1 + j], l);
+          memcpy(row + (size_t)(l - l0) * total + j * p->bytes, &x, p->bytes);
+        }
+      });
+    kernel_note_rows(f, k, p->memo, lo, hi - lo, 0, 1, true);
+    return EX_NEXT;
+  }
   if (global_span(f, p, total, q0, &lo, &hi, &dense)) {
     Slot one;
     uint32_t sv = 0;
