@@ -112,6 +112,8 @@ struct KFrame {
   uint32_t pc_one, pc_n; /* a terminator that sent its pc_n threads all to block pc_one says so
                           * (run_cfg then needs no scan when they are all the region's); else
                           * pc_n is 0 */
+  uint32_t pc_all;      /* the block now run has all of its region's pc_all threads (else
+                          * UINT32_MAX): a branch of them all to one block need not write pc */
   uint32_t bid[3], bdim[3], gdim[3];
   char *lo, *hi;        /* block-local memory (shared, private): not reported */
   char *smem;           /* dynamic shared memory */

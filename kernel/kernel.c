@@ -311,6 +311,7 @@ static int run_cfg(KFrame *f, const KBody *b) {
   for (uint32_t i = 0; i < saved_nact; i++)
     pc[saved_act[i]] = 0;
   f->pc = pc;
+  uint32_t saved_all = f->pc_all;
   f->pc_n = saved_nact; /* all of them at block 0 */
   f->pc_one = 0;
   for (;;) {
@@ -335,6 +336,7 @@ static int run_cfg(KFrame *f, const KBody *b) {
     uint32_t *who = n == saved_nact ? saved_act : sub;
     f->act = who;
     f->nact = n;
+    f->pc_all = n == saved_nact ? n : UINT32_MAX;
     const KBlock *blk = &b->blocks[min];
     int64_t cost = (int64_t)blk->n * n;
     int why = BUDGET_OK;
@@ -355,6 +357,7 @@ static int run_cfg(KFrame *f, const KBody *b) {
     }
   }
   f->pc_n = 0; /* not the enclosing region's */
+  f->pc_all = saved_all;
   f->act = saved_act;
   f->nact = saved_nact;
   f->pc = saved_pc;
@@ -1926,6 +1929,7 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
       f->base = f->epoch;
       f->split = false;
       f->pc = NULL;
+      f->pc_all = UINT32_MAX;
       f->blin = b;
       if (kernel_run_body(f, &k->body) == EX_ERROR) {
         stop = true;

@@ -310,10 +310,14 @@ static int x_guard(KFrame *f, const KIns *k) {
   return r;
 }
 
+/* bra (ret: to EXIT_PC). All of the region's threads to one block: run_cfg runs it next without
+ * reading pc, and that block's end writes theirs again (a bra, @p bra, or the fall-through), so
+ * pc is left as it is. */
 static int x_bra(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
-  for (uint32_t i = 0; i < f->nact; i++)
-    f->pc[f->act[i]] = p->target;
+  if (f->nact != f->pc_all)
+    for (uint32_t i = 0; i < f->nact; i++)
+      f->pc[f->act[i]] = p->target;
   f->pc_one = p->target, f->pc_n = f->nact;
   return EX_DONE;
 }
