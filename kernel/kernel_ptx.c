@@ -1404,8 +1404,8 @@ static char *global_row(KFrame *f, const PIns *p, uint32_t total, uintptr_t *lo,
     return NULL;
   const Slot *b = f->v + (size_t)p->s[0].word * f->n + l0;
   uint64_t a0 = b[0].u + (uint64_t)p->off;
-  bool dn = true;
-  for (uint32_t i = 1; i < n; i++)
+  bool dn = b[n - 1].u + (uint64_t)p->off == a0 + (uint64_t)(n - 1) * total; /* most others fail here */
+  for (uint32_t i = 1; i < n - 1 && dn; i++)
     dn &= b[i].u + (uint64_t)p->off == a0 + (uint64_t)i * total;
   uint64_t len = (uint64_t)n * total;
   if (!dn || a0 > (uint64_t)UINTPTR_MAX - len || (a0 < (uintptr_t)f->hi && a0 + len > (uintptr_t)f->lo))
