@@ -2895,6 +2895,13 @@ static const char *const mem_mods[] = {"v*",       "nc",      "ca",      "cg",  
                                        "wb",       "wt",      "volatile", "relaxed",    "weak",   "cta",    "gpu",
                                        "sys",      "L1::*",   "L2::*",   NULL};
 
+/* Adds x to the address's constant offset, checked: PTX's offset is any 64-bit number. */
+static bool add_off(PComp *pc, const PtxOperand *a, PIns *p, int64_t x) {
+  if (__builtin_add_overflow(p->off, x, &p->off))
+    return perr(pc, a->line, a->col, "an address whose offset does not fit in 64 bits");
+  return true;
+}
+
 /* The address operand [base+off] of a memory instruction into p->s[si] and p->off; for .param,
  * the parameter's word. */
 static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
@@ -2909,13 +2916,12 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
     size_t voff;
     if (b->kind == PTX_OPD_SYM && body_var(pc, b->name, false, &voff)) { /* in the thread's private memory */
       p->space = PTX_SPACE_LOCAL;
-      p->off += (int64_t)voff;
-      return true;
+      return add_off(pc, a, p, (int64_t)voff);
     }
     for (uint32_t i = 0; b->kind == PTX_OPD_SYM && pc->inst->fn->entry && i < pc->fn->sig.nparams; i++)
       if (pc->fn->sig.params[i].name == b->name) {
         p->s[si].word = pc->param_word[i];
-        if (p->off < 0 || p->off + p->bytes > 8)
+        if (p->off < 0 || p->off > 8 - (int64_t)p->bytes)
           return perr(pc, a->line, a->col, "a load of bytes %lld.. of parameter '%s' is not supported by the PTX "
                       "kernel engine yet", (long long)p->off, b->name);
         return true;
@@ -2929,8 +2935,7 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
     if (g) {
       if (p->space != PTX_SPACE_GLOBAL && p->space != PTX_SPACE_CONST && p->space != PTX_SPACE_NONE)
         return perr(pc, b->line, b->col, "'%s' is a module variable, not in the instruction's state space", b->name);
-      p->off += (int64_t)(uintptr_t)g;
-      return true;
+      return add_off(pc, a, p, (int64_t)(uintptr_t)g);
     }
     bool local = local_var(pc, b->name, &off);
     if (!local && body_var(pc, b->name, false, &off))
@@ -2944,8 +2949,7 @@ static bool address(PComp *pc, PIns *p, const PtxOperand *a, uint32_t si) {
     if (p->space == PTX_SPACE_NONE)
       return perr(pc, b->line, b->col, "a generic access of '%s' is not supported by the PTX kernel engine yet",
                   b->name);
-    p->off += (int64_t)off;
-    return true;
+    return add_off(pc, a, p, (int64_t)off);
   }
   return reg_operand(pc, b, &p->s[si]);
 }

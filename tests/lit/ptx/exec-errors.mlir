@@ -843,3 +843,28 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// CHECK: {{^}}@errors.ptx:411:16: error: an address whose offset does not fit in 64 bits
+// CHECK-NEXT: st.local.u32 [buf+9223372036854775807], %r1;
+// CHECK-NEXT: {{^}} ^
+// CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
+// CHECK-NEXT: gpu.launch_func
+// CHECK-NEXT: ^
+// CHECK-NOT: after the launch
+module attributes {gpu.container_module} {
+  gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant 8 : index
+    %m = gpu.alloc () : memref<8xi32>
+    %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
+    %w = arith.index_cast %i : index to i64
+    %p = llvm.inttoptr %w : i64 to !llvm.ptr
+    gpu.launch_func @errors::@huge_off blocks in (%c1, %c1, %c1) threads in (%cn, %c1, %c1) args(%p : !llvm.ptr)
+    gpu.dealloc %m : memref<8xi32>
+    vector.print str "after the launch\n"
+    return
+  }
+}
