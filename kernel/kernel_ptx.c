@@ -2850,8 +2850,8 @@ static bool c_cvt(PComp *pc, KIns *k, PIns *p) {
     return unsupported(pc, "a float to integer conversion without an integer rounding (.rni, .rzi, .rmi, .rpi)");
   if (irnd && !(fs && (!fd || p->t == p->t2)))
     return unsupported(pc, "an integer rounding of this conversion");
-  if (fd && fs && p->t == p->t2 && !irnd)
-    return unsupported(pc, NULL);
+  if (fd && fs && p->t == p->t2 && !irnd && !found[8] && !found[9])
+    return unsupported(pc, NULL); /* cvt.f32.f32 is a conversion for its .sat or .ftz only */
   if (nr && !narrow)
     return unsupported(pc, "a rounding of this widening conversion");
   if (found[10] != (df == KFP_TF32))
