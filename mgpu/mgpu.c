@@ -373,9 +373,9 @@ static bool ptx_for_engine(Backend *b, const void *data, size_t size)
 }
 
 /* The text is copied: the caller's data need not outlive the call. NULL after a located error.
- * The text is named after the call, "@mgpuModuleLoadJIT#2.ptx" (numbered also when a host bound
- * the ABI and names the calls itself: the name keys the module's .global variables). */
-static void *ptx_load(Backend *b, const char *data, size_t size, int fn, const char *loc)
+ * The text is named `name` ("@mgpuModuleLoadJIT#2.ptx", ptx_name), which keys the module's
+ * .global variables. */
+static void *ptx_load(Backend *b, const char *data, size_t size, const char *name, const char *loc)
 {
     KHost *h = engine_host(b);
     PtxMod *m = h ? calloc(1, sizeof *m) : NULL;
@@ -387,12 +387,6 @@ static void *ptx_load(Backend *b, const char *data, size_t size, int fn, const c
     }
     memcpy(text, data, size);
     text[size] = '\0';
-    char name[256];
-    if (bound)
-        snprintf(name, sizeof name, "@%s#%llu.ptx", names[fn],
-                 (unsigned long long)atomic_fetch_add_explicit(&calls[fn], 1, memory_order_relaxed) + 1);
-    else
-        snprintf(name, sizeof name, "@%s.ptx", loc);
     m->host = h;
     m->text = text;
     m->len = size;
@@ -407,6 +401,18 @@ static void *ptx_load(Backend *b, const char *data, size_t size, int fn, const c
     ptx_mods = m;
     pthread_mutex_unlock(&ptx_lock);
     return m;
+}
+
+/* A module's name after the call that loads it, "@mgpuModuleLoadJIT#2.ptx" (numbered also when a
+ * host bound the ABI and names the calls itself). */
+static const char *ptx_name(int fn, const char *loc, char *buf, size_t cap)
+{
+    if (bound)
+        snprintf(buf, cap, "@%s#%llu.ptx", names[fn],
+                 (unsigned long long)atomic_fetch_add_explicit(&calls[fn], 1, memory_order_relaxed) + 1);
+    else
+        snprintf(buf, cap, "@%s.ptx", loc);
+    return buf;
 }
 
 static void *ptx_function(Backend *b, PtxMod *m, const char *name, const char *loc)
@@ -745,8 +751,9 @@ void mgpuSetDefaultDevice(int32_t device)
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize)
 {
     BE(mgpuModuleLoad, NULL);
+    char name[256];
     if (ptx_for_engine(b, data, gpuBlobSize))
-        return ptx_load(b, data, gpuBlobSize, F_mgpuModuleLoad, loc);
+        return ptx_load(b, data, gpuBlobSize, ptx_name(F_mgpuModuleLoad, loc, name, sizeof name), loc);
     BeModule m = NULL;
     be_module_load(b, data, gpuBlobSize, &m, loc);
     return m;
@@ -757,8 +764,9 @@ void *mgpuModuleLoadJIT(void *data, int optLevel)
 {
     BE(mgpuModuleLoadJIT, NULL);
     size_t size = data ? strlen(data) : 0;
+    char name[256];
     if (ptx_for_engine(b, data, size))
-        return ptx_load(b, data, size, F_mgpuModuleLoadJIT, loc);
+        return ptx_load(b, data, size, ptx_name(F_mgpuModuleLoadJIT, loc, name, sizeof name), loc);
     BeModule m = NULL;
     be_module_load(b, data, size, &m, loc);
     return m;
@@ -814,4 +822,21 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
     }
     l.smem = (uint32_t)smem;
     be_launch(b, function, &l, stream, loc);
+}
+
+void *mgpu_ptx_load(const void *text, size_t size, const char *name)
+{
+    Backend *b = bound;
+    if (!b || !ptx_for_engine(b, text, size)) {
+        if (b)
+            be_report(b, true, "misuse", bound_loc ? bound_loc : "mgpu_ptx_load", "not PTX for the kernel engine");
+        return NULL;
+    }
+    return ptx_load(b, text, size, name, bound_loc ? bound_loc : "mgpu_ptx_load");
+}
+
+uint32_t mgpu_ptx_params(void *function)
+{
+    PtxFn *f = ptx_function_of(function);
+    return f ? f->nparams : 0;
 }

@@ -58,5 +58,12 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
 void mgpu_bind(KHost *host, const char *loc);
 /* The host's end: forgets the PTX modules loaded on its engine (their handles are then none). */
 void mgpu_host_gone(KHost *host);
+/* For a stand-in of a GPU driver that runs the PTX it is given on the engine (tests/fakes/), while
+ * a host on the sim is bound: the module of PTX text, named `name` in diagnostics (and keying its
+ * .global variables: "@cuModuleLoadData#1.ptx"), NULL after a located diagnostic; it is then used
+ * as mgpuModuleLoadJIT's. The parameter count of one of its kernels (mgpuModuleGetFunction's), as
+ * mgpuLaunchKernel takes it; 0 for anything else. */
+void *mgpu_ptx_load(const void *text, size_t size, const char *name);
+uint32_t mgpu_ptx_params(void *function);
 
 #endif
