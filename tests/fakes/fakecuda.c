@@ -4,10 +4,13 @@
  * GPUINTERP_CUDA_LIB). It exports the functions of backends/cuda_api.h under the names the real
  * libcuda.so.1 exports (cuMemAlloc_v2, cuStreamDestroy_v2, ...), with the same prototypes, and
  * implements them on the device model of fakedrv.c: one device, streams and events that complete
- * at once (every copy and memset is done when it is enqueued), modules that keep their image, and
- * launches that run nothing. It checks what a driver checks (handles of the right kind and alive,
- * a context made current, copies inside the allocations it handed out, frees of what it
- * allocated) and returns the driver's error codes for what is wrong.
+ * at once (every copy, memset and launch is done when it is enqueued), modules that keep their
+ * image, and kernels of PTX modules run on the project's kernel engine (fakerun.c: a kernel that
+ * fails fails its launch with CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_ERROR_ASSERT,
+ * CUDA_ERROR_LAUNCH_TIMEOUT or CUDA_ERROR_LAUNCH_FAILED, the engine's diagnostic on stderr). It
+ * checks what a driver checks (handles of the right kind and alive, a context made current,
+ * copies inside the allocations it handed out, frees of what it allocated) and returns the
+ * driver's error codes for what is wrong.
  *
  * Environment:
  *   FAKECUDA_LOG=PATH         append one line per call: `name(args) -> RESULT [outputs]`.
@@ -27,6 +30,8 @@
  *                             "(corrupted)": a wrong result for the differential checks to find.
  *   FAKECUDA_DEVICES=N        devices cuDeviceGetCount reports (default 1).
  *   FAKECUDA_UVA=0            the devices have no unified addressing.
+ *   FAKECUDA_TIMEOUT=SECONDS  how long a launch may run before it fails with
+ *                             CUDA_ERROR_LAUNCH_TIMEOUT (default 60; 0: no limit).
  * Event timing (cuEventElapsedTime_v2) follows a device clock that a copy advances by 0.25 ms, a
  * memset by 0.125 ms and a launch by 1 ms, so timed traces are the same on every run.
  */
@@ -58,9 +63,12 @@ static const FakeError errors[] = {
     {600, "CUDA_ERROR_NOT_READY"},
     {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
     {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"},
+    {702, "CUDA_ERROR_LAUNCH_TIMEOUT"},
+    {710, "CUDA_ERROR_ASSERT"},
     {712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"},
     {713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"},
     {719, "CUDA_ERROR_LAUNCH_FAILED"},
+    {801, "CUDA_ERROR_NOT_SUPPORTED"},
     {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"},
     {999, "CUDA_ERROR_UNKNOWN"},
 };
@@ -75,6 +83,7 @@ const FakeDriver fake_driver = {
     .errors = errors,
     .n_errors = sizeof errors / sizeof *errors,
     .default_fail = default_fail,
+    .run = &fake_run,
 };
 
 #define DP(p) ((void *)(uintptr_t)(p))

@@ -165,6 +165,13 @@ void fake_say_value(const char *name, const char *args, const char *value)
     }
 }
 
+/* The call being made, numbered: "cuLaunchKernel#2", for the runner's diagnostics. */
+static const char *call_name(char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s#%lu", cur_call ? cur_call : "?", cur_n);
+    return buf;
+}
+
 /* ---- objects ---- */
 
 static Obj *device_ctx[8];
@@ -210,6 +217,10 @@ static FakeResult obj_kill(const void *h, int kind)
     if (!o || !o->live)
         return E_HANDLE;
     o->live = false;
+    if (kind == K_MODULE && o->run && fake_driver.run) {
+        char call[64];
+        fake_driver.run->unload(o->run, call_name(call, sizeof call));
+    }
     return 0;
 }
 
@@ -292,6 +303,12 @@ static FakeResult mem_new(void **ptr, size_t bytes, bool managed, char *out, siz
         return E_OOM;
     }
     memset(p, 0xa5, rounded); /* device memory is not zeroed: a test must not read it unwritten */
+    char call[64];
+    if (fake_driver.run && (r = fake_driver.run->mem(p, bytes, true, call_name(call, sizeof call)))) {
+        free(p);
+        free(m);
+        return r;
+    }
     *m = (Mem){.next = mems, .base = p, .size = bytes, .id = ++next_mem, .managed = managed, .live = true};
     mems = m;
     *ptr = p;
@@ -308,6 +325,9 @@ static FakeResult mem_free(const void *ptr)
     if (!m || m->registered || !m->live || (const void *)m->base != ptr)
         return E_VALUE;
     m->live = false;
+    char call[64];
+    if (fake_driver.run)
+        fake_driver.run->mem(m->base, m->size, false, call_name(call, sizeof call));
     return 0;
 }
 
@@ -366,6 +386,11 @@ static FakeResult host_register(void *ptr, size_t bytes)
         return E_VALUE; /* device memory */
     if (!(m = calloc(1, sizeof *m)))
         return E_OOM;
+    char call[64];
+    if (fake_driver.run && (r = fake_driver.run->mem(ptr, bytes, true, call_name(call, sizeof call)))) {
+        free(m);
+        return r;
+    }
     *m = (Mem){.next = mems, .base = ptr, .size = bytes, .registered = true, .live = true};
     mems = m;
     return 0;
@@ -379,6 +404,9 @@ static FakeResult host_unregister(void *ptr)
     Mem *m = mem_find((uintptr_t)ptr);
     if (!m || !m->registered || !m->live || m->base != ptr)
         return E_NOT_REGISTERED;
+    char call[64];
+    if (fake_driver.run)
+        fake_driver.run->mem(m->base, m->size, false, call_name(call, sizeof call));
     m->live = false;
     m->size = 0; /* host memory: forget it, the address may come back from malloc */
     m->base = NULL;
@@ -412,9 +440,16 @@ static FakeResult module_load(void **module, const void *image, const char *acce
     bool is_ptx = strcmp(kind, "ptx") == 0;
     if (!strstr(accepted, kind) || (is_ptx && !strstr(image, ".version")))
         return E_IMAGE; /* not a binary this driver loads, nor PTX text */
+    void *run = NULL;
+    char call[64];
+    if (is_ptx && fake_driver.run &&
+        (r = fake_driver.run->load(image, &run, call_name(call, sizeof call))))
+        return r;
     Obj *o = obj_new(K_MODULE);
     if (!o)
         return E_OOM;
+    o->run = run;
+    o->what = kind;
     if (is_ptx)
         o->image = strdup(image);
     *module = o;
@@ -466,8 +501,13 @@ static FakeResult module_function(void **function, const void *module, const cha
         return E_VALUE;
     if (mo->image && !ptx_entry(mo->image, name))
         return E_NOT_FOUND;
+    void *run = NULL;
+    char call[64];
+    if (mo->run && (r = fake_driver.run->function(mo->run, name, &run, call_name(call, sizeof call))))
+        return r;
     if (!(o = obj_new(K_FUNCTION)))
         return E_OOM;
+    o->run = run;
     snprintf(o->name, sizeof o->name, "%s", name);
     o->module = mo;
     *function = o;
@@ -542,7 +582,7 @@ static void show_params(char *buf, size_t cap, const void *function, void **para
 }
 
 static FakeResult launch(const void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
-                         const void *stream)
+                         const void *stream, void **params, void **extra)
 {
     FakeResult r;
     const Obj *fo = fake_obj_find(function, K_FUNCTION);
@@ -554,7 +594,21 @@ static FakeResult launch(const void *function, const unsigned grid[3], const uns
         (uint64_t)block[0] * block[1] * block[2] > 1024 || smem > 48 * 1024)
         return E_VALUE;
     device_ms += 1.0;
-    return 0;
+    if (!fake_driver.run)
+        return 0;
+    char call[64];
+    call_name(call, sizeof call);
+    if (!fo->run) { /* a binary: SASS, which nothing here runs */
+        fprintf(stderr, "%s: %s: error: kernel '%s' is in a device binary (%s), which the fake driver cannot run: "
+                "only PTX modules' kernels run\n", fake_driver.run->who, call, fo->name, fo->module->what);
+        return E_NOT_SUPPORTED;
+    }
+    if (extra) {
+        fprintf(stderr, "%s: %s: error: kernel '%s' is given its arguments in `extra`, which the fake driver does "
+                "not take: pass them in kernelParams\n", fake_driver.run->who, call, fo->name);
+        return E_NOT_SUPPORTED;
+    }
+    return fake_driver.run->launch(fo->run, grid, block, smem, params, call);
 }
 
 /* ---- the entry points both fakes have: each logs under the name `call` ---- */
@@ -816,6 +870,6 @@ FakeResult fake_launch(const char *call, const void *f, const unsigned grid[3], 
     show_params(shown, sizeof shown, f, params);
     BEGIN(call, "%s, %ux%ux%u, %ux%ux%u, %u, %s%s%s", fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
           smem, st, shown, extra ? ", extra" : "")
-    r = launch(f, grid, block, smem, stream);
+    r = launch(f, grid, block, smem, stream, params, extra);
     END
 }

@@ -26,10 +26,12 @@
 
 typedef unsigned FakeResult;
 
-/* The codes the fakes return themselves: the same numbers in cuda.h and hip_runtime_api.h. */
+/* The codes the fakes return themselves: the same numbers in cuda.h and hip_runtime_api.h (those of
+ * kernels that fail, 700 and up, only the fake that runs them returns). */
 enum { E_VALUE = 1, E_OOM = 2, E_NOT_INIT = 3, E_NO_DEVICE = 100, E_DEVICE = 101, E_IMAGE = 200,
-       E_CONTEXT = 201, E_HANDLE = 400, E_NOT_FOUND = 500, E_REGISTERED = 712, E_NOT_REGISTERED = 713,
-       E_UNKNOWN = 999 };
+       E_CONTEXT = 201, E_INVALID_PTX = 218, E_HANDLE = 400, E_NOT_FOUND = 500, E_ILLEGAL_ADDRESS = 700,
+       E_LAUNCH_TIMEOUT = 702, E_ASSERT = 710, E_REGISTERED = 712, E_NOT_REGISTERED = 713,
+       E_LAUNCH_FAILED = 719, E_NOT_SUPPORTED = 801, E_UNKNOWN = 999 };
 
 typedef struct FakeError {
     FakeResult code;
@@ -39,13 +41,35 @@ typedef struct FakeError {
 /* What a fake defines once: the prefix of its environment variables ("FAKECUDA": FAKECUDA_LOG,
  * FAKECUDA_FAIL, FAKECUDA_DEVICES, FAKECUDA_UVA), its error names, and the code an injected
  * failure of a call returns unless the spec names one. */
+typedef struct FakeRun FakeRun;
 typedef struct FakeDriver {
     const char *env;
     const FakeError *errors;
     size_t n_errors;
     FakeResult (*default_fail)(const char *call);
+    const FakeRun *run; /* what runs the kernels of PTX modules; NULL: launches run nothing */
 } FakeDriver;
 extern const FakeDriver fake_driver;
+
+/* A fake that runs kernels (fakecuda's fakerun.c) hooks into the model here. Each hook is called
+ * with the fake's lock held, after the model's own checks passed. `call` names the call in
+ * diagnostics ("cuLaunchKernel#2"); a result other than 0 is what the call returns, after the
+ * runner said why on stderr. */
+struct FakeRun {
+    const char *who; /* what diagnostics start with: "fakecuda" */
+    /* [p, p+bytes) is device memory (or host memory registered) from now on, or (known false)
+     * no longer is */
+    FakeResult (*mem)(void *p, size_t bytes, bool known, const char *call);
+    /* a PTX image (NUL-terminated) loaded: *handle is the runner's module */
+    FakeResult (*load)(const char *image, void **handle, const char *call);
+    FakeResult (*function)(void *module, const char *name, void **handle, const char *call);
+    void (*unload)(void *module, const char *call);
+    /* runs the kernel to its end: every launch of the fake completes when it is enqueued */
+    FakeResult (*launch)(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                         void **params, const char *call);
+};
+/* fakerun.c: kernels of PTX modules on the project's kernel engine (fakecuda's runner). */
+extern const FakeRun fake_run;
 
 enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNCTION };
 
@@ -57,6 +81,8 @@ struct Obj {
     bool live;
     int refs;       /* a context: primary retains */
     char *image;    /* a module: its image when it is PTX, NUL-terminated */
+    const char *what; /* a module: its image's kind ("elf", "fatbin", "ptx") */
+    void *run;      /* a module or function: the runner's (FakeRun), NULL when it has none */
     Obj *module;    /* a function */
     char name[128]; /* a function */
     double t;       /* an event: the device clock when it was last recorded */
