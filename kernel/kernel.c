@@ -2084,8 +2084,8 @@ int kernel_launch(KHost *in, Op *site, Kernel *k, const int64_t grid[3], const i
         be_stream_wait_token(in->be, *stream, deps[i], loc);
     if (be_launch_host(in->be, kernel_run, L, &bl, *stream, loc) == BE_OK)
       be_token_from_stream(in->be, *stream, &L->tok, loc);
-  } else {
-    be_token_launch_host(in->be, kernel_run, L, &bl, deps, ndeps, &L->tok, loc);
+  } else if (be_token_launch_host(in->be, kernel_run, L, &bl, deps, ndeps, &L->tok, loc) != BE_OK && L->tok) {
+    atomic_store(&L->done, 1); /* refused (said): it never runs, and its token is a join of the deps */
   }
   if (!L->tok) {
     atomic_store(&L->done, 1);

@@ -16,4 +16,19 @@ module attributes {gpu.container_module} {
     gpu.dealloc %d : memref<4xi32>
     return
   }
+  // @sync: a synchronous gpu.launch, whose token the interpreter releases at once
+  func.func @sync() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %d = gpu.alloc host_shared () : memref<4xi32>
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+      %v = arith.index_cast %tx : index to i32
+      memref.store %v, %d[%tx] : memref<4xi32>
+      gpu.terminator
+    }
+    vector.print str "not reached\n"
+    gpu.dealloc %d : memref<4xi32>
+    return
+  }
 }
