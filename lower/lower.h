@@ -29,6 +29,11 @@ unsigned lower_module(IrCtx *ctx, Op *module, LowerOptions *opts);
  * launches it with gpu.launch_func (what lower_module does first). Returns the errors reported. */
 unsigned lower_outline(IrCtx *ctx, Op *module);
 
+/* Outlines one gpu.launch of a function of module the same way; the gpu.launch_func that takes its
+ * place (at the launch's location), or NULL after a located error. The launch is erased: it stays
+ * in ctx's arena, its body moved out. */
+Op *lower_outline_launch(IrCtx *ctx, Op *module, Op *launch);
+
 /* The names of the mutation kinds, NULL-terminated. */
 const char *const *lower_mutation_kinds(void);
 

@@ -2,14 +2,18 @@
  *
  * Each `gpu.launch` of the host code becomes a `gpu.launch_func` of a new `gpu.func ... kernel`
  * in a new `gpu.module`, both named after the enclosing function (`@main_kernel::@main_kernel`,
- * or what the launch's `module`/`function` attributes say), placed at the end of the module. The
+ * or what the launch's `module`/`function` attributes say), placed at the end of the module. As
+ * upstream's symbol table does, a module name in use gets `_0`, `_1`, ... (`@main_kernel_0::
+ * @main_kernel`), and a kernel going into a module another launch named is renamed so in it. The
  * body's blocks move into the kernel unchanged: its twelve id and size arguments become
  * `gpu.block_id`, `gpu.thread_id`, `gpu.grid_dim` and `gpu.block_dim` ops at the top of the
- * kernel, every value of the host that the body uses becomes a kernel argument (in first-use
- * order), and `gpu.terminator` becomes `gpu.return`. The launch keeps its dependencies, sizes,
+ * kernel, every value of the host that the body uses becomes a kernel argument (in the order
+ * upstream's outliner takes them: first uses in a post-order walk of the body, an op's nested
+ * regions before its own operands), its workgroup and private attributions become the kernel's,
+ * and `gpu.terminator` becomes `gpu.return`. The launch keeps its dependencies, sizes,
  * dynamic shared memory size and token, and every op made carries the launch's location.
  *
- * Not outlined (a located error): cluster sizes, and workgroup or private attributions. */
+ * Not outlined (a located error): cluster sizes. */
 #include "lower/lower.h"
 
 #include <stdio.h>
@@ -46,14 +50,16 @@ static bool defined_in(const Value *v, const Region *r) {
   return false;
 }
 
+/* The values of r's ops defined outside outer, in upstream's order (getUsedValuesDefinedAbove: a
+ * post-order walk, so an op's regions come before its own operands). */
 static void captured(Region *outer, Region *r, Ptrs *out) {
   for (Block *b = r->first; b; b = b->next)
     for (Op *o = b->first; o; o = o->next) {
+      for (uint32_t k = 0; k < o->nregions; k++)
+        captured(outer, &o->regions[k], out);
       for (uint32_t i = 0; i < o->noperands; i++)
         if (!defined_in(o->operands[i], outer))
           ptrs_add(out, o->operands[i]);
-      for (uint32_t k = 0; k < o->nregions; k++)
-        captured(outer, &o->regions[k], out);
     }
 }
 
@@ -69,11 +75,12 @@ static Attr *dict(IrCtx *ctx, const char *name, Attr *v) {
   return ir_attr_dict(ctx, &e, 1);
 }
 
-/* A symbol name not yet used at the top of module: base, else base_1, base_2, ... */
+/* A symbol name not yet used at the top of module: base, else base_0, base_1, ... (as upstream's
+ * symbol table renames) */
 static Str fresh_symbol(IrCtx *ctx, Op *module, const char *base) {
   char buf[256];
   snprintf(buf, sizeof buf, "%s", base);
-  for (unsigned k = 1; ir_symbol_lookup(module, ir_intern_cstr(ctx, buf)); k++)
+  for (unsigned k = 0; ir_symbol_lookup(module, ir_intern_cstr(ctx, buf)); k++)
     snprintf(buf, sizeof buf, "%s_%u", base, k);
   return ir_intern_cstr(ctx, buf);
 }
@@ -83,27 +90,51 @@ static const char *sym_of(const Op *op) {
   return a && a->kind == ATTR_STRING ? a->u.str.s : "kernel";
 }
 
-static bool outline(IrCtx *ctx, Op *module, Op *fn, Op *launch) {
+/* Outlines launch, an op of the top-level function fn; the gpu.launch_func made, or NULL after an
+ * error. */
+static Op *outline(IrCtx *ctx, Op *module, Op *fn, Op *launch) {
   Attr *seg = ir_op_attr(launch, "operandSegmentSizes");
   if (!seg || seg->kind != ATTR_DENSE_ARRAY || seg->u.darr.n != 11) {
     ir_op_error(ctx, launch, "cannot outline a gpu.launch without its 11 operand segments");
-    return false;
+    return NULL;
   }
   const int64_t *sg = seg->u.darr.ivals;
   Region *body = &launch->regions[0];
   Block *entry = body->first;
-  if (sg[7] || !entry || entry->nargs != 12) {
-    ir_op_error(ctx, launch, "cannot outline this gpu.launch yet (cluster sizes, or workgroup or "
-                             "private attributions)");
-    return false;
+  Attr *wa = ir_op_attr(launch, "workgroup_attributions");
+  int64_t nw = wa && wa->kind == ATTR_INT ? wa->u.i.v : 0;
+  if (sg[7]) {
+    ir_op_error(ctx, launch, "cannot outline a gpu.launch with cluster sizes yet");
+    return NULL;
   }
+  if (!entry || nw < 0 || entry->nargs < 12 + (uint64_t)nw) {
+    ir_op_error(ctx, launch, "cannot outline a gpu.launch whose body does not take its 12 ids and sizes and "
+                             "its attributions");
+    return NULL;
+  }
+  uint32_t nattr = entry->nargs - 12; /* workgroup, then private attributions */
   Loc *loc = launch->loc;
   /* names: the launch's own module/function attributes, else <function>_kernel */
   char base[200];
   snprintf(base, sizeof base, "%s_kernel", sym_of(fn));
   Attr *ma = ir_op_attr(launch, "module"), *fa = ir_op_attr(launch, "function");
-  Str mod_name = ma && ma->kind == ATTR_SYMREF ? ma->u.sym.path[0] : fresh_symbol(ctx, module, base);
-  Str fn_name = fa && fa->kind == ATTR_SYMREF ? fa->u.sym.path[0] : mod_name;
+  Str fn_name = fa && fa->kind == ATTR_SYMREF ? fa->u.sym.path[0] : ir_intern_cstr(ctx, base);
+  char mbase[200];
+  snprintf(mbase, sizeof mbase, "%.*s", (int)fn_name.len, fn_name.s);
+  Str mod_name = ma && ma->kind == ATTR_SYMREF ? ma->u.sym.path[0] : fresh_symbol(ctx, module, mbase);
+  /* a module the launch names that is there already (another launch's): the kernel goes into it,
+   * renamed if its name is taken there, as upstream's symbol table does */
+  Op *into = ma && ma->kind == ATTR_SYMREF ? ir_symbol_lookup(module, mod_name) : NULL;
+  if (into && (!ir_str_eq(into->name, "gpu.module") || into->nregions != 1 || !into->regions[0].first)) {
+    ir_op_error(ctx, launch, "cannot outline into @%.*s: the module has a symbol of that name that is not a gpu.module",
+                (int)mod_name.len, mod_name.s);
+    return NULL;
+  }
+  if (into) {
+    char fbase[200];
+    snprintf(fbase, sizeof fbase, "%.*s", (int)fn_name.len, fn_name.s);
+    fn_name = fresh_symbol(ctx, into, fbase);
+  }
 
   Ptrs caps = {0};
   captured(body, body, &caps);
@@ -119,7 +150,7 @@ static bool outline(IrCtx *ctx, Op *module, Op *fn, Op *launch) {
       {ir_intern_cstr(ctx, "gpu.kernel"), ir_attr_unit(ctx)},
       {ir_intern_cstr(ctx, "sym_name"), ir_attr_string(ctx, fn_name.s, fn_name.len)},
       {ir_intern_cstr(ctx, "workgroup_attributions"),
-       ir_attr_int(ctx, ir_type_int(ctx, 64, SIGNLESS), 0)},
+       ir_attr_int(ctx, ir_type_int(ctx, 64, SIGNLESS), nw)},
   };
   kfn->attrs = ir_attr_dict(ctx, ka, 3);
   Region *kr = &kfn->regions[0];
@@ -144,7 +175,15 @@ static bool outline(IrCtx *ctx, Op *module, Op *fn, Op *launch) {
       ir_block_push_back(entry, id);
     ir_value_replace_uses(&entry->args[i], &id->results[0]);
   }
-  Value *params = ir_alloc(ctx, (caps.n + 1) * sizeof *params);
+  /* the captured values, then the attributions, as the entry block's arguments */
+  Value *params = ir_alloc(ctx, (caps.n + nattr + 1) * sizeof *params);
+  for (uint32_t i = 0; i < nattr; i++) {
+    Value *a = &params[caps.n + i];
+    *a = entry->args[12 + i];
+    a->uses = NULL;
+    a->index = caps.n + i;
+    ir_value_replace_uses(&entry->args[12 + i], a);
+  }
   for (uint32_t i = 0; i < caps.n; i++) {
     Value *cap = caps.v[i];
     params[i].type = cap->type;
@@ -158,7 +197,7 @@ static bool outline(IrCtx *ctx, Op *module, Op *fn, Op *launch) {
     }
   }
   entry->args = params;
-  entry->nargs = caps.n;
+  entry->nargs = caps.n + nattr;
   for (Block *b = kr->first; b; b = b->next)
     if (b->last && ir_str_eq(b->last->name, "gpu.terminator")) {
       Op *ret = ir_op_new(ctx, "gpu.return", b->last->loc, NULL, 0, NULL, 0, NULL, 0);
@@ -167,13 +206,17 @@ static bool outline(IrCtx *ctx, Op *module, Op *fn, Op *launch) {
       ir_op_erase(term);
     }
 
-  Op *gmod = ir_op_new(ctx, "gpu.module", loc, NULL, 0, NULL, 0,
-                       dict(ctx, "sym_name", ir_attr_string(ctx, mod_name.s, mod_name.len)), 1);
-  Block *gb = ir_alloc(ctx, sizeof *gb);
-  gb->parent = &gmod->regions[0];
-  gmod->regions[0].first = gmod->regions[0].last = gb;
-  ir_block_push_back(gb, kfn);
-  ir_block_push_back(module->regions[0].first, gmod);
+  if (into) {
+    ir_block_push_back(into->regions[0].first, kfn);
+  } else {
+    Op *gmod = ir_op_new(ctx, "gpu.module", loc, NULL, 0, NULL, 0,
+                         dict(ctx, "sym_name", ir_attr_string(ctx, mod_name.s, mod_name.len)), 1);
+    Block *gb = ir_alloc(ctx, sizeof *gb);
+    gb->parent = &gmod->regions[0];
+    gmod->regions[0].first = gmod->regions[0].last = gb;
+    ir_block_push_back(gb, kfn);
+    ir_block_push_back(module->regions[0].first, gmod);
+  }
 
   /* the launch: deps, grid, block, shared memory size as before; the captured values as args */
   uint32_t nfixed = launch->noperands;
@@ -196,7 +239,7 @@ static bool outline(IrCtx *ctx, Op *module, Op *fn, Op *launch) {
     ir_value_replace_uses(&launch->results[0], &lf->results[0]);
   ir_op_erase(launch);
   free(caps.v);
-  return true;
+  return lf;
 }
 
 static void find_launches(Op *op, Ptrs *out) {
@@ -208,6 +251,26 @@ static void find_launches(Op *op, Ptrs *out) {
         else if (!ir_str_eq(o->name, "gpu.module"))
           find_launches(o, out);
       }
+}
+
+static void mark_container(IrCtx *ctx, Op *module) {
+  if (!ir_op_attr(module, "gpu.container_module"))
+    module->attrs = ir_dict_set(ctx, module->attrs, ir_intern_cstr(ctx, "gpu.container_module"),
+                                ir_attr_unit(ctx));
+}
+
+Op *lower_outline_launch(IrCtx *ctx, Op *module, Op *launch) {
+  Op *fn = launch;
+  while (fn && ir_op_parent_op(fn) != module)
+    fn = ir_op_parent_op(fn);
+  if (!fn || fn == launch || ir_str_eq(fn->name, "gpu.module")) {
+    ir_op_error(ctx, launch, "cannot outline a gpu.launch that is not in a function of the module");
+    return NULL;
+  }
+  Op *lf = outline(ctx, module, fn, launch);
+  if (lf)
+    mark_container(ctx, module);
+  return lf;
 }
 
 unsigned lower_outline(IrCtx *ctx, Op *module) {
@@ -224,8 +287,7 @@ unsigned lower_outline(IrCtx *ctx, Op *module) {
         errors++;
     free(launches.v);
   }
-  if (!errors && !ir_op_attr(module, "gpu.container_module") && last != (top ? top->last : NULL))
-    module->attrs = ir_dict_set(ctx, module->attrs, ir_intern_cstr(ctx, "gpu.container_module"),
-                                ir_attr_unit(ctx));
+  if (!errors && last != (top ? top->last : NULL))
+    mark_container(ctx, module);
   return errors;
 }
