@@ -274,7 +274,7 @@ static int x_alloc(Frame *fr, const Ins *ins) {
   d[D_ALIGNED].p = p;
   d[D_OFFSET].i = 0;
   if (p) /* in the memory table, so that views of it are known memory (runner utils, launches) */
-    interp_low_block_add(fr->in, p, bytes, R_DEVICE, g->loc);
+    interp_low_block_add(fr->in, p, bytes, g->host_shared ? R_SHARED : R_DEVICE, g->loc);
   return finish(fr, ins, g, tok);
 }
 

@@ -110,9 +110,10 @@ void interp_low_block_remove(Interp *in, void *p) {
 static bool block_remove(Interp *in, void *p, int kind) {
   Lowered *L = lowered(in);
   ptrdiff_t i = block_find(L, (uintptr_t)p);
-  if (i < 0 || L->b[i].lo != (uintptr_t)p || L->b[i].kind != kind)
+  if (i < 0 || L->b[i].lo != (uintptr_t)p ||
+      (interp_low_is_device(kind) ? !interp_low_is_device(L->b[i].kind) : L->b[i].kind != kind))
     return false;
-  if (in->host_buffer && kind != R_DEVICE)
+  if (in->host_buffer && !interp_low_is_device(kind))
     in->host_buffer(in->hook_user, L->b[i].loc, L->b[i].seq, p, L->b[i].bytes);
   memmove(&L->b[i], &L->b[i + 1], (L->nb - (size_t)i - 1) * sizeof *L->b);
   L->nb--;
@@ -125,6 +126,7 @@ static const char *kind_name(int kind) {
   switch (kind) {
   case R_HEAP: return "heap block";
   case R_DEVICE: return "device allocation";
+  case R_SHARED: return "host-shared allocation";
   case R_MEMREF: return "memref allocation";
   default: return "global";
   }
@@ -318,7 +320,7 @@ void interp_llvm_free(Interp *in) {
   if (!L)
     return;
   for (size_t i = 0; i < L->nb; i++) {
-    if (L->b[i].kind == R_DEVICE || L->b[i].kind == R_MEMREF)
+    if (interp_low_is_device(L->b[i].kind) || L->b[i].kind == R_MEMREF)
       continue; /* the device's (reported as leaks when it closes), or memref.c's */
     if (in->host_buffer)
       in->host_buffer(in->hook_user, L->b[i].loc, L->b[i].seq, (void *)L->b[i].lo, L->b[i].bytes);
@@ -656,7 +658,7 @@ MGPU(mgpuMemAlloc) {
   BIND(mgpuMemAlloc);
   r[0].p = mgpuMemAlloc(a[0].u, a[1].p, a[2].i & 1);
   if (r[0].p)
-    interp_low_block_add(fr->in, r[0].p, a[0].u, R_DEVICE,
+    interp_low_block_add(fr->in, r[0].p, a[0].u, a[2].i & 1 ? R_SHARED : R_DEVICE,
                          call_site(fr->in, call->op, "mgpuMemAlloc"));
   return unbind();
 }
