@@ -530,6 +530,8 @@ static void name_launch(Comp *c, Op *op, GOp *g, const Attr *kernel, const int64
 /* A launch on a device that runs device code, not the interpreter's kernels (offload.c). */
 static bool offload_launch_func(Comp *c, Op *op, Ins *ins, GOp *g, Attr *kernel, Op *mod, const int64_t *s) {
   name_launch(c, op, g, kernel, s);
+  if (interp_offload_launch_of(c->in, op))
+    g->label = "gpu.launch"; /* a gpu.launch body outlined: traces name the op of the program */
   if (!(g->off = interp_offload_of(c, op, mod, kernel, g->first_arg, g->nargs)))
     return false;
   ins->aux = g;
@@ -614,6 +616,8 @@ bool c_gpu_launch(Comp *c, Op *op, Ins *ins) {
     return false;
   if (!seg || seg->kind != ATTR_DENSE_ARRAY || seg->u.darr.n != 11)
     return interp_unsupported(c, op, "this form of gpu.launch");
+  if (!be_runs_host_kernels(c->in->be)) /* what interp_offload_outline left: it cannot run there */
+    return interp_offload_refuse_launch(c, op);
   if (!sizes_of_launch(c, op, g, seg->u.darr.ivals))
     return false;
   g->k = kernel_of_launch(&c->in->host, op, &g->in_slots, &g->in_words, &g->nin);

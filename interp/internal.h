@@ -227,6 +227,13 @@ int interp_offload_launch(Frame *fr, const Ins *ins, Offload *o, const int64_t g
                           int64_t smem, const Slot *inputs, const BeToken *deps, size_t ndeps, BeToken *tok,
                           const BeStream *stream, const char *loc);
 void interp_offload_free(Interp *in);
+/* offload.c: on a backend that runs device code, outlines every gpu.launch of the module it can
+ * compile into a gpu.launch_func of a kernel of its own (before anything is compiled); false
+ * after an error. The gpu.launch a launch_func was outlined from, or NULL. A gpu.launch left
+ * (clusters, a backend that compiles no gpu.module) refused at its op by name: false. */
+bool interp_offload_outline(Interp *in);
+Op *interp_offload_launch_of(Interp *in, const Op *launch_func);
+bool interp_offload_refuse_launch(Comp *c, Op *launch);
 
 CompileFn interp_compile_fn(Str name);
 NativeFn interp_native_fn(Str name);

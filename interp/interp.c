@@ -680,6 +680,11 @@ Interp *interp_create(IrCtx *ctx, Op *module, const InterpOptions *opts) {
     in->device_print = opts->device_print;
     in->hook_user = opts->hook_user;
   }
+  /* a device that runs device code gets the gpu.launch bodies as kernels of gpu.modules */
+  if (in->be && !be_runs_host_kernels(in->be) && !interp_offload_outline(in)) {
+    interp_destroy(in);
+    return NULL;
+  }
   Block *top = module->nregions ? module->regions[0].first : NULL;
   uint32_t n = 0;
   for (Op *o = top ? top->first : NULL; o; o = o->next)

@@ -14,6 +14,17 @@
  *     driver JIT-compiles for the device. mlir-opt is InterpOptions.mlir_opt, else
  *     $GPUINTERP_MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH; none is an
  *     error at the launch saying how to name one.
+ *   - a gpu.launch body: before anything is compiled (interp_offload_outline), each gpu.launch
+ *     of the host code is outlined by lower/outline.c into a gpu.func kernel of a gpu.module of
+ *     its own and a gpu.launch_func at its location, which is then compiled as above. The
+ *     kernel's arguments are the host values the body uses, in the order of their first use in
+ *     it as upstream's gpu-kernel-outlining finds them (a post-order walk: an op's nested
+ *     regions before its own operands), so the launch packs them in that order; the workgroup
+ *     and private attributions become the kernel's, and the dependencies, token, sizes and
+ *     dynamic shared memory size stay the launch's. What is said about such a launch is said at its gpu.launch, in its words.
+ *     A launch with cluster sizes is not outlined, and is refused at its op by name (the driver's
+ *     cuLaunchKernel takes no clusters); so is every gpu.launch on a backend that cannot compile
+ *     a gpu.module (hip).
  * Each image is made once per run (per gpu.binary or gpu.module op, however many launches name
  * it), loaded at its first launch and unloaded when the interpreter is destroyed, after the
  * device finished its work.
@@ -31,6 +42,7 @@
  * dependencies, and a launch that could not be made (no image, no function, a driver error) is a
  * failed launch (be_launch_failed): the program ends at its next synchronization. */
 #include "interp/internal.h"
+#include "lower/lower.h"
 #include "ptx/ptx.h"
 
 #include <errno.h>
@@ -58,9 +70,18 @@ typedef struct Image {
   bool tried;           /* the load was attempted (mod NULL: it failed, and was reported) */
 } Image;
 
+/* A gpu.launch outlined into launch_func (the launch erased, kept in the arena for its name and
+ * location). */
+typedef struct Outlined {
+  const Op *launch_func;
+  Op *launch;
+} Outlined;
+
 typedef struct OffloadState {
   Image *images;
   size_t n, cap;
+  Outlined *outlined;
+  size_t nout, capout;
 } OffloadState;
 
 /* One parameter of the launch: from word `word` of operand `arg` (`type`: the scalar's type, or
@@ -138,8 +159,91 @@ void interp_offload_free(Interp *in) {
     free(img->data);
   }
   free(st->images);
+  free(st->outlined);
   free(st);
   in->offload = NULL;
+}
+
+/* ---- gpu.launch bodies ----------------------------------------------------------------------- */
+
+/* Whether offload.c compiles gpu.modules for the backend (to PTX, with mlir-opt). */
+static bool compiles_modules(const Interp *in) { return strcmp(be_name(in->be), "cuda") == 0; }
+
+static void launches_in(Op *op, Op ***v, size_t *n, size_t *cap) {
+  for (uint32_t r = 0; r < op->nregions; r++)
+    for (Block *b = op->regions[r].first; b; b = b->next)
+      for (Op *o = b->first; o; o = o->next) {
+        if (ir_str_eq(o->name, "gpu.module") || ir_str_eq(o->name, "gpu.binary"))
+          continue;
+        if (!ir_str_eq(o->name, "gpu.launch")) {
+          launches_in(o, v, n, cap);
+          continue;
+        }
+        if (*n == *cap) {
+          *cap = *cap ? 2 * *cap : 8;
+          Op **p = realloc(*v, *cap * sizeof *p);
+          if (!p)
+            abort();
+          *v = p;
+        }
+        (*v)[(*n)++] = o;
+      }
+}
+
+static bool has_clusters(const Op *launch) {
+  Attr *seg = ir_op_attr(launch, "operandSegmentSizes");
+  return seg && seg->kind == ATTR_DENSE_ARRAY && seg->u.darr.n == 11 && seg->u.darr.ivals[7];
+}
+
+bool interp_offload_outline(Interp *in) {
+  if (!compiles_modules(in))
+    return true; /* c_gpu_launch refuses each launch by name */
+  Op **v = NULL;
+  size_t n = 0, cap = 0;
+  launches_in(in->module, &v, &n, &cap);
+  OffloadState *st = state(in);
+  bool ok = true;
+  for (size_t i = 0; i < n; i++) {
+    if (has_clusters(v[i]))
+      continue; /* refused where it is compiled */
+    Op *lf = lower_outline_launch(in->ctx, in->module, v[i]);
+    if (!lf) {
+      in->errors++;
+      ok = false;
+      continue;
+    }
+    if (st->nout == st->capout) {
+      st->capout = st->capout ? 2 * st->capout : 8;
+      Outlined *p = realloc(st->outlined, st->capout * sizeof *p);
+      if (!p)
+        abort();
+      st->outlined = p;
+    }
+    st->outlined[st->nout++] = (Outlined){lf, v[i]};
+  }
+  free(v);
+  return ok;
+}
+
+Op *interp_offload_launch_of(Interp *in, const Op *launch_func) {
+  OffloadState *st = in->offload;
+  for (size_t i = 0; st && i < st->nout; i++)
+    if (st->outlined[i].launch_func == launch_func)
+      return st->outlined[i].launch;
+  return NULL;
+}
+
+bool interp_offload_refuse_launch(Comp *c, Op *launch) {
+  Interp *in = c->in;
+  if (has_clusters(launch) && compiles_modules(in))
+    ir_op_error(in->ctx, launch, "with cluster sizes cannot run on the %s backend: its launches (cuLaunchKernel) "
+                "take no thread block clusters", be_name(in->be));
+  else
+    ir_op_error(in->ctx, launch, "compiling a gpu.launch body for the %s backend is not supported: give it a "
+                "gpu.binary it can load (outline the body with -gpu-kernel-outlining and compile its gpu.module)",
+                be_name(in->be));
+  in->errors++;
+  return false;
 }
 
 /* ---- compiling a gpu.module with mlir-opt ---------------------------------------------------- */
@@ -216,20 +320,23 @@ static void note_output(Interp *in, const char *text) {
 }
 
 /* The PTX of gpu.module mod, compiled by mlir-opt (malloc'd, *len bytes), or NULL after an error
- * at site. */
-static unsigned char *compile_module(Comp *c, Op *site, Op *mod, size_t *len) {
+ * at site. body: mod is a gpu.launch body outlined (site is the gpu.launch), and is so named. */
+static unsigned char *compile_module(Comp *c, Op *site, Op *mod, bool body, size_t *len) {
   Interp *in = c->in;
   Attr *name = ir_op_attr(mod, "sym_name");
   int nl = name && name->kind == ATTR_STRING ? (int)name->u.str.len : 1;
   const char *ns = name && name->kind == ATTR_STRING ? name->u.str.s : "?";
+  char what[300];
+  snprintf(what, sizeof what, body ? "the gpu.launch body (outlined as gpu.module @%.*s)" : "gpu.module @%.*s", nl,
+           ns);
   char found[4096];
   const char *tool = find_mlir_opt(in, found, sizeof found);
   if (!tool) {
     ir_op_error(in->ctx, site,
-                "compiling gpu.module @%.*s for the %s backend needs mlir-opt, which is neither in "
-                "/usr/lib/llvm-22/bin nor on PATH: name it with --mlir-opt=PATH or GPUINTERP_MLIR_OPT, or "
-                "compile the module to a gpu.binary first (-gpu-lower-to-nvvm-pipeline=\"cubin-format=isa\")",
-                nl, ns, be_name(in->be));
+                "compiling %s for the %s backend needs mlir-opt, which is neither in /usr/lib/llvm-22/bin nor on "
+                "PATH: name it with --mlir-opt=PATH or GPUINTERP_MLIR_OPT, or compile %s to a gpu.binary first "
+                "(%s-gpu-lower-to-nvvm-pipeline=\"cubin-format=isa\")",
+                what, be_name(in->be), body ? "the body" : "the module", body ? "-gpu-kernel-outlining, " : "");
     in->errors++;
     return NULL;
   }
@@ -240,8 +347,7 @@ static unsigned char *compile_module(Comp *c, Op *site, Op *mod, size_t *len) {
   char *text = NULL, *errs = NULL;
   FILE *f = fin >= 0 ? fdopen(fin, "w") : NULL;
   if (!f || fout < 0 || ferr < 0) {
-    ir_op_error(in->ctx, site, "cannot make a temporary file to compile gpu.module @%.*s: %s", nl, ns,
-                strerror(errno));
+    ir_op_error(in->ctx, site, "cannot make a temporary file to compile %s: %s", what, strerror(errno));
     in->errors++;
     if (fin >= 0 && !f)
       close(fin);
@@ -251,7 +357,7 @@ static unsigned char *compile_module(Comp *c, Op *site, Op *mod, size_t *len) {
   ir_print(in->ctx, f, mod, NULL);
   fputs("}\n", f);
   if (fclose(f) != 0) {
-    ir_op_error(in->ctx, site, "cannot write gpu.module @%.*s for mlir-opt: %s", nl, ns, strerror(errno));
+    ir_op_error(in->ctx, site, "cannot write %s for mlir-opt: %s", what, strerror(errno));
     in->errors++;
     goto done;
   }
@@ -266,8 +372,7 @@ static unsigned char *compile_module(Comp *c, Op *site, Op *mod, size_t *len) {
   int rc = posix_spawn(&pid, tool, &fa, NULL, argv, environ), status = 0;
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {
-    ir_op_error(in->ctx, site, "cannot run mlir-opt ('%s') to compile gpu.module @%.*s: %s", tool, nl, ns,
-                strerror(rc));
+    ir_op_error(in->ctx, site, "cannot run mlir-opt ('%s') to compile %s: %s", tool, what, strerror(rc));
     in->errors++;
     goto done;
   }
@@ -276,7 +381,7 @@ static unsigned char *compile_module(Comp *c, Op *site, Op *mod, size_t *len) {
   size_t elen = 0, tlen = 0;
   errs = read_all(perr, &elen);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    ir_op_error(in->ctx, site, "mlir-opt ('%s') could not compile gpu.module @%.*s to PTX (%s %d)", tool, nl, ns,
+    ir_op_error(in->ctx, site, "mlir-opt ('%s') could not compile %s to PTX (%s %d)", tool, what,
                 WIFEXITED(status) ? "exit status" : "signal",
                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     note_output(in, errs);
@@ -290,8 +395,7 @@ static unsigned char *compile_module(Comp *c, Op *site, Op *mod, size_t *len) {
       be_blob_kind(data, *len) != BE_BLOB_PTX) {
     free(data);
     data = NULL;
-    ir_op_error(in->ctx, site, "mlir-opt ('%s') made no gpu.binary @%.*s of PTX from gpu.module @%.*s", tool, nl, ns,
-                nl, ns);
+    ir_op_error(in->ctx, site, "mlir-opt ('%s') made no gpu.binary @%.*s of PTX from %s", tool, nl, ns, what);
     in->errors++;
   }
 done:
@@ -363,6 +467,7 @@ Offload *interp_offload_of(Comp *c, Op *op, Op *mod, Attr *kernel, uint32_t firs
   snprintf(sym, sizeof sym, "@%.*s::@%.*s", (int)kernel->u.sym.path[0].len, kernel->u.sym.path[0].s,
            (int)kernel->u.sym.path[1].len, kernel->u.sym.path[1].s);
   bool binary = ir_str_eq(mod->name, "gpu.binary");
+  Op *launch = interp_offload_launch_of(in, op), *site = launch ? launch : op;
   if (!binary) {
     Op *fn = ir_symbol_lookup(mod, kernel->u.sym.path[1]);
     if (!fn || !(ir_str_eq(fn->name, "gpu.func") || ir_str_eq(fn->name, "llvm.func"))) {
@@ -376,22 +481,8 @@ Offload *interp_offload_of(Comp *c, Op *op, Op *mod, Attr *kernel, uint32_t firs
       return NULL;
     }
   }
-  size_t index;
-  Image *img = image_find(in, mod, &index);
-  if (!img) {
-    size_t len = 0;
-    unsigned char *data = binary ? interp_binary_object(mod, &len) : compile_module(c, op, mod, &len);
-    if (!data) {
-      if (binary) {
-        ir_op_error(in->ctx, op, "%s: the gpu.binary has no object its handler selects", sym);
-        in->errors++;
-      }
-      return NULL;
-    }
-    img = image_add(in, mod, data, len, &index);
-  }
+  /* the parameters first: a launch that cannot be packed needs no image */
   Offload *o = ir_alloc(in->ctx, sizeof *o);
-  o->img_index = index;
   o->name = ir_intern(in->ctx, kernel->u.sym.path[1].s, kernel->u.sym.path[1].len).s;
   uint32_t n = 0;
   for (uint32_t i = 0; i < nargs; i++) {
@@ -407,6 +498,16 @@ Offload *interp_offload_of(Comp *c, Op *op, Op *mod, Attr *kernel, uint32_t firs
         o->params[o->nparams++] = (Param){.word = w + k, .bytes = 8};
     } else {
       uint8_t b = scalar_bytes(t);
+      if ((!b || interp_words(t) != 1) && launch) {
+        const Value *v = op->operands[first_arg + i];
+        ir_op_error(in->ctx, launch,
+                    "the body uses a value of type %s defined outside it, which cannot be passed to a kernel on the "
+                    "%s backend (only ranked memrefs, integers, floats, index and !llvm.ptr can)",
+                    ir_type_str(in->ctx, t), be_name(in->be));
+        ir_diag(in->ctx, DIAG_NOTE, v->def ? ir_op_loc(v->def) : v->loc, "the value is defined here");
+        in->errors++;
+        return NULL;
+      }
       if (!b || interp_words(t) != 1) {
         ir_op_error(in->ctx, op, "%s: argument %u of type %s cannot be passed to a kernel on the %s backend", sym, i,
                     ir_type_str(in->ctx, t), be_name(in->be));
@@ -418,8 +519,23 @@ Offload *interp_offload_of(Comp *c, Op *op, Op *mod, Attr *kernel, uint32_t firs
     w += interp_words(t);
   }
   o->nwords = w;
+  size_t index;
+  Image *img = image_find(in, mod, &index);
+  if (!img) {
+    size_t len = 0;
+    unsigned char *data = binary ? interp_binary_object(mod, &len) : compile_module(c, site, mod, launch, &len);
+    if (!data) {
+      if (binary) {
+        ir_op_error(in->ctx, op, "%s: the gpu.binary has no object its handler selects", sym);
+        in->errors++;
+      }
+      return NULL;
+    }
+    img = image_add(in, mod, data, len, &index);
+  }
+  o->img_index = index;
   o->img = img;
-  if (!check_entry(c, op, o, sym))
+  if (!check_entry(c, site, o, sym))
     return NULL;
   o->img = NULL; /* the table may move: launches find it by index */
   return o;
