@@ -1745,6 +1745,61 @@ static bool print_intr(Printer *pr, Op *op, const Default *defs) {
   return true;
 }
 
+/* fntype ::= operands attr-dict `:` function-type   (llvm.intr.coro.id, begin, save, free, end:
+ * MLIR's `functional-type(operands, results)` without parentheses around the operands) */
+bool parse_llvm_fntype(Parser *p, OpState *st) {
+  OperandRef *refs;
+  uint32_t n;
+  Type *fn;
+  if (!p_operand_list(p, &refs, &n) || !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+    return false;
+  const char *pos = p_tok(p)->text;
+  if (!p_type(p, &fn))
+    return false;
+  if (fn->kind != TY_FUNC || fn->u.fn.nin != n)
+    return p_error_at(p, pos, "expected a function type with %u inputs", n);
+  for (uint32_t i = 0; i < fn->u.fn.nout; i++)
+    st_add_result_type(p, st, fn->u.fn.out[i]);
+  return p_resolve_onto(p, st, refs, n, fn->u.fn.in, n);
+}
+
+bool print_llvm_fntype(Printer *pr, Op *op) {
+  if (op->props || op->nregions || op->nsuccs || !op->noperands || op->nresults != 1)
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, op->noperands);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : (", 4);
+  pr_value_types(pr, op->operands, op->noperands);
+  pr_strn(pr, ") -> ", 5);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
+/* coro_suspend ::= %save `,` %final attr-dict `:` type   (a !llvm.token and an i1; the result's
+ * type) */
+bool parse_llvm_coro_suspend(Parser *p, OpState *st) {
+  OperandRef r[2];
+  Type *t, *in[2] = {ir_type_simple(p_ctx(p), TY_LLVM_TOKEN), ir_type_int(p_ctx(p), 1, SIGNLESS)};
+  if (!p_operand(p, &r[0]) || !p_expect(p, TOK_COMMA, "','") || !p_operand(p, &r[1]) ||
+      !p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'") || !p_type(p, &t))
+    return false;
+  st_add_result_type(p, st, t);
+  return p_resolve_onto(p, st, r, 2, in, 2);
+}
+
+bool print_llvm_coro_suspend(Printer *pr, Op *op) {
+  if (op->props || op->nregions || op->nsuccs || op->noperands != 2 || op->nresults != 1 ||
+      op->operands[0]->type->kind != TY_LLVM_TOKEN || !ir_type_is_integer(op->operands[1]->type, 1))
+    return false;
+  pr_char(pr, ' ');
+  pr_values(pr, op->operands, 2);
+  pr_attr_dict(pr, op, NULL, false);
+  pr_strn(pr, " : ", 3);
+  pr_type(pr, op->results[0].type);
+  return true;
+}
+
 bool parse_llvm_intr(Parser *p, OpState *st) { return parse_intr(p, st, NULL); }
 bool print_llvm_intr(Printer *pr, Op *op) { return print_intr(pr, op, NULL); }
 bool parse_llvm_intr_fm(Parser *p, OpState *st) { return parse_intr(p, st, fm_defaults); }
