@@ -439,6 +439,19 @@ static int n_print_string(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   fwrite(p, 1, n, fr->in->out);
   return EX_NEXT;
 }
+/* the C library's puts and abort, which cf.assert lowers to (convert-cf-to-llvm): the message
+ * and a newline to the program's output, then the run ends with a located error */
+static int n_puts(Frame *fr, const Ins *call, Slot *args, Slot *res) {
+  if (n_print_string(fr, call, args, res) == EX_ERROR)
+    return EX_ERROR;
+  fputc('\n', fr->in->out);
+  res[0].i = 0;
+  return EX_NEXT;
+}
+static int n_abort(Frame *fr, const Ins *call, Slot *args, Slot *res) {
+  (void)args, (void)res;
+  return interp_error(fr, call, "the program called abort()");
+}
 /* printF16 and printBF16 take the value's bits, as lowered vector.print passes them */
 static int n_print_f16(Frame *fr, const Ins *call, Slot *args, Slot *res) {
   (void)call, (void)res;
@@ -492,6 +505,7 @@ static const struct {
   {"printOpen", n_print_open},       {"printClose", n_print_close},    {"printString", n_print_string},
   {"printCString", n_print_string},  {"rtclock", n_rtclock},           {"_mlir_ciface_nanoTime", n_nano_time},
   {"printF16", n_print_f16},         {"printBF16", n_print_bf16},      {"printFlops", n_print_flops},
+  {"puts", n_puts},                  {"abort", n_abort},
 };
 
 NativeFn interp_native_fn(Str name) {

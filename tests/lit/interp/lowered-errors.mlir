@@ -96,11 +96,11 @@ llvm.func @main() {
 }
 
 //--- unsupported.mlir
-llvm.func @puts(!llvm.ptr) -> i32
+llvm.func @getenv(!llvm.ptr) -> i32
 llvm.func @main() {
   %z = llvm.mlir.zero : !llvm.ptr
-  // NOTPROVIDED: unsupported.mlir:[[@LINE+1]]:8: error: 'llvm.call' op calls '@puts', a function the interpreter does not provide
-  %r = llvm.call @puts(%z) : (!llvm.ptr) -> i32
+  // NOTPROVIDED: unsupported.mlir:[[@LINE+1]]:8: error: 'llvm.call' op calls '@getenv', a function the interpreter does not provide
+  %r = llvm.call @getenv(%z) : (!llvm.ptr) -> i32
   // NOTPROVIDED: unsupported.mlir:[[@LINE+1]]:3: error: 'llvm.call' op a call without a flat callee symbol is not supported by the interpreter yet
   llvm.call %z() : !llvm.ptr, () -> ()
   llvm.return
