@@ -71,6 +71,7 @@ struct Func {
   uint32_t *arg_words, *res_words; /* words of each argument / result */
   NativeFn native;                 /* set for external functions the interpreter provides */
   bool compiled, compiling;
+  bool coroutine;                  /* its body calls llvm.intr.coro.begin (async.c) */
 };
 
 /* A memref.alloc block on the interpreter's heap list (memref.c). */
@@ -106,6 +107,7 @@ struct Interp {
   uint64_t nallocs;
   const char *mlir_opt;    /* InterpOptions.mlir_opt */
   struct OffloadState *offload; /* offload.c: device images loaded for launches on a GPU */
+  struct AsyncRt *async;   /* async.c: coroutines, the async runtime's objects and task queue */
 };
 
 /* The interpreter that embeds host h (the engine's KHost of an Interp). */
@@ -118,6 +120,7 @@ struct Frame {
   int32_t jump;   /* set by terminators: next block of the region, or -1 to leave it */
   Slot *ret;      /* where func.return writes the results */
   void *allocas;  /* memref.alloca blocks of this call, newest first (memref.c) */
+  struct Coro *coro; /* the coroutine this call began, or the one a resume runs (async.c) */
 };
 
 /* ---- compiling ------------------------------------------------------------------------------ */
@@ -139,8 +142,10 @@ bool interp_unsupported(Comp *c, Op *op, const char *what);
 
 /* ---- running -------------------------------------------------------------------------------- */
 
-/* Runs a region's blocks from its entry until a terminator leaves it. EX_ERROR or EX_NEXT. */
+/* Runs a region's blocks from its entry until a terminator leaves it. EX_ERROR or EX_NEXT.
+ * interp_run_body_at: from instruction ii of block bi (a resumed coroutine). */
 int interp_run_body(Frame *fr, const Body *b);
+int interp_run_body_at(Frame *fr, const Body *b, uint32_t bi, uint32_t ii);
 /* Calls fn with argument words args (in order) and result words res. */
 int interp_call(Interp *in, const Func *fn, const Ins *site, Slot *args, Slot *res);
 /* Reports a runtime error on the op of ins; returns EX_ERROR. */
@@ -241,6 +246,15 @@ NativeFn interp_native_fn(Str name);
  * freeing what it allocated */
 NativeFn interp_llvm_native_fn(Str name);
 void interp_llvm_free(Interp *in);
+/* async.c: the mlirAsyncRuntime* functions (NULL for another name); llvm.alloca in a coroutine
+ * (memory that outlives the ramp: size and align of an element); a call of a coroutine returns
+ * (its Coro is freed unless suspended); the task queue run to its end after the entry returned
+ * (EX_ERROR after a located error at site); freeing what is left at the end. */
+NativeFn interp_async_native_fn(Str name);
+bool interp_coro_alloca(Comp *c, Op *op, Ins *ins, uint64_t size, uint64_t align);
+void interp_coro_left(Frame *fr);
+int interp_async_drain(Interp *in, const Ins *site);
+void interp_async_free(Interp *in);
 
 #define IOP(name, fn) bool fn(Comp *c, Op *op, Ins *ins);
 #include "interp/ops.def"

@@ -141,6 +141,9 @@ bool interp_compile_func(Interp *in, Func *fn) {
   fn->compiling = true;
   Comp c = {in, fn, 0};
   Region *r = &fn->op->regions[0];
+  for (Block *b = r->first; b && !fn->coroutine; b = b->next)
+    for (Op *o = b->first; o && !fn->coroutine; o = o->next)
+      fn->coroutine = ir_str_eq(o->name, "llvm.intr.coro.begin");
   assign_region(&c, r);
   bool ok = interp_compile_body(&c, r, &fn->body);
   /* block ids were used as indices; values keep their slots */
@@ -170,14 +173,17 @@ int interp_error(Frame *fr, const Ins *ins, const char *fmt, ...) {
   return EX_ERROR;
 }
 
-int interp_run_body(Frame *fr, const Body *body) {
-  uint32_t bi = 0;
+int interp_run_body(Frame *fr, const Body *body) { return interp_run_body_at(fr, body, 0, 0); }
+
+int interp_run_body_at(Frame *fr, const Body *body, uint32_t bi, uint32_t first) {
   if (!body->nblocks)
     return EX_NEXT;
   for (;;) {
     const Block1 *b = &body->blocks[bi];
     int r = EX_NEXT, why;
-    for (uint32_t i = 0; i < b->n && r == EX_NEXT; i++) {
+    uint32_t i0 = first;
+    first = 0;
+    for (uint32_t i = i0; i < b->n && r == EX_NEXT; i++) {
       if (!interp_step(fr->in) && (why = interp_budget_more(fr->in)) != BUDGET_OK)
         return interp_budget_stop(fr, &b->ins[i], why);
       r = b->ins[i].fn(fr, &b->ins[i]);
@@ -193,7 +199,7 @@ int interp_run_body(Frame *fr, const Body *body) {
 }
 
 int interp_call(Interp *in, const Func *fn, const Ins *site, Slot *args, Slot *res) {
-  Frame fr = {in, NULL, fn, -1, res, NULL};
+  Frame fr = {in, NULL, fn, -1, res, NULL, NULL};
   if (fn->native)
     return fn->native(&fr, site, args, res);
   if (!fn->compiled && !interp_compile_func(in, (Func *)fn))
@@ -223,6 +229,8 @@ int interp_call(Interp *in, const Func *fn, const Ins *site, Slot *args, Slot *r
   int r = interp_run_body(&fr, &fn->body);
   in->sp = sp;
   in->depth--;
+  if (fr.coro)
+    interp_coro_left(&fr);
   interp_free_allocas(&fr, NULL);
   if (s != small)
     free(s);
@@ -748,6 +756,8 @@ static void *run_main(void *arg) {
   char top;
   r->in->stack_lo = (uintptr_t)&top - RUN_STACK + STACK_MARGIN;
   r->status = interp_call(r->in, r->fn, r->site, NULL, r->res);
+  if (r->status != EX_ERROR) /* the async runtime's tasks still queued run, as its pool at exit */
+    r->status = interp_async_drain(r->in, r->site);
   return NULL;
 }
 
@@ -776,7 +786,7 @@ unsigned interp_run(Interp *in, const char *entry) {
   if (attr_ok && !pthread_attr_setstacksize(&attr, RUN_STACK) && !pthread_create(&t, &attr, run_main, &r))
     pthread_join(t, NULL);
   else /* no thread to be had: this thread's stack, with the depth limit alone */
-    r.status = interp_call(in, fn, &site, NULL, res);
+    run_main(&r);
   if (attr_ok)
     pthread_attr_destroy(&attr);
   in->stack_lo = 0;
@@ -794,6 +804,7 @@ void interp_destroy(Interp *in) {
   interp_gpu_free(in);
   interp_free_globals(in);
   interp_free_heap(in);
+  interp_async_free(in);
   interp_llvm_free(in);
   free(in->funcs);
   free(in);

@@ -366,9 +366,18 @@ bool c_addressof(Comp *c, Op *op, Ins *ins) {
   if (!name || name->kind != ATTR_SYMREF || name->u.sym.n != 1)
     return interp_unsupported(c, op, "this form of llvm.mlir.addressof");
   Op *g = ir_symbol_lookup(c->in->module, name->u.sym.path[0]);
+  Func *fn = g && !ir_str_eq(g->name, "llvm.mlir.global") ? interp_func(c->in, name->u.sym.path[0]) : NULL;
+  if (fn) { /* a function's address is its Func: what the async runtime calls back (async.c) */
+    Slot *w = ir_alloc(c->in->ctx, sizeof *w);
+    w->p = fn;
+    ins->a = 1;
+    ins->aux = w;
+    ins->fn = x_words;
+    return true;
+  }
   if (!g || !ir_str_eq(g->name, "llvm.mlir.global"))
     return interp_unsupported(c, op,
-                              g ? "the address of a function" : "the address of an unknown symbol");
+                              g ? "the address of this symbol" : "the address of an unknown symbol");
   char *p = global_storage(c, g, ins);
   if (!p)
     return false;
@@ -534,6 +543,8 @@ bool c_llvm_alloca(Comp *c, Op *op, Ins *ins) {
   ins->a = (uint32_t)pow2_at_least(align < 8 ? 8 : align);
   ins->imm.i = (int64_t)l.size;
   ins->fn = x_alloca;
+  if (c->fn && c->fn->coroutine) /* the stack unwinds when the ramp returns: the heap, then */
+    return interp_coro_alloca(c, op, ins, l.size, ins->a);
   return true;
 }
 

@@ -11,7 +11,8 @@ enum {
   R_CONST,
   R_DEVICE,
   R_SHARED, /* device memory the host may touch too (gpu.alloc host_shared, mgpuMemAlloc's isHostShared) */
-  R_MEMREF  /* memref.alloc, alloca, global: memref.c owns it */
+  R_MEMREF, /* memref.alloc, alloca, global: memref.c owns it */
+  R_ASYNC   /* an async value's storage: async.c owns it */
 };
 static inline bool interp_low_is_device(int kind) { return kind == R_DEVICE || kind == R_SHARED; }
 

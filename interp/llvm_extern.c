@@ -128,6 +128,7 @@ static const char *kind_name(int kind) {
   case R_DEVICE: return "device allocation";
   case R_SHARED: return "host-shared allocation";
   case R_MEMREF: return "memref allocation";
+  case R_ASYNC: return "async value's storage";
   default: return "global";
   }
 }
@@ -828,6 +829,9 @@ static const struct {
 };
 
 NativeFn interp_llvm_native_fn(Str name) {
+  NativeFn async = interp_async_native_fn(name);
+  if (async)
+    return async;
   for (size_t i = 0; i < sizeof natives / sizeof natives[0]; i++)
     if (ir_str_eq(name, natives[i].name))
       return natives[i].fn;
