@@ -12,10 +12,13 @@
 #   - lowered with `mlir-opt -gpu-lower-to-nvvm-pipeline="cubin-format=isa ..."` in place of the
 #     RUN line's pipeline, keeping the cubin-chip and cubin-features it names (a chip named
 #     without features gets the oldest PTX ISA that chip needs: mlir-opt 22 targets PTX 6.0,
-#     which sm_75 and later reject; when the RUN line lowers the async dialect, the async passes
+#     which sm_75 and later reject; when the RUN line has -gpu-async-region, the test is outlined
+#     and made async first, since gpu-to-llvm lowers only the async forms of gpu.alloc and
+#     gpu.memcpy inside async.execute; when it lowers the async dialect, the async passes
 #     follow), so its kernels become PTX;
 #   - run twice on the lowered file: `mlir-runner --shared-libs=libmgpusim.so,<runner utils>`
-#     (column mlir-runner) and `gpuinterp` (column gpuinterp), each output checked with FileCheck
+#     (and the async runtime when the RUN line names it; the RUN line's -O level, without which
+#     the coroutines the async passes make do not compile) (column mlir-runner) and `gpuinterp` (column gpuinterp), each output checked with FileCheck
 #     against the test's own CHECK lines (and --check-prefix, if the RUN line names one).
 # A run passes when it exits 0 and FileCheck accepts its output (when the RUN line checks it at all).
 # Exit status: 1 if any run failed.
@@ -155,8 +158,12 @@ def one(test, work):
     entry = re.search(r"-?-entry-point-result=(\w+)", cmd)
     ename = re.search(r"\s-e\s+(\w+)", cmd)
     lowered = os.path.join(work, "lowered.mlir")
-    lower = [opt, test, '-gpu-lower-to-nvvm-pipeline=' + " ".join(opts), "-o", lowered]
-    rc, out = run(lower)
+    source, rc, out = test, 0, ""
+    if "-gpu-async-region" in cmd:
+        source = os.path.join(work, "async-region.mlir")
+        rc, out = run([opt, test, "-gpu-kernel-outlining", "-gpu-async-region", "-o", source])
+    if rc == 0:
+        rc, out = run([opt, source, '-gpu-lower-to-nvvm-pipeline=' + " ".join(opts), "-o", lowered])
     if rc == 0 and "async-to-async-runtime" in cmd:
         rc, out = run([opt, lowered] + ASYNC_PASSES + ["-o", lowered + ".async"])
         if rc == 0:
@@ -168,8 +175,10 @@ def one(test, work):
     if "async_runtime" in cmd:
         libs.append(lib + "/libmlir_async_runtime.so.22.1")
     libs.append(mgpusim)
+    olevel = re.search(r"\s(-O[0-3])\b", cmd)
     rcmd = [runner, lowered, "--entry-point-result=" + (entry.group(1) if entry else "void"),
-            "--shared-libs=" + ",".join(libs)] + (["-e", ename.group(1)] if ename else [])
+            "--shared-libs=" + ",".join(libs)] + (["-e", ename.group(1)] if ename else []) + \
+           ([olevel.group(1)] if olevel else [])
     results, reasons = [], []
     for name, c in (("mlir-runner", rcmd), ("gpuinterp", [gpuinterp, lowered])):
         rc, out = run(c)
