@@ -3774,24 +3774,45 @@ static int x_vprintf(KFrame *f, const KIns *k) {
   return r;
 }
 
-/* call __assertfail, (message, file, line, function, charsize): the first active thread's
- * failed assertion is the launch's error */
+/* __assertfail's strings (message, file, function: STR_MAX bytes each from s) and line for lane l */
+static bool assert_args(KFrame *f, const KIns *k, const PCall *c, uint32_t l, char *s, unsigned *line) {
+  *line = (unsigned)priv_word(f, l, c->arg_off[2], 4);
+  return read_str(f, k, l, priv_word(f, l, c->arg_off[0], 8), s) &&
+         read_str(f, k, l, priv_word(f, l, c->arg_off[1], 8), s + STR_MAX) &&
+         read_str(f, k, l, priv_word(f, l, c->arg_off[3], 8), s + 2 * STR_MAX);
+}
+
+/* call __assertfail, (message, file, line, function, charsize): every active thread prints the
+ * line CUDA's device runtime prints, in thread order, as device output; the first one's failed
+ * assertion is the launch's error */
 static int x_assertfail(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   const PCall *c = p->call;
-  uint32_t l = f->act[0];
-  char *s = malloc(3 * STR_MAX);
-  if (!s)
-    return kernel_error(f, k, l, "assertion failed");
-  if (!read_str(f, k, l, priv_word(f, l, c->arg_off[0], 8), s) ||
-      !read_str(f, k, l, priv_word(f, l, c->arg_off[1], 8), s + STR_MAX) ||
-      !read_str(f, k, l, priv_word(f, l, c->arg_off[3], 8), s + 2 * STR_MAX)) {
+  char *s = malloc(3 * STR_MAX), *out = malloc(STR_MAX);
+  unsigned line;
+  if (!s || !out) {
     free(s);
-    return EX_ERROR;
+    free(out);
+    return kernel_error(f, k, f->act[0], "assertion failed");
   }
-  unsigned line = (unsigned)priv_word(f, l, c->arg_off[2], 4);
-  kernel_error(f, k, l, "assertion failed: %s (%s:%u, in %s)", s, s + STR_MAX, line, s + 2 * STR_MAX);
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i], t, bid[3];
+    if (!assert_args(f, k, c, l, s, &line)) {
+      free(s);
+      free(out);
+      return EX_ERROR;
+    }
+    kernel_lane_block(f, l, &t, bid);
+    int n = snprintf(out, STR_MAX,
+                     "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", s + STR_MAX,
+                     line, s + 2 * STR_MAX, bid[0], bid[1], bid[2], t % f->bdim[0], t / f->bdim[0] % f->bdim[1],
+                     t / (f->bdim[0] * f->bdim[1]), s);
+    kernel_print(f, out, n < 0 ? 0 : n >= STR_MAX ? STR_MAX - 1 : (size_t)n);
+  }
+  if (assert_args(f, k, c, f->act[0], s, &line))
+    kernel_error(f, k, f->act[0], "assertion failed: %s (%s:%u, in %s)", s, s + STR_MAX, line, s + 2 * STR_MAX);
   free(s);
+  free(out);
   return EX_ERROR;
 }
 

@@ -1,8 +1,9 @@
 // cf.assert and gpu.printf in a gpu.func, through mlir-opt's NVVM pipeline to PTX (a call of
 // __assertfail, and of vprintf with its packed arguments), run by the PTX kernel engine: with
 // n = 4 every thread passes the assertion and prints (%lld of an index, %d of an i8, %f of an
-// f32); with n = 2 threads 2 and 3 fail it and the launch fails at the call, naming the
-// assertion's message, file and line and the first thread that failed it.
+// f32); with n = 2 threads 2 and 3 fail it, each printing the line CUDA's device runtime prints,
+// and the launch fails at the call, naming the assertion's message, file and line and the first
+// thread that failed it.
 
 // RUN: %mlir_opt %s -gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-features=+ptx80 cubin-format=isa" > %t.ptx.mlir
 // RUN: %gpuinterp %t.ptx.mlir | FileCheck %s --check-prefix=PASS
@@ -16,6 +17,8 @@
 
 // FAIL: t 0 of 2: 2, 0.500000
 // FAIL-NEXT: t 1 of 2: 2, 1.500000
+// FAIL-NEXT: {{^.*}}exec-assert.mlir:[[#LINE:@LINE+16]]: (unknown): block: [0,0,0], thread: [2,0,0] Assertion `thread id below n` failed.
+// FAIL-NEXT: {{^.*}}exec-assert.mlir:[[#LINE]]: (unknown): block: [0,0,0], thread: [3,0,0] Assertion `thread id below n` failed.
 // FAIL-NEXT: {{^}}@kernels.ptx:{{[0-9]+}}:{{[0-9]+}}: error: 'call.uni' op assertion failed: thread id below n ({{.*}}exec-assert.mlir:[[@LINE+14]], in {{.*}}) (thread (2, 0, 0) of block (0, 0, 0))
 // FAIL-NEXT: call.uni __assertfail
 // FAIL: note: in the kernel launched here
