@@ -187,7 +187,9 @@ def one(test, work):
             results.append("PASS")
         else:
             results.append("FAIL")
-            reasons.append("%s: %s" % (name, reason_of(out, work, fc) if rc != 0 else reason_of("", work, fc)))
+            # an output FileCheck accepts from a run that exits non-zero: say so before its error
+            matched = "exit %d, output matches: " % rc if rc != 0 and ok and "FileCheck" in cmd else ""
+            reasons.append("%s: %s%s" % (name, matched, reason_of(out, work, fc) if rc != 0 else reason_of("", work, fc)))
     return (results[0], results[1], reasons)
 
 
