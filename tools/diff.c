@@ -22,10 +22,13 @@
  * follows the graph's width (the ops that may run at once), not its length, and the clocks cost
  * nodes x width. Two checks:
  *   - lost ordering: for every pair of conflicting accesses the reference orders, the lowered
- *     ops at the same sites must be ordered the same way. Accesses are indexed per buffer in
- *     submission order; a new access is compared with earlier overlapping ones back to the last
- *     write that covers it (a read with the writes only, along links), which is enough: the reference is race-free, so what lies before
- *     that write is ordered before it, and the lowered form's own order composes the same way.
+ *     ops at the same sites must be ordered the same way. Each buffer's accesses are taken in
+ *     submission order against a frontier per range of bytes (a treap by offset): the last plain
+ *     write and the reads and atomics since it, less those the lowered form orders before a
+ *     newer one of their kind. That is enough: the reference is race-free, so any conflicting
+ *     pair is joined through the plain writes of its bytes by pairs so compared, and the lowered
+ *     form's own order composes along the same path. GPUINTERP_DIFF_ORACLE=1 checks the verdict
+ *     against all pairs (lost_ordering_oracle).
  *   - lost concurrency: the lowered form orders two device ops the reference leaves concurrent.
  *     Any such pair has an edge of the lowered graph on its path that the reference lacks, so
  *     checking each edge suffices, which also names the call responsible: an op->op edge (one
@@ -382,6 +385,9 @@ typedef struct Checker {
   bool seen_zero;
   Sites *names;  /* names the program's ops in messages (tools/sites.c) */
   char lo_what[64];
+  bool oracle, oracle_stats; /* GPUINTERP_DIFF_ORACLE: lost_ordering_oracle checks the ordering check */
+  uint64_t *order_found;     /* with it: every pair the ordering check found, node << 32 | node */
+  size_t norder_found, caporder_found;
 } Checker;
 
 static bool once(Checker *C, unsigned kind, uint32_t a, uint32_t b) {
@@ -1121,67 +1127,322 @@ static const char *call_of(const char *loc) {
   return sp ? sp + 1 : "";
 }
 
-static void lost_ordering(Checker *C, Graph *H, Graph *L) {
-  char na[128], nb[128], where[1100];
-  size_t *prevw = NULL, capw = 0;
-  for (size_t b = 0; b < H->nbuffers; b++) {
-    Acc *acc = H->bufacc[b];
-    size_t n = H->nbufacc[b];
-    /* prevw[j]: 1 + the index of the last write before access j, 0 if none. A read is compared
-     * with the writes only, so walks these links, not the reads between (same pairs, same order) */
-    if (n > capw) {
-      capw = n;
-      prevw = xrealloc(prevw, capw * sizeof *prevw);
-    }
-    for (size_t j = 0, last = 0; j < n; j++) {
-      prevw[j] = last;
-      if (acc[j].write)
-        last = j + 1;
-    }
-    for (size_t j = 0; j < n; j++) {
-      Acc *y = &acc[j];
-      for (size_t i = j; (i = y->write ? (i ? i - 1 : SIZE_MAX) : prevw[i] - 1) != SIZE_MAX;) {
-        Acc *x = &acc[i];
-        if (x->node == y->node)
-          continue;
-        bool overlap = x->off < y->off + y->size && y->off < x->off + x->size;
-        if (!overlap || (!x->write && !y->write) || (x->atomic && y->atomic))
-          continue;
-        if (!before(H, x->node, y->node))
-          continue; /* a race of the reference: reported as such */
-        const Node *hx = &H->v[x->node], *hy = &H->v[y->node];
-        uint32_t lx = match_get(L, hx->site, hx->occ), ly = match_get(L, hy->site, hy->occ);
-        if (lx != UINT32_MAX && ly != UINT32_MAX && !before(L, lx, ly) &&
-            once(C, 10, hx->site, hy->site)) {
-          once(C, 8, hx->site, hy->site); /* the lowered form's race on them says the same */
-          once(C, 8, hy->site, hx->site);
-          report(C, DIAG_ERROR, hy->site,
-                 "the lowering lost the ordering of %s at %s and %s here: the program orders them (both touch bytes [%" PRIu64 ", %" PRIu64 ") of one buffer), the lowered program does not",
-                 op_name(C, hx->site, na, sizeof na), site_text(C, hx->site, where, sizeof where),
-                 op_name(C, hy->site, nb, sizeof nb),
-                 x->off > y->off ? x->off : y->off,
-                 x->off + x->size < y->off + y->size ? x->off + x->size : y->off + y->size);
-          report(C, DIAG_NOTE, hx->site, "%s is here", na);
-          const Node *a = &L->v[lx], *bb = &L->v[ly];
-          if (before(L, ly, lx))
-            ir_diag(C->hi.ctx, DIAG_NOTE, NULL, "the lowered program runs them in the opposite order");
-          else if (a->stream && bb->stream && a->stream != bb->stream)
-            ir_diag(C->hi.ctx, DIAG_NOTE, NULL,
-                    "in the lowered program %s runs on stream %" PRIu64 " and %s on stream %" PRIu64
-                    ", with no mgpuStreamWaitEvent between them",
-                    a->call[0] ? a->call : na, a->stream, bb->call[0] ? bb->call : nb, bb->stream);
-          else
-            ir_diag(C->hi.ctx, DIAG_NOTE, NULL, "in the lowered program nothing orders %s and %s",
-                    a->call[0] ? a->call : na, bb->call[0] ? bb->call : nb);
-          witness(C, "serial");
-        }
-        /* an earlier write that covers y orders everything before it */
-        if (x->write && x->off <= y->off && x->off + x->size >= y->off + y->size)
-          break;
-      }
+/* ---- lost ordering ------------------------------------------------------------------------- */
+
+/* The check walks each buffer's accesses in node order (a topological order of the reference)
+ * and keeps, for every range of bytes, what a later access must be ordered after: the last plain
+ * write and the reads and atomics since it (a frontier, as FastTrack keeps a location's last
+ * write and read set). A new access is compared with the frontier of the bytes it touches: a
+ * plain write with all of it, a read with the write and the atomics, an atomic with the write
+ * and the reads (two atomics do not conflict). Since the reference is race-free, every
+ * conflicting pair it has is joined by a path of such compared pairs (through the plain writes
+ * of its bytes), and the lowered form's order composes along the path: if it orders every
+ * compared pair, it orders them all, and where it does not, a compared pair shows it. A read
+ * (an atomic) that the lowered form orders before a newer one of its kind leaves the frontier:
+ * what is ordered after the newer is ordered after it too, so the sets hold no two reads the
+ * lowered form orders, at most its width. The ranges are a treap by offset, split where an
+ * access begins and ends, so an access costs the log of the buffer's ranges plus the ranges it
+ * touches, and a kernel's many separate ranges (a strided access) cost one lookup each, not a
+ * walk over all the earlier ones. */
+
+typedef struct Touch {
+  uint32_t node, lnode; /* the reference's node, its match in the lowered form (UINT32_MAX: none) */
+  uint64_t off, size;   /* the whole access, for the message */
+  bool atomic;          /* in a frontier's set: an atomic, else a read */
+} Touch;
+
+typedef struct Seg {    /* bytes [lo, hi) of a buffer: a treap node, by lo */
+  uint64_t lo, hi;
+  uint32_t left, right; /* index + 1 into the pool, 0 for none */
+  uint32_t prio;
+  bool has_w;
+  Touch w;              /* the last plain write */
+  Touch *set;           /* the reads and atomics since it */
+  uint32_t nset, capset;
+} Seg;
+
+typedef struct Frontier {
+  Seg *s;               /* the pool; s[i - 1] is node i */
+  size_t n, cap;
+  uint32_t *freed;      /* nodes to reuse */
+  size_t nfreed, capfreed;
+  uint32_t rng;
+  uint32_t *walk, *stack; /* scratch: the nodes of a range in order, an in-order walk's stack */
+  size_t nwalk, capwalk, nstack, capstack;
+} Frontier;
+
+#define SEG(F, i) (&(F)->s[(i) - 1])
+
+static uint32_t seg_new(Frontier *F, uint64_t lo, uint64_t hi) {
+  uint32_t i;
+  if (F->nfreed) {
+    i = F->freed[--F->nfreed];
+  } else {
+    PUSH(F->s, F->n, F->cap, ((Seg){0}));
+    i = (uint32_t)F->n;
+  }
+  F->rng ^= F->rng << 13;
+  F->rng ^= F->rng >> 17;
+  F->rng ^= F->rng << 5;
+  *SEG(F, i) = (Seg){.lo = lo, .hi = hi, .prio = F->rng};
+  return i;
+}
+
+static void seg_drop(Frontier *F, uint32_t i) {
+  free(SEG(F, i)->set);
+  SEG(F, i)->set = NULL;
+  PUSH(F->freed, F->nfreed, F->capfreed, i);
+}
+
+/* A copy of node i's state for bytes [lo, hi). */
+static uint32_t seg_copy(Frontier *F, uint32_t i, uint64_t lo, uint64_t hi) {
+  uint32_t c = seg_new(F, lo, hi);
+  Seg *s = SEG(F, i), *t = SEG(F, c);
+  t->has_w = s->has_w;
+  t->w = s->w;
+  if (s->nset) {
+    t->set = xrealloc(NULL, s->nset * sizeof *t->set);
+    memcpy(t->set, s->set, s->nset * sizeof *t->set);
+    t->nset = t->capset = s->nset;
+  }
+  return c;
+}
+
+/* t split into the nodes with lo < key (*a) and the others (*b). */
+static void seg_split(Frontier *F, uint32_t t, uint64_t key, uint32_t *a, uint32_t *b) {
+  uint32_t *pa = a, *pb = b;
+  while (t) {
+    Seg *s = SEG(F, t);
+    if (s->lo < key) {
+      *pa = t;
+      pa = &s->right;
+      t = s->right;
+    } else {
+      *pb = t;
+      pb = &s->left;
+      t = s->left;
     }
   }
-  free(prevw);
+  *pa = *pb = 0;
+}
+
+/* a and b joined, every lo of a below every lo of b. */
+static uint32_t seg_merge(Frontier *F, uint32_t a, uint32_t b) {
+  uint32_t root = 0, *p = &root;
+  while (a && b) {
+    if (SEG(F, a)->prio >= SEG(F, b)->prio) {
+      *p = a;
+      p = &SEG(F, a)->right;
+      a = SEG(F, a)->right;
+    } else {
+      *p = b;
+      p = &SEG(F, b)->left;
+      b = SEG(F, b)->left;
+    }
+  }
+  *p = a ? a : b;
+  return root;
+}
+
+/* The node of t with the highest lo, or 0. */
+static uint32_t seg_last(Frontier *F, uint32_t t) {
+  while (t && SEG(F, t)->right)
+    t = SEG(F, t)->right;
+  return t;
+}
+
+/* F->walk = t's nodes in order. */
+static void seg_walk(Frontier *F, uint32_t t) {
+  F->nwalk = F->nstack = 0;
+  while (t || F->nstack) {
+    while (t) {
+      PUSH(F->stack, F->nstack, F->capstack, t);
+      t = SEG(F, t)->left;
+    }
+    t = F->stack[--F->nstack];
+    PUSH(F->walk, F->nwalk, F->capwalk, t);
+    t = SEG(F, t)->right;
+  }
+}
+
+/* y joins set s (reads with reads, atomics with atomics), less those the lowered form orders
+ * before it; it stays out if the lowered form orders it before one of them. */
+static void set_add(Graph *L, Seg *s, const Touch *y) {
+  if (y->lnode == UINT32_MAX)
+    return; /* no pair with it is compared */
+  uint32_t j = 0;
+  bool keep = true;
+  for (uint32_t i = 0; i < s->nset; i++) {
+    Touch *x = &s->set[i];
+    if (x->atomic == y->atomic && keep && (x->lnode == y->lnode || before(L, y->lnode, x->lnode)))
+      keep = false;
+    if (x->atomic == y->atomic && before(L, x->lnode, y->lnode))
+      continue;
+    s->set[j++] = *x;
+  }
+  s->nset = j;
+  if (keep) {
+    if (s->nset == s->capset) {
+      s->capset = s->capset ? 2 * s->capset : 2;
+      s->set = xrealloc(s->set, s->capset * sizeof *s->set);
+    }
+    s->set[s->nset++] = *y;
+  }
+}
+
+/* The reference orders x before y, two conflicting accesses of one buffer: does the lowering? */
+static void order_pair(Checker *C, Graph *H, Graph *L, const Touch *x, const Touch *y) {
+  if (x->node == y->node || !before(H, x->node, y->node))
+    return; /* one op; or a race of the reference, reported as such */
+  uint32_t lx = x->lnode, ly = y->lnode;
+  if (lx == UINT32_MAX || ly == UINT32_MAX || before(L, lx, ly))
+    return;
+  if (C->oracle)
+    PUSH(C->order_found, C->norder_found, C->caporder_found, ((uint64_t)x->node << 32 | y->node));
+  const Node *hx = &H->v[x->node], *hy = &H->v[y->node];
+  if (!once(C, 10, hx->site, hy->site))
+    return;
+  char na[128], nb[128], where[1100];
+  once(C, 8, hx->site, hy->site); /* the lowered form's race on them says the same */
+  once(C, 8, hy->site, hx->site);
+  report(C, DIAG_ERROR, hy->site,
+         "the lowering lost the ordering of %s at %s and %s here: the program orders them (both touch bytes [%" PRIu64 ", %" PRIu64 ") of one buffer), the lowered program does not",
+         op_name(C, hx->site, na, sizeof na), site_text(C, hx->site, where, sizeof where),
+         op_name(C, hy->site, nb, sizeof nb),
+         x->off > y->off ? x->off : y->off,
+         x->off + x->size < y->off + y->size ? x->off + x->size : y->off + y->size);
+  report(C, DIAG_NOTE, hx->site, "%s is here", na);
+  const Node *a = &L->v[lx], *bb = &L->v[ly];
+  if (before(L, ly, lx))
+    ir_diag(C->hi.ctx, DIAG_NOTE, NULL, "the lowered program runs them in the opposite order");
+  else if (a->stream && bb->stream && a->stream != bb->stream)
+    ir_diag(C->hi.ctx, DIAG_NOTE, NULL,
+            "in the lowered program %s runs on stream %" PRIu64 " and %s on stream %" PRIu64
+            ", with no mgpuStreamWaitEvent between them",
+            a->call[0] ? a->call : na, a->stream, bb->call[0] ? bb->call : nb, bb->stream);
+  else
+    ir_diag(C->hi.ctx, DIAG_NOTE, NULL, "in the lowered program nothing orders %s and %s",
+            a->call[0] ? a->call : na, bb->call[0] ? bb->call : nb);
+  witness(C, "serial");
+}
+
+/* Access y (of node y->node, in node order) against the frontier of its bytes, which it then
+ * joins; returns the new root. */
+static uint32_t frontier_access(Checker *C, Graph *H, Graph *L, Frontier *F, uint32_t root,
+                                const Touch *y, bool write) {
+  uint64_t lo = y->off, hi = y->off + y->size;
+  uint32_t a, m, c;
+  seg_split(F, root, lo, &a, &m);
+  uint32_t t = seg_last(F, a);
+  if (t && SEG(F, t)->hi > lo) { /* a range across lo: its part from lo on goes to m */
+    uint32_t u = seg_copy(F, t, lo, SEG(F, t)->hi);
+    SEG(F, t)->hi = lo;
+    m = seg_merge(F, u, m);
+  }
+  seg_split(F, m, hi, &m, &c);
+  t = seg_last(F, m);
+  if (t && SEG(F, t)->hi > hi) {
+    uint32_t u = seg_copy(F, t, hi, SEG(F, t)->hi);
+    SEG(F, t)->hi = hi;
+    c = seg_merge(F, u, c);
+  }
+  seg_walk(F, m);
+  bool plain = write && !y->atomic;
+  for (size_t k = 0; k < F->nwalk; k++) {
+    Seg *s = SEG(F, F->walk[k]);
+    if (s->has_w)
+      order_pair(C, H, L, &s->w, y);
+    for (uint32_t i = 0; i < s->nset; i++)
+      if (plain || s->set[i].atomic != y->atomic)
+        order_pair(C, H, L, &s->set[i], y);
+  }
+  if (plain) { /* y is all that later accesses of these bytes must follow */
+    for (size_t k = 0; k < F->nwalk; k++)
+      seg_drop(F, F->walk[k]);
+    m = seg_new(F, lo, hi);
+    SEG(F, m)->has_w = true;
+    SEG(F, m)->w = *y;
+  } else { /* y joins every range's set, and bytes no one touched yet get a range */
+    Touch ty = *y;
+    ty.atomic = write;
+    m = 0;
+    uint64_t at = lo;
+    for (size_t k = 0; k <= F->nwalk; k++) {
+      uint32_t i = k < F->nwalk ? F->walk[k] : 0;
+      uint64_t next = i ? SEG(F, i)->lo : hi;
+      if (next > at) {
+        uint32_t g = seg_new(F, at, next);
+        set_add(L, SEG(F, g), &ty);
+        SEG(F, g)->left = SEG(F, g)->right = 0;
+        m = seg_merge(F, m, g);
+      }
+      if (!i)
+        break;
+      set_add(L, SEG(F, i), &ty);
+      at = SEG(F, i)->hi;
+      SEG(F, i)->left = SEG(F, i)->right = 0;
+      m = seg_merge(F, m, i);
+    }
+  }
+  return seg_merge(F, seg_merge(F, a, m), c);
+}
+
+static void lost_ordering(Checker *C, Graph *H, Graph *L) {
+  Frontier F = {.rng = 2463534242u};
+  for (size_t b = 0; b < H->nbuffers; b++) {
+    uint32_t root = 0;
+    for (size_t j = 0; j < H->nbufacc[b]; j++) {
+      const Acc *x = &H->bufacc[b][j];
+      const Node *hx = &H->v[x->node];
+      Touch y = {x->node, match_get(L, hx->site, hx->occ), x->off, x->size, x->atomic};
+      root = frontier_access(C, H, L, &F, root, &y, x->write);
+    }
+    for (size_t i = 1; i <= F.n; i++)
+      free(SEG(&F, i)->set);
+    F.n = F.nfreed = 0;
+  }
+  free(F.s);
+  free(F.freed);
+  free(F.walk);
+  free(F.stack);
+}
+
+/* GPUINTERP_DIFF_ORACLE=1: every pair of conflicting accesses compared, the textbook check
+ * lost_ordering is pruned from; O(accesses^2), for tests. The verdicts must agree: lost_ordering
+ * found a pair iff there is one, and every pair it found is one. */
+static void lost_ordering_oracle(Checker *C, Graph *H, Graph *L) {
+  size_t lost = 0;
+  uint64_t first = 0;
+  for (size_t b = 0; b < H->nbuffers; b++) {
+    const Acc *acc = H->bufacc[b];
+    for (size_t j = 0; j < H->nbufacc[b]; j++)
+      for (size_t i = 0; i < j; i++) {
+        const Acc *x = &acc[i], *y = &acc[j];
+        if (x->node == y->node || !(x->off < y->off + y->size && y->off < x->off + x->size) ||
+            (!x->write && !y->write) || (x->atomic && y->atomic) || !before(H, x->node, y->node))
+          continue;
+        const Node *hx = &H->v[x->node], *hy = &H->v[y->node];
+        uint32_t lx = match_get(L, hx->site, hx->occ), ly = match_get(L, hy->site, hy->occ);
+        if (lx != UINT32_MAX && ly != UINT32_MAX && !before(L, lx, ly) && !lost++)
+          first = (uint64_t)x->node << 32 | y->node;
+      }
+  }
+  for (size_t k = 0; k < C->norder_found; k++) {
+    uint32_t x = (uint32_t)(C->order_found[k] >> 32), y = (uint32_t)C->order_found[k];
+    if (!before(H, x, y) || before(L, match_get(L, H->v[x].site, H->v[x].occ),
+                                   match_get(L, H->v[y].site, H->v[y].occ))) {
+      fprintf(stderr, "gpuinterp: diff oracle: the ordering check reports nodes %u and %u, which are no lost ordering\n", x, y);
+      abort();
+    }
+  }
+  if (!lost != !C->norder_found) {
+    fprintf(stderr, "gpuinterp: diff oracle: the ordering check found %zu lost orderings, the reference %zu "
+            "(first: nodes %u and %u)\n", C->norder_found, lost, (uint32_t)(first >> 32), (uint32_t)first);
+    abort();
+  }
+  if (C->oracle_stats)
+    fprintf(stderr, "gpuinterp: diff oracle: %zu lost orderings, %zu found by the ordering check, the verdicts agree\n",
+            lost, C->norder_found);
 }
 
 static void lost_concurrency_pair(Checker *C, const Node *u, const Node *v, const char *why) {
@@ -1363,6 +1624,9 @@ static int against_backend(Checker *C) {
 int diff_run(const DiffOptions *o) {
   Checker C = {0};
   C.o = o;
+  const char *orc = getenv("GPUINTERP_DIFF_ORACLE");
+  C.oracle = orc && *orc && strcmp(orc, "0");
+  C.oracle_stats = orc && !strcmp(orc, "stats");
   int status = load(&C);
   if (status)
     goto done;
@@ -1403,6 +1667,8 @@ int diff_run(const DiffOptions *o) {
         graph_build(&H, hs.rec, &C.sites);
         graph_build(&L, ls.rec, &C.sites);
         lost_ordering(&C, &H, &L);
+        if (C.oracle)
+          lost_ordering_oracle(&C, &H, &L);
         lost_concurrency(&C, &H, &L);
         graph_free(&H);
         graph_free(&L);
@@ -1440,6 +1706,7 @@ done:
   free((char *)C.witness);
   free(C.site_op);
   free(C.seen);
+  free(C.order_found);
   sites_free(&C.sites);
   return status;
 }

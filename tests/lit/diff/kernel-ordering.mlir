@@ -2,19 +2,25 @@
 // touched come with its end in the trace (merged per allocation and kind), so a lowering that
 // drops the wait before a kernel is named as losing the ordering of that kernel and the one it
 // conflicts with. Two atomic updates of the same bytes do not conflict, so losing the order
-// between the two @bump launches is not reported (the result may differ only through @fill).
+// between the two @bump launches is not reported as such; but the copy the program orders
+// after both now follows only the second, and the first, and @fill before it, lose their
+// ordering with the copy (the second's atomic update covers the copy's bytes, yet orders
+// nothing before it: an earlier atomic update is no plain write's).
 // RUN: %gpuinterp --diff %s 2>&1 | count 0
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --diff --lower-mutate=drop-wait:0 %s 2>&1 | FileCheck %s --check-prefix=FIRST
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --diff --lower-mutate=drop-wait:1 %s 2>&1 | FileCheck %s --check-prefix=ATOMIC
 // RUN: %root/tests/corpus-tools/exit-code.sh 1 %gpuinterp --diff --lower-mutate=drop-wait:2 %s 2>&1 | FileCheck %s --check-prefix=COPY
 
-// FIRST: kernel-ordering.mlir:[[#@LINE+35]]:11: error: the lowering lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+33]]:11 and 'gpu.launch_func' here: the program orders them (both touch bytes [0, 16) of one buffer), the lowered program does not
+// FIRST: kernel-ordering.mlir:[[#@LINE+38]]:11: error: the lowering lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+36]]:11 and 'gpu.launch_func' here: the program orders them (both touch bytes [0, 16) of one buffer), the lowered program does not
 // FIRST: note: in the lowered program 'gpu.launch_func' runs on stream {{[0-9]+}} and 'gpu.launch_func' on stream {{[0-9]+}}, with no mgpuStreamWaitEvent between them
-// FIRST: kernel-ordering.mlir:[[#@LINE+35]]:11: error: the lowering lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+31]]:11 and 'gpu.launch_func' here
+// FIRST: kernel-ordering.mlir:[[#@LINE+38]]:11: error: the lowering lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+34]]:11 and 'gpu.launch_func' here
 
-// ATOMIC-NOT: lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+31]]:11
-// ATOMIC: kernel-ordering.mlir:[[#@LINE+32]]:11: error: the lowering lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+28]]:11 and 'gpu.launch_func' here
-// ATOMIC-NOT: lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+29]]:11
+// ATOMIC-NOT: lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+34]]:11
+// ATOMIC: kernel-ordering.mlir:[[#@LINE+35]]:11: error: the lowering lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+31]]:11 and 'gpu.launch_func' here
+// ATOMIC-NOT: lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+32]]:11 and 'gpu.launch_func' here
+// ATOMIC: kernel-ordering.mlir:[[#@LINE+35]]:10: error: the lowering lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+29]]:11 and 'gpu.memcpy' here
+// ATOMIC: kernel-ordering.mlir:[[#@LINE+34]]:10: error: the lowering lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+30]]:11 and 'gpu.memcpy' here
+// ATOMIC-NOT: lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+29]]:11 and 'gpu.launch_func' here
 
 // COPY: kernel-ordering.mlir:[[#@LINE+31]]:10: error: the lowering lost the ordering of 'gpu.launch_func' at {{.*}}kernel-ordering.mlir:[[#@LINE+29]]:11 and 'gpu.memcpy' here
 // COPY: note: in the lowered program 'gpu.launch_func' runs on stream {{[0-9]+}} and mgpuMemcpy on stream {{[0-9]+}}, with no mgpuStreamWaitEvent between them
