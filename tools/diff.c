@@ -1114,6 +1114,12 @@ static void graph_free(Graph *G) {
   free(G->matchv);
 }
 
+/* Node v's clock entry for chain c. */
+static uint32_t clock_at(const Graph *G, uint32_t v, uint32_t c) {
+  const Node *y = &G->v[v];
+  return c < y->nvc ? G->pool[y->vco + c] : 0;
+}
+
 /* a happens before b (strictly) */
 static bool before(const Graph *G, uint32_t a, uint32_t b) {
   if (a == b)
@@ -1484,8 +1490,27 @@ static void lost_concurrency(Checker *C, Graph *H, Graph *L) {
       lost_concurrency_pair(C, lu, lv, why);
     }
   }
-  /* synchronizations: the host, and so all it submits next, waits for the op */
-  for (uint32_t h = 0; h < L->n; h++) {
+  /* synchronizations: the host, and so all it submits next, waits for the op. From each, the
+   * ops after it are walked until one the program does not order after the op (the pair to
+   * report) or one that the program's host submitted after waiting for the op itself (all that
+   * follows is ordered too). The walks go from the last synchronization to the first, and each
+   * leaves, per chain of the program's op, the span of ops it crossed: all of them ordered after
+   * its op in the program, so after any op earlier on that chain, which a later walk (an earlier
+   * synchronization) for such an op steps over at once, knowing from the span's largest host
+   * clock entry whether a host wait lay inside. A chain of ops each synchronized on (the walks
+   * nested) so costs each op once, not once per synchronization before it. */
+  typedef struct Span {
+    uint32_t from, to; /* L's nodes [from, to), each ordered after chain's op idx in H */
+    uint32_t idx;      /* 0: none */
+    uint32_t host;     /* the largest entry for the chain of their hosts' clocks (and to's, if a
+                          host wait stopped the walk there) */
+  } Span;
+  Span *span = xrealloc(NULL, (H->nchains + 1) * sizeof *span);
+  memset(span, 0, (H->nchains + 1) * sizeof *span);
+  uint32_t *found = xrealloc(NULL, (L->ne + 1) * sizeof *found);
+  for (size_t e = 0; e < L->ne; e++)
+    found[e] = UINT32_MAX;
+  for (uint32_t h = (uint32_t)L->n; h-- > 0;) {
     const Node *lh = &L->v[h];
     if (!lh->host)
       continue;
@@ -1496,25 +1521,53 @@ static void lost_concurrency(Checker *C, Graph *H, Graph *L) {
       uint32_t hu = match_get(H, lu->site, lu->occ);
       if (hu == UINT32_MAX)
         continue;
-      for (uint32_t w = h + 1; w < L->n; w++) {
+      uint32_t c = H->v[hu].chain, t = H->v[hu].idx, hostmax = 0, w = h + 1;
+      Span *sp = &span[c];
+      for (; w < L->n; w++) {
+        if (sp->idx >= t && w == sp->from) { /* all of it ordered after hu too */
+          if (sp->host > hostmax)
+            hostmax = sp->host;
+          if (hostmax >= t)
+            break;
+          if (sp->to > w) {
+            w = sp->to - 1;
+            continue;
+          }
+        }
         const Node *lw = &L->v[w];
         if (!lw->device)
           continue;
         uint32_t hw = match_get(H, lw->site, lw->occ);
         if (hw == UINT32_MAX)
           continue;
-        if (before(H, hu, H->v[hw].host_at))
+        uint32_t hh = clock_at(H, H->v[hw].host_at, c);
+        if (hh > hostmax)
+          hostmax = hh;
+        if (hh >= t)
           break; /* the program's host waited for it too: all that follows is ordered */
-        if (!before(H, hu, hw)) {
-          const char *c = call_of(lh->call);
-          snprintf(why, sizeof why, "the host waits for the first%s%s before it submits the second",
-                   c[0] ? " in " : "", c);
-          lost_concurrency_pair(C, lu, lw, why);
+        if (clock_at(H, hw, c) < t) {
+          found[e - 1] = w;
           break;
         }
       }
+      *sp = (Span){h + 1, w, t, hostmax};
     }
   }
+  for (uint32_t h = 0; h < L->n; h++) {
+    const Node *lh = &L->v[h];
+    if (!lh->host)
+      continue;
+    for (uint32_t e = lh->first_edge; e; e = L->e[e - 1].next) {
+      if (found[e - 1] == UINT32_MAX)
+        continue;
+      const char *cl = call_of(lh->call);
+      snprintf(why, sizeof why, "the host waits for the first%s%s before it submits the second",
+               cl[0] ? " in " : "", cl);
+      lost_concurrency_pair(C, &L->v[L->e[e - 1].from], &L->v[found[e - 1]], why);
+    }
+  }
+  free(span);
+  free(found);
 }
 
 /* ---- driving ------------------------------------------------------------------------------- */
