@@ -1095,9 +1095,13 @@ static void graph_build(Graph *G, TraceRecorder *rec, SiteTab *S) {
     vc[chain] = nd->idx;
     at += nc;
   }
-  for (size_t b = 0; b < G->nbuffers; b++)
-    if (G->nbufacc[b] > 1)
+  for (size_t b = 0; b < G->nbuffers; b++) { /* in node order most often already (serial runs) */
+    size_t i = 1;
+    while (i < G->nbufacc[b] && G->bufacc[b][i - 1].node <= G->bufacc[b][i].node)
+      i++;
+    if (i < G->nbufacc[b])
       qsort(G->bufacc[b], G->nbufacc[b], sizeof *G->bufacc[b], by_node);
+  }
 }
 
 static void graph_free(Graph *G) {
