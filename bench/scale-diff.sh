@@ -11,6 +11,8 @@
 #            one-element writes
 #   syncs    bench/gen_order.py syncs: 1k, 10k and 100k memsets in one chain, checked against
 #            the lowering with a host synchronization after every memset (--against)
+#   wide     bench/gen_order.py wide: 1k, 4k and 16k memsets in chains of 16 (a graph whose
+#            width grows with it: the clocks are nodes x width)
 # Each size runs RUNS times (default 3), alternating:
 #   diff    gpuinterp --diff --seeds=SEEDS (default 0: the serial and threads schedules, where
 #           the happens-before checks run; the random schedules only add runs like the peers')
@@ -30,8 +32,9 @@ RUNS=${1:-3}
 GEN=${GEN:-dag}
 case $GEN in
   dag|reads|syncs) SIZES=${SIZES:-"1000 10000 100000"} ;;
+  wide) SIZES=${SIZES:-"1000 4000 16000"} ;;
   strided) SIZES=${SIZES:-"300 3000 30000"} ;;
-  *) echo "bench/scale-diff.sh: GEN=$GEN is none of dag, strided, reads, syncs" >&2; exit 2 ;;
+  *) echo "bench/scale-diff.sh: GEN=$GEN is none of dag, strided, reads, syncs, wide" >&2; exit 2 ;;
 esac
 SEEDS=${SEEDS:-0}
 BIN=${BIN:-build/gpuinterp}
