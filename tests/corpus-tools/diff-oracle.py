@@ -5,7 +5,8 @@
 
 Writes programs into DIR: bench/gen_dag.py random async DAGs (40 to 400 ops, several seeds),
 bench/gen_order.py's strided, reads and syncs programs at small sizes, and tests/gen/genprog.py
-programs, and runs `gpuinterp --diff --seeds=0` on each, as lowered and with one
+programs; takes tests/lit/diff's strided, reads and kernel-ordering programs (kernels with many
+ranges, atomics) and tests/mutants/corpus; and runs `gpuinterp --diff --seeds=0` on each, as lowered and with one
 mgpuStreamWaitEvent left out (--lower-mutate=drop-wait:K at a few K), under
 GPUINTERP_DIFF_ORACLE=stats: after the ordering check, every pair of conflicting accesses is
 compared (tools/diff.c, lost_ordering_oracle), and the process aborts where the two verdicts
@@ -41,6 +42,11 @@ def main():
         gen(kind, [os.path.join(ROOT, "bench", "gen_order.py"), kind, str(size)])
     for seed in range(1, 13):
         gen("genprog%d" % seed, [os.path.join(ROOT, "tests", "gen", "genprog.py"), str(seed)])
+    # kernels with many ranges, atomics, reads between writes, and the mutants' corpus
+    for name in ("strided", "reads", "kernel-ordering"):
+        progs.append(os.path.join(ROOT, "tests", "lit", "diff", name + ".mlir"))
+    corpus = os.path.join(ROOT, "tests", "mutants", "corpus")
+    progs += sorted(os.path.join(corpus, f) for f in os.listdir(corpus) if f.endswith(".mlir"))
     env = dict(os.environ, GPUINTERP_DIFF_ORACLE="stats")
     runs = lost_runs = 0
     failures = []
