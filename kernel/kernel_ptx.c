@@ -101,6 +101,7 @@ typedef struct PIns {
   Type *ety;        /* memory: the element as an integer type (shared race value checks) */
   KFn then;         /* bar.sync with a thread count, bar.red: the engine's barrier */
   struct PCall *call; /* vprintf, __assertfail, a call past the depth the engine inlines */
+  const KBlock *over; /* @p bra over one block (x_bra_over): that block */
 } PIns;
 
 /* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
@@ -459,7 +460,7 @@ static inline uint64_t combine(unsigned how, uint64_t r, uint64_t c) {
 /* setp.cmp[.bool].t p[|q], a, b[, c]; of a pair (.f16x2, .bf16x2), p the low halves' result
  * and q the high halves' */
 /* setp of integers, one result, no combining: the compare's lane loop of each type and predicate */
-static bool setp_fast(KFrame *f, const PIns *p) {
+KLANEFN static bool setp_fast(KFrame *f, const PIns *p) {
   Slot ia, ib;
   uint32_t sa = 0, sb = 0;
   const Slot *a = col(f, &p->s[0], &ia, &sa), *b = col(f, &p->s[1], &ib, &sb);
@@ -610,7 +611,7 @@ static uint64_t int_op(const PIns *p, uint64_t a, uint64_t b, uint64_t c) {
 }
 
 /* The common integer forms as lane loops of their own (no switch per thread); false for the others. */
-static bool int_fast(KFrame *f, const PIns *p) {
+KLANEFN static bool int_fast(KFrame *f, const PIns *p) {
   Slot ia, ib, ic;
   uint32_t sa = 0, sb = 0, sc = 0;
   const Slot *a = col(f, &p->s[0], &ia, &sa), *b = p->ns > 1 ? col(f, &p->s[1], &ib, &sb) : NULL;
@@ -789,7 +790,7 @@ static inline uint64_t bitsf32c(float r) {
 }
 
 /* add, sub, mul and fma of f32 rounded to nearest, without .ftz and .sat, as lane loops of their own */
-static bool f32_fast(KFrame *f, const PIns *p) {
+KLANEFN static bool f32_fast(KFrame *f, const PIns *p) {
   Slot ia, ib, ic;
   uint32_t sa = 0, sb = 0, sc = 0;
   if (p->ftz || p->sat || p->rnd || p->nan || p->ns < 2 || p->mode > F_FMA)
@@ -1361,6 +1362,164 @@ static int x_ld_param(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+/* ---- shaped global accesses ------------------------------------------------------------------- */
+
+/* Whether column b's n words step by `step` from b[0] (word i is b[0] + i * step, modulo 2^64): one
+ * pass with no early exit, so that it runs as a vector loop. */
+KLANEFN static bool lanes_step(const Slot *restrict b, uint32_t n, uint64_t step) {
+  uint64_t bad = 0, want = b[0].u;
+  for (uint32_t i = 0; i < n; i++, want += step)
+    bad |= b[i].u ^ want;
+  return !bad;
+}
+
+/* Whether word y * bx + x of column b is b[0] + x * sx + y * sy (modulo 2^64) for every x < bx,
+ * y < rows. */
+KLANEFN static bool lanes_grid(const Slot *restrict b, uint32_t bx, uint32_t rows, uint64_t sx, uint64_t sy) {
+  uint64_t bad = 0, r = b[0].u;
+  for (uint32_t y = 0; y < rows; y++, r += sy) {
+    const Slot *R = b + (size_t)y * bx;
+    uint64_t v = r;
+    for (uint32_t x = 0; x < bx; x++, v += sx)
+      bad |= R[x].u ^ v;
+  }
+  return !bad;
+}
+
+/* A global access whose addresses form a grid of the block's shape (global_grid): thread
+ * y * bx + x's at q0 + x * sx + y * sy, sx 0 or the access's bytes, sy 0 or at least a row's
+ * bytes (len), the bytes [lo, hi). */
+typedef struct PGrid {
+  uintptr_t q0, lo, hi, len;
+  uint64_t sx, sy;
+  uint32_t bx, rows;
+} PGrid;
+
+/* The fast path of a global (or generic) access under the full mask whose addresses are a grid
+ * of the block's shape (rows of bdim.x threads, each at consecutive accesses or all at one, the
+ * rows a constant distance apart, at least a row's bytes, or all at one: a matmul's loads and
+ * stores), found in one pass with no address written per thread: what global_span admits and
+ * span_note records as rows of the block's shape, with the same span and probe. False: global_span
+ * decides. */
+KLANEFN static bool global_grid(KFrame *f, const PIns *p, uint32_t total, PGrid *g) {
+  uint32_t n = f->n, bx = f->bdim[0];
+  if (p->space == PTX_SPACE_SHARED || p->space == PTX_SPACE_LOCAL || f->nact != n || n > MAXN || bx < 2 ||
+      n % bx || p->s[0].kind != O_REG || p->s[0].neg)
+    return false;
+  uint32_t rows = n / bx;
+  const Slot *b = f->v + (size_t)p->s[0].word * n;
+  uint64_t sx = b[1].u - b[0].u, sy = rows > 1 ? b[bx].u - b[0].u : 0, len = sx ? (uint64_t)bx * total : total;
+  if ((sx && sx != total) || (int64_t)sy < 0 || (sy && sy < len))
+    return false;
+  uint64_t a0 = b[0].u + (uint64_t)p->off, span;
+  if (__builtin_mul_overflow((uint64_t)(rows - 1), sy, &span) || __builtin_add_overflow(span, len, &span) ||
+      a0 > (uint64_t)UINTPTR_MAX - span || !lanes_grid(b, bx, rows, sx, sy))
+    return false;
+  if (a0 < (uintptr_t)f->hi && a0 + span > (uintptr_t)f->lo)
+    return false;
+  if (!be_kernel_access_probe(f->ctx, (const void *)(uintptr_t)a0, (size_t)span))
+    return false;
+  *g = (PGrid){.q0 = (uintptr_t)a0, .lo = (uintptr_t)a0, .hi = (uintptr_t)(a0 + span), .len = (uintptr_t)len,
+               .sx = sx, .sy = sy, .bx = bx, .rows = rows};
+  return true;
+}
+
+/* d[y * bx + x] = the element of `bytes` (4 or 8; of 4, sign-extended when s) at
+ * q0 + x * sx + y * sy, masked by m */
+KLANEFN static void ld_grid(Slot *restrict d, uintptr_t q0, uint32_t bx, uint32_t rows, uint64_t sx, uint64_t sy,
+                            uint32_t bytes, bool s, uint64_t m) {
+  for (uint32_t y = 0; y < rows; y++) {
+    const char *r = (const char *)(q0 + (uintptr_t)(y * sy));
+    Slot *D = d + (size_t)y * bx;
+    if (bytes == 4 && !sx) {
+      uint32_t v;
+      memcpy(&v, r, 4);
+      uint64_t w = (s ? (uint64_t)(int64_t)(int32_t)v : v) & m;
+      for (uint32_t x = 0; x < bx; x++)
+        D[x].u = w;
+    } else if (bytes == 4 && s) {
+      for (uint32_t x = 0; x < bx; x++) {
+        int32_t v;
+        memcpy(&v, r + (size_t)x * 4, 4);
+        D[x].u = (uint64_t)(int64_t)v & m;
+      }
+    } else if (bytes == 4) {
+      for (uint32_t x = 0; x < bx; x++) {
+        uint32_t v;
+        memcpy(&v, r + (size_t)x * 4, 4);
+        D[x].u = v & m;
+      }
+    } else if (!sx) {
+      uint64_t v;
+      memcpy(&v, r, 8);
+      for (uint32_t x = 0; x < bx; x++)
+        D[x].u = v & m;
+    } else {
+      for (uint32_t x = 0; x < bx; x++) {
+        uint64_t v;
+        memcpy(&v, r + (size_t)x * 8, 8);
+        D[x].u = v & m;
+      }
+    }
+  }
+}
+
+/* The element of `bytes` (4 or 8) of thread y * bx + x (v[(y * bx + x) * sv]) stored at
+ * q0 + x * sx + y * sy, in the threads' order */
+KLANEFN static void st_grid(uintptr_t q0, uint32_t bx, uint32_t rows, uint64_t sx, uint64_t sy, uint32_t bytes,
+                            const Slot *restrict v, uint32_t sv) {
+  for (uint32_t y = 0; y < rows; y++) {
+    char *r = (char *)(q0 + (uintptr_t)(y * sy));
+    const Slot *V = v + (size_t)y * bx * sv;
+    if (bytes == 4 && sx && sv)
+      for (uint32_t x = 0; x < bx; x++) {
+        uint32_t w = (uint32_t)V[x].u;
+        memcpy(r + (size_t)x * 4, &w, 4);
+      }
+    else if (sx && sv)
+      for (uint32_t x = 0; x < bx; x++)
+        memcpy(r + (size_t)x * 8, &V[x].u, 8);
+    else
+      for (uint32_t x = 0; x < bx; x++) {
+        uint64_t w = V[(size_t)x * sv].u;
+        memcpy(r + (size_t)x * sx, &w, bytes);
+      }
+  }
+}
+
+/* ld of a grid (global_grid): d the destination column (one element), else NULL */
+static void ld_grid_any(KFrame *f, const PIns *p, const PGrid *g, bool s) {
+  Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
+  uint64_t m = wmask(UINT64_MAX, p->d[0].width);
+  if (d && (p->bytes == 4 || p->bytes == 8)) {
+    ld_grid(d, g->q0, g->bx, g->rows, g->sx, g->sy, p->bytes, s, m);
+    return;
+  }
+  for (uint32_t l = 0; l < f->n; l++) {
+    const char *q = (const char *)(g->q0 + (uintptr_t)(l % g->bx * g->sx + l / g->bx * g->sy));
+    for (uint32_t j = 0; j < p->nd; j++)
+      wr(f, &p->d[j], l, load_bytes(q + j * p->bytes, p->bytes, s));
+  }
+}
+
+static void st_grid_any(KFrame *f, const PIns *p, const PGrid *g) {
+  uint32_t n = p->ns - 1;
+  Slot one;
+  uint32_t sv = 0;
+  const Slot *v = n == 1 ? col(f, &p->s[1], &one, &sv) : NULL;
+  if (v && (p->bytes == 4 || p->bytes == 8)) {
+    st_grid(g->q0, g->bx, g->rows, g->sx, g->sy, p->bytes, v, sv);
+    return;
+  }
+  for (uint32_t l = 0; l < f->n; l++) {
+    char *q = (char *)(g->q0 + (uintptr_t)(l % g->bx * g->sx + l / g->bx * g->sy));
+    for (uint32_t j = 0; j < n; j++) {
+      uint64_t x = rd(f, &p->s[1 + j], l);
+      memcpy(q + j * p->bytes, &x, p->bytes);
+    }
+  }
+}
+
 /* The fast path of a global (or generic) access by the active threads: their addresses (q[l]) when
  * all lie outside the block's own memory and one probe of their span [*lo, *hi) admits it, which
  * the checks one by one would then all pass; *dense when thread act[i]'s is act[0]'s + i * total
@@ -1397,16 +1556,15 @@ static bool global_span(KFrame *f, const PIns *p, uint32_t total, char **q, uint
  * [*lo, *hi) with no wrap, outside the block's own memory and admitted by one probe: what
  * global_span finds dense, found without writing each thread's address. NULL: global_span then
  * decides. */
-static char *global_row(KFrame *f, const PIns *p, uint32_t total, uintptr_t *lo, uintptr_t *hi) {
+KLANEFN static char *global_row(KFrame *f, const PIns *p, uint32_t total, uintptr_t *lo, uintptr_t *hi) {
   uint32_t n = f->nact, l0 = n ? f->act[0] : 0;
   if (p->space == PTX_SPACE_SHARED || p->space == PTX_SPACE_LOCAL || n < 2 || f->n > MAXN ||
       f->act[n - 1] - l0 != n - 1 || p->s[0].kind != O_REG || p->s[0].neg)
     return NULL;
   const Slot *b = f->v + (size_t)p->s[0].word * f->n + l0;
   uint64_t a0 = b[0].u + (uint64_t)p->off;
-  bool dn = b[n - 1].u + (uint64_t)p->off == a0 + (uint64_t)(n - 1) * total; /* most others fail here */
-  for (uint32_t i = 1; i < n - 1 && dn; i++)
-    dn &= b[i].u + (uint64_t)p->off == a0 + (uint64_t)i * total;
+  bool dn = b[n - 1].u + (uint64_t)p->off == a0 + (uint64_t)(n - 1) * total /* most others fail here */
+            && lanes_step(b, n, total);
   uint64_t len = (uint64_t)n * total;
   if (!dn || a0 > (uint64_t)UINTPTR_MAX - len || (a0 < (uintptr_t)f->hi && a0 + len > (uintptr_t)f->lo))
     return NULL;
@@ -1420,7 +1578,7 @@ static char *global_row(KFrame *f, const PIns *p, uint32_t total, uintptr_t *lo,
  * threads at consecutive elements: checked against the block's shared memory and for races and
  * recorded at once (kernel_shared_lanes); the first thread's address, or NULL (the caller then
  * checks them one by one, which reports what is wrong). */
-static char *shared_run(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
+KLANEFN static char *shared_run(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
   uint32_t n = f->nact, l0 = n ? f->act[0] : 0;
   if (p->space != PTX_SPACE_SHARED || !n || f->act[n - 1] - l0 != n - 1 || !f->shadow)
     return NULL;
@@ -1481,21 +1639,21 @@ static int x_ld(KFrame *f, const KIns *k) {
   if (row) {
     Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
     uint64_t m = wmask(UINT64_MAX, p->d[0].width);
-    uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total */
-    if (d && p->bytes == 4 && !s)
-      KLANES(f, l, {
-        uint32_t v;
-        memcpy(&v, row + (size_t)(l - l0) * 4, 4);
-        d[l].u = v & m;
-      });
-    else if (d && p->bytes == 8)
-      KLANES(f, l, { memcpy(&d[l].u, row + (size_t)(l - l0) * 8, 8); });
+    uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total: the active threads are l0.. */
+    if (d && (p->bytes == 4 || p->bytes == 8))
+      ld_grid(d + l0, (uintptr_t)row, f->nact, 1, total, 0, p->bytes, s, m);
     else
       KLANES(f, l, {
         for (uint32_t j = 0; j < p->nd; j++)
           wr(f, &p->d[j], l, load_bytes(row + (size_t)(l - l0) * total + j * p->bytes, p->bytes, s));
       });
     kernel_note_rows(f, k, p->memo, lo, hi - lo, 0, 1, false);
+    return EX_NEXT;
+  }
+  PGrid grid;
+  if (global_grid(f, p, total, &grid)) {
+    ld_grid_any(f, p, &grid, s);
+    kernel_note_rows(f, k, p->memo, grid.lo, grid.len, (int64_t)grid.sy, grid.sy ? grid.rows : 1, false);
     return EX_NEXT;
   }
   if (global_span(f, p, total, q0, &lo, &hi, &dense)) {
@@ -1565,14 +1723,9 @@ static int x_st(KFrame *f, const KIns *k) {
     Slot one;
     uint32_t sv = 0;
     const Slot *v = n == 1 ? col(f, &p->s[1], &one, &sv) : NULL;
-    uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total */
-    if (v && p->bytes == 4)
-      KLANES(f, l, {
-        uint32_t x = (uint32_t)v[l * sv].u;
-        memcpy(row + (size_t)(l - l0) * 4, &x, 4);
-      });
-    else if (v && p->bytes == 8)
-      KLANES(f, l, { memcpy(row + (size_t)(l - l0) * 8, &v[l * sv].u, 8); });
+    uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total: the active threads are l0.. */
+    if (v && (p->bytes == 4 || p->bytes == 8))
+      st_grid((uintptr_t)row, f->nact, 1, total, 0, p->bytes, v + (size_t)l0 * sv, sv);
     else
       KLANES(f, l, {
         for (uint32_t j = 0; j < n; j++) {
@@ -1581,6 +1734,12 @@ static int x_st(KFrame *f, const KIns *k) {
         }
       });
     kernel_note_rows(f, k, p->memo, lo, hi - lo, 0, 1, true);
+    return EX_NEXT;
+  }
+  PGrid grid;
+  if (global_grid(f, p, total, &grid)) {
+    st_grid_any(f, p, &grid);
+    kernel_note_rows(f, k, p->memo, grid.lo, grid.len, (int64_t)grid.sy, grid.sy ? grid.rows : 1, true);
     return EX_NEXT;
   }
   if (global_span(f, p, total, q0, &lo, &hi, &dense)) {
@@ -3441,6 +3600,122 @@ done:
   free(uni);
 }
 
+/* ---- branches over one block --------------------------------------------------------------------- *
+ *
+ * `@p bra L` whose next block falls through (or branches) to L and is reached from nowhere else
+ * (a guard: `setp.ge %p, %i, %n; @%p bra L; ...; L:`) runs that block itself, for the threads
+ * whose predicate fails, when all of the region's threads run the branch (KFrame.pc_all): then
+ * run_cfg would run that block next, with those threads, and L after it with all of them, so
+ * the order is the same, and no thread's next block is written or scanned for. The threads that
+ * run the block are the branch's mask when none branches, and a prefix or a suffix of it when
+ * they split so (a bounds guard of threads ids: those below a cut run it), else a list of their
+ * own. When the frame's credit does not cover the block, or the branch runs under a part of the
+ * region, it is x_cond_bra. */
+
+/* How many active threads' predicates (column g, 0 or 1) hold, and in *turns how often it changes
+ * from one to the next in the mask's order. */
+KLANEFN static uint32_t guard_count(const KFrame *f, const Slot *g, uint32_t *turns) {
+  uint64_t n = 0, c = 0;
+  if (f->nact == f->n) {
+    for (uint32_t l = 0; l < f->n; l++)
+      n += g[l].u;
+    for (uint32_t l = 1; l < f->n; l++)
+      c += g[l].u ^ g[l - 1].u;
+  } else
+    for (uint32_t i = 0; i < f->nact; i++) {
+      n += g[f->act[i]].u;
+      c += i ? g[f->act[i]].u ^ g[f->act[i - 1]].u : 0;
+    }
+  *turns = (uint32_t)c;
+  return (uint32_t)n;
+}
+
+static int x_bra_over(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  uint32_t nact = f->nact, *act = f->act;
+  const KBlock *b = p->over;
+  if (nact != f->pc_all || f->top + f->n > f->cap)
+    return x_cond_bra(f, k);
+  uint32_t taken = 0, turns = 0, t0;
+  if (p->guard.kind == O_REG) {
+    const Slot *g = f->v + (size_t)p->guard.word * f->n;
+    t0 = (uint32_t)((g[act[0]].u ^ p->guard.neg) & 1);
+    taken = guard_count(f, g, &turns);
+    taken = p->guard.neg ? nact - taken : taken;
+  } else {
+    t0 = (uint32_t)(rd(f, &p->guard, act[0]) & 1);
+    taken = t0 ? nact : 0;
+  }
+  uint32_t m = nact - taken, *sub = act;
+  if (m) {
+    int64_t cost = (int64_t)b->n * m;
+    if (f->credit < cost)
+      return x_cond_bra(f, k);
+    if (turns > 1) { /* neither a prefix nor a suffix: the threads' own list */
+      sub = f->stack + f->top;
+      const Slot *g = f->v + (size_t)p->guard.word * f->n;
+      uint32_t j = 0;
+      for (uint32_t i = 0; i < nact; i++) {
+        sub[j] = act[i];
+        j += (uint32_t)(((g[act[i]].u ^ p->guard.neg) & 1) ^ 1);
+      }
+      f->top += f->n;
+    } else if (t0) /* a suffix runs the block */
+      sub = act + taken;
+    f->credit -= cost;
+    f->act = sub;
+    f->nact = m;
+    f->pc_all = m; /* its branch to L writes no thread's next block: all go there below */
+    int r = EX_NEXT;
+    for (uint32_t i = 0; i < b->n && r == EX_NEXT; i++)
+      r = b->ins[i].fn(f, &b->ins[i]);
+    f->act = act;
+    f->nact = nact;
+    f->pc_all = nact;
+    if (turns > 1)
+      f->top -= f->n;
+    if (r == EX_ERROR)
+      return EX_ERROR;
+  }
+  f->pc_one = p->target, f->pc_n = nact;
+  return EX_DONE;
+}
+
+/* Marks the branches over one block (see above) once the kernel's blocks are final. */
+static void bra_overs(KBody *body) {
+  uint32_t nb = body->nblocks;
+  uint32_t *entries = calloc(nb + 1, sizeof *entries); /* per block: the branches that lead there */
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < body->blocks[b].n; i++) {
+      const KIns *k = &body->blocks[b].ins[i];
+      const PIns *p = k->aux;
+      if (k->fn != x_bra && k->fn != x_cond_bra)
+        continue;
+      if (p->target < nb)
+        entries[p->target]++;
+      if (k->fn == x_cond_bra && p->next < nb)
+        entries[p->next]++;
+    }
+  for (uint32_t b = 0; b + 1 < nb; b++) {
+    KBlock *bl = &body->blocks[b], *over = &body->blocks[b + 1];
+    KIns *k = bl->n ? &bl->ins[bl->n - 1] : NULL;
+    PIns *p = k ? k->aux : NULL;
+    if (!k || k->fn != x_cond_bra || p->next != b + 1 || p->target <= b + 1 || p->target >= nb ||
+        entries[b + 1] != 1 || !over->n || (p->guard.kind == O_REG && p->guard.width != 1))
+      continue;
+    const KIns *e = &over->ins[over->n - 1];
+    const PIns *q = e->aux;
+    bool plain = e->fn == x_bra && q->target == p->target;
+    for (uint32_t i = 0; i + 1 < over->n && plain; i++)
+      plain = over->ins[i].fn != x_bra && over->ins[i].fn != x_cond_bra && over->ins[i].fn != x_bra_over;
+    if (!plain)
+      continue;
+    p->over = over;
+    k->fn = x_bra_over;
+  }
+  free(entries);
+}
+
 static bool is_term(const PtxInsn *in) {
   return in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT;
 }
@@ -4096,6 +4371,7 @@ static Kernel *compile(PComp *pc) {
       if (pc->bl[i].n)
         memcpy(body.blocks[i].ins, pc->bl[i].ins, pc->bl[i].n * sizeof(KIns));
     }
+    bra_overs(&body);
     kernel_front_done(k, &body, 1, np, pc->param_word);
     out = k;
   }
