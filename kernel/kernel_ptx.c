@@ -102,6 +102,8 @@ typedef struct PIns {
   KFn then;         /* bar.sync with a thread count, bar.red: the engine's barrier */
   struct PCall *call; /* vprintf, __assertfail, a call past the depth the engine inlines */
   const KBlock *over; /* @p bra over one block (x_bra_over): that block */
+  const struct PAffReg *abase; /* ld/st: the address register when it is affine (aff_ld, aff_st) */
+  const struct PAff *aff;      /* an affine register's instruction (x_aff) */
 } PIns;
 
 /* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
@@ -323,10 +325,38 @@ static int x_bra(KFrame *f, const KIns *k) {
   return EX_DONE;
 }
 
+/* How many active threads' predicates (column g, 0 or 1) hold, and in *turns how often it changes
+ * from one to the next in the mask's order. */
+KLANEFN static uint32_t guard_count(const KFrame *f, const Slot *g, uint32_t *turns) {
+  uint64_t n = 0, c = 0;
+  if (f->nact == f->n) {
+    for (uint32_t l = 0; l < f->n; l++)
+      n += g[l].u;
+    for (uint32_t l = 1; l < f->n; l++)
+      c += g[l].u ^ g[l - 1].u;
+  } else
+    for (uint32_t i = 0; i < f->nact; i++) {
+      n += g[f->act[i]].u;
+      c += i ? g[f->act[i]].u ^ g[f->act[i - 1]].u : 0;
+    }
+  *turns = (uint32_t)c;
+  return (uint32_t)n;
+}
+
 /* @p bra: the threads whose predicate holds go to the label, the others to the next block. */
 static int x_cond_bra(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   uint32_t taken = 0;
+  if (f->nact == f->pc_all && p->guard.kind == O_REG && p->guard.width == 1) { /* all one way: no pc written */
+    uint32_t turns;
+    taken = guard_count(f, f->v + (size_t)p->guard.word * f->n, &turns);
+    taken = p->guard.neg ? f->nact - taken : taken;
+    if (taken == 0 || taken == f->nact) {
+      f->pc_one = taken ? p->target : p->next, f->pc_n = f->nact;
+      return EX_DONE;
+    }
+    taken = 0;
+  }
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i], t = (uint32_t)(rd(f, &p->guard, l) & 1);
     f->pc[l] = t ? p->target : p->next;
@@ -469,7 +499,15 @@ KLANEFN static bool setp_fast(KFrame *f, const PIns *p) {
     return false;
   unsigned w = ptx_type_bits(p->t);
   if (is_signed(p->t) && p->mode <= C_GE) {
-#define SCMP(OP) PLANES2(f, d, 1, a, sa, b, sb, (uint64_t)(sext(x, w) OP sext(y, w)))
+#define SCMP(OP)                                                                                   \
+  do {                                                                                             \
+    if (w == 64)                                                                                   \
+      PLANES2(f, d, 1, a, sa, b, sb, (uint64_t)((int64_t)x OP (int64_t)y));                         \
+    else if (w == 32)                                                                              \
+      PLANES2(f, d, 1, a, sa, b, sb, (uint64_t)((int32_t)(uint32_t)x OP (int32_t)(uint32_t)y));       \
+    else                                                                                           \
+      PLANES2(f, d, 1, a, sa, b, sb, (uint64_t)(sext(x, w) OP sext(y, w)));                        \
+  } while (0)
     switch (p->mode) {
     case C_EQ: SCMP(==); break;
     case C_NE: SCMP(!=); break;
@@ -1625,10 +1663,200 @@ static void span_note(KFrame *f, const KIns *k, const PIns *p, char **q, uint32_
   run_flush(f, k, p, &run, write);
 }
 
+/* ---- registers affine in the thread id ----------------------------------------------------------- *
+ *
+ * A register with one write, unguarded, that dominates its reads, by an instruction that keeps
+ * values affine in the thread's ids (mov of %tid.x or %tid.y, integer cvt, add, sub, mul.lo and
+ * shl by a constant, mad.lo, mul.wide by a constant: affine_regs below) from immediates, uniform
+ * registers and other such registers, holds in thread (x, y) the bits of u + cx * x + cy * y,
+ * where cx and cy are known when the kernel is compiled and u, its value in thread (0, 0), is the
+ * same in every thread: its instruction computes u alone, in a uniform word (x_aff), and the
+ * column only where another instruction reads it (PAffReg.needed), from u and the steps in one
+ * pass. A widening (cvt to more bits, mul.wide) keeps the steps only where the narrow values do
+ * not wrap in the block, which is checked from u when it runs; where it does not hold (or a
+ * %tid.y in a block of more than one layer), the instruction computes its column as before, its
+ * affine sources' columns made first from their u (aff_col), and what it writes is not affine
+ * for the rest of the frame (PAffReg's state word). An ld or st whose address is such a register
+ * finds its threads' addresses from u and the steps (aff_ld, aff_st) with no column read or
+ * compare, and records them as global_row and global_grid would; where no fast path applies, it
+ * makes the address column and goes the usual way, which reports what is wrong. */
+
+enum { AS_AFF = 1, AS_COL = 2 }; /* a PAffReg's state: u holds (the steps hold), the column is written */
+
+typedef struct PAffReg {
+  uint32_t uword, sword; /* its value in thread (0, 0); its state (AS_*) */
+  uint32_t colword;      /* its column */
+  uint8_t width;
+  bool needed;           /* read by an instruction that reads its column */
+  uint64_t cx, cy;       /* its steps from one thread to the next in x and in y, modulo 2^64 */
+} PAffReg;
+
+/* Writes a's column from u and its steps, for every thread, once per value of the state. */
+KLANEFN static void aff_fill(Slot *restrict c, uint64_t u, uint64_t cx, uint64_t cy, uint32_t bx, uint32_t rows,
+                             uint64_t m) {
+  for (uint32_t y = 0; y < rows; y++, u += cy) {
+    Slot *R = c + (size_t)y * bx;
+    uint64_t v = u;
+    for (uint32_t x = 0; x < bx; x++, v += cx)
+      R[x].u = v & m;
+  }
+}
+
+static void aff_col(KFrame *f, const PAffReg *a) {
+  uint64_t *st = &f->u[a->sword].u;
+  if ((*st & (AS_AFF | AS_COL)) != AS_AFF)
+    return;
+  aff_fill(f->v + (size_t)a->colword * f->n, f->u[a->uword].u, a->cx, a->cy, f->bdim[0], f->n / f->bdim[0],
+           wmask(UINT64_MAX, a->width));
+  *st |= AS_COL;
+}
+
+/* The grid an affine address register gives the active threads' accesses of total bytes, as
+ * global_row (*dense) or global_grid would find it from the column, with the same span, checks
+ * and probe; false when neither would apply (the caller then makes the column). */
+static bool aff_grid(KFrame *f, const PIns *p, uint32_t total, PGrid *g, bool *dense) {
+  const PAffReg *a = p->abase;
+  uint32_t n = f->n, nact = f->nact, bx = f->bdim[0], rows = n / bx, l0 = nact ? f->act[0] : 0;
+  if (!(f->u[a->sword].u & AS_AFF) || a->width != 64 || p->space == PTX_SPACE_SHARED ||
+      p->space == PTX_SPACE_LOCAL || nact < 2 || n > MAXN)
+    return false;
+  uint64_t u = f->u[a->uword].u + (uint64_t)p->off, cx = a->cx, cy = a->cy, span, len;
+  if (nact == n && cx == total && (rows == 1 || cy == (uint64_t)bx * total)) {
+    *dense = true; /* global_row's: consecutive accesses */
+    g->q0 = (uintptr_t)u;
+    g->sx = total, g->sy = 0, g->bx = n, g->rows = 1;
+    span = len = (uint64_t)n * total;
+  } else if (nact != n) {
+    if (bx != n || f->act[nact - 1] - l0 != nact - 1 || cx != total)
+      return false;
+    *dense = true; /* a contiguous run of a block of one row */
+    u += cx * l0;
+    g->q0 = (uintptr_t)u;
+    g->sx = total, g->sy = 0, g->bx = nact, g->rows = 1;
+    span = len = (uint64_t)nact * total;
+  } else {
+    *dense = false; /* global_grid's */
+    len = cx ? (uint64_t)bx * total : total;
+    if (rows == 1)
+      cy = 0;
+    if (bx < 2 || (cx && cx != total) || (int64_t)cy < 0 || (cy && cy < len))
+      return false;
+    if (__builtin_mul_overflow((uint64_t)(rows - 1), cy, &span) || __builtin_add_overflow(span, len, &span))
+      return false;
+    g->q0 = (uintptr_t)u;
+    g->sx = cx, g->sy = cy, g->bx = bx, g->rows = rows;
+  }
+  if (u > (uint64_t)UINTPTR_MAX - span || (u < (uintptr_t)f->hi && u + span > (uintptr_t)f->lo) ||
+      !be_kernel_access_probe(f->ctx, (const void *)(uintptr_t)u, (size_t)span))
+    return false;
+  g->lo = (uintptr_t)u, g->hi = (uintptr_t)(u + span), g->len = (uintptr_t)len;
+  return true;
+}
+
+/* shared_run for an affine address register: the first thread's address from u, the rest
+ * consecutive by the steps; NULL when shared_run would not apply (or may race). */
+static char *aff_shared(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
+  const PAffReg *a = p->abase;
+  uint32_t n = f->nact, l0 = n ? f->act[0] : 0, bx = f->bdim[0];
+  if (p->space != PTX_SPACE_SHARED || !n || f->act[n - 1] - l0 != n - 1 || !f->shadow ||
+      !(f->u[a->sword].u & AS_AFF) || a->width != 64 || a->cx != es || (bx != f->n && a->cy != (uint64_t)bx * es))
+    return NULL;
+  uint64_t a0 = f->u[a->uword].u + (uint64_t)p->off + a->cx * l0, size = (uint64_t)(f->priv - f->lo);
+  if (a0 > size || (uint64_t)n * es > size - a0)
+    return NULL;
+  char *q = f->lo + a0;
+  return kernel_shared_lanes(f, k, p->memo, q, l0, n, es, write) ? q : NULL;
+}
+
+/* ld through an affine address register: true when done; else its column is made for the usual
+ * path. */
+static bool aff_ld(KFrame *f, const KIns *k, const PIns *p) {
+  uint32_t total = p->bytes * p->nd;
+  bool s = is_signed(p->t), dense;
+  PGrid g;
+  if (aff_grid(f, p, total, &g, &dense)) {
+    Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
+    uint32_t l0 = f->act[0];
+    if (dense && d && (p->bytes == 4 || p->bytes == 8))
+      ld_grid(d + (f->nact == f->n ? 0 : l0), g.q0, g.bx, 1, total, 0, p->bytes, s, wmask(UINT64_MAX, p->d[0].width));
+    else if (dense)
+      KLANES(f, l, {
+        for (uint32_t j = 0; j < p->nd; j++)
+          wr(f, &p->d[j], l, load_bytes((const char *)g.q0 + (size_t)(l - l0) * total + j * p->bytes, p->bytes, s));
+      });
+    else
+      ld_grid_any(f, p, &g, s);
+    if (dense)
+      kernel_note_rows(f, k, p->memo, g.lo, g.hi - g.lo, 0, 1, false);
+    else
+      kernel_note_rows(f, k, p->memo, g.lo, g.len, (int64_t)g.sy, g.sy ? g.rows : 1, false);
+    return true;
+  }
+  char *sq = p->nd == 1 && (p->bytes == 4 || p->bytes == 8) ? aff_shared(f, k, p, total, false) : NULL;
+  if (sq) {
+    Slot *d = dcol(f, &p->d[0]);
+    uint32_t l0 = f->act[0];
+    if (d)
+      ld_grid(d + l0, (uintptr_t)sq, f->nact, 1, total, 0, p->bytes, s, wmask(UINT64_MAX, p->d[0].width));
+    else
+      KLANES(f, l, { wr(f, &p->d[0], l, load_bytes(sq + (size_t)(l - l0) * p->bytes, p->bytes, s)); });
+    return true;
+  }
+  aff_col(f, p->abase);
+  return false;
+}
+
+static bool aff_st(KFrame *f, const KIns *k, const PIns *p) {
+  uint32_t n = p->ns - 1, total = p->bytes * n;
+  bool dense;
+  PGrid g;
+  if (aff_grid(f, p, total, &g, &dense)) {
+    Slot one;
+    uint32_t sv = 0;
+    const Slot *v = n == 1 ? col(f, &p->s[1], &one, &sv) : NULL;
+    uint32_t l0 = f->act[0];
+    if (dense && v && (p->bytes == 4 || p->bytes == 8))
+      st_grid(g.q0, g.bx, 1, total, 0, p->bytes, v + (size_t)(f->nact == f->n ? 0 : l0) * sv, sv);
+    else if (dense)
+      KLANES(f, l, {
+        for (uint32_t j = 0; j < n; j++) {
+          uint64_t x = rd(f, &p->s[1 + j], l);
+          memcpy((char *)g.q0 + (size_t)(l - l0) * total + j * p->bytes, &x, p->bytes);
+        }
+      });
+    else
+      st_grid_any(f, p, &g);
+    if (dense)
+      kernel_note_rows(f, k, p->memo, g.lo, g.hi - g.lo, 0, 1, true);
+    else
+      kernel_note_rows(f, k, p->memo, g.lo, g.len, (int64_t)g.sy, g.sy ? g.rows : 1, true);
+    return true;
+  }
+  char *sq = n == 1 ? aff_shared(f, k, p, total, true) : NULL;
+  if (sq) {
+    uint32_t l0 = f->act[0], sv = 0;
+    Slot one;
+    const Slot *v = p->bytes == 4 || p->bytes == 8 ? col(f, &p->s[1], &one, &sv) : NULL;
+    if (v) { /* the active threads are l0.. */
+      st_grid((uintptr_t)sq, f->nact, 1, p->bytes, 0, p->bytes, v + (size_t)l0 * sv, sv);
+      return true;
+    }
+    KLANES(f, l, {
+      uint64_t x = rd(f, &p->s[1], l);
+      memcpy(sq + (size_t)(l - l0) * p->bytes, &x, p->bytes);
+    });
+    return true;
+  }
+  aff_col(f, p->abase);
+  return false;
+}
+
 /* ld / st of .global, .shared or generic memory: p->nd (ld) or p->ns - 1 (st) elements of
  * p->bytes from the address s[0] (st: the values s[1]..) */
 static int x_ld(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
+  if (p->abase && aff_ld(f, k, p))
+    return EX_NEXT;
   PRun run = {0, 0};
   uint32_t total = p->bytes * p->nd;
   bool s = is_signed(p->t);
@@ -1713,6 +1941,8 @@ static int x_ld(KFrame *f, const KIns *k) {
 
 static int x_st(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
+  if (p->abase && aff_st(f, k, p))
+    return EX_NEXT;
   PRun run = {0, 0};
   uint32_t n = p->ns - 1, total = p->bytes * n;
   char *q0[MAXN];
@@ -3612,24 +3842,6 @@ done:
  * own. When the frame's credit does not cover the block, or the branch runs under a part of the
  * region, it is x_cond_bra. */
 
-/* How many active threads' predicates (column g, 0 or 1) hold, and in *turns how often it changes
- * from one to the next in the mask's order. */
-KLANEFN static uint32_t guard_count(const KFrame *f, const Slot *g, uint32_t *turns) {
-  uint64_t n = 0, c = 0;
-  if (f->nact == f->n) {
-    for (uint32_t l = 0; l < f->n; l++)
-      n += g[l].u;
-    for (uint32_t l = 1; l < f->n; l++)
-      c += g[l].u ^ g[l - 1].u;
-  } else
-    for (uint32_t i = 0; i < f->nact; i++) {
-      n += g[f->act[i]].u;
-      c += i ? g[f->act[i]].u ^ g[f->act[i - 1]].u : 0;
-    }
-  *turns = (uint32_t)c;
-  return (uint32_t)n;
-}
-
 static int x_bra_over(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   uint32_t nact = f->nact, *act = f->act;
@@ -3714,6 +3926,406 @@ static void bra_overs(KBody *body) {
     k->fn = x_bra_over;
   }
   free(entries);
+}
+
+/* ---- affine registers: the instructions and the analysis ------------------------------------------ */
+
+/* An affine register's instruction (x_aff): its sources' registers and how it computes u. */
+typedef struct PAff {
+  const PAffReg *d;
+  const PAffReg *src[5]; /* its affine sources */
+  uint32_t nsrc;
+  const PAffReg *xs;     /* the source a widening reads (from xw bits, signed when xsigned), or NULL */
+  uint8_t xw;
+  bool xsigned;
+  uint8_t root;          /* 1: mov of %tid.x, 2: of %tid.y (u is 0) */
+  KIns uk;               /* the instruction over u words: its affine sources' and its result's */
+  PIns up;
+} PAff;
+
+/* Whether the xw-bit values of affine register a (read as signed or not) do not wrap in the block:
+ * then the widening of each is u widened plus the same steps. */
+static bool aff_fits(const KFrame *f, const PAffReg *a, unsigned xw, bool xsigned) {
+  uint64_t u = wmask(f->u[a->uword].u, xw);
+  int64_t v0 = xsigned ? sext(u, xw) : (int64_t)u, bx = f->bdim[0], rows = f->n / f->bdim[0], tx, ty, lo, hi;
+  if (__builtin_mul_overflow((int64_t)a->cx, bx - 1, &tx) || __builtin_mul_overflow((int64_t)a->cy, rows - 1, &ty) ||
+      __builtin_add_overflow(v0, tx < 0 ? tx : 0, &lo) || __builtin_add_overflow(lo, ty < 0 ? ty : 0, &lo) ||
+      __builtin_add_overflow(v0, tx > 0 ? tx : 0, &hi) || __builtin_add_overflow(hi, ty > 0 ? ty : 0, &hi))
+    return false;
+  int64_t min = xsigned ? -((int64_t)1 << (xw - 1)) : 0;
+  int64_t max = xsigned ? ((int64_t)1 << (xw - 1)) - 1 : (int64_t)((UINT64_C(1) << xw) - 1);
+  return lo >= min && hi <= max;
+}
+
+static int x_aff(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  const PAff *a = p->aff;
+  uint64_t *st = &f->u[a->d->sword].u;
+  bool ok = !f->wide && (a->root != 2 || f->bdim[2] == 1);
+  for (uint32_t j = 0; j < a->nsrc && ok; j++)
+    ok = f->u[a->src[j]->sword].u & AS_AFF;
+  if (ok && a->xs)
+    ok = aff_fits(f, a->xs, a->xw, a->xsigned);
+  if (!ok) { /* as before, over columns */
+    for (uint32_t j = 0; j < a->nsrc; j++)
+      aff_col(f, a->src[j]);
+    *st = 0;
+    return p->run(f, k);
+  }
+  if (a->root)
+    f->u[a->d->uword].u = 0;
+  else {
+    uint32_t nact = f->nact;
+    f->nact = 1; /* f->act[0]'s: the words are uniform */
+    a->uk.fn(f, &a->uk);
+    f->nact = nact;
+  }
+  *st = AS_AFF;
+  if (a->d->needed)
+    aff_col(f, a->d);
+  return EX_NEXT;
+}
+
+/* An operand as an affine instruction reads it: 0 the same in every thread, 1 a register of the
+ * kernel's own (*r), -1 neither. */
+static int aff_class(const POpd *o, uint32_t reg0, uint32_t nregs, uint32_t *r) {
+  switch (o->kind) {
+  case O_IMM: case O_UREG: return o->neg ? -1 : 0;
+  case O_SREG: return o->sreg == PTX_SREG_NTID || o->sreg == PTX_SREG_CTAID || o->sreg == PTX_SREG_NCTAID ? 0 : -1;
+  case O_REG:
+    if (o->neg || o->word - reg0 >= nregs)
+      return -1;
+    *r = o->word - reg0;
+    return 1;
+  default: return -1;
+  }
+}
+
+/* The steps of the result of k (an instruction of one register result) from its sources' (sx, sy;
+ * 0 for the uniform ones), and the widening it does (*xs: the source index, -1 none; *xw, *xsg);
+ * false when k does not keep values affine. */
+static bool aff_rule(const KIns *k, const PIns *p, const int *cls, const uint64_t *sx, const uint64_t *sy,
+                     uint64_t *cx, uint64_t *cy, int *xs, uint8_t *xw, bool *xsg, uint8_t *root) {
+  unsigned wd = p->d[0].width;
+  *xs = -1, *root = 0;
+  if (p->nd != 1 || p->d[0].kind != O_REG || (wd != 32 && wd != 64))
+    return false;
+  if (k->fn == x_mov && p->ns == 1 && p->s[0].kind == O_SREG && p->s[0].sreg == PTX_SREG_TID && p->s[0].comp < 2) {
+    *root = (uint8_t)(p->s[0].comp + 1);
+    *cx = p->s[0].comp == 0, *cy = p->s[0].comp == 1;
+    return true;
+  }
+  for (uint32_t j = 0; j < p->ns; j++)
+    if (cls[j] < 0)
+      return false;
+  bool wide_src = true; /* the affine sources hold at least wd bits */
+  for (uint32_t j = 0; j < p->ns; j++)
+    wide_src &= cls[j] == 0 || p->s[j].width >= wd;
+  if (k->fn == x_mov && p->ns == 1 && wide_src) {
+    *cx = sx[0], *cy = sy[0];
+    return true;
+  }
+  if (k->fn == x_cvt && p->ns == 1 && is_int(p->t) && is_int(p->t2) && !p->sat) {
+    unsigned sw = ptx_type_bits(p->t2);
+    if (cls[0] == 1 && p->s[0].width < sw)
+      return false;
+    if (cls[0] == 1 && sw < wd)
+      *xs = 0, *xw = (uint8_t)sw, *xsg = is_signed(p->t2);
+    *cx = sx[0], *cy = sy[0];
+    return true;
+  }
+  if (k->fn != x_int || p->sat)
+    return false;
+  unsigned w = ptx_type_bits(p->t);
+  int imm0 = p->ns > 0 && p->s[0].kind == O_IMM, imm1 = p->ns > 1 && p->s[1].kind == O_IMM;
+  switch (p->mode) {
+  case I_ADD: case I_SUB:
+    if (p->ns != 2 || !wide_src)
+      return false;
+    *cx = p->mode == I_ADD ? sx[0] + sx[1] : sx[0] - sx[1];
+    *cy = p->mode == I_ADD ? sy[0] + sy[1] : sy[0] - sy[1];
+    return true;
+  case I_MUL_LO: case I_MAD_LO: {
+    if (p->ns != (p->mode == I_MAD_LO ? 3u : 2u) || !wide_src)
+      return false;
+    uint64_t ax, ay;
+    if (cls[0] == 0 && cls[1] == 0)
+      ax = ay = 0;
+    else if (imm1)
+      ax = sx[0] * p->s[1].imm, ay = sy[0] * p->s[1].imm;
+    else if (imm0)
+      ax = sx[1] * p->s[0].imm, ay = sy[1] * p->s[0].imm;
+    else
+      return false;
+    *cx = ax + (p->mode == I_MAD_LO ? sx[2] : 0), *cy = ay + (p->mode == I_MAD_LO ? sy[2] : 0);
+    return true;
+  }
+  case I_SHL:
+    if (p->ns != 2 || !imm1 || !wide_src || wmask(p->s[1].imm, 32) >= w || wmask(p->s[1].imm, 32) >= 64)
+      return false;
+    *cx = sx[0] << wmask(p->s[1].imm, 32), *cy = sy[0] << wmask(p->s[1].imm, 32);
+    return true;
+  case I_MUL_WIDE: {
+    if (p->ns != 2 || w >= 64 || wd != 2 * w)
+      return false;
+    if (cls[0] == 0 && cls[1] == 0) {
+      *cx = *cy = 0;
+      return true;
+    }
+    int j = imm1 ? 0 : imm0 ? 1 : -1; /* the affine one */
+    if (j < 0 || cls[j] != 1 || p->s[j].width < w)
+      return false;
+    uint64_t c = is_signed(p->t) ? (uint64_t)sext(p->s[1 - j].imm, w) : wmask(p->s[1 - j].imm, w);
+    *cx = sx[j] * c, *cy = sy[j] * c;
+    *xs = j, *xw = (uint8_t)w, *xsg = is_signed(p->t);
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* Dominators of the kernel's blocks (Cooper, Harvey and Kennedy): idom[b], or UINT32_MAX for a
+ * block no path from the entry reaches. */
+static uint32_t *dominators(const PBlock *bl, uint32_t nb) {
+  uint32_t *succ = malloc(2 * (size_t)nb * sizeof *succ), *ns = calloc(nb, sizeof *ns);
+  uint32_t *order = malloc(nb * sizeof *order), *rpo = malloc(nb * sizeof *rpo), *idom = malloc(nb * sizeof *idom);
+  uint32_t *stack = malloc(nb * sizeof *stack), *next = calloc(nb, sizeof *next);
+  uint32_t *npred = calloc(nb + 1, sizeof *npred), *pred = malloc(2 * (size_t)nb * sizeof *pred + 1);
+  if (!succ || !ns || !order || !rpo || !idom || !stack || !next || !npred || !pred)
+    abort();
+  for (uint32_t b = 0; b < nb; b++) {
+    const KIns *k = bl[b].n ? &bl[b].ins[bl[b].n - 1] : NULL;
+    const PIns *p = k ? k->aux : NULL;
+    if (k && (k->fn == x_bra || k->fn == x_cond_bra) && p->target < nb)
+      succ[2 * b + ns[b]++] = p->target;
+    if (k && k->fn == x_cond_bra && p->next < nb)
+      succ[2 * b + ns[b]++] = p->next;
+  }
+  /* postorder by an explicit stack */
+  uint32_t sp = 0, no = 0;
+  for (uint32_t b = 0; b < nb; b++)
+    rpo[b] = UINT32_MAX, idom[b] = UINT32_MAX;
+  rpo[0] = 0;
+  stack[sp++] = 0;
+  while (sp) {
+    uint32_t b = stack[sp - 1];
+    if (next[b] < ns[b]) {
+      uint32_t s = succ[2 * b + next[b]++];
+      if (rpo[s] == UINT32_MAX) {
+        rpo[s] = 0;
+        stack[sp++] = s;
+      }
+      continue;
+    }
+    order[no++] = b; /* postorder */
+    sp--;
+  }
+  for (uint32_t i = 0; i < no; i++)
+    rpo[order[i]] = no - 1 - i; /* reverse postorder number */
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t j = 0; j < ns[b]; j++)
+      npred[succ[2 * b + j] + 1]++;
+  for (uint32_t b = 0; b < nb; b++)
+    npred[b + 1] += npred[b];
+  uint32_t *fill = calloc(nb, sizeof *fill);
+  if (!fill)
+    abort();
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t j = 0; j < ns[b]; j++) {
+      uint32_t s = succ[2 * b + j];
+      pred[npred[s] + fill[s]++] = b;
+    }
+  idom[0] = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = no; i-- > 0;) { /* reverse postorder */
+      uint32_t b = order[i], nd = UINT32_MAX;
+      if (b == 0)
+        continue;
+      for (uint32_t j = npred[b]; j < npred[b + 1]; j++) {
+        uint32_t q = pred[j];
+        if (idom[q] == UINT32_MAX || rpo[q] == UINT32_MAX)
+          continue;
+        if (nd == UINT32_MAX) {
+          nd = q;
+          continue;
+        }
+        uint32_t x = q, y = nd;
+        while (x != y) {
+          while (rpo[x] > rpo[y])
+            x = idom[x];
+          while (rpo[y] > rpo[x])
+            y = idom[y];
+        }
+        nd = x;
+      }
+      if (nd != idom[b]) {
+        idom[b] = nd;
+        changed = true;
+      }
+    }
+  }
+  free(succ), free(ns), free(order), free(rpo), free(stack), free(next), free(npred), free(pred), free(fill);
+  return idom;
+}
+
+static bool dominates(const uint32_t *idom, uint32_t a, uint32_t b) {
+  if (idom[b] == UINT32_MAX)
+    return false;
+  while (b != a && b != 0)
+    b = idom[b];
+  return b == a;
+}
+
+/* Finds the affine registers (see above) and makes their instructions x_aff and the accesses
+ * through them aware of it. */
+static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
+  if (nb > 4096 || !nregs)
+    return;
+  uint32_t reg0 = pc->reg0, *writes = calloc(nregs, sizeof *writes), *defb = calloc(nregs, sizeof *defb);
+  uint32_t *defi = calloc(nregs, sizeof *defi);
+  uint8_t *state = calloc(nregs, 1); /* 0 unknown, 1 affine (steps known), 2 not */
+  uint64_t *cx = calloc(nregs, sizeof *cx), *cy = calloc(nregs, sizeof *cy);
+  bool *needed = calloc(nregs, sizeof *needed), *bad = calloc(nregs, sizeof *bad);
+  if (!writes || !defb || !defi || !state || !cx || !cy || !needed || !bad)
+    abort();
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      const KIns *k = &bl[b].ins[i];
+      const PIns *p = k->aux;
+      for (uint32_t j = 0; p && j < p->nd; j++)
+        if (p->d[j].kind == O_REG && p->d[j].word - reg0 < nregs) {
+          uint32_t r = p->d[j].word - reg0;
+          writes[r]++, defb[r] = b, defi[r] = i;
+          bad[r] |= k->fn == x_guard || k->fn == x_uni || p->nd != 1;
+        }
+    }
+  uint32_t *idom = dominators(bl, nb);
+  for (bool again = true; again;) {
+    again = false;
+    for (uint32_t r = 0; r < nregs; r++)
+      state[r] = writes[r] == 1 && !bad[r] ? 0 : 2;
+    for (bool changed = true; changed;) { /* the steps, sources first */
+      changed = false;
+      for (uint32_t r = 0; r < nregs; r++) {
+        if (state[r])
+          continue;
+        const KIns *k = &bl[defb[r]].ins[defi[r]];
+        const PIns *p = k->aux;
+        int cls[5];
+        uint64_t sx[5] = {0}, sy[5] = {0};
+        bool wait = false, no = false;
+        for (uint32_t j = 0; j < p->ns && j < 5; j++) {
+          uint32_t s = 0;
+          cls[j] = aff_class(&p->s[j], reg0, nregs, &s);
+          if (cls[j] == 1 && state[s] == 2)
+            no = true;
+          else if (cls[j] == 1 && state[s] == 0)
+            wait = true;
+          else if (cls[j] == 1)
+            sx[j] = cx[s], sy[j] = cy[s];
+        }
+        int xs;
+        uint8_t xw, root;
+        bool xsg;
+        if (!no && !wait && p->ns <= 5 && aff_rule(k, p, cls, sx, sy, &cx[r], &cy[r], &xs, &xw, &xsg, &root))
+          state[r] = 1, changed = true;
+        else if (no || (!wait && p->ns <= 5) || p->ns > 5)
+          state[r] = 2, changed = true;
+      }
+    }
+    /* every read after the write, which dominates it */
+    for (uint32_t b = 0; b < nb; b++)
+      for (uint32_t i = 0; i < bl[b].n; i++) {
+        const PIns *p = bl[b].ins[i].aux;
+        for (uint32_t j = 0; p && j < p->ns + 1u; j++) {
+          const POpd *o = j < p->ns ? &p->s[j] : &p->guard;
+          uint32_t r = o->word - reg0;
+          if (o->kind != O_REG || r >= nregs || state[r] != 1)
+            continue;
+          if (b == defb[r] ? i > defi[r] : dominates(idom, defb[r], b))
+            continue;
+          bad[r] = true;
+          again = true;
+        }
+      }
+  }
+  for (uint32_t r = 0; r < nregs; r++)
+    state[r] = state[r] == 1 ? 1 : 0;
+  /* who reads the columns */
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      const KIns *k = &bl[b].ins[i];
+      const PIns *p = k->aux;
+      if (!p)
+        continue;
+      KFn fn = k->fn == x_guard ? p->run : k->fn;
+      bool aff_def = p->nd == 1 && p->d[0].kind == O_REG && p->d[0].word - reg0 < nregs && state[p->d[0].word - reg0];
+      for (uint32_t j = 0; j < p->ns + 1u; j++) {
+        const POpd *o = j < p->ns ? &p->s[j] : &p->guard;
+        uint32_t r = o->word - reg0;
+        if (o->kind != O_REG || r >= nregs || !state[r])
+          continue;
+        bool addr = j == 0 && (fn == x_ld || fn == x_st) && o->kind == O_REG;
+        needed[r] |= !(aff_def && j < p->ns) && !addr;
+      }
+    }
+  PAffReg *regs = ir_alloc(pc->h->ctx, nregs * sizeof *regs);
+  for (uint32_t r = 0; r < nregs; r++)
+    if (state[r])
+      regs[r] = (PAffReg){kernel_new_uniform(&pc->kc, 1), kernel_new_uniform(&pc->kc, 1), reg0 + r,
+                          bl[defb[r]].ins[defi[r]].aux ? ((const PIns *)bl[defb[r]].ins[defi[r]].aux)->d[0].width : 0,
+                          needed[r], cx[r], cy[r]};
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      KIns *k = &bl[b].ins[i];
+      PIns *p = k->aux;
+      if (!p)
+        continue;
+      KFn fn = k->fn == x_guard ? p->run : k->fn;
+      if ((fn == x_ld || fn == x_st) && p->s[0].kind == O_REG && p->s[0].word - reg0 < nregs &&
+          state[p->s[0].word - reg0])
+        p->abase = &regs[p->s[0].word - reg0];
+      if (!(p->nd == 1 && p->d[0].kind == O_REG && p->d[0].word - reg0 < nregs && state[p->d[0].word - reg0]) ||
+          k->fn == x_guard)
+        continue;
+      uint32_t r = p->d[0].word - reg0;
+      PAff *a = ir_alloc(pc->h->ctx, sizeof *a);
+      int cls[5];
+      uint64_t sx[5] = {0}, sy[5] = {0}, ux, uy;
+      for (uint32_t j = 0; j < p->ns; j++) {
+        uint32_t s = 0;
+        cls[j] = aff_class(&p->s[j], reg0, nregs, &s);
+        if (cls[j] == 1)
+          sx[j] = cx[s], sy[j] = cy[s];
+      }
+      int xs;
+      uint8_t xw = 0, root;
+      bool xsg = false;
+      aff_rule(k, p, cls, sx, sy, &ux, &uy, &xs, &xw, &xsg, &root);
+      a->d = &regs[r];
+      a->root = root;
+      a->up = *p;
+      a->up.d[0].kind = O_UREG;
+      a->up.d[0].word = regs[r].uword;
+      for (uint32_t j = 0; j < p->ns; j++) {
+        uint32_t s = 0;
+        if (aff_class(&p->s[j], reg0, nregs, &s) != 1)
+          continue;
+        a->src[a->nsrc++] = &regs[s];
+        a->up.s[j].kind = O_UREG;
+        a->up.s[j].word = regs[s].uword;
+        if ((int)j == xs)
+          a->xs = &regs[s], a->xw = xw, a->xsigned = xsg;
+      }
+      a->uk = *k;
+      a->uk.aux = &a->up;
+      p->aff = a;
+      p->run = k->fn;
+      k->fn = x_aff;
+    }
+  free(idom);
+  free(writes), free(defb), free(defi), free(state), free(cx), free(cy), free(needed), free(bad);
 }
 
 static bool is_term(const PtxInsn *in) {
@@ -4364,6 +4976,7 @@ static Kernel *compile(PComp *pc) {
     }
     uint32_t nb = pc->nb;
     uniform_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
+    affine_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
     KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb};
     for (uint32_t i = 0; i < nb; i++) {
       body.blocks[i].n = pc->bl[i].n;
