@@ -104,6 +104,7 @@ typedef struct PIns {
   const KBlock *over; /* @p bra over one block (x_bra_over): that block */
   const struct PAffReg *abase; /* ld/st: the address register when it is affine (aff_ld, aff_st) */
   const struct PAff *aff;      /* an affine register's instruction (x_aff) */
+  uint32_t cutword;            /* a setp at a cut and its branch (x_setp_cut): the cut's uniform word + 1 */
 } PIns;
 
 /* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
@@ -325,6 +326,9 @@ static int x_bra(KFrame *f, const KIns *k) {
   return EX_DONE;
 }
 
+static void cut_col(KFrame *f, const PIns *p);
+static bool cut_count(const KFrame *f, const PIns *p, uint32_t *taken, uint32_t *turns, uint32_t *t0);
+
 /* How many active threads' predicates (column g, 0 or 1) hold, and in *turns how often it changes
  * from one to the next in the mask's order. */
 KLANEFN static uint32_t guard_count(const KFrame *f, const Slot *g, uint32_t *turns) {
@@ -347,6 +351,8 @@ KLANEFN static uint32_t guard_count(const KFrame *f, const Slot *g, uint32_t *tu
 static int x_cond_bra(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   uint32_t taken = 0;
+  if (p->cutword)
+    cut_col(f, p);
   if (f->nact == f->pc_all && p->guard.kind == O_REG && p->guard.width == 1) { /* all one way: no pc written */
     uint32_t turns;
     taken = guard_count(f, f->v + (size_t)p->guard.word * f->n, &turns);
@@ -1849,6 +1855,117 @@ static bool aff_st(KFrame *f, const KIns *k, const PIns *p) {
   }
   aff_col(f, p->abase);
   return false;
+}
+
+/* ---- guards at a cut ------------------------------------------------------------------------------ *
+ *
+ * A setp of an affine register (above) against a value the same in every thread, whose predicate
+ * only the branch that ends its block reads (`setp.ge.u32 %p, %r, %n; @%p bra L`), in a block of
+ * one row: where the compared values do not wrap in the block, they rise or fall with the thread,
+ * so the predicate holds for the threads below a cut or for those from it on. The setp writes the
+ * cut (x_setp_cut: a uniform word, CUT_*) and no column, and the branch splits its threads there
+ * (cut_count); where that does not apply the setp runs as before, and a branch that reads the
+ * predicate's column (x_cond_bra) has it made from the cut first (cut_col). */
+
+#define CUT_VALID (UINT64_C(1) << 63)
+#define CUT_PREFIX (UINT64_C(1) << 62) /* it holds below the cut (else from it on) */
+#define CUT_COL (UINT64_C(1) << 61)    /* the column is written */
+
+/* The predicate of setp p for lane l of value v0 + cx * l (no wrap) against b */
+static bool cut_at(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t l, bool s) {
+  int64_t v = v0 + cx * (int64_t)l;
+  switch (p->mode) {
+  case C_LT: case C_LO: return s ? v < b : (uint64_t)v < (uint64_t)b;
+  case C_LE: case C_LS: return s ? v <= b : (uint64_t)v <= (uint64_t)b;
+  case C_GT: case C_HI: return s ? v > b : (uint64_t)v > (uint64_t)b;
+  default: return s ? v >= b : (uint64_t)v >= (uint64_t)b;
+  }
+}
+
+static int x_setp_cut(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  const PAffReg *a = p->abase;
+  uint64_t *cw = &f->u[p->cutword - 1].u;
+  unsigned w = ptx_type_bits(p->t);
+  bool s = is_signed(p->t) && p->mode <= C_GE;
+  uint32_t n = f->n;
+  if (n == f->bdim[0] && !f->wide && (f->u[a->sword].u & AS_AFF)) {
+    uint64_t u = wmask(f->u[a->uword].u, w);
+    int64_t v0 = s ? sext(u, w) : (int64_t)u, cx = (int64_t)a->cx, t, hi, lo;
+    int64_t min = s ? (w == 64 ? INT64_MIN : -((int64_t)1 << (w - 1))) : 0;
+    int64_t max = s ? (w == 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1) : w >= 63 ? INT64_MAX : (int64_t)((UINT64_C(1) << w) - 1);
+    Slot one;
+    uint32_t sb = 0;
+    const Slot *bs = col(f, &p->s[1], &one, &sb);
+    if (bs && !sb && !__builtin_mul_overflow(cx, (int64_t)n - 1, &t) && !__builtin_add_overflow(v0, t, &hi)) {
+      lo = t < 0 ? hi : v0, hi = t < 0 ? v0 : hi;
+      if (lo >= min && hi <= max && (s || w < 63)) {
+        int64_t b = s ? sext(bs[0].u, w) : (int64_t)wmask(bs[0].u, w);
+        bool first = cut_at(p, v0, cx, b, 0, s), last = cut_at(p, v0, cx, b, n - 1, s);
+        uint32_t c;
+        if (first == last)
+          c = first ? n : 0;
+        else { /* the first thread where it changes */
+          uint32_t l = 0, h = n - 1; /* at l it is first, at h not */
+          while (h - l > 1) {
+            uint32_t m = l + (h - l) / 2;
+            if (cut_at(p, v0, cx, b, m, s) == first)
+              l = m;
+            else
+              h = m;
+          }
+          c = h;
+        }
+        *cw = CUT_VALID | (first || first == last ? CUT_PREFIX : 0) | c;
+        return EX_NEXT;
+      }
+    }
+  }
+  *cw = 0;
+  aff_col(f, a);
+  return x_setp(f, k);
+}
+
+/* The branch's predicate over the active threads from the cut: how many hold, whether they change
+ * more than once in the mask's order (never), whether the first holds; false without a cut. */
+static bool cut_count(const KFrame *f, const PIns *p, uint32_t *taken, uint32_t *turns, uint32_t *t0) {
+  uint64_t e = f->u[p->cutword - 1].u;
+  if (!(e & CUT_VALID))
+    return false;
+  uint32_t c = (uint32_t)e, nact = f->nact, k; /* k: the active threads below the cut */
+  if (nact == f->n)
+    k = c < nact ? c : nact;
+  else {
+    uint32_t l = 0, h = nact;
+    while (l < h) {
+      uint32_t m = l + (h - l) / 2;
+      if (f->act[m] < c)
+        l = m + 1;
+      else
+        h = m;
+    }
+    k = l;
+  }
+  bool prefix = e & CUT_PREFIX;
+  *taken = prefix ? k : nact - k;
+  *t0 = prefix ? k > 0 : k == 0;
+  *turns = k > 0 && k < nact;
+  if (p->guard.neg)
+    *taken = nact - *taken, *t0 ^= 1;
+  return true;
+}
+
+/* The predicate's column from the cut, for a branch that reads it. */
+static void cut_col(KFrame *f, const PIns *p) {
+  uint64_t *e = &f->u[p->cutword - 1].u;
+  if ((*e & (CUT_VALID | CUT_COL)) != CUT_VALID)
+    return;
+  Slot *g = f->v + (size_t)p->guard.word * f->n;
+  uint32_t c = (uint32_t)*e;
+  uint64_t in = *e & CUT_PREFIX ? 1 : 0;
+  for (uint32_t l = 0; l < f->n; l++)
+    g[l].u = l < c ? in : in ^ 1;
+  *e |= CUT_COL;
 }
 
 /* ld / st of .global, .shared or generic memory: p->nd (ld) or p->ns - 1 (st) elements of
@@ -3849,7 +3966,8 @@ static int x_bra_over(KFrame *f, const KIns *k) {
   if (nact != f->pc_all || f->top + f->n > f->cap)
     return x_cond_bra(f, k);
   uint32_t taken = 0, turns = 0, t0;
-  if (p->guard.kind == O_REG) {
+  if (p->cutword && cut_count(f, p, &taken, &turns, &t0)) {
+  } else if (p->guard.kind == O_REG) {
     const Slot *g = f->v + (size_t)p->guard.word * f->n;
     t0 = (uint32_t)((g[act[0]].u ^ p->guard.neg) & 1);
     taken = guard_count(f, g, &turns);
@@ -4252,6 +4370,35 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
   }
   for (uint32_t r = 0; r < nregs; r++)
     state[r] = state[r] == 1 ? 1 : 0;
+  /* setps at a cut: of an affine register against a uniform value, the predicate (one write) read
+     only by the branch that ends the block */
+  uint32_t *reads = calloc(nregs, sizeof *reads);
+  if (!reads)
+    abort();
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      const PIns *p = bl[b].ins[i].aux;
+      for (uint32_t j = 0; p && j < p->ns + 1u; j++) {
+        const POpd *o = j < p->ns ? &p->s[j] : &p->guard;
+        if (o->kind == O_REG && o->word - reg0 < nregs)
+          reads[o->word - reg0]++;
+      }
+    }
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i + 1 < bl[b].n; i++) {
+      KIns *k = &bl[b].ins[i], *e = &bl[b].ins[bl[b].n - 1];
+      PIns *p = k->aux, *q = e->aux;
+      uint32_t a = 0, c = 0;
+      if (k->fn != x_setp || e->fn != x_cond_bra || p->nd != 1 || p->ns != 2 || p->combine || !is_int(p->t) ||
+          p->mode > C_HS || p->mode == C_EQ || p->mode == C_NE || aff_class(&p->s[0], reg0, nregs, &a) != 1 ||
+          !state[a] || p->s[0].width < ptx_type_bits(p->t) || aff_class(&p->s[1], reg0, nregs, &c) != 0 ||
+          p->d[0].kind != O_REG || p->d[0].width != 1 || p->d[0].word - reg0 >= nregs ||
+          writes[p->d[0].word - reg0] != 1 || reads[p->d[0].word - reg0] != 1 || q->guard.kind != O_REG ||
+          q->guard.word != p->d[0].word)
+        continue;
+      p->cutword = q->cutword = kernel_new_uniform(&pc->kc, 1) + 1;
+    }
+  free(reads);
   /* who reads the columns */
   for (uint32_t b = 0; b < nb; b++)
     for (uint32_t i = 0; i < bl[b].n; i++) {
@@ -4266,7 +4413,7 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
         uint32_t r = o->word - reg0;
         if (o->kind != O_REG || r >= nregs || !state[r])
           continue;
-        bool addr = j == 0 && (fn == x_ld || fn == x_st) && o->kind == O_REG;
+        bool addr = j == 0 && ((fn == x_ld || fn == x_st) || (fn == x_setp && p->cutword)) && o->kind == O_REG;
         needed[r] |= !(aff_def && j < p->ns) && !addr;
       }
     }
@@ -4286,6 +4433,11 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
       if ((fn == x_ld || fn == x_st) && p->s[0].kind == O_REG && p->s[0].word - reg0 < nregs &&
           state[p->s[0].word - reg0])
         p->abase = &regs[p->s[0].word - reg0];
+      if (k->fn == x_setp && p->cutword) {
+        p->abase = &regs[p->s[0].word - reg0];
+        p->run = x_setp;
+        k->fn = x_setp_cut;
+      }
       if (!(p->nd == 1 && p->d[0].kind == O_REG && p->d[0].word - reg0 < nregs && state[p->d[0].word - reg0]) ||
           k->fn == x_guard)
         continue;
