@@ -58,6 +58,8 @@ typedef struct KBlock {
 typedef struct KBody {
   KBlock *blocks;
   uint32_t nblocks;
+  bool pc_lazy; /* a multi-block region whose every split writes all its threads' next blocks (and a
+                   branch of all of them writes none): run_cfg need not set them first (PTX) */
 } KBody;
 
 /* One memory op's latest accesses, not recorded yet: rows ranges [lo, hi) + r * stride. The op's

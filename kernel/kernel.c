@@ -308,7 +308,7 @@ static int run_cfg(KFrame *f, const KBody *b) {
   int r = EX_NEXT;
   if (!pc || !sub)
     return kernel_error(f, b->blocks[0].ins, saved_act[0], "control flow nested too deeply");
-  for (uint32_t i = 0; i < saved_nact; i++)
+  for (uint32_t i = 0; i < saved_nact && !b->pc_lazy; i++)
     pc[saved_act[i]] = 0;
   f->pc = pc;
   uint32_t saved_all = f->pc_all;

@@ -5129,7 +5129,7 @@ static Kernel *compile(PComp *pc) {
     uint32_t nb = pc->nb;
     uniform_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
     affine_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
-    KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb};
+    KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb, true}; /* x_bra, x_cond_bra, x_bra_over */
     for (uint32_t i = 0; i < nb; i++) {
       body.blocks[i].n = pc->bl[i].n;
       body.blocks[i].ins = ir_alloc(ctx, (pc->bl[i].n + 1) * sizeof(KIns));
