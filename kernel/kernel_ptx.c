@@ -105,6 +105,7 @@ typedef struct PIns {
   const struct PAffReg *abase; /* ld/st: the address register when it is affine (aff_ld, aff_st) */
   const struct PAff *aff;      /* an affine register's instruction (x_aff) */
   uint32_t cutword;            /* a setp at a cut and its branch (x_setp_cut): the cut's uniform word + 1 */
+  uint32_t once;               /* x_uni_once: its KFrame.once flag */
 } PIns;
 
 /* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
@@ -1893,7 +1894,9 @@ static int x_setp_cut(KFrame *f, const KIns *k) {
     uint64_t u = wmask(f->u[a->uword].u, w);
     int64_t v0 = s ? sext(u, w) : (int64_t)u, cx = (int64_t)a->cx, t, hi, lo;
     int64_t min = s ? (w == 64 ? INT64_MIN : -((int64_t)1 << (w - 1))) : 0;
-    int64_t max = s ? (w == 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1) : w >= 63 ? INT64_MAX : (int64_t)((UINT64_C(1) << w) - 1);
+    int64_t max = s        ? (w == 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1)
+                  : w >= 63 ? INT64_MAX
+                            : (int64_t)((UINT64_C(1) << w) - 1);
     Slot one;
     uint32_t sb = 0;
     const Slot *bs = col(f, &p->s[1], &one, &sb);
@@ -3860,6 +3863,56 @@ static int x_uni(KFrame *f, const KIns *k) {
   return r;
 }
 
+/* An entry instruction of uniform results whose sources are the same in every block of the launch
+ * (immediates, parameters, %ntid, %nctaid, and registers of one write made so; not %ctaid), its
+ * results registers of one write: the words it writes stay for the frame's later blocks, so it
+ * runs once per frame. */
+static int x_uni_once(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  if (f->once[p->once])
+    return EX_NEXT;
+  int r = x_uni(f, k);
+  if (r == EX_NEXT)
+    f->once[p->once] = 1;
+  return r;
+}
+
+static void invariant_uni(PComp *pc, PBlock *b0, uint32_t nwords) {
+  uint32_t *writes = calloc(nwords + 1, sizeof *writes);
+  uint8_t *inv = calloc(nwords + 1, 1);
+  if (!writes || !inv)
+    abort();
+  for (uint32_t i = 0; i < b0->n; i++) {
+    const PIns *p = b0->ins[i].aux;
+    for (uint32_t j = 0; p && j < p->nd; j++)
+      if (p->d[j].kind == O_UREG && p->d[j].word < nwords)
+        writes[p->d[j].word]++;
+  }
+  for (uint32_t i = 0; i < b0->n; i++) {
+    KIns *k = &b0->ins[i];
+    PIns *p = k->aux;
+    if (k->fn != x_uni || (p->run == x_cvta && p->mode != 0) ||
+        (p->run == x_int && (p->mode == I_DIV || p->mode == I_REM)))
+      continue;
+    bool ok = true;
+    for (uint32_t j = 0; j < p->ns && ok && p->run != x_ld_param; j++) {
+      const POpd *o = &p->s[j];
+      ok = o->kind == O_IMM || (o->kind == O_SREG && (o->sreg == PTX_SREG_NTID || o->sreg == PTX_SREG_NCTAID)) ||
+           (o->kind == O_UREG && o->word < nwords && inv[o->word]);
+    }
+    for (uint32_t j = 0; j < p->nd && ok; j++)
+      ok = p->d[j].kind == O_UREG && p->d[j].word < nwords && writes[p->d[j].word] == 1;
+    if (!ok)
+      continue;
+    for (uint32_t j = 0; j < p->nd; j++)
+      inv[p->d[j].word] = 1;
+    p->once = kernel_new_once(&pc->kc);
+    k->fn = x_uni_once;
+  }
+  free(writes);
+  free(inv);
+}
+
 static bool uni_fn(const KIns *k) {
   const PIns *p = k->aux;
   return k->fn == x_mov || k->fn == x_int || k->fn == x_f32 || k->fn == x_f64 || k->fn == x_bits ||
@@ -5129,6 +5182,7 @@ static Kernel *compile(PComp *pc) {
     uint32_t nb = pc->nb;
     uniform_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
     affine_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
+    invariant_uni(pc, &pc->bl[0], kernel_new_uniform(&pc->kc, 0)); /* the words so far */
     KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb, true}; /* x_bra, x_cond_bra, x_bra_over */
     for (uint32_t i = 0; i < nb; i++) {
       body.blocks[i].n = pc->bl[i].n;
