@@ -6,8 +6,9 @@
 // block and past the last thread, the same guard negated (the threads at or above the cut store),
 // and one whose compared values wrap in the block; an address with a register that is not affine
 // in it; a block of two rows (a grid of addresses) and of two layers (%tid.y not affine there),
-// with a guard that lets one layer through; and a store past a memref's end through an affine
-// register reported as the same store through a register that is not affine is.
+// with a guard that lets one layer through; an entry register written twice, once the same in
+// every block; and a store past a memref's end through an affine register reported as the same
+// store through a register that is not affine is.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/affine.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
@@ -30,6 +31,7 @@
 // CHECK: [0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0]
 // CHECK: [0,  0,  2,  0,  4,  0,  6,  0,  0,  1,  0,  3,  0,  5,  0,  7]
 // CHECK: [1,  1,  1,  1,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0]
+// CHECK: [5,  7,  9,  11,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0]
 // CHECK: [100,  101,  102,  103,  104,  105,  106,  107,  0,  0,  0,  0,  0,  0,  0,  0,  7,  7,  7,  7,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7,  7,  7,  7,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0]
 // CHECK: [100,  101,  102,  103,  104,  105,  106,  107,  100,  101,  102,  103,  104,  105,  106,  107,  7,  7,  7,  7,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7,  7,  7,  7,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0]
 module attributes {gpu.container_module} {
@@ -111,6 +113,9 @@ module attributes {gpu.container_module} {
     call @show(%m, %c16) : (memref<?xi32>, index) -> ()
     gpu.memset %m, %z : memref<?xi32>, i32
     gpu.launch_func @affine::@wrapcut blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%mp : !llvm.ptr)
+    call @show(%m, %c16) : (memref<?xi32>, index) -> ()
+    gpu.memset %m, %z : memref<?xi32>, i32
+    gpu.launch_func @affine::@twice blocks in (%c4, %c1, %c1) threads in (%c1, %c1, %c1) args(%mp : !llvm.ptr)
     call @show(%m, %c16) : (memref<?xi32>, index) -> ()
     %l = gpu.alloc (%c48) : memref<?xi32>
     gpu.memset %l, %z : memref<?xi32>, i32
