@@ -1420,7 +1420,8 @@ KLANEFN static bool lanes_step(const Slot *restrict b, uint32_t n, uint64_t step
 
 /* Whether word y * bx + x of column b is b[0] + x * sx + y * sy (modulo 2^64) for every x < bx,
  * y < rows. */
-KLANEFN static bool lanes_grid(const Slot *restrict b, uint32_t bx, uint32_t rows, uint64_t sx, uint64_t sy) {
+static inline __attribute__((always_inline)) uint64_t grid_bad(const Slot *restrict b, uint32_t bx, uint32_t rows,
+                                                               uint64_t sx, uint64_t sy) {
   uint64_t bad = 0, r = b[0].u;
   for (uint32_t y = 0; y < rows; y++, r += sy) {
     const Slot *R = b + (size_t)y * bx;
@@ -1428,7 +1429,15 @@ KLANEFN static bool lanes_grid(const Slot *restrict b, uint32_t bx, uint32_t row
     for (uint32_t x = 0; x < bx; x++, v += sx)
       bad |= R[x].u ^ v;
   }
-  return !bad;
+  return bad;
+}
+
+KLANEFN static bool lanes_grid(const Slot *restrict b, uint32_t bx, uint32_t rows, uint64_t sx, uint64_t sy) {
+  if (bx == 16) /* rows of a constant length: their loops unrolled */
+    return !grid_bad(b, 16, rows, sx, sy);
+  if (bx == 32)
+    return !grid_bad(b, 32, rows, sx, sy);
+  return !grid_bad(b, bx, rows, sx, sy);
 }
 
 /* A global access whose addresses form a grid of the block's shape (global_grid): thread
@@ -1471,8 +1480,8 @@ KLANEFN static bool global_grid(KFrame *f, const PIns *p, uint32_t total, PGrid 
 
 /* d[y * bx + x] = the element of `bytes` (4 or 8; of 4, sign-extended when s) at
  * q0 + x * sx + y * sy, masked by m */
-KLANEFN static void ld_grid(Slot *restrict d, uintptr_t q0, uint32_t bx, uint32_t rows, uint64_t sx, uint64_t sy,
-                            uint32_t bytes, bool s, uint64_t m) {
+static inline __attribute__((always_inline)) void ld_rows(Slot *restrict d, uintptr_t q0, uint32_t bx, uint32_t rows,
+                                                          uint64_t sx, uint64_t sy, uint32_t bytes, bool s, uint64_t m) {
   for (uint32_t y = 0; y < rows; y++) {
     const char *r = (const char *)(q0 + (uintptr_t)(y * sy));
     Slot *D = d + (size_t)y * bx;
@@ -1507,6 +1516,14 @@ KLANEFN static void ld_grid(Slot *restrict d, uintptr_t q0, uint32_t bx, uint32_
       }
     }
   }
+}
+
+KLANEFN static void ld_grid(Slot *restrict d, uintptr_t q0, uint32_t bx, uint32_t rows, uint64_t sx, uint64_t sy,
+                            uint32_t bytes, bool s, uint64_t m) {
+  if (bx == 16 && bytes == 4) /* rows of a constant length: their loops unrolled */
+    ld_rows(d, q0, 16, rows, sx, sy, 4, s, m);
+  else
+    ld_rows(d, q0, bx, rows, sx, sy, bytes, s, m);
 }
 
 /* The element of `bytes` (4 or 8) of thread y * bx + x (v[(y * bx + x) * sv]) stored at
