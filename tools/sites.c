@@ -206,6 +206,33 @@ static bool from_source(const Sites *s, const Site *st, char *buf, size_t n) {
   return true;
 }
 
+/* A PTX instruction at the site, as its op is named: "'ld.shared.u32'". A PTX kernel's ops are made
+ * when it is compiled, during the run, after the index was built; its text is a source buffer
+ * named "@BINARY.ptx" (kernel_ptx.c), and the instruction is written there, after any guard. */
+static bool from_ptx(const Sites *s, const Site *st, char *buf, size_t n) {
+  if (st->file_len < 5 || st->file[0] != '@' || memcmp(st->file + st->file_len - 4, ".ptx", 4))
+    return false;
+  size_t len;
+  const char *l = ir_diag_source_line(s->ctx, (Str){st->file, st->file_len}, st->line, &len);
+  if (!l || st->col < 1 || st->col > len)
+    return false;
+  const char *c = l + st->col - 1, *end = l + len;
+  if (*c == '@') { /* the guard: @p or @!p */
+    while (c < end && *c != ' ' && *c != '\t')
+      c++;
+    while (c < end && (*c == ' ' || *c == '\t'))
+      c++;
+  }
+  const char *w = c;
+  while (c < end && (*c == '.' || *c == '_' || *c == ':' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                     (*c >= '0' && *c <= '9')))
+    c++;
+  if (c == w || *w < 'a' || *w > 'z')
+    return false;
+  snprintf(buf, n, "'%.*s'", (int)(c - w), w);
+  return true;
+}
+
 /* What the op at a site is: "'gpu.launch_func' @k::@fill", "'llvm.call' @mgpuMemcpy",
  * "'gpu.memcpy'"; false when no op of the program is there. */
 static bool describe(const Sites *s, const Site *st, char *buf, size_t n) {
@@ -215,7 +242,7 @@ static bool describe(const Sites *s, const Site *st, char *buf, size_t n) {
   }
   const Op *op = find(s, st->file, st->key_len);
   if (!op)
-    return false;
+    return from_ptx(s, st, buf, n);
   if (ambiguous(s, op, st))
     return from_source(s, st, buf, n);
   int k = snprintf(buf, n, "'%.*s'", (int)op->name.len, op->name.s);

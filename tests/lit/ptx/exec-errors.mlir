@@ -151,7 +151,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// CHECK: {{^}}@errors.ptx:64:2: error: 'ld.shared.u32' op data race in shared memory: reads bytes [4, 8), which thread (1, 0, 0) wrote at '@errors.ptx:63:2' with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
+// CHECK: {{^}}@errors.ptx:64:2: error: 'ld.shared.u32' op data race in shared memory: reads bytes [4, 8), which thread (1, 0, 0) wrote at 'st.shared.u32' (63:2) with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
 // CHECK-NEXT: ld.shared.u32 %r5, [%r4+4];
 // CHECK-NEXT: {{^}} ^
 // CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+15]]:5: note: in the kernel launched here
@@ -324,7 +324,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// CHECK: {{^}}@errors.ptx:101:2: error: 'st.global.u32' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at '@errors.ptx:101:2'; blocks of one launch are not ordered
+// CHECK: {{^}}@errors.ptx:101:2: error: 'st.global.u32' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at 'st.global.u32' (101:2); blocks of one launch are not ordered
 // CHECK-NEXT: st.global.u32 [%rd1], %r1;
 // CHECK-NEXT: {{^}} ^
 // CHECK-NEXT: {{^}}@errors.ptx:101:2: note: the other access
@@ -462,7 +462,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// CHECK: {{^}}@errors.ptx:152:2: error: 'st.global.u32' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at '@errors.ptx:152:2'; blocks of one launch are not ordered
+// CHECK: {{^}}@errors.ptx:152:2: error: 'st.global.u32' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at 'st.global.u32' (152:2); blocks of one launch are not ordered
 // CHECK-NEXT: st.global.u32 [gwords+8], %r1;
 // CHECK-NOT: after the launch
 module attributes {gpu.container_module} {
