@@ -9,7 +9,7 @@
 // shf without its mode; a lop3 whose table is a register; a .local store past the thread's local memory;
 // a load past the module's .global variables; two blocks storing different values to one of them;
 // fns with a base past bit 31; cvt.rna to other than .tf32; a whole vector register as an operand.
-// bar.arrive; a bar.sync thread count other than the block's; a redux by a thread outside its member
+// more threads at a bar.arrive than its count; a bar.sync thread count other than the block's; a redux by a thread outside its member
 // mask; a failed cf.assert (__assertfail) naming its message, file and line; trap; recursion past
 // the depth calls are inlined to; an indirect call; a call of an external function other than
 // vprintf and __assertfail; a call passing a register and one passing too many arguments; a barrier
@@ -546,7 +546,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// CHECK: {{^}}@errors.ptx:184:2: error: 'bar.arrive' is not supported by the PTX kernel engine yet
+// CHECK: {{^}}@errors.ptx:184:2: error: 'bar.arrive' op 96 threads arrived at barrier 1 of 64 threads (thread (0, 0, 0) of block (0, 0, 0))
 // CHECK-NEXT: bar.arrive 	1, 64;
 // CHECK-NEXT: {{^}} ^
 // CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here
@@ -557,7 +557,7 @@ module attributes {gpu.container_module} {
   gpu.binary @errors [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
   func.func @main() {
     %c1 = arith.constant 1 : index
-    %cn = arith.constant 64 : index
+    %cn = arith.constant 96 : index
     %m = gpu.alloc () : memref<8xi32>
     %i = memref.extract_aligned_pointer_as_index %m : memref<8xi32> -> index
     %w = arith.index_cast %i : index to i64
