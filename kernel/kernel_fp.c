@@ -25,6 +25,7 @@ static const Fmt fmts[] = {
     [KFP_F16] = {11, -14, 15, 15, 16, 10},      [KFP_BF16] = {8, -126, 127, 127, 16, 7},
     [KFP_TF32] = {11, -126, 127, 127, 32, 23},  [KFP_F32] = {24, -126, 127, 127, 32, 23},
     [KFP_F64] = {53, -1022, 1023, 1023, 64, 52},
+    [KFP_E4M3] = {4, -6, 8, 7, 8, 3},           [KFP_E5M2] = {3, -14, 15, 15, 8, 2},
 };
 
 unsigned kernel_fp_bits(unsigned fmt) { return fmts[fmt].width; }

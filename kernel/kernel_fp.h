@@ -10,8 +10,11 @@
 
 /* Roundings: to nearest even, toward zero, down, up, to nearest with ties away from zero. */
 enum { KFP_RN, KFP_RZ, KFP_RM, KFP_RP, KFP_RNA };
-/* Formats: their bits in the low bits of a word (tf32 as the f32 it is stored as). */
-enum { KFP_F16, KFP_BF16, KFP_TF32, KFP_F32, KFP_F64 };
+/* Formats: their bits in the low bits of a word (tf32 as the f32 it is stored as). E4M3 and E5M2
+ * are the fp8 formats, both here with IEEE's meaning of the top exponent (infinities and NaNs):
+ * right for E5M2; E4M3's (no infinities, one NaN, 448 its largest value) is its caller's
+ * (kernel_ptx.c), which rounds nothing above 448 here. */
+enum { KFP_F16, KFP_BF16, KFP_TF32, KFP_F32, KFP_F64, KFP_E4M3, KFP_E5M2 };
 
 /* The value of a format's bits (exact: every format here fits a double). */
 double kernel_fp_value(uint64_t bits, unsigned fmt);

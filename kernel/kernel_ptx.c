@@ -3871,12 +3871,88 @@ static bool c_selp(PComp *pc, KIns *k, PIns *p) {
   return true;
 }
 
+/* ---- fp8: cvt to and from .e4m3x2 and .e5m2x2 (sm_89) --------------------------------------------
+ * A pair is two bytes of a .b16, the first operand's (a's) the high one, as for f16x2. E5M2 is
+ * IEEE's 8-bit layout (kernel_fp.c rounds it); E4M3 has no infinities, 0x7f/0xff its NaNs and 448
+ * its largest value. To fp8 is .rn and .satfinite (PTX requires both): a NaN is 0x7f, a magnitude
+ * past the largest finite value (an infinity too) that value of its sign; .relu makes negatives
+ * +0. From fp8 to f16x2 is exact (a NaN the canonical one; .relu as to fp8). */
+static bool is_fp8(unsigned t) { return t == PTX_T_E4M3X2 || t == PTX_T_E5M2X2 || t == PTX_T_E4M3 || t == PTX_T_E5M2; }
+
+static uint64_t to_fp8(double x, bool e5, bool relu) {
+  if (isnan(x))
+    return 0x7f;
+  if (relu && x < 0)
+    return 0;
+  uint64_t sign = signbit(x) ? 0x80 : 0;
+  if (fabs(x) > (e5 ? 57344.0 : 448.0))
+    return sign | (e5 ? 0x7b : 0x7e);
+  return kernel_fp_round(x, 0, KFP_RN, e5 ? KFP_E5M2 : KFP_E4M3);
+}
+
+static double fp8_value(uint64_t b, bool e5) {
+  b &= 0xff;
+  if (e5 || (b & 0x78) != 0x78) /* E4M3 but its top binade: as IEEE's */
+    return kernel_fp_value(b, e5 ? KFP_E5M2 : KFP_E4M3);
+  if ((b & 0x7f) == 0x7f)
+    return NAN;
+  double v = ldexp((double)(8 | (b & 7)), 8 - 3);
+  return b & 0x80 ? -v : v;
+}
+
+/* mode 0: fp8x2 from two f32s (s[0] high, s[1] low); 1: from an f16x2; 2: an f16x2 from fp8x2.
+ * p->fmt: 1 for E5M2. */
+static int x_cvt_fp8(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  bool e5 = p->fmt;
+  KLANES(f, l, {
+    uint64_t a = rd(f, &p->s[0], l), r;
+    if (p->mode == 0)
+      r = to_fp8(f32of(a), e5, p->relu) << 8 | to_fp8(f32of(rd(f, &p->s[1], l)), e5, p->relu);
+    else if (p->mode == 1)
+      r = to_fp8(kernel_fp_value(a >> 16 & 0xffff, KFP_F16), e5, p->relu) << 8 |
+          to_fp8(kernel_fp_value(a & 0xffff, KFP_F16), e5, p->relu);
+    else {
+      r = 0;
+      for (unsigned h = 0; h < 2; h++) {
+        double v = fp8_value(a >> (8 * h), e5);
+        uint64_t b = isnan(v) ? kernel_fp_nan(KFP_F16) : p->relu && v < 0 ? 0 : kernel_fp_round(v, 0, KFP_RN, KFP_F16);
+        r |= b << (16 * h);
+      }
+    }
+    wr(f, &p->d[0], l, r);
+  });
+  return EX_NEXT;
+}
+
+/* cvt.rn.satfinite{.relu}.e4m3x2/.e5m2x2.f32 d, a, b; ... .f16x2 d, a; cvt.rn{.relu}.f16x2.e4m3x2/
+ * .e5m2x2 d, a (found: c_cvt's modifiers: rn, ..., relu at 11, satfinite at 12) */
+static bool c_cvt_fp8(PComp *pc, KIns *k, PIns *p, const bool *found) {
+  bool to = p->t == PTX_T_E4M3X2 || p->t == PTX_T_E5M2X2, from = p->t2 == PTX_T_E4M3X2 || p->t2 == PTX_T_E5M2X2;
+  int others = 0;
+  for (int i = 1; i < 11; i++)
+    others += found[i];
+  if (to == from || (to && p->t2 != PTX_T_F32 && p->t2 != PTX_T_F16X2) || (from && p->t != PTX_T_F16X2))
+    return unsupported(pc, "a conversion of these types");
+  if (!found[0] || others || found[12] != to)
+    return unsupported(pc, to ? "a conversion to fp8 other than .rn.satfinite" : "a conversion from fp8 other than .rn");
+  p->fmt = (uint8_t)((to ? p->t : p->t2) == PTX_T_E5M2X2);
+  p->mode = (uint8_t)(to ? (p->t2 == PTX_T_F32 ? 0 : 1) : 2);
+  p->relu = found[11];
+  if (!plain(pc, p, p->mode == 0 ? 2 : 1))
+    return false;
+  k->fn = x_cvt_fp8;
+  return true;
+}
+
 static bool c_cvt(PComp *pc, KIns *k, PIns *p) {
   static const char *const allowed[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "ftz", "sat",
                                         "rna", "relu", "satfinite", NULL};
   bool found[13] = {0};
   if (!mods(pc, p, allowed, found))
     return false;
+  if (is_fp8(p->t) || is_fp8(p->t2))
+    return c_cvt_fp8(pc, k, p, found);
   int df = fmt_of(p->t), sf = fmt_of(p->t2);
   bool dok = is_int(p->t) || df >= 0, sok = is_int(p->t2) || (sf >= 0 && sf != KFP_TF32);
   if (!dok || !sok || p->t == PTX_T_B8 || p->t2 == PTX_T_B8)
