@@ -107,6 +107,7 @@ typedef struct PIns {
   uint32_t cutword;            /* a setp at a cut and its branch (x_setp_cut): the cut's uniform word + 1 */
   uint32_t once;               /* x_uni_once: its KFrame.once flag */
   struct PSync *sync; /* cp.async, mbarrier, named barriers: the kernel's state of them */
+  struct PICall *icall; /* an indirect call: its targets */
 } PIns;
 
 /* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
@@ -3171,6 +3172,18 @@ static bool var_bytes(const PtxVar *v, uint64_t *bytes, uint64_t *esize) {
   return *esize && !__builtin_mul_overflow(n, *esize, bytes) && *bytes && *bytes <= (UINT64_C(1) << 30);
 }
 
+/* A function's address (for indirect calls): an address no memory has, FN_BASE + 16 * its place
+ * among the module's declarations, the same in every kernel of the binary. */
+#define FN_BASE UINT64_C(0xfff0000000000000)
+static bool func_addr(const PtxModule *m, const char *name, uint64_t *addr) {
+  for (uint32_t i = 0; i < m->ndecls; i++)
+    if (m->decls[i].kind == PTX_DECL_FUNC && !m->decls[i].func->entry && !strcmp(m->decls[i].func->name, name)) {
+      *addr = FN_BASE + 16 * (uint64_t)i;
+      return true;
+    }
+  return false;
+}
+
 static bool is_module_var(const PtxVar *v) { return v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST; }
 
 static const PGlobals *module_globals(PComp *pc) {
@@ -3230,10 +3243,10 @@ static const PGlobals *module_globals(PComp *pc) {
         uint32_t t = 0;
         while (t < g->n && g->names[t] != nm)
           t++;
-        if (t == g->n)
+        if (t == g->n && !func_addr(m, it->name, &x))
           return perr(pc, v->line, v->col, "an initializer with the address of '%s' is not supported by the PTX "
-                      "kernel engine yet (only .global and .const variables)", it->name), NULL;
-        x = (uint64_t)(uintptr_t)(g->base + g->off[t]) + (uint64_t)it->ival;
+                      "kernel engine yet (only .global and .const variables and functions)", it->name), NULL;
+        x = t == g->n ? x + (uint64_t)it->ival : (uint64_t)(uintptr_t)(g->base + g->off[t]) + (uint64_t)it->ival;
         if (it->mask) {
           unsigned k = (unsigned)__builtin_ctzll(it->mask) / 8;
           x = (x & it->mask) >> (8 * k);
@@ -3345,8 +3358,12 @@ static bool operand(PComp *pc, const PtxOperand *o, POpd *out) {
       out->imm = (uint64_t)(uintptr_t)g;
       return true;
     }
+    if (func_addr(pc->m, o->name, &out->imm)) { /* a function's, for indirect calls */
+      out->kind = O_IMM;
+      return true;
+    }
     return perr(pc, o->line, o->col, "the address of '%s' is not supported by the PTX kernel engine yet (only .shared, "
-                ".local, .global and .const variables)", o->name);
+                ".local, .global and .const variables and functions)", o->name);
   }
   default:
     return perr(pc, o->line, o->col, "this operand is not supported by the PTX kernel engine yet");
@@ -5807,6 +5824,7 @@ static int x_too_deep(KFrame *f, const KIns *k) {
 }
 
 static bool emit_body(PComp *pc, PInst *in);
+static bool c_ptx_icall(PComp *pc, KIns *k, PIns *p, const PtxOperand *rets, uint32_t ri, bool *inlined);
 
 /* The caller's .param variables a call names, as offsets; false after a diagnostic. */
 static bool call_vars(PComp *pc, const PtxOperand *list, size_t *off) {
@@ -5816,6 +5834,166 @@ static bool call_vars(PComp *pc, const PtxOperand *list, size_t *off) {
       return perr(pc, o->line, o->col, "a call argument other than a .param variable is not supported by the PTX "
                   "kernel engine yet");
   }
+  return true;
+}
+
+/* An indirect call's targets: the module's defined device functions with its prototype's
+ * parameters and returns (their sizes) whose address the module takes, each inlined after the
+ * call (entry[i] its first block), all going on at block `after`. */
+typedef struct PICall {
+  uint32_t n, after;
+  uint64_t *addr;
+  uint32_t *entry;
+  const char *proto;
+} PICall;
+
+/* call through a register: each thread to the inlined copy of the function at its address; an
+ * address of no target is an error; under a guard, threads whose guard fails go on after. */
+static int x_icall(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  const PICall *c = p->icall;
+  uint32_t one = UINT32_MAX;
+  bool same = true;
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i], to = c->after;
+    if (!p->guard.kind || (rd(f, &p->guard, l) & 1)) {
+      uint64_t a = rd(f, &p->s[0], l);
+      uint32_t j = 0;
+      while (j < c->n && c->addr[j] != a)
+        j++;
+      if (j == c->n)
+        return kernel_error(f, k, l, "an indirect call of %#llx, which is not the address of a device function of "
+                            "the module with prototype '%s'", (unsigned long long)a, c->proto);
+      to = c->entry[j];
+    }
+    f->pc[l] = to;
+    same &= one == UINT32_MAX || one == to;
+    one = to;
+  }
+  f->pc_one = one;
+  f->pc_n = same ? f->nact : 0;
+  return EX_DONE;
+}
+
+/* Whether the module takes the address of function `name` (an initializer, or an operand other
+ * than a call's callee). */
+static bool address_taken(const PtxModule *m, const char *name) {
+  for (uint32_t d = 0; d < m->ndecls; d++) {
+    if (m->decls[d].kind == PTX_DECL_VAR) {
+      const PtxVar *v = m->decls[d].var;
+      for (uint32_t e = 0; e < v->ninit; e++)
+        if ((v->init[e].kind == PTX_INIT_SYM || v->init[e].kind == PTX_INIT_GENERIC) && !strcmp(v->init[e].name, name))
+          return true;
+      continue;
+    }
+    const PtxFunc *fn = m->decls[d].func;
+    for (uint32_t i = 0; i < fn->nstmts; i++) {
+      const PtxInsn *in = fn->stmts[i].kind == PTX_STMT_INSN ? &fn->stmts[i].insn : NULL;
+      for (uint32_t j = 0; in && j < in->nopds; j++)
+        if (in->opds[j].kind == PTX_OPD_SYM && !strcmp(in->opds[j].name, name) &&
+            !(in->op == PTX_OP_CALL && (j == 0 || in->opds[j - 1].kind == PTX_OPD_LIST) &&
+              (j == 0 || j == 1)))
+          return true;
+    }
+  }
+  return false;
+}
+
+static uint64_t param_bytes(const PtxVar *v) {
+  uint64_t b = ptx_type_bits((PtxType)v->type) / 8 * (v->vec ? v->vec : 1);
+  for (uint32_t d = 0; d < v->ndims; d++)
+    b *= v->dims[d] ? v->dims[d] : 1;
+  return b;
+}
+
+static bool same_sig(const PtxSig *a, const PtxSig *b) {
+  if (a->nparams != b->nparams || a->nrets != b->nrets)
+    return false;
+  for (uint32_t i = 0; i < a->nparams; i++)
+    if (param_bytes(&a->params[i]) != param_bytes(&b->params[i]))
+      return false;
+  for (uint32_t i = 0; i < a->nrets; i++)
+    if (param_bytes(&a->rets[i]) != param_bytes(&b->rets[i]))
+      return false;
+  return true;
+}
+
+/* call[.uni] [(rets),] %r, [(args),] proto: the register opds[ri], the prototype last (a
+ * .callprototype of the calling function's body). */
+static bool c_ptx_icall(PComp *pc, KIns *k, PIns *p, const PtxOperand *rets, uint32_t ri, bool *inlined) {
+  const PtxInsn *in = pc->insn;
+  IrCtx *ctx = pc->h->ctx;
+  const PtxOperand *args = ri + 1 < in->nopds && in->opds[ri + 1].kind == PTX_OPD_LIST ? &in->opds[ri + 1] : NULL;
+  uint32_t pi = ri + 1 + (args != NULL);
+  if (pi + 1 != in->nopds || in->opds[pi].kind != PTX_OPD_SYM)
+    return unsupported(pc, "an indirect call without a .callprototype");
+  const PtxOperand *po = &in->opds[pi];
+  const PtxProto *proto = NULL;
+  for (uint32_t i = 0; i < pc->inst->fn->nstmts && !proto; i++)
+    if (pc->inst->fn->stmts[i].kind == PTX_STMT_PROTO && !strcmp(pc->inst->fn->stmts[i].proto->name, po->name))
+      proto = pc->inst->fn->stmts[i].proto;
+  if (!proto)
+    return perr(pc, po->line, po->col, "'%s' is not a .callprototype of the function", po->name);
+  uint32_t nargs = args ? args->n : 0, nrets = rets ? rets->n : 0;
+  if (nargs != proto->sig.nparams || nrets != proto->sig.nrets)
+    return perr(pc, in->line, in->col, "the call passes %u argument%s and %u return%s for its prototype's %u and %u",
+                nargs, nargs == 1 ? "" : "s", nrets, nrets == 1 ? "" : "s", proto->sig.nparams, proto->sig.nrets);
+  size_t *arg_off = ir_alloc(ctx, (nargs + 1) * sizeof *arg_off), *ret_off = ir_alloc(ctx, (nrets + 1) * sizeof *ret_off);
+  if (!call_vars(pc, args, arg_off) || !call_vars(pc, rets, ret_off) || !reg_operand(pc, &in->opds[ri], &p->s[0]))
+    return false;
+  p->ns = 1;
+  PICall *c = ir_alloc(ctx, sizeof *c);
+  c->proto = ir_intern_cstr(ctx, po->name).s;
+  c->addr = ir_alloc(ctx, (pc->m->ndecls + 1) * sizeof *c->addr);
+  c->entry = ir_alloc(ctx, (pc->m->ndecls + 1) * sizeof *c->entry);
+  uint32_t **joins = ir_alloc(ctx, (pc->m->ndecls + 1) * sizeof *joins);
+  p->icall = c;
+  k->fn = x_icall;
+  pc->closed = true;
+  uint32_t depth = pc->inst->depth + 1;
+  for (uint32_t d = 0; d < pc->m->ndecls; d++) {
+    const PtxFunc *fn = pc->m->decls[d].kind == PTX_DECL_FUNC ? pc->m->decls[d].func : NULL;
+    if (!fn || fn->entry || !fn->defined || !same_sig(&fn->sig, &proto->sig) || !address_taken(pc->m, fn->name))
+      continue;
+    if (depth > CALL_DEPTH)
+      return perr(pc, in->line, in->col, "an indirect call nested %u calls deep: the PTX kernel engine inlines calls "
+                  "%d deep at most", depth, CALL_DEPTH);
+    uint32_t level = 0;
+    for (const PInst *u = pc->inst; u; u = u->up)
+      level += u->fn == fn;
+    const PLayout *lay = layout_of(pc, fn, level);
+    if (!lay)
+      return false;
+    func_addr(pc->m, fn->name, &c->addr[c->n]);
+    PInst callee_in = {.fn = fn, .lay = lay, .arg_off = arg_off, .ret_off = ret_off, .bind0 = pc->nbinds,
+                       .fix0 = pc->nfix, .depth = depth, .up = pc->inst};
+    callee_in.lblk = ir_alloc(ctx, (fn->nlabels + 1) * sizeof *callee_in.lblk);
+    c->entry[c->n] = new_block(pc);
+    start_block(pc, c->entry[c->n]);
+    PInst *caller = pc->inst;
+    uint32_t reg0 = pc->reg0, *vecword = pc->vecword;
+    pc->inst = &callee_in;
+    pc->reg0 = lay->reg0;
+    pc->vecword = lay->vecword;
+    bool ok = emit_body(pc, &callee_in);
+    pc->inst = caller;
+    pc->reg0 = reg0;
+    pc->vecword = vecword;
+    pc->nbinds = callee_in.bind0;
+    if (!ok)
+      return false;
+    callee_in.lblk[fn->nlabels] = new_block(pc); /* its ret: on to the block after every target */
+    start_block(pc, callee_in.lblk[fn->nlabels]);
+    resolve_fixes(pc, &callee_in);
+    add_jump(pc, 0, 0);
+    joins[c->n++] = &((PIns *)pc->bl[pc->cur].ins[pc->bl[pc->cur].n - 1].aux)->target;
+    pc->closed = true;
+  }
+  c->after = new_block(pc);
+  start_block(pc, c->after);
+  for (uint32_t i = 0; i < c->n; i++)
+    *joins[i] = c->after;
+  *inlined = true;
   return true;
 }
 
@@ -5832,6 +6010,8 @@ static bool c_ptx_call(PComp *pc, KIns *k, PIns *p, bool *inlined) {
   uint32_t i = 0;
   if (i < in->nopds && in->opds[i].kind == PTX_OPD_LIST)
     rets = &in->opds[i++];
+  if (i < in->nopds && in->opds[i].kind == PTX_OPD_REG)
+    return c_ptx_icall(pc, k, p, rets, i, inlined);
   if (i < in->nopds && in->opds[i].kind == PTX_OPD_SYM)
     callee = &in->opds[i++];
   if (i < in->nopds && in->opds[i].kind == PTX_OPD_LIST)

@@ -8,13 +8,13 @@
 // two blocks storing different values to one word; a vector width its operand does not have; a
 // shf without its mode; a lop3 whose table is a register; a .local store past the thread's local memory;
 // a load past the module's .global variables; two blocks storing different values to one of them;
-// fns with a base past bit 31; cvt.rna to other than .tf32; a whole vector register as an operand.
-// more threads at a bar.arrive than its count; a bar.sync thread count other than the block's; a redux by a thread outside its member
-// mask; a failed cf.assert (__assertfail) naming its message, file and line; trap; recursion past
-// the depth calls are inlined to; an indirect call; a call of an external function other than
-// vprintf and __assertfail; a call passing a register and one passing too many arguments; a barrier
-// in a device function only some threads call; a recursion of two calls a level, more instructions
-// inlined than the engine compiles.
+// fns with a base past bit 31; cvt.rna to other than .tf32; a whole vector register as an operand;
+// more threads at a bar.arrive than its count; a bar.sync thread count other than the block's; a
+// redux by a thread outside its member mask; a failed cf.assert (__assertfail) naming its message,
+// file and line; trap; recursion past the depth calls are inlined to; an indirect call of a data
+// pointer; a call of an external function other than vprintf and __assertfail; a call passing a
+// register and one passing too many arguments; a barrier in a device function only some threads
+// call; a recursion of two calls a level, more instructions inlined than the engine compiles.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
@@ -696,7 +696,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// CHECK: {{^}}@errors.ptx:302:2: error: 'call': an indirect call is not supported by the PTX kernel engine yet
+// CHECK: {{^}}@errors.ptx:302:2: error: 'call' op an indirect call of 0x{{[0-9a-f]+}}, which is not the address of a device function of the module with prototype 'prototype_1' (thread (0, 0, 0) of block (0, 0, 0))
 // CHECK-NEXT: call (rv), %rd1, (q), prototype_1;
 // CHECK-NEXT: {{^}} ^
 // CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+13]]:5: note: in the kernel launched here

@@ -35,7 +35,7 @@ import tempfile
 # every kernel.
 RUNNING = {"vadd", "saxpy", "block_sum", "warp_sum", "warp_vote", "histogram", "sum_f32", "cas_max", "collatz",
            "shift_left", "copy_off_by_one", "even_barrier", "half_axpb", "wide_madd", "half2_fma", "gcd_lcm",
-           "hello", "cp_pipe", "cp_zfill", "bar_copy", "phases", "handoff", "named"}
+           "hello", "cp_pipe", "cp_zfill", "bar_copy", "phases", "handoff", "named", "apply", "fold"}
 RUNNING_SIM = set(RUNNING)
 # gpuinterp options a kernel's runs need. cas_max's first plain read of the maximum races with
 # other blocks' compare-and-swaps where its own block then swaps nothing (kernel_race.c grades it
@@ -65,6 +65,7 @@ KERNELS = {
     "bug_divbar": ["even_barrier"],
     "async": ["cp_pipe", "cp_zfill", "bar_copy"],
     "mbar": ["phases", "handoff", "named"],
+    "funcptr": ["apply", "fold"],
 }
 # the reference program of NAME.cu, when it is not ref/NAME.c
 REF_OF = {"bug_race": "bugs", "bug_oob": "bugs", "bug_divbar": "bugs"}
