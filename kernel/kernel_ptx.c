@@ -6189,6 +6189,155 @@ static bool emit_body(PComp *pc, PInst *in) {
   return true;
 }
 
+/* ---- the order blocks run in -------------------------------------------------------------------
+ * The engine runs the lowest block any thread waits for (run_cfg), which reconverges diverged
+ * threads where they meet only if a block comes after every block that leads to it other than
+ * through a loop's back edge. The PTX's own layout need not be so: LLVM places a loop's latch
+ * (with the loop's bar.sync) before the header that branches around an if to it, and the threads
+ * that skip the if would reach the bar.sync before the others. So the blocks are renumbered in a
+ * topological order of the edges a depth-first search from the entry does not find closing a
+ * loop (every such edge goes to a later block), the earliest in the layout first of those whose
+ * predecessors all came: blocks no edge orders keep their layout's order (a loop's exit, after its
+ * body); blocks no path reaches follow. A block with an unguarded trap or __assertfail leads
+ * nowhere (its threads end the launch there). */
+static uint32_t block_succs(const PComp *pc, uint32_t b, uint32_t *out, uint32_t cap) {
+  const PBlock *bl = &pc->bl[b];
+  if (!bl->n)
+    return 0;
+  for (uint32_t i = 0; i < bl->n; i++)
+    if (bl->ins[i].fn == x_assertfail || bl->ins[i].fn == x_trap)
+      return 0; /* its threads never go on: it orders nothing */
+  const KIns *k = &bl->ins[bl->n - 1];
+  const PIns *p = k->aux;
+  uint32_t n = 0;
+  if (k->fn == x_bra || k->fn == x_cond_bra || k->fn == x_wait || k->fn == x_nbar_sync) {
+    if (k->fn != x_wait && k->fn != x_nbar_sync && p->target < pc->nb && n < cap)
+      out[n++] = p->target;
+    if (k->fn != x_bra && p->next < pc->nb && n < cap)
+      out[n++] = p->next;
+  } else if (k->fn == x_icall) {
+    for (uint32_t i = 0; i < p->icall->n && n < cap; i++)
+      out[n++] = p->icall->entry[i];
+    if (n < cap)
+      out[n++] = p->icall->after;
+  }
+  return n;
+}
+
+static void remap(uint32_t *b, const uint32_t *to, uint32_t nb) {
+  if (*b < nb)
+    *b = to[*b];
+}
+
+/* A min-heap of block numbers (their layout's order). */
+static void heap_push(uint32_t *h, uint32_t *n, uint32_t v) {
+  uint32_t i = (*n)++;
+  for (; i && h[(i - 1) / 2] > v; i = (i - 1) / 2)
+    h[i] = h[(i - 1) / 2];
+  h[i] = v;
+}
+
+static uint32_t heap_pop(uint32_t *h, uint32_t *n) {
+  uint32_t top = h[0], v = h[--*n], i = 0;
+  for (;;) {
+    uint32_t c = 2 * i + 1;
+    if (c >= *n)
+      break;
+    if (c + 1 < *n && h[c + 1] < h[c])
+      c++;
+    if (h[c] >= v)
+      break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (*n)
+    h[i] = v;
+  return top;
+}
+
+static void reorder_blocks(PComp *pc) {
+  uint32_t nb = pc->nb, total = 0;
+  uint32_t *first = malloc((nb + 1) * sizeof *first);
+  if (!first)
+    abort();
+  for (uint32_t b = 0; b < nb; b++) { /* the successors, b's at succ[first[b] .. first[b + 1]) */
+    const PBlock *bl = &pc->bl[b];
+    const PIns *p = bl->n ? bl->ins[bl->n - 1].aux : NULL;
+    first[b] = total;
+    total += bl->n && bl->ins[bl->n - 1].fn == x_icall ? p->icall->n + 1 : 2;
+  }
+  first[nb] = total;
+  uint32_t *succ = malloc((total + 1) * sizeof *succ), *nsucc = calloc(nb + 1, sizeof *nsucc);
+  uint8_t *back = calloc(total + 1, 1), *state = calloc(nb + 1, 1); /* state: 1 on the search's path, 2 done */
+  uint32_t *stk = malloc((nb + 1) * sizeof *stk), *pos = calloc(nb + 1, sizeof *pos);
+  uint32_t *indeg = calloc(nb + 1, sizeof *indeg), *heap = malloc((nb + 1) * sizeof *heap);
+  uint32_t *order = malloc((nb + 1) * sizeof *order), *to = malloc((nb + 1) * sizeof *to);
+  if (!succ || !nsucc || !back || !state || !stk || !pos || !indeg || !heap || !order || !to)
+    abort();
+  for (uint32_t b = 0; b < nb; b++)
+    nsucc[b] = block_succs(pc, b, succ + first[b], first[b + 1] - first[b]);
+  /* a depth-first search from the entry: the edges back to a block on its path close loops */
+  uint32_t top = 0;
+  stk[top++] = 0;
+  state[0] = 1;
+  while (top) {
+    uint32_t b = stk[top - 1];
+    if (pos[b] == nsucc[b]) {
+      state[b] = 2;
+      top--;
+      continue;
+    }
+    uint32_t e = first[b] + pos[b]++, c = succ[e];
+    if (state[c] == 1)
+      back[e] = 1;
+    else if (!state[c]) {
+      state[c] = 1;
+      stk[top++] = c;
+    }
+  }
+  /* the other edges in order: of the blocks all of whose predecessors came, the earliest in the
+     layout first */
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t e = first[b]; state[b] && e < first[b] + nsucc[b]; e++)
+      indeg[succ[e]] += !back[e];
+  uint32_t nh = 0, n = 0;
+  heap_push(heap, &nh, 0);
+  while (nh) {
+    uint32_t b = heap_pop(heap, &nh);
+    order[n++] = b;
+    for (uint32_t e = first[b]; e < first[b] + nsucc[b]; e++)
+      if (!back[e] && !--indeg[succ[e]])
+        heap_push(heap, &nh, succ[e]);
+  }
+  for (uint32_t b = 0; b < nb; b++)
+    if (!state[b])
+      order[n++] = b;
+  for (uint32_t i = 0; i < nb; i++)
+    to[order[i]] = i;
+  PBlock *nbl = malloc((size_t)pc->capb * sizeof *nbl);
+  if (!nbl)
+    abort();
+  for (uint32_t i = 0; i < nb; i++)
+    nbl[i] = pc->bl[order[i]];
+  free(pc->bl);
+  pc->bl = nbl;
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < pc->bl[b].n; i++) {
+      KIns *k = &pc->bl[b].ins[i];
+      PIns *p = k->aux;
+      if (k->fn == x_bra || k->fn == x_cond_bra || k->fn == x_wait || k->fn == x_nbar_sync) {
+        remap(&p->target, to, nb);
+        remap(&p->next, to, nb);
+      } else if (k->fn == x_icall) {
+        for (uint32_t j = 0; j < p->icall->n; j++)
+          remap(&p->icall->entry[j], to, nb);
+        remap(&p->icall->after, to, nb);
+      }
+    }
+  free(first), free(succ), free(nsucc), free(back), free(state), free(stk), free(pos);
+  free(indeg), free(heap), free(order), free(to);
+}
+
 static Kernel *compile(PComp *pc) {
   KHost *h = pc->h;
   IrCtx *ctx = h->ctx;
@@ -6241,6 +6390,7 @@ static Kernel *compile(PComp *pc) {
   if (ok && !pc->failed) {
     resolve_fixes(pc, &entry);
     new_block(pc); /* an empty last block: where the threads leave */
+    reorder_blocks(pc);
     if (pc->sync)
       sync_finish(pc);
     if (pc->zero_private) { /* first of all */
