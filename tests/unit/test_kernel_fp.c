@@ -1,7 +1,8 @@
 /* test_kernel_fp.c - kernel/kernel_fp.c's rounding against the host's: every f16 value, the
  * f32 values at and beside each midpoint of two f16 values (and of two bf16 values) under each
  * rounding mode, integers, and f32 arithmetic rounded toward zero, down and up, compared bit for
- * bit with _Float16 conversions and f32 operations run under fesetround. */
+ * bit with _Float16 conversions and f32 operations run under fesetround; the fp8 formats' values
+ * and midpoints. */
 #include "kernel/kernel_fp.h"
 
 #include <fenv.h>
@@ -168,12 +169,43 @@ static void test_kernel_fp_f32_directed(void **state) {
   }
 }
 
+/* The fp8 formats: every value's bits back from its value, and the midpoints between neighbours
+ * rounded to the even one (E4M3's finite values to 448; E5M2's to 57344, past it infinity). */
+static double fp8_value(unsigned c, unsigned fmt) { /* E4M3's top binade is finite (kernel_fp.h) */
+  return fmt == KFP_E4M3 && (c & 0x78) == 0x78 ? ldexp(8 | (c & 7), 5) : kernel_fp_value(c, fmt);
+}
+
+static void test_kernel_fp_round_fp8(void **state) {
+  (void)state;
+  for (unsigned fmt = KFP_E4M3; fmt <= KFP_E5M2; fmt++) {
+    unsigned top = fmt == KFP_E4M3 ? 0x7e : 0x7b;
+    for (unsigned c = 0; c <= top; c++) {
+      double v = fp8_value(c, fmt);
+      assert_int_equal(kernel_fp_round(v, 0, KFP_RN, fmt), c);
+      assert_int_equal(kernel_fp_round(-v, 0, KFP_RN, fmt), c | 0x80);
+      if (c < top) {
+        double mid = (v + fp8_value(c + 1, fmt)) / 2;
+        assert_int_equal(kernel_fp_round(mid, 0, KFP_RN, fmt), c & 1 ? c + 1 : c);
+        assert_int_equal(kernel_fp_round(mid, 0, KFP_RZ, fmt), c);
+        assert_int_equal(kernel_fp_round(mid, 0, KFP_RP, fmt), c + 1);
+      }
+    }
+  }
+  assert_int_equal(kernel_fp_round(1.0, 0, KFP_RN, KFP_E4M3), 0x38);
+  assert_int_equal(kernel_fp_round(448.0, 0, KFP_RN, KFP_E4M3), 0x7e);
+  assert_int_equal(kernel_fp_round(ldexp(1, -9), 0, KFP_RN, KFP_E4M3), 0x01);
+  assert_int_equal(kernel_fp_round(1.0, 0, KFP_RN, KFP_E5M2), 0x3c);
+  assert_int_equal(kernel_fp_round(ldexp(1, -16), 0, KFP_RN, KFP_E5M2), 0x01);
+  assert_int_equal(kernel_fp_round(61440.0, 0, KFP_RN, KFP_E5M2), 0x7c); /* the midpoint past 57344: infinity */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_fp_value_every_f16),
       cmocka_unit_test(test_kernel_fp_round_f32_midpoints),
       cmocka_unit_test(test_kernel_fp_from_int_f16),
       cmocka_unit_test(test_kernel_fp_f32_directed),
+      cmocka_unit_test(test_kernel_fp_round_fp8),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
