@@ -108,6 +108,7 @@ typedef struct PIns {
   uint32_t once;               /* x_uni_once: its KFrame.once flag */
   struct PSync *sync; /* cp.async, mbarrier, named barriers: the kernel's state of them */
   struct PICall *icall; /* an indirect call: its targets */
+  int64_t off2;     /* cp.async.bulk: its mbarrier's address's constant offset (s[3] its base) */
 } PIns;
 
 /* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
@@ -2685,6 +2686,53 @@ static int x_cp_group(KFrame *f, const KIns *k) {
   return async_groups(f, k, p, p->mode);
 }
 
+static char *mbar_at(KFrame *f, const KIns *k, const PIns *p, uint32_t l);
+static int mbar_tx(KFrame *f, const KIns *k, const PSync *sy, uint32_t l, char *q, int64_t txn);
+
+/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], size, [mbar]: size
+ * bytes (a multiple of 16, both addresses too) copied at issue, recorded as cp.async's are (a
+ * global read, the issuing thread's shared write), then the mbarrier's transaction count lowered
+ * by size (complete_tx). The copy is not kept pending: what waits for it is the mbarrier's phase. */
+static int x_cp_bulk(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  size_t smem = (size_t)(f->priv - f->lo);
+  PRun run = {0, 0};
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    uint64_t d = (p->s[0].kind ? rd(f, &p->s[0], l) : 0) + p->s[4].imm, n = wmask(rd(f, &p->s[2], l), 32);
+    uintptr_t a = (uintptr_t)((p->s[1].kind ? rd(f, &p->s[1], l) : 0) + (uint64_t)p->off);
+    if (n % 16 || d % 16 || a % 16)
+      return kernel_error(f, k, l, "cp.async.bulk of %llu bytes from %#llx to shared offset %llu: the size and both "
+                          "addresses must be multiples of 16", (unsigned long long)n, (unsigned long long)a,
+                          (unsigned long long)d);
+    if (d > smem || n > smem - d)
+      return kernel_error(f, k, l, "out-of-bounds access: %llu bytes at offset %lld of the block's shared memory (%zu "
+                          "bytes)", (unsigned long long)n, (long long)d, smem);
+    int where = W_GLOBAL;
+    if (n && !access_ok(f, k, p, l, (char *)a, (uint32_t)n, false, &where))
+      return EX_ERROR;
+    if (where != W_GLOBAL)
+      return kernel_error(f, k, l, "cp.async.bulk from %s memory: its source must be global memory",
+                          where == W_SHARED ? "shared" : "local");
+    uint32_t g = f->shadow ? 1u << f->gshift : 16;
+    for (uint64_t o = 0; o < n; o += g)
+      if (!kernel_shared_check(f, k, p->memo, l, f->lo + d + o, g, true, NULL, NULL))
+        return EX_ERROR;
+    memcpy(f->lo + d, (const char *)a, n);
+    if (n)
+      run_note(f, k, p, &run, (char *)a, (uint32_t)n, false);
+    PIns mb = *p; /* the mbarrier's address: s[3] + off2 */
+    mb.s[0] = p->s[3];
+    mb.off = p->off2;
+    mb.space = PTX_SPACE_SHARED;
+    char *q = mbar_at(f, k, &mb, l);
+    if (!q || mbar_tx(f, k, p->sync, l, q, -(int64_t)n) < 0)
+      return EX_ERROR;
+  }
+  run_flush(f, k, p, &run, false);
+  return EX_NEXT;
+}
+
 /* ---- mbarrier objects: 8 bytes of shared memory, here [0, 20) the arrivals pending in the current
  * phase, [20, 40) those expected in each phase, [40, 62) the pending transaction count (signed),
  * bit 63 the phase's parity. A state (what arrive returns) is the parity of the phase it arrived
@@ -2715,6 +2763,32 @@ static char *mbar_at(KFrame *f, const KIns *k, const PIns *p, uint32_t l) {
     return NULL;
   }
   return f->lo + off;
+}
+
+/* Thread l adds txn to the transaction count of the mbarrier object at q; the phase completes when
+ * that leaves nothing pending. 0, or -1 after an error. */
+static void sync_point(KFrame *f, const PSync *sy);
+static int mbar_tx(KFrame *f, const KIns *k, const PSync *sy, uint32_t l, char *q, int64_t txn) {
+  uint64_t v;
+  memcpy(&v, q, 8);
+  uint32_t pend = MB_PEND(v), exp = MB_EXP(v);
+  int64_t tx = MB_TX(v) + txn;
+  uint64_t phase = MB_PHASE(v);
+  if (!exp)
+    return kernel_error(f, k, l, "the mbarrier object at shared offset %zu is not initialized (mbarrier.init)",
+                        (size_t)(q - f->lo)), -1;
+  if (tx < -(int64_t)MB_MAX || tx > (int64_t)MB_MAX)
+    return kernel_error(f, k, l, "the mbarrier's transaction count %lld is not in [-%u, %u]", (long long)tx, MB_MAX,
+                        MB_MAX), -1;
+  f->u[sy->bars + 2 * NBARS].u++;
+  if (!pend && !tx) {
+    pend = exp;
+    phase ^= 1;
+    sync_point(f, sy);
+  }
+  v = mb_make(pend, exp, tx, phase);
+  memcpy(q, &v, 8);
+  return 0;
 }
 
 enum { MB_INIT, MB_INVAL, MB_ARRIVE, MB_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_PENDING, MB_CP_ARRIVE };
@@ -4246,6 +4320,7 @@ static bool c_atom(PComp *pc, KIns *k, PIns *p) {
 static bool module_bar_arrive(PComp *pc);
 static bool c_nbar(PComp *pc, KIns *k, PIns *p, bool arrive);
 static bool c_cp(PComp *pc, KIns *k, PIns *p);
+static bool c_cp_bulk(PComp *pc, KIns *k, PIns *p);
 static bool c_mbarrier(PComp *pc, KIns *k, PIns *p);
 
 /* bar.sync / barrier.sync a[, b], bar.red, bar.warp.sync: the barrier id a is any (the engine has one
@@ -5409,8 +5484,10 @@ static uint32_t spaces_of(const PtxInsn *in, uint8_t *sp, uint32_t cap) {
  * cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [mbar] */
 static bool c_cp(PComp *pc, KIns *k, PIns *p) {
   const PtxInsn *in = pc->insn;
-  if (!has(in, "async") || has(in, "bulk"))
+  if (!has(in, "async"))
     return unsupported(pc, NULL);
+  if (has(in, "bulk"))
+    return c_cp_bulk(pc, k, p);
   PSync *sy = sync_of(pc);
   p->sync = sy;
   if (!sy->async) {
@@ -5472,6 +5549,36 @@ static bool c_cp(PComp *pc, KIns *k, PIns *p) {
   p->ns = 5;
   p->memo = kernel_new_memo(&pc->kc, p->bytes);
   k->fn = x_cp_async;
+  return true;
+}
+
+/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{.L2::cache_hint} [d], [s], size,
+ * [mbar]{, policy} (clusters are of one block: shared::cluster is the block's own) */
+static bool c_cp_bulk(PComp *pc, KIns *k, PIns *p) {
+  const PtxInsn *in = pc->insn;
+  static const char *const allowed[] = {"async", "bulk", "mbarrier::complete_tx::bytes", "L2::cache_hint", NULL};
+  bool found[4] = {0};
+  uint8_t sp[4];
+  if (!mods(pc, p, allowed, found))
+    return false;
+  if (!found[2] || p->t || spaces_of(in, sp, 4) != 2 || sp[0] != PTX_SPACE_SHARED || sp[1] != PTX_SPACE_GLOBAL)
+    return unsupported(pc, NULL);
+  if (!need_opds(pc, 4 + found[3], 4 + found[3]))
+    return false;
+  p->sync = sync_of(pc);
+  p->space = PTX_SPACE_SHARED;
+  if (!address(pc, p, &in->opds[3], 3))
+    return false;
+  p->off2 = p->off;
+  if (!address(pc, p, &in->opds[0], 0))
+    return false;
+  p->s[4] = (POpd){.kind = O_IMM, .imm = (uint64_t)p->off};
+  p->space = PTX_SPACE_GLOBAL;
+  if (!address(pc, p, &in->opds[1], 1) || !operand(pc, &in->opds[2], &p->s[2]))
+    return false;
+  p->ns = 5;
+  p->memo = kernel_new_memo(&pc->kc, 16);
+  k->fn = x_cp_bulk;
   return true;
 }
 

@@ -3,10 +3,10 @@
 // launch: a thread's read of its own cp.async destination before its cp.async.wait_group (the copy
 // is made at issue, but on a GPU the bytes may not be there yet), another thread's read of it after
 // a bar.sync but before the copying thread's cp.async.wait_all, a cp.async to a misaligned shared
-// address and one reading more than it copies, cp.async.bulk (refused by name), an arrive on an
-// mbarrier no mbarrier.init made, an mbarrier outside shared memory, an mbarrier phase that cannot
-// complete (a try_wait loop: the first time every thread waits the wait times out, the second it
-// is a deadlock), a named barrier that the threads left cannot complete, and an
+// address and one reading more than it copies, a cp.async.bulk completing its bytes on an mbarrier
+// no mbarrier.init made, an arrive on one, an mbarrier outside shared memory, an mbarrier phase
+// that cannot complete (a try_wait loop: the first time every thread waits the wait times out, the
+// second it is a deadlock), a named barrier that the threads left cannot complete, and an
 // mbarrier.arrive.noComplete that completes the phase.
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/async-errors.ptx %s > %t.mlir
@@ -109,10 +109,10 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// CHECK: {{^}}@async.ptx:77:2: error: 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes' is not supported by the PTX kernel engine yet
+// CHECK: {{^}}@async.ptx:77:2: error: 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes' op the mbarrier object at shared offset 256 is not initialized (mbarrier.init) (thread (0, 0, 0) of block (0, 0, 0))
 // CHECK: note: in the kernel launched here
 // CHECK-NOT: after the launch
-// LOW: {{^}}@async.ptx:77:2: error: 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes' is not supported by the PTX kernel engine yet
+// LOW: {{^}}@async.ptx:77:2: error: 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes' op the mbarrier object at shared offset 256 is not initialized (mbarrier.init) (thread (0, 0, 0) of block (0, 0, 0))
 module attributes {gpu.container_module} {
   gpu.binary @async [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
   func.func @main() {

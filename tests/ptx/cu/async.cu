@@ -5,6 +5,8 @@
 // cp_zfill: 16-byte copies (cp.async.cg) whose source size is 0 past n: the rest zero-filled.
 // bar_copy: cuda::memcpy_async into shared memory completed through a cuda::barrier (cp.async,
 //   cp.async.mbarrier.arrive, mbarrier.arrive and a try_wait loop), then a neighbour's element.
+// bulk_copy: thread 0 copies the block's 1 KiB with one cuda::memcpy_async of a 16-byte aligned
+//   size (cp.async.bulk completing its bytes on the barrier, mbarrier.expect_tx after it); all wait.
 #include <cuda/barrier>
 #include <cuda_pipeline.h>
 
@@ -48,4 +50,18 @@ extern "C" __global__ void bar_copy(const int *in, int *out) {
   cuda::memcpy_async(&buf[t], &in[blockIdx.x * n + t], sizeof(int), bar);
   bar.arrive_and_wait();
   out[blockIdx.x * n + t] = buf[(t + 3) % n] - buf[t];
+}
+
+extern "C" __global__ void bulk_copy(const int *in, int *out) {
+  __shared__ alignas(16) int buf[256];
+#pragma nv_diag_suppress static_var_with_dynamic_init
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  unsigned t = threadIdx.x, n = blockDim.x;
+  if (t == 0)
+    init(&bar, n);
+  __syncthreads();
+  if (t == 0)
+    cuda::memcpy_async(buf, in + blockIdx.x * 256, cuda::aligned_size_t<16>(sizeof(buf)), bar);
+  bar.arrive_and_wait();
+  out[blockIdx.x * n + t] = buf[(t * 7) % 256] + buf[255 - t];
 }

@@ -35,7 +35,7 @@ import tempfile
 # every kernel.
 RUNNING = {"vadd", "saxpy", "block_sum", "warp_sum", "warp_vote", "histogram", "sum_f32", "cas_max", "collatz",
            "shift_left", "copy_off_by_one", "even_barrier", "half_axpb", "wide_madd", "half2_fma", "gcd_lcm",
-           "hello", "cp_pipe", "cp_zfill", "bar_copy", "phases", "handoff", "named", "apply", "fold"}
+           "hello", "cp_pipe", "cp_zfill", "bar_copy", "bulk_copy", "phases", "handoff", "named", "apply", "fold"}
 RUNNING_SIM = set(RUNNING)
 # gpuinterp options a kernel's runs need. cas_max's first plain read of the maximum races with
 # other blocks' compare-and-swaps where its own block then swaps nothing (kernel_race.c grades it
@@ -63,7 +63,7 @@ KERNELS = {
     "bug_race": ["shift_left"],
     "bug_oob": ["copy_off_by_one"],
     "bug_divbar": ["even_barrier"],
-    "async": ["cp_pipe", "cp_zfill", "bar_copy"],
+    "async": ["cp_pipe", "cp_zfill", "bar_copy", "bulk_copy"],
     "mbar": ["phases", "handoff", "named"],
     "funcptr": ["apply", "fold"],
 }

@@ -46,4 +46,17 @@ static void bar_copy(void) {
       out[b * T + t] = in[b * T + (t + 3) % T] - in[b * T + t];
 }
 
-REF_MAIN({"cp_pipe", cp_pipe}, {"cp_zfill", cp_zfill}, {"bar_copy", bar_copy})
+static void bulk_copy(void) {
+  enum { B = 2, T = 128 };
+  static int32_t in[B * 256], out[B * T];
+  for (int i = 0; i < B * 256; i++)
+    in[i] = (i * 53) % 211 - 100;
+  ref_launch(B, T);
+  ref_buf("in", "i32", B * 256, REF_IN, in);
+  ref_buf("out", "i32", B * T, REF_OUT, out);
+  for (int b = 0; b < B; b++)
+    for (int t = 0; t < T; t++)
+      out[b * T + t] = in[b * 256 + (t * 7) % 256] + in[b * 256 + 255 - t];
+}
+
+REF_MAIN({"cp_pipe", cp_pipe}, {"cp_zfill", cp_zfill}, {"bar_copy", bar_copy}, {"bulk_copy", bulk_copy})
