@@ -22,10 +22,14 @@
  * Kernels report accesses one by one (sim_access) while they run, without the lock: the ctx keeps
  * the last allocation hit (base and size never change, allocations are never freed before
  * sim_destroy) and merges consecutive ranges; the ranges are checked and recorded when the kernel
- * completes.
+ * completes. An access the ctx's allocation does not hold looks in the thread's cache of the
+ * allocations its ops touched last (tcache: what the table said of them, and who may touch them),
+ * which holds while dev->mem_epoch has not moved, and only on a miss takes the lock to look in the
+ * table: a kernel on a worker then runs without the lock, as the host goes on submitting.
  *
  * Locking: everything with dev->mu held, except the sim_access fast path, which touches only its
- * ctx and the immutable base/bytes of the cached allocation.
+ * ctx, its thread's tcache, the atomic mem_epoch and the immutable base/bytes of the cached
+ * allocation.
  */
 #include "sim/simint.h"
 
@@ -38,6 +42,26 @@ enum { ALIGN = 256, GAP = 256 };
 
 typedef enum Where { W_IN, W_OOB, W_FREED, W_UNTRACKED } Where;
 
+/* mem_epoch values: one sequence for every device, so that a thread's cache of one device's table
+   never matches another's (a device created where a destroyed one was) */
+static atomic_uint_fast64_t epochs;
+
+/* dev's table changed in a way a tcache could hold: an allocation died, or who may touch one
+   changed. mu held. */
+static void epoch_move(SimDevice *dev) {
+  atomic_store_explicit(&dev->mem_epoch, atomic_fetch_add(&epochs, 1) + 1, memory_order_release);
+}
+
+/* The allocations this thread's ops found last in the table, with whether kernels and host
+   callbacks may touch them, as of epoch (a value of dev->mem_epoch). */
+enum { TCACHE = 4 };
+typedef struct TCache {
+  uint_fast64_t epoch;
+  unsigned next;
+  struct { Alloc *a; uintptr_t lo, hi; bool kernel, host; } e[TCACHE];
+} TCache;
+static _Thread_local TCache tcache;
+
 static bool tracks_init(const Alloc *a) {
   return a->kind == SIM_MEM_DEVICE || a->kind == SIM_MEM_HOST_SHARED;
 }
@@ -47,6 +71,7 @@ static bool in_arena(const SimDevice *dev, uintptr_t p) {
 }
 
 bool mem_init(SimDevice *dev) {
+  epoch_move(dev);  /* no thread's tcache holds this device's allocations */
   size_t sz = (size_t)64 << 30, least = (size_t)256 << 20;
   if (sizeof(size_t) < 8)
     sz = (size_t)1 << 30;
@@ -269,6 +294,7 @@ static size_t arena_take(SimDevice *dev, size_t bytes) {
 }
 
 static void bury(SimDevice *dev, Alloc *a, const char *loc) {
+  epoch_move(dev);
   a->dead = true;
   dev->nunreleased++;
   a->free_loc = loc;
@@ -625,6 +651,7 @@ static SimStatus host_add(SimDevice *dev, void *ptr, size_t bytes, SimMemKind ki
       !a->reg_loc) {
     a->reg_loc = loc;  /* the interpreter's memory, now registered: kernels may touch it */
     a->reg_base = p;
+    epoch_move(dev);
     goto done;
   }
   if (w != W_UNTRACKED) {
@@ -677,6 +704,7 @@ static SimStatus host_remove(SimDevice *dev, void *ptr, SimMemKind kind, const c
   if (kind == SIM_MEM_HOST_REGISTERED && where(dev, (uintptr_t)ptr, 1, &a) == W_IN &&
       a->kind == SIM_MEM_HOST_PAGEABLE && a->reg_loc && a->reg_base == (uintptr_t)ptr) {
     a->reg_loc = NULL;
+    epoch_move(dev);
     goto done;
   }
   a = find_exact(dev, ptr, 1u << kind,
@@ -784,6 +812,32 @@ static void acc_add(SimCtx *ctx, Alloc *a, size_t lo, size_t hi, bool is_write, 
   ctx->acc[ctx->nacc++] = (Acc){a, lo, hi, is_write, atomic};
 }
 
+/* The allocation holding [p, p + bytes) that op may touch, from this thread's tcache; NULL when it
+   does not know (then the table says). */
+static Alloc *tcache_find(SimDevice *dev, const Op *op, uintptr_t p, size_t bytes) {
+  if (tcache.epoch != atomic_load_explicit(&dev->mem_epoch, memory_order_acquire))
+    return NULL;
+  bool host = op->d.kind == SIM_OP_HOST;
+  for (unsigned k = 0; k < TCACHE; k++)
+    if (tcache.e[k].a && p >= tcache.e[k].lo && p < tcache.e[k].hi && bytes <= tcache.e[k].hi - p &&
+        (host ? tcache.e[k].host : tcache.e[k].kernel))
+      return tcache.e[k].a;
+  return NULL;
+}
+
+/* The table found a, which op may touch: keep it in the tcache. mu held. */
+static void tcache_add(SimDevice *dev, Alloc *a) {
+  uint_fast64_t e = atomic_load_explicit(&dev->mem_epoch, memory_order_relaxed);
+  if (tcache.epoch != e)
+    tcache = (TCache){.epoch = e};
+  unsigned k = tcache.next++ % TCACHE;
+  tcache.e[k].a = a;
+  tcache.e[k].lo = a->base;
+  tcache.e[k].hi = a->base + a->bytes;
+  tcache.e[k].kernel = a->kind != SIM_MEM_HOST_PAGEABLE || a->reg_loc;
+  tcache.e[k].host = a->kind != SIM_MEM_DEVICE;
+}
+
 /* sim_access, and sim_access_check (check: untracked memory is an error too, nothing is reported
    or recorded) */
 static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc,
@@ -794,7 +848,8 @@ static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is
     return SIM_OK;
   uintptr_t p = (uintptr_t)addr;
   Alloc *a = ctx->cache;
-  if (!a || p < a->base || p + bytes > a->base + a->bytes || p + bytes < p) {
+  if ((!a || p < a->base || p + bytes > a->base + a->bytes || p + bytes < p) &&
+      (p + bytes < p || !(a = tcache_find(ctx->dev, ctx->op, p, bytes)))) {
     SimDevice *dev = ctx->dev;
     SimStatus st = SIM_OK;
     const char *at = loc ? loc : ctx->op->d.loc;
@@ -823,6 +878,7 @@ static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is
       st = SIM_ERR_MEMORY;
     } else {
       ctx->cache = a;
+      tcache_add(dev, a);
     }
     pthread_mutex_unlock(&dev->mu);
     if (st != SIM_OK) {
@@ -832,6 +888,7 @@ static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is
     if (!a)
       return SIM_OK;  /* untracked host memory */
   }
+  ctx->cache = a;
   if (!check)
     acc_add(ctx, a, p - a->base, p - a->base + bytes, is_write, atomic);
   return SIM_OK;

@@ -5,7 +5,8 @@
  * held while a kernel or host callback runs, nor while a large memcpy/memset runs; it is held while
  * the sink and the observer are called (so they are serialized). Fields marked "atomic" are also
  * read without the lock by spinning threads (workers looking for work, waiters looking at an op's
- * state); they are written under the lock. There is no second lock, so there is no lock order.
+ * state); they are written under the lock (dev->mem_epoch is read without it by kernels). There is
+ * no second lock, so there is no lock order.
  *
  * Files:
  *   device.c  create/destroy, config, diagnostics, observer, the handle table, leak report
@@ -231,6 +232,9 @@ struct SimDevice {
   Stream *defstream;
 
   /* mem.c */
+  atomic_uint_fast64_t mem_epoch; /* moves (to a value no device had) whenever an allocation dies or
+                                     changes who may touch it: what threads' caches of the table
+                                     hold stays true until it moves (mem_access) */
   Alloc **allocs;            /* live allocations sorted by base */
   size_t nallocs, capallocs;
   Alloc *dead;               /* dead allocations (kept until sim_destroy for messages) */

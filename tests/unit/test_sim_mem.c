@@ -446,6 +446,45 @@ static void test_mem_register_of_interpreter_memory_lets_kernels_touch_it(void *
                       "here was never unregistered"));
 }
 
+typedef struct Probe { char *p; SimStatus st; } Probe;
+
+static void store8(SimCtx *ctx, void *user) {
+  Probe *q = user;
+  q->st = sim_access(ctx, q->p, 8, true, "k.mlir:4:2");
+}
+
+/* A kernel's thread remembers the allocations its kernels found (no lock for the next kernel's
+   first access); a free moves the table's epoch, so a kernel after the free is refused. Serial:
+   every kernel runs on the host's thread, whose cache held the allocation. */
+static void test_kernel_access_after_free_is_refused_though_its_thread_knew_it(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_SERIAL);
+  char *d, *e;
+  sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&d, "alloc-d");
+  sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&e, "alloc-e");
+  Probe q = {d, SIM_ERR_ARG};
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = store8, .user = &q, .loc = "launch", .bounded = true};
+  for (int i = 0; i < 2; i++) {  /* the second one finds d in the thread's cache */
+    q.st = SIM_ERR_ARG;
+    assert_int_equal(sim_stream_submit(dev, NULL, &k, NULL), SIM_OK);
+    assert_int_equal(sim_stream_sync(dev, NULL, "sync"), SIM_OK);
+    assert_int_equal(q.st, SIM_OK);
+  }
+  sim_mem_free(dev, d, "free-d");
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "sync");
+  assert_int_equal(q.st, SIM_ERR_MEMORY);
+  assert_true(has(&s, "k.mlir:4:2: kernel store: use after free: bytes [0, 8) of the device memory "
+                      "allocated at 'alloc-d' and freed at 'free-d'"));
+  q.p = e;  /* another allocation is still found */
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "sync");
+  assert_int_equal(q.st, SIM_OK);
+  sim_mem_free(dev, e, "free-e");
+  sim_destroy(dev);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mem_alloc_zero_bytes_returns_null),
@@ -462,6 +501,7 @@ int main(void) {
     cmocka_unit_test(test_kernel_access_past_end_reports_oob),
     cmocka_unit_test(test_kernel_access_probe_admits_one_allocation_and_reports_nothing),
     cmocka_unit_test(test_kernel_access_pageable_host_memory_reports),
+    cmocka_unit_test(test_kernel_access_after_free_is_refused_though_its_thread_knew_it),
     cmocka_unit_test(test_host_access_device_memory_reports),
     cmocka_unit_test(test_host_access_shared_memory_is_checked_not_refused),
     cmocka_unit_test(test_memcpy_untracked_host_with_strict_reports),
