@@ -18,13 +18,19 @@
  *            it can overlap with the host's own work and a worker spins for it (hand_over): it is
  *            not the host's first submit since it last waited (the host waits for it next), and it
  *            does not depend on the op the host ran itself last (the host's chain goes on where it
- *            is). Then the spinning worker takes it, and the ops submitted after it in its chain
- *            find it in flight and wait in the graph, so the worker that runs it goes on to run
- *            them: one handoff per chain, not one per op, and two independent chains of kernels run
- *            on two threads. A kernel that would have gone to a worker had one spun wakes a
- *            sleeping one to spin for the next (kick_worker), at most once a kick_gap_ns, a gap
- *            that doubles while woken workers find nothing. A kernel's blocks spread over the pool
- *            either way. When the host submits an op after a bounded op it handed over that no
+ *            is), or it is of a lane (lane_of: a chain of ops each waiting for the one before) that
+ *            takes turns with the lane the host keeps and whose last kernel ran LANE_MIN_NS or more.
+ *            Then the spinning worker takes it, and the ops submitted after it in its chain
+ *            find it in flight and wait in the graph: one handoff per chain, not one per op, and
+ *            two independent chains of kernels run on two threads. A worker that ran a bounded
+ *            kernel does not take the lock again to complete it: it pushes it on dev->finished
+ *            and spins on, and whoever holds the lock next completes it (drain_finished: the
+ *            host's next submit or wait, mostly), running there the small ops that it makes ready
+ *            too, so the graph's and the race check's state stay in the host's cache and a
+ *            worker takes the lock once per kernel. A kernel that would have gone to a worker had
+ *            one spun wakes a sleeping one to spin for the next (kick_worker), at most once a
+ *            kick_gap_ns, a gap that doubles while woken workers find nothing. A kernel's blocks
+ *            spread over the pool either way. When the host submits an op after a bounded op it handed over that no
  *            worker has started while no worker spins for it (the worker sleeps, or is busy), it
  *            takes that op back and runs it: queued behind it, the new op would wait for a worker
  *            too (a large copy too, which is otherwise never run at its submit). The host runs at
@@ -48,7 +54,12 @@
  * lets blocked callbacks report first, since once their waits fail they (and it) may go on.
  *
  * Locking: everything here runs with dev->mu held except the bodies of ops (run_op drops the lock
- * around a kernel, a host callback and a large copy) and the spin loops, which read only atomics.
+ * around a kernel, a host callback and a large copy; run_deferred runs a kernel and pushes it on
+ * dev->finished without it) and the spin loops, which read only atomics. A kernel on dev->finished
+ * still counts as running, so a waiter does not take it for a deadlock; it is completed by the next
+ * holder of the lock, and at once by the worker when a thread blocks on done_cv (nblocking: the
+ * blocker counts itself, then drains; the worker pushes, then looks at the count), so no waiter
+ * sleeps on a kernel nobody will complete; a worker drains before it sleeps.
  * Reference counts: an op has one reference for the executor (until it completes), one per holder
  * (the token's owner, a stream's last op, an event's snapshot, a later op's deps list).
  */
@@ -71,6 +82,14 @@ enum { NOTE_EVERY = 16 };
 enum { RANDOM_WINDOW = 32 };
 /* threads: the host may run this many ops ahead of the device, while all of them are bounded */
 enum { AHEAD_MAX = 32, AHEAD_RESUME = 16 };
+/* threads: the least time the last kernel of a lane must have run for the lane to go to a worker
+   while the host keeps another (lane_of): handing it over costs the host a few microseconds, the
+   op's data and bookkeeping changing caches */
+enum { LANE_MIN_NS = 20000 };
+/* threads: the most a worker spins on for a lane's next kernel, past SPIN_NS */
+enum { LANE_SPIN_MAX = 1000000 };
+/* threads: a lane of kernels shorter than LANE_MIN_NS is timed once in this many of its turns */
+enum { TIME_EVERY = 16 };
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -170,6 +189,8 @@ static Op *op_alloc(SimDevice *dev) {
   op->ctx = NULL;
   op->chain = op->seq = 0;
   op->lidx = 0;
+  op->lane = op->lane_k = op->lane_ns = 0;
+  op->extended = op->timed = false;
   op->mark = 0;
   atomic_store_explicit(&op->state, OP_PENDING, memory_order_relaxed);
   return op;
@@ -186,10 +207,27 @@ void op_unref(SimDevice *dev, Op *op) {
   dev->free_ops = op;
 }
 
+/* Would op run at once where it is submitted, ready: a marker, a small copy or memset? */
+static bool tiny(const SimDevice *dev, const Op *op) {
+  if (dev->cfg.no_inline || op->d.release)
+    return false;
+  return op->d.kind == SIM_OP_MARKER ||
+         ((op->d.kind == SIM_OP_MEMCPY || op->d.kind == SIM_OP_MEMSET) && op->d.bytes <= dev->cfg.inline_bytes);
+}
+
 static void make_ready(SimDevice *dev, Op *op) {
   if (op->d.kind == SIM_OP_GATE && !op->opened)
     return;  /* stays pending until sim_gate_open */
   atomic_store_explicit(&op->state, OP_READY, memory_order_relaxed);
+  if (dev->holding && tiny(dev, op)) {  /* the drainer runs it next (drain_finished) */
+    op->qnext = NULL;
+    if (dev->held_tail)
+      dev->held_tail->qnext = op;
+    else
+      dev->held = op;
+    dev->held_tail = op;
+    return;
+  }
   rq_push(dev, op);
   if (dev->nsleeping > 0 && (size_t)atomic_load(&dev->nspinning) < dev->rq_n)
     pthread_cond_signal(&dev->work_cv);
@@ -238,14 +276,18 @@ static void do_memset(const SimOpDesc *d) {
   }
 }
 
-/* Run a popped (or inline) op on this thread and complete it. Called and returns with mu held. */
-static void run_op(SimDevice *dev, Op *op, int worker) {
+static void op_begin(SimDevice *dev, Op *op, int worker) {
   atomic_store_explicit(&op->state, OP_RUNNING, memory_order_relaxed);
   dev->nrunning++;
   SimObs ev = {.kind = SIM_OBS_START, .op = op->id, .stream = op->stream, .opkind = op->d.kind,
                .loc = op->d.loc, .worker = worker};
   obs_emit(dev, &ev);
   mem_op_start(dev, op);
+}
+
+/* Run a popped (or inline) op on this thread and complete it. Called and returns with mu held. */
+static void run_op(SimDevice *dev, Op *op, int worker) {
+  op_begin(dev, op, worker);
   SimOpDesc *d = &op->d;
   switch (d->kind) {
   case SIM_OP_MEMCPY:
@@ -266,13 +308,17 @@ static void run_op(SimDevice *dev, Op *op, int worker) {
     SimCtx *prev = sim_tls_ctx;
     sim_tls_ctx = ctx;
     pthread_mutex_unlock(&dev->mu);
+    uint64_t t0 = op->timed ? now_ns() : 0;
     if (d->fn)
       d->fn(ctx, d->user);
     if (d->release)
       d->release(d->user);
+    uint64_t ns = op->timed ? now_ns() - t0 : 0;
     pthread_mutex_lock(&dev->mu);
     sim_tls_ctx = prev;
     d->release = NULL;
+    if (op->timed)
+      op->lane_ns = ns ? ns : 1;
     break;
   }
   default:
@@ -288,6 +334,80 @@ static void run_op(SimDevice *dev, Op *op, int worker) {
   complete(dev, op, worker);
 }
 
+/* ---- finished kernels ---- */
+
+/* Does a worker leave op's completion to the next holder of the lock? A bounded kernel: its
+   completion (checking and recording its accesses, readying the ops after it) runs where the rest
+   of the graph's bookkeeping does, mostly on the host's thread, at its next submit or wait; the
+   worker takes the lock once per kernel (to pop it), not twice, and the race and graph state stay
+   in one CPU's cache. */
+static bool defers(const Op *op) { return op->d.kind == SIM_OP_KERNEL && op->d.bounded; }
+
+/* Complete the kernels on dev->finished, oldest first, and run the small ops that become ready
+   (they would run inline at a submit: held while draining, see make_ready) here too, so a chain's
+   copy after its kernel costs no handoff. Returns whether there was any. mu held. */
+static bool drain_finished(SimDevice *dev, int worker) {
+  if (!atomic_load(&dev->finished))  /* seq_cst: block_on_done's count, then this, against run_deferred's */
+    return false;
+  Op *list = atomic_exchange_explicit(&dev->finished, NULL, memory_order_acquire), *fifo = NULL;
+  while (list) {
+    Op *n = list->qnext;
+    list->qnext = fifo;
+    fifo = list;
+    list = n;
+  }
+  bool was = dev->holding;
+  dev->holding = true;
+  while (fifo) {
+    Op *op = fifo, *n = op->qnext;
+    op->d.release = NULL;
+    if (op->timed)
+      op->lane_ns = op->ctx->ns ? op->ctx->ns : 1;
+    complete(dev, op, op->ctx ? op->ctx->worker : worker);
+    fifo = n;
+  }
+  while (dev->held) {
+    Op *op = dev->held;
+    dev->held = op->qnext;
+    if (!dev->held)
+      dev->held_tail = NULL;
+    if (worker < 0 && !sim_tls_ctx)
+      dev->host_last = op->id;  /* the host ran it: a kernel after it continues the host's chain */
+    run_op(dev, op, worker);
+  }
+  dev->holding = was;
+  return true;
+}
+
+/* A worker runs the kernel op it popped (defers) and publishes it on dev->finished. Called with mu
+   held, returns without it. Who holds the lock next completes it (drain_finished): the host's next
+   submit or wait, the worker itself when its spin ends, or at once when someone blocks. */
+static void run_deferred(SimDevice *dev, Op *op, int worker) {
+  op_begin(dev, op, worker);
+  SimOpDesc *d = &op->d;
+  SimCtx *ctx = op->ctx, *prev = sim_tls_ctx;
+  ctx->worker = worker;
+  sim_tls_ctx = ctx;
+  pthread_mutex_unlock(&dev->mu);
+  uint64_t t0 = op->timed ? now_ns() : 0;
+  if (d->fn)
+    d->fn(ctx, d->user);
+  if (d->release)
+    d->release(d->user);
+  ctx->ns = op->timed ? now_ns() - t0 : 0;
+  sim_tls_ctx = prev;
+  Op *head = atomic_load_explicit(&dev->finished, memory_order_relaxed);
+  do
+    op->qnext = head;
+  while (!atomic_compare_exchange_weak_explicit(&dev->finished, &head, op, memory_order_seq_cst,
+                                                memory_order_relaxed));
+  if (atomic_load(&dev->nblocking)) {  /* a thread blocks (or is about to): it would not drain */
+    pthread_mutex_lock(&dev->mu);
+    drain_finished(dev, worker);
+    pthread_mutex_unlock(&dev->mu);
+  }
+}
+
 /* Does a worker spin with no ready op to take? Then a handoff costs a cache line, not a wake. */
 static bool spinner_free(const SimDevice *dev) {
   return (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) > dev->rq_n;
@@ -296,15 +416,15 @@ static bool spinner_free(const SimDevice *dev) {
 /* Should the host hand a bounded op that is ready at its submit to a worker, and go on? Only when
    it can overlap with something: not on the host's first submit since it waited (it waits for
    this op next), not when the op continues the chain the host runs (nothing was submitted in
-   between to overlap with), and only to a worker that spins (a woken one may start long after the
-   host could have). An op that starts another chain goes; its successors then find it in flight
-   and wait in the graph, so the worker that runs it runs them too: one handoff a chain, not one
-   an op. */
-static bool hand_over(const SimDevice *dev, bool follows) {
-  return dev->host_submits && !follows && spinner_free(dev);
+   between to overlap with) unless that chain is a lane apart from the host's (lane_of), and only
+   to a worker that spins (a woken one may start long after the host could have). An op that
+   starts another chain goes; its successors then find it in flight and wait in the graph, so the
+   worker that runs it runs them too: one handoff a chain, not one an op. */
+static bool hand_over(const SimDevice *dev, bool follows, bool apart) {
+  return dev->host_submits && (!follows || apart) && spinner_free(dev);
 }
 
-static bool runs_inline(const SimDevice *dev, const Op *op, bool follows) {
+static bool runs_inline(const SimDevice *dev, const Op *op, bool follows, bool apart) {
   if (dev->cfg.no_inline)
     return false;
   switch (op->d.kind) {
@@ -318,7 +438,7 @@ static bool runs_inline(const SimDevice *dev, const Op *op, bool follows) {
     /* its sim_ctx_parallel_for still spreads its blocks over the pool. A kernel that may wait
      * (for another kernel, for the host) must not hold up the host, and a callback's kernels go
      * to the pool. */
-    return op->d.bounded && !sim_tls_ctx && !hand_over(dev, follows);
+    return op->d.bounded && !sim_tls_ctx && !hand_over(dev, follows, apart);
   default:
     return false;
   }
@@ -357,11 +477,23 @@ static bool on_host_cpu(SimDevice *dev) {
   return c >= 0 && c == atomic_load_explicit(&dev->host_cpu, memory_order_relaxed);
 }
 
+/* Sleep on done_cv, unless a kernel a worker ran waits to be completed: a worker that finishes one
+   while a thread blocks here completes it itself (run_deferred), and one that finished before
+   is completed here. mu held. */
+static void block_on_done(SimDevice *dev, int worker) {
+  atomic_fetch_add(&dev->nblocking, 1);
+  if (!drain_finished(dev, worker))
+    pthread_cond_wait(&dev->done_cv, &dev->mu);
+  atomic_fetch_sub(&dev->nblocking, 1);
+}
+
 /* The host ran AHEAD_MAX ops ahead of the device: it helps, and else waits, until AHEAD_RESUME
    are left. Only while every op in flight is bounded (no gate, host op or kernel that may wait),
    so the wait always ends: the ops need nothing from the host. The host learns no clock here. */
 static void host_throttle(SimDevice *dev) {
   while (dev->nincomplete > AHEAD_RESUME && !dev->nunbounded) {
+    if (drain_finished(dev, -1))
+      continue;
     if (dev->rq_n) {
       run_op(dev, rq_pop(dev), -1);
       continue;
@@ -378,7 +510,8 @@ static void host_throttle(SimDevice *dev) {
       cpu_relax();
       moved = atomic_load_explicit(&dev->ndone, memory_order_relaxed) != done ||
               atomic_load_explicit(&dev->nready, memory_order_relaxed) ||
-              atomic_load_explicit(&dev->npjobs, memory_order_relaxed);
+              atomic_load_explicit(&dev->npjobs, memory_order_relaxed) ||
+              atomic_load_explicit(&dev->finished, memory_order_relaxed);
       if (!(i & 63) && now_ns() - t0 > SPIN_NS)
         break;
     }
@@ -387,7 +520,7 @@ static void host_throttle(SimDevice *dev) {
       continue;
     dev->nwaiters++;
     atomic_store_explicit(&dev->host_cpu, -1, memory_order_relaxed);
-    pthread_cond_wait(&dev->done_cv, &dev->mu);
+    block_on_done(dev, -1);
     dev->nwaiters--;
   }
 }
@@ -405,6 +538,7 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
   size_t ntook = 0;
   if (dev->nthreads && !sim_tls_ctx && !(dev->host_notes++ % NOTE_EVERY))
     note_host_cpu(dev);
+  drain_finished(dev, sim_tls_ctx ? sim_tls_ctx->worker : -1);
   if (dev->cfg.sched == SIM_SCHED_THREADS && !sim_tls_ctx && !dev->cfg.no_inline)
     for (size_t i = 0; i < ndeps && ntook < TOOK_MAX; i++)
       if (deps[i] && atomic_load_explicit(&deps[i]->state, memory_order_relaxed) == OP_READY &&
@@ -423,6 +557,43 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
   for (size_t i = 0; i < ntook; i++)
     op_unref(dev, took[i]);
   return st;
+}
+
+/* threads: the lane of a new op, which the scheduler keeps on one thread. An op continues the lane
+   of its first dep that no other op continues yet, or starts a lane of its own (a chain of ops
+   each waiting for the one before is one lane; a fork starts new lanes). A kernel the host submits
+   notes the host's count of kernels on its lane. *turns: whether its lane takes turns with the one
+   the host keeps (the host kept a kernel of its own lane for itself since this lane's last
+   kernel); then the kernel is timed (run_op, run_deferred: lane_ns). Returns whether it goes to a
+   spinning worker: it takes turns, and the lane's last timed kernel ran LANE_MIN_NS or more. Its
+   lane goes with it (the ops after it find it in flight and wait in the graph), while the host
+   runs its own lane: two chains of kernels on two threads. */
+static bool lane_of(SimDevice *dev, Op *op, Op *const *deps, size_t ndeps, bool *turns) {
+  op->lane = op->id;
+  for (size_t i = 0; i < ndeps; i++) {
+    Op *d = deps[i];
+    if (d && d != op && !d->extended) {
+      d->extended = true;
+      op->lane = d->lane;
+      op->lane_k = d->lane_k;
+      op->lane_ns = d->lane_ns;
+      break;
+    }
+  }
+  *turns = false;
+  if (op->d.kind != SIM_OP_KERNEL || sim_tls_ctx)
+    return false;
+  *turns = op->lane != dev->host_lane && op->lane_k && dev->host_k > op->lane_k;
+  op->lane_k = ++dev->nkernels;
+  /* a lane of short kernels is timed once in TIME_EVERY of its turns (now_ns twice costs ~50 ns) */
+  op->timed = *turns && (op->lane_ns >= LANE_MIN_NS || !op->lane_ns || !(++dev->nturns % TIME_EVERY));
+  if (!*turns || op->lane_ns < LANE_MIN_NS)
+    return false;
+  /* a worker that runs this one, or spins for it, waits for the lane's next kernel a little
+     longer than the host's lane takes between two of them */
+  uint64_t spin = 2 * op->lane_ns < LANE_SPIN_MAX ? 2 * op->lane_ns : LANE_SPIN_MAX;
+  atomic_store_explicit(&dev->lane_until, now_ns() + spin, memory_order_relaxed);
+  return true;
 }
 
 static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size_t ndeps, Stream *s,
@@ -472,6 +643,7 @@ static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, 
     dep->succ[dep->nsucc++] = op;
     op->npending++;
   }
+  bool turns = false, apart = dev->cfg.sched == SIM_SCHED_THREADS && lane_of(dev, op, deps, ndeps, &turns);
   if (dev->race)
     race_op_begin(dev, op, deps, ndeps);
   if (op->d.kind != SIM_OP_MARKER && op->d.kind != SIM_OP_GATE) {
@@ -511,9 +683,13 @@ static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, 
     bool follows = false;
     for (size_t i = 0; i < ndeps && !follows && dev->host_last; i++)
       follows = deps[i] && deps[i]->id == dev->host_last;
-    if (dev->cfg.sched == SIM_SCHED_THREADS && runs_inline(dev, op, follows)) {
-      if (op->d.kind == SIM_OP_KERNEL && dev->host_submits && !follows && dev->nsleeping)
+    if (dev->cfg.sched == SIM_SCHED_THREADS && runs_inline(dev, op, follows, apart)) {
+      if (op->d.kind == SIM_OP_KERNEL && dev->host_submits && (!follows || apart) && dev->nsleeping)
         kick_worker(dev);  /* it would have gone to a spinning worker */
+      if (op->d.kind == SIM_OP_KERNEL && !turns) {  /* the host keeps this lane */
+        dev->host_lane = op->lane;
+        dev->host_k = op->lane_k;
+      }
       if (!sim_tls_ctx)
         dev->host_last = op->id;
       run_op(dev, op, sim_tls_ctx ? sim_tls_ctx->worker : -1);
@@ -542,6 +718,7 @@ static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, 
 
 /* Lazy schedulers: run what is ready (serial: everything; random: one op). */
 void ops_progress(SimDevice *dev) {
+  drain_finished(dev, -1);
   if (dev->cfg.sched == SIM_SCHED_SERIAL) {
     while (dev->rq_n)
       run_op(dev, rq_pop(dev), -1);
@@ -648,6 +825,8 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
   for (;;) {
     if (op ? op_done(op) : dev->nincomplete == 0)
       break;
+    if (drain_finished(dev, worker))
+      continue;
     if (dev->rq_n) {
       run_op(dev, rq_pop(dev), worker);
       continue;
@@ -671,18 +850,19 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
     if (!lazy(dev) && op && dev->nrunning > 0) {  /* spin briefly: a wake costs far more */
       pthread_mutex_unlock(&dev->mu);
       uint64_t t0 = now_ns();
-      for (unsigned i = 1; !op_done(op) && !atomic_load_explicit(&dev->nready, memory_order_relaxed); i++) {
+      for (unsigned i = 1; !op_done(op) && !atomic_load_explicit(&dev->nready, memory_order_relaxed) &&
+                           !atomic_load_explicit(&dev->finished, memory_order_relaxed); i++) {
         cpu_relax();
         if (!(i & 63) && now_ns() - t0 > SPIN_NS)
           break;
       }
       pthread_mutex_lock(&dev->mu);
-      if (op_done(op) || dev->rq_n || atomic_load(&dev->npjobs))
+      if (op_done(op) || dev->rq_n || atomic_load(&dev->npjobs) || atomic_load(&dev->finished))
         continue;
     }
     if (!me && dev->nthreads)
       atomic_store_explicit(&dev->host_cpu, -1, memory_order_relaxed);  /* its CPU is free */
-    pthread_cond_wait(&dev->done_cv, &dev->mu);
+    block_on_done(dev, worker);
   }
   if (blocked) {
     dev->nwaiters--;
@@ -793,24 +973,37 @@ static void *worker_main(void *arg) {
   SimDevice *dev = wa.dev;
   pthread_mutex_lock(&dev->mu);
   for (;;) {
+    if (drain_finished(dev, wa.idx))
+      continue;
     if (dev->rq_n) {
-      run_op(dev, rq_pop(dev), wa.idx);
+      Op *op = rq_pop(dev);
+      if (!defers(op)) {
+        run_op(dev, op, wa.idx);
+        continue;
+      }
+      run_deferred(dev, op, wa.idx);  /* returns without the lock: spin for the next op */
+      atomic_fetch_add(&dev->nspinning, 1);
+    } else if (pjob_help(dev, wa.idx)) {
       continue;
-    }
-    if (pjob_help(dev, wa.idx))
-      continue;
-    if (atomic_load(&dev->stop))
+    } else if (atomic_load(&dev->stop)) {
       break;
+    } else {
+      atomic_fetch_add(&dev->nspinning, 1);
+      pthread_mutex_unlock(&dev->mu);
+    }
     /* spin for work, unless this thread shares the host's CPU: there its spinning only keeps the
-       host from running, and the host could hand it nothing meanwhile */
-    atomic_fetch_add(&dev->nspinning, 1);
-    pthread_mutex_unlock(&dev->mu);
+       host from running, and the host could hand it nothing meanwhile. A kernel it left on
+       dev->finished is completed by the host's next submit, or here once the spin ends. */
     uint64_t t0 = now_ns();
     for (unsigned i = 1; !atomic_load_explicit(&dev->nready, memory_order_relaxed) &&
                          !atomic_load_explicit(&dev->npjobs, memory_order_relaxed) &&
                          !atomic_load_explicit(&dev->stop, memory_order_relaxed); i++) {
-      if (!(i & 63) && (now_ns() - t0 > SPIN_NS || on_host_cpu(dev)))
-        break;
+      if (!(i & 63)) {
+        uint64_t t = now_ns();
+        if ((t - t0 > SPIN_NS && t > atomic_load_explicit(&dev->lane_until, memory_order_relaxed)) ||
+            on_host_cpu(dev))
+          break;
+      }
       cpu_relax();
     }
     pthread_mutex_lock(&dev->mu);
@@ -819,8 +1012,8 @@ static void *worker_main(void *arg) {
       dev->kick_gap_ns = KICK_GAP_MIN;
       continue;
     }
-    if (atomic_load(&dev->stop) || atomic_load(&dev->npjobs))
-      continue;
+    if (atomic_load(&dev->stop) || atomic_load(&dev->npjobs) || atomic_load(&dev->finished))
+      continue;  /* (a kernel left on dev->finished is completed before this worker sleeps) */
     if (dev->kick_gap_ns < KICK_GAP_MAX)
       dev->kick_gap_ns *= 2;
     dev->nsleeping++;

@@ -5,8 +5,9 @@
  * held while a kernel or host callback runs, nor while a large memcpy/memset runs; it is held while
  * the sink and the observer are called (so they are serialized). Fields marked "atomic" are also
  * read without the lock by spinning threads (workers looking for work, waiters looking at an op's
- * state); they are written under the lock (dev->mem_epoch is read without it by kernels). There is
- * no second lock, so there is no lock order.
+ * state); they are written under the lock, but for dev->finished, which a worker pushes a kernel it
+ * ran onto without the lock (a lock-free stack; the holder of the lock takes it all at once).
+ * Kernels read dev->mem_epoch without it. There is no second lock, so there is no lock order.
  *
  * Files:
  *   device.c  create/destroy, config, diagnostics, observer, the handle table, leak report
@@ -103,6 +104,7 @@ struct SimCtx {
   size_t nacc, capacc;
   bool failed;         /* an access was refused */
   bool sub;            /* a helper's ctx inside sim_ctx_parallel_for */
+  uint64_t ns;         /* a timed kernel a worker ran: how long its body ran */
 };
 
 /* A sim_ctx_parallel_for in progress: idle workers join it. Lives on the owner's stack; fields
@@ -145,8 +147,14 @@ struct SimOp {
   uint32_t chain, seq;
   Vc *vc;              /* NULL when race checking is off */
   uint64_t lidx;       /* a late op in flight: its index among late ops (race.c), else 0 */
+  uint64_t lane;       /* threads: the lane (the id of its first op) it continues (lane_of) */
+  uint64_t lane_k;     /* threads: the host's kernel count at the lane's last kernel, 0: none yet */
+  uint64_t lane_ns;    /* threads: how long the body of the lane's last timed kernel ran, 0: none */
+  bool extended;       /* threads: a later op continues its lane */
+  bool timed;          /* threads: a kernel whose body's time is noted in lane_ns */
   SimCtx *ctx;         /* kernel/host op while it runs */
   Op *next;            /* freelist, list of unopened gates */
+  Op *qnext;           /* threads: dev->finished (atomic publication), or dev->held */
   Op *allnext;         /* every op the device ever allocated */
 };
 
@@ -199,7 +207,13 @@ struct SimDevice {
   atomic_bool stop;
   atomic_int npjobs;         /* parallel-for jobs with indices left */
   atomic_int host_cpu;       /* the CPU the host last submitted from, -1 while it sleeps in a wait */
+  _Atomic(Op *) finished;    /* threads: kernels whose bodies workers ran, to complete (drain_finished) */
+  atomic_int nblocking;      /* threads that are about to block on done_cv, or block there */
+  atomic_uint_fast64_t lane_until; /* threads: now_ns() until which workers spin on for a lane's next
+                                      kernel (lane_of) */
   char pad_spin1[64];
+  bool holding;              /* drain_finished: small ops made ready go to held, run by the drainer */
+  Op *held, *held_tail;
   PJob *pjobs;
   int nsleeping;             /* workers blocked on work_cv */
   int nrunning;              /* ops running */
@@ -215,6 +229,10 @@ struct SimDevice {
   uint64_t kick_gap_ns;      /* threads: the least time between two such wakes (kick_worker) */
   unsigned host_notes;       /* threads: host submits, to note its CPU every so many (note_host_cpu) */
   uint64_t host_last;        /* threads: the id of the op the host last ran itself (0: none) */
+  uint64_t host_lane;        /* threads: the lane of the last kernel the host kept for itself */
+  uint64_t host_k;           /* threads: the host's kernel count at that kernel */
+  uint64_t nkernels;         /* threads: kernels the host submitted */
+  uint64_t nturns;           /* threads: kernels of short lanes that took turns with the host's */
   uint64_t next_op_id;
   Op *free_ops;
   Op *all_ops;

@@ -708,11 +708,169 @@ static void test_chain_of_bounded_ops_stays_on_host(void **state) {
   assert_int_equal(p.on_workers, 0);
 }
 
+/* Two chains, one a stream, of memset, bounded kernel and copy, each op waiting for the one before:
+   under `threads` a worker may take one chain's kernels (they run long enough to pay a handoff)
+   and leave their completion to the host, which runs the small ops they make ready. */
+typedef struct Lane {
+  int *a, *b, *d; /* 16 ints each: device memory */
+  int *shared;    /* both lanes' kernels touch it; only the racy lane writes it */
+  bool racy;
+} Lane;
+
+static void lane_kernel(SimCtx *ctx, void *user) {
+  Lane *l = user;
+  if (sim_access(ctx, l->a, 64, false, "lane.k") != SIM_OK || sim_access(ctx, l->b, 64, false, "lane.k") != SIM_OK ||
+      sim_access(ctx, l->a, 64, true, "lane.k") != SIM_OK ||
+      sim_access(ctx, l->shared, 4, l->racy, l->racy ? "lane.racy" : "lane.k") != SIM_OK)
+    return;
+  for (int i = 0; i < 16; i++)
+    l->a[i] += l->b[i] + i;
+  if (l->racy)
+    l->shared[0]++;
+  nap(30); /* longer than a handoff costs */
+}
+
+typedef struct Run { int d[2][16]; int races, errors, on_workers; } Run;
+
+static void run_obs(const SimObs *ev, void *user) {
+  Run *r = user;
+  if (ev->kind == SIM_OBS_START && ev->opkind == SIM_OP_KERNEL && ev->worker >= 0)
+    r->on_workers++;
+}
+
+static void two_lanes(SimSched sched, bool racy, Run *r) {
+  Sink s;
+  memset(&s, 0, sizeof s);
+  memset(r, 0, sizeof *r);
+  SimConfig cfg = {.sched = sched, .workers = 1, .sink = sink_fn, .sink_user = &s, .observer = run_obs,
+                   .observer_user = r};
+  SimDevice *dev = sim_create(&cfg);
+  assert_non_null(dev);
+  Lane l[2];
+  int *shared;
+  assert_int_equal(sim_mem_alloc(dev, 4, SIM_MEM_DEVICE, (void **)&shared, "shared"), SIM_OK);
+  SimOpDesc z = {.kind = SIM_OP_MEMSET, .dst = shared, .bytes = 4, .loc = "zero"};
+  assert_int_equal(sim_stream_submit(dev, NULL, &z, NULL), SIM_OK);
+  assert_int_equal(sim_stream_sync(dev, NULL, "sync"), SIM_OK);
+  SimStream st[2];
+  for (int c = 0; c < 2; c++) {
+    l[c] = (Lane){.shared = shared, .racy = racy && c == 1};
+    assert_int_equal(sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&l[c].a, "a"), SIM_OK);
+    assert_int_equal(sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&l[c].b, "b"), SIM_OK);
+    assert_int_equal(sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&l[c].d, "d"), SIM_OK);
+    assert_int_equal(sim_stream_create(dev, &st[c], "stream"), SIM_OK);
+    SimOpDesc set = {.kind = SIM_OP_MEMSET, .dst = l[c].b, .bytes = 64, .width = 4, .value = (uint32_t)c + 1,
+                     .loc = "set.b"};
+    assert_int_equal(sim_stream_submit(dev, st[c], &set, NULL), SIM_OK);
+  }
+  for (int i = 0; i < 60; i++)
+    for (int c = 0; c < 2; c++) {
+      SimOpDesc d[3] = {{.kind = SIM_OP_MEMSET, .dst = l[c].a, .bytes = 64, .width = 4, .value = (uint32_t)i,
+                         .loc = "set.a"},
+                        {.kind = SIM_OP_KERNEL, .fn = lane_kernel, .user = &l[c], .loc = "lane.k", .bounded = true},
+                        {.kind = SIM_OP_MEMCPY, .dst = l[c].d, .src = l[c].a, .bytes = 64, .loc = "copy"}};
+      for (int j = 0; j < 3; j++)
+        assert_int_equal(sim_stream_submit(dev, st[c], &d[j], NULL), SIM_OK);
+    }
+  for (int c = 0; c < 2; c++) {
+    assert_int_equal(sim_stream_sync(dev, st[c], "sync"), SIM_OK);
+    memcpy(r->d[c], l[c].d, sizeof r->d[c]);
+    assert_int_equal(sim_stream_destroy(dev, st[c], "destroy"), SIM_OK);
+    sim_mem_free(dev, l[c].a, "free");
+    sim_mem_free(dev, l[c].b, "free");
+    sim_mem_free(dev, l[c].d, "free");
+  }
+  sim_mem_free(dev, shared, "free");
+  sim_destroy(dev);
+  r->races = count(&s, SIM_DIAG_RACE);
+  r->errors = s.n;
+}
+
+static void test_two_independent_lanes_match_serial(void **state) {
+  (void)state;
+  for (int racy = 0; racy < 2; racy++) {
+    Run ser, thr;
+    two_lanes(SIM_SCHED_SERIAL, racy, &ser);
+    two_lanes(SIM_SCHED_THREADS, racy, &thr);
+    for (int c = 0; c < 2; c++)
+      for (int i = 0; i < 16; i++) {
+        assert_int_equal(ser.d[c][i], 59 + c + 1 + i);
+        assert_int_equal(thr.d[c][i], ser.d[c][i]);
+      }
+    assert_int_equal(ser.on_workers, 0);
+    assert_true(racy ? ser.races > 0 : ser.races == 0);
+    assert_int_equal(thr.races, ser.races);
+    assert_int_equal(thr.errors, ser.errors);
+  }
+}
+
+typedef struct Slow { int *src, *dst; } Slow;
+
+static void slow_copy_kernel(SimCtx *ctx, void *user) {
+  Slow *k = user;
+  if (sim_access(ctx, k->src, 64, false, "slow.k") != SIM_OK || sim_access(ctx, k->dst, 64, true, "slow.k") != SIM_OK)
+    return;
+  for (int i = 0; i < 16; i++)
+    k->dst[i] = k->src[i] * 2;
+  nap(100000);
+}
+
+/* Two bounded kernels made ready at once (behind a gate) while the host waits: the host runs one,
+   the worker the other, and the worker leaves its kernel's completion, and the copy after it, to
+   the next holder of the lock (drain_finished). The copies see what the kernels wrote, the
+   kernels' accesses are checked (none race), and nothing is left in flight. */
+static void test_kernel_a_worker_ran_is_completed_by_the_host(void **state) {
+  (void)state;
+  Sink s;
+  memset(&s, 0, sizeof s);
+  Run r = {0};
+  SimConfig cfg = {.sched = SIM_SCHED_THREADS, .workers = 1, .sink = sink_fn, .sink_user = &s, .observer = run_obs,
+                   .observer_user = &r};
+  SimDevice *dev = sim_create(&cfg);
+  int *m[2][3];
+  for (int c = 0; c < 2; c++)
+    for (int j = 0; j < 3; j++)
+      assert_int_equal(sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&m[c][j], "m"), SIM_OK);
+  SimOpDesc g = {.kind = SIM_OP_GATE, .loc = "gate"};
+  SimOp *gate, *done[2];
+  assert_int_equal(sim_submit(dev, &g, NULL, 0, &gate), SIM_OK);
+  Slow k[2];
+  for (int c = 0; c < 2; c++) {
+    SimOpDesc set = {.kind = SIM_OP_MEMSET, .dst = m[c][0], .bytes = 64, .width = 4, .value = (uint32_t)c + 3,
+                     .loc = "set"};
+    SimOp *a, *b;
+    assert_int_equal(sim_submit(dev, &set, &gate, 1, &a), SIM_OK);
+    k[c] = (Slow){m[c][0], m[c][1]};
+    SimOpDesc kd = {.kind = SIM_OP_KERNEL, .fn = slow_copy_kernel, .user = &k[c], .loc = "slow.k", .bounded = true};
+    assert_int_equal(sim_submit(dev, &kd, &a, 1, &b), SIM_OK);
+    SimOpDesc cp = {.kind = SIM_OP_MEMCPY, .dst = m[c][2], .src = m[c][1], .bytes = 64, .loc = "copy"};
+    assert_int_equal(sim_submit(dev, &cp, &b, 1, &done[c]), SIM_OK);
+    sim_op_release(dev, a);
+    sim_op_release(dev, b);
+  }
+  assert_int_equal(sim_gate_open(dev, gate, "open"), SIM_OK);
+  assert_int_equal(sim_host_wait(dev, done, 2, "wait"), SIM_OK);
+  for (int c = 0; c < 2; c++)
+    for (int i = 0; i < 16; i++)
+      assert_int_equal(m[c][2][i], 2 * (c + 3));
+  assert_int_equal(r.on_workers, 1);
+  sim_op_release(dev, gate);
+  for (int c = 0; c < 2; c++) {
+    sim_op_release(dev, done[c]);
+    for (int j = 0; j < 3; j++)
+      sim_mem_free(dev, m[c][j], "free");
+  }
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_bounded_kernel_on_idle_device_runs_on_submitter),
     cmocka_unit_test(test_host_runs_at_most_32_ops_ahead),
     cmocka_unit_test(test_chain_of_bounded_ops_stays_on_host),
+    cmocka_unit_test(test_two_independent_lanes_match_serial),
+    cmocka_unit_test(test_kernel_a_worker_ran_is_completed_by_the_host),
     cmocka_unit_test(test_submit_deps_run_in_dependency_order),
     cmocka_unit_test(test_submit_join_waits_for_all_deps),
     cmocka_unit_test(test_host_wait_on_closed_gate_reports_deadlock),
