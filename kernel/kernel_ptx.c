@@ -5931,6 +5931,27 @@ static int x_too_deep(KFrame *f, const KIns *k) {
 }
 
 static bool emit_body(PComp *pc, PInst *in);
+
+/* The body of callee's function from the current block on (its layout's registers, its
+ * parameters at callee's offsets), then a new current block where its ret goes. */
+static bool inline_callee(PComp *pc, PInst *callee) {
+  PInst *caller = pc->inst;
+  uint32_t reg0 = pc->reg0, *vecword = pc->vecword;
+  pc->inst = callee;
+  pc->reg0 = callee->lay->reg0;
+  pc->vecword = callee->lay->vecword;
+  bool ok = emit_body(pc, callee);
+  pc->inst = caller;
+  pc->reg0 = reg0;
+  pc->vecword = vecword;
+  pc->nbinds = callee->bind0;
+  if (!ok)
+    return false;
+  callee->lblk[callee->fn->nlabels] = new_block(pc);
+  start_block(pc, callee->lblk[callee->fn->nlabels]);
+  resolve_fixes(pc, callee);
+  return true;
+}
 static bool c_ptx_icall(PComp *pc, KIns *k, PIns *p, const PtxOperand *rets, uint32_t ri, bool *inlined);
 
 /* The caller's .param variables a call names, as offsets; false after a diagnostic. */
@@ -6077,21 +6098,8 @@ static bool c_ptx_icall(PComp *pc, KIns *k, PIns *p, const PtxOperand *rets, uin
     callee_in.lblk = ir_alloc(ctx, (fn->nlabels + 1) * sizeof *callee_in.lblk);
     c->entry[c->n] = new_block(pc);
     start_block(pc, c->entry[c->n]);
-    PInst *caller = pc->inst;
-    uint32_t reg0 = pc->reg0, *vecword = pc->vecword;
-    pc->inst = &callee_in;
-    pc->reg0 = lay->reg0;
-    pc->vecword = lay->vecword;
-    bool ok = emit_body(pc, &callee_in);
-    pc->inst = caller;
-    pc->reg0 = reg0;
-    pc->vecword = vecword;
-    pc->nbinds = callee_in.bind0;
-    if (!ok)
+    if (!inline_callee(pc, &callee_in)) /* its ret: on to the block after every target */
       return false;
-    callee_in.lblk[fn->nlabels] = new_block(pc); /* its ret: on to the block after every target */
-    start_block(pc, callee_in.lblk[fn->nlabels]);
-    resolve_fixes(pc, &callee_in);
     add_jump(pc, 0, 0);
     joins[c->n++] = &((PIns *)pc->bl[pc->cur].ins[pc->bl[pc->cur].n - 1].aux)->target;
     pc->closed = true;
@@ -6175,22 +6183,7 @@ static bool c_ptx_call(PComp *pc, KIns *k, PIns *p, bool *inlined) {
   p->target = new_block(pc);
   start_block(pc, p->target);
   *inlined = true;
-  PInst *caller = pc->inst;
-  uint32_t reg0 = pc->reg0, *vecword = pc->vecword;
-  pc->inst = &callee_in;
-  pc->reg0 = lay->reg0;
-  pc->vecword = lay->vecword;
-  bool ok = emit_body(pc, &callee_in);
-  pc->inst = caller;
-  pc->reg0 = reg0;
-  pc->vecword = vecword;
-  pc->nbinds = callee_in.bind0;
-  if (!ok)
-    return false;
-  callee_in.lblk[fn->nlabels] = new_block(pc);
-  start_block(pc, callee_in.lblk[fn->nlabels]);
-  resolve_fixes(pc, &callee_in);
-  return true;
+  return inline_callee(pc, &callee_in);
 }
 
 /* The statements of in's function into blocks from the current one on; at its end the threads go
