@@ -285,6 +285,24 @@ static void op_begin(SimDevice *dev, Op *op, int worker) {
   mem_op_start(dev, op);
 }
 
+/* Runs a kernel's or host callback's function (then its release) as its ctx's thread, with mu
+   dropped: mu held on entry, not on return. Returns the time it took when op is timed, else 0. */
+static uint64_t run_unlocked(SimDevice *dev, Op *op, int worker) {
+  SimOpDesc *d = &op->d;
+  SimCtx *ctx = op->ctx, *prev = sim_tls_ctx;
+  ctx->worker = worker;
+  sim_tls_ctx = ctx;
+  pthread_mutex_unlock(&dev->mu);
+  uint64_t t0 = op->timed ? now_ns() : 0;
+  if (d->fn)
+    d->fn(ctx, d->user);
+  if (d->release)
+    d->release(d->user);
+  uint64_t ns = op->timed ? now_ns() - t0 : 0;
+  sim_tls_ctx = prev;
+  return ns;
+}
+
 /* Run a popped (or inline) op on this thread and complete it. Called and returns with mu held. */
 static void run_op(SimDevice *dev, Op *op, int worker) {
   op_begin(dev, op, worker);
@@ -303,19 +321,8 @@ static void run_op(SimDevice *dev, Op *op, int worker) {
     break;
   case SIM_OP_KERNEL:
   case SIM_OP_HOST: {
-    SimCtx *ctx = op->ctx;
-    ctx->worker = worker;
-    SimCtx *prev = sim_tls_ctx;
-    sim_tls_ctx = ctx;
-    pthread_mutex_unlock(&dev->mu);
-    uint64_t t0 = op->timed ? now_ns() : 0;
-    if (d->fn)
-      d->fn(ctx, d->user);
-    if (d->release)
-      d->release(d->user);
-    uint64_t ns = op->timed ? now_ns() - t0 : 0;
+    uint64_t ns = run_unlocked(dev, op, worker);
     pthread_mutex_lock(&dev->mu);
-    sim_tls_ctx = prev;
     d->release = NULL;
     if (op->timed)
       op->lane_ns = ns ? ns : 1;
@@ -384,18 +391,7 @@ static bool drain_finished(SimDevice *dev, int worker) {
    submit or wait, the worker itself when its spin ends, or at once when someone blocks. */
 static void run_deferred(SimDevice *dev, Op *op, int worker) {
   op_begin(dev, op, worker);
-  SimOpDesc *d = &op->d;
-  SimCtx *ctx = op->ctx, *prev = sim_tls_ctx;
-  ctx->worker = worker;
-  sim_tls_ctx = ctx;
-  pthread_mutex_unlock(&dev->mu);
-  uint64_t t0 = op->timed ? now_ns() : 0;
-  if (d->fn)
-    d->fn(ctx, d->user);
-  if (d->release)
-    d->release(d->user);
-  ctx->ns = op->timed ? now_ns() - t0 : 0;
-  sim_tls_ctx = prev;
+  op->ctx->ns = run_unlocked(dev, op, worker);
   Op *head = atomic_load_explicit(&dev->finished, memory_order_relaxed);
   do
     op->qnext = head;
