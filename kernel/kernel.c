@@ -805,8 +805,11 @@ static int x_cond_br(KFrame *f, const KIns *k) {
   uint32_t *t = push(f), *e = push(f), nt = 0, ne = 0;
   if (!t || !e)
     return kernel_error(f, k, act[0], "control flow nested too deeply");
-  if (!k->vin[0]) { /* uniform: every thread leaves or goes on */
-    run_moves(f, (C[0].i & 1) ? c->init : c->results);
+  if (!k->vin[0]) { /* uniform: every thread goes to one successor */
+    bool x = C[0].i & 1;
+    run_moves(f, x ? c->init : c->m2);
+    for (uint32_t i = 0; i < nact; i++)
+      f->pc[act[i]] = (uint32_t)c->target[x ? 0 : 1];
     f->top = top;
     return EX_DONE;
   }
