@@ -81,37 +81,27 @@ unsigned char *interp_binary_object(Op *bin, size_t *len) {
 }
 
 /* A launch of a kernel in a gpu.binary: the object the default handler (#gpu.select_object, or
- * #gpu.select_object<N>) picks says what it holds. SASS never runs here, so a cubin or fatbinary
- * is refused with the way to get PTX; PTX is compiled (*out). */
+ * #gpu.select_object<N>) picks says what it holds, told from its whole payload (a PTX text may
+ * open with comments of any length). SASS never runs here, so a cubin or fatbinary is refused
+ * with the way to get PTX; PTX is compiled (*out). */
 bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel, struct Kernel **out) {
-  Attr *objs = ir_op_attr(bin, "objects"), *h = ir_op_attr(bin, "offloadingHandler");
-  uint32_t pick = 0;
-  if (h && h->kind == ATTR_OPAQUE && h->u.str.len > 19 && !memcmp(h->u.str.s, "#gpu.select_object<", 19) &&
-      isdigit((unsigned char)h->u.str.s[19]))
-    pick = (uint32_t)strtoul(h->u.str.s + 19, NULL, 10);
-  unsigned char head[512];
-  long n = -1;
-  if (objs && objs->kind == ATTR_ARRAY && pick < objs->u.arr.n && objs->u.arr.elems[pick]->kind == ATTR_OPAQUE)
-    n = object_head(objs->u.arr.elems[pick]->u.str, head, sizeof head);
-  BeBlobKind k = n < 0 ? BE_BLOB_OTHER : be_blob_kind(head, (size_t)n);
+  size_t n = 0;
+  unsigned char *data = interp_binary_object(bin, &n);
+  BeBlobKind k = data ? be_blob_kind(data, n) : BE_BLOB_OTHER;
   int pl = (int)kernel->u.sym.path[0].len, fl = (int)kernel->u.sym.path[1].len;
   const char *ps = kernel->u.sym.path[0].s, *fs = kernel->u.sym.path[1].s;
   if (k == BE_BLOB_PTX) {
-    Str obj = objs->u.arr.elems[pick]->u.str;
-    unsigned char *text = malloc(obj.len + 1);
-    if (!text)
-      return interp_unsupported(c, op, "a PTX text this large");
-    long len = object_head(obj, text, obj.len);
     Attr *sym = ir_op_attr(bin, "sym_name");
     char name[300];
     if (sym && sym->kind == ATTR_STRING)
       snprintf(name, sizeof name, "@%.*s.ptx", (int)sym->u.str.len, sym->u.str.s);
     else
       snprintf(name, sizeof name, "@binary.ptx");
-    *out = kernel_of_ptx(&c->in->host, op, name, (const char *)text, len < 0 ? 0 : (size_t)len, kernel->u.sym.path[1]);
-    free(text);
+    *out = kernel_of_ptx(&c->in->host, op, name, (const char *)data, n, kernel->u.sym.path[1]);
+    free(data);
     return *out != NULL;
   }
+  free(data);
   if (k == BE_BLOB_CUBIN || k == BE_BLOB_FATBIN)
     ir_op_error(c->in->ctx, op, "@%.*s::@%.*s: kernel binary is a %s, which the simulator cannot run; %s", pl, ps, fl,
                 fs, be_blob_kind_name(k), BE_BLOB_USE_PTX);
