@@ -27,12 +27,25 @@ typedef struct KIns KIns;
  * (kernel_ops.c), one word each, so that runs of granules are checked and updated in vector
  * loops. The op is a memory op's KMem.memo (ops past KSH_OPS share the last one). The interval
  * is the accessing thread's epoch (KFrame.epoch, or KFrame.lep once split). */
+/* A run access not yet in the granules (kernel_shruns.c): threads l0 .. l0 + m - 1 at granules
+ * j0 .. j0 + m - 1, thread l0 + i at the i-th. */
+typedef struct KShRun {
+  uint32_t j0, l0, m, op;
+  bool write;
+} KShRun;
+#define KSH_RUNS 8
 typedef struct KShadow {
   uint64_t *w;       /* last write: interval << 32 | several threads wrote the same value << 31 |
                         op << 16 | thread */
   uint64_t *r;       /* last read: interval << 32 | op << 17 | several threads read << 16 | thread */
   const char **loc;  /* per op: its location */
   uint32_t *lep;     /* per thread: its epoch, while split */
+  /* kernel_shruns.c: the run accesses of interval run_epoch not applied to w and r yet; from an
+   * older interval, ordered before every access now, so dropped */
+  KShRun run[KSH_RUNS];
+  uint32_t nrun, run_epoch;
+  uint32_t gran_epoch; /* w and r hold records of this interval: its run accesses go by them too */
+  bool keep;         /* every access goes by w and r (the PTX front end's pending copies read them) */
 } KShadow;
 #define KSH_OPS 0x7fffu
 typedef int (*KFn)(KFrame *f, const KIns *k);
@@ -310,6 +323,23 @@ bool c_kview(KComp *kc, Op *op, KIns *k);
  * atomics. False after reporting a race. */
 bool kernel_shared_check(KFrame *f, const KIns *k, uint32_t memo, uint32_t l, const char *p, size_t bytes,
                          bool write, const Type *t, const Slot *v);
+/* kernel_shruns.c: the frame's run accesses of shared memory in the barrier interval, kept as a
+ * list. kernel_shruns_add: threads l0 .. l0 + m - 1 access granules j0 .. j0 + m - 1 (op: the
+ * shadow's op number), with no race among the interval's listed runs: listed; false when that may
+ * not hold or the list is full, after kernel_shruns_settle (the caller then checks the granules).
+ * kernel_shruns_settle: before anything reads or writes w and r, the interval's listed runs
+ * applied to them, and the rest of the interval goes by them. */
+bool kernel_shruns_add(KFrame *f, uint32_t j0, uint32_t l0, uint32_t m, bool write, uint32_t op);
+void kernel_shruns_apply(KFrame *f);
+static inline void kernel_shruns_settle(KFrame *f) {
+  if (f->sh.nrun) {
+    if (f->sh.run_epoch == f->epoch)
+      kernel_shruns_apply(f);
+    else
+      f->sh.nrun = 0;
+  }
+  f->sh.gran_epoch = f->epoch;
+}
 /* Threads l0 .. l0 + m - 1 access the m consecutive elements of es bytes from p in the block's
  * shared memory, thread l0 + i the i-th: checked and recorded at once as kernel_shared_check would
  * one by one. False, with nothing recorded, when that does not apply or any of them may race

@@ -1811,6 +1811,8 @@ static FrameBox *frame_take(Launch *L, BeKernelCtx *ctx) {
   if (f->shadow && f->epoch >= EPOCH_RESET) {
     memset(f->shadow, 0, b->shadow_words * sizeof(uint64_t));
     f->epoch = 0;
+    f->sh.nrun = 0;
+    f->sh.gran_epoch = 0;
   }
   for (uint32_t d = 0; d < 3; d++)
     f->gdim[d] = L->grid[d];

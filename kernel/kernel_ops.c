@@ -1154,6 +1154,7 @@ static __attribute__((noinline)) bool shared_slow(KFrame *f, const KIns *k, cons
 /* v: the value a store writes (NULL for a load, or an access that cannot be benign) */
 static inline bool shared_ok(KFrame *f, const KIns *k, const KMem *m, uint32_t l, const char *p, size_t es,
                              bool write, const Slot *v) {
+  kernel_shruns_settle(f);
   if (f->split)
     return shared_slow(f, k, m, l, p, es, write, v);
   size_t j = (size_t)(p - f->lo) >> f->gshift;
@@ -1175,6 +1176,7 @@ static inline bool shared_ok(KFrame *f, const KIns *k, const KMem *m, uint32_t l
 void kernel_warp_sync(KFrame *f) {
   if (!f->shadow || !f->nact)
     return;
+  kernel_shruns_settle(f); /* the interval's listed runs are not ordered before what follows */
   if (f->nact == f->n && f->n <= WARP) { /* the whole block: a barrier, as far as memory goes */
     f->base = ++f->epoch;
     f->split = false;
@@ -1204,6 +1206,9 @@ KLANEFN static bool shared_run(KFrame *f, const KIns *k, const KMem *mem, size_t
   if (f->split)
     return false;
   uint64_t *w = f->sh.w + j0, *r = f->sh.r + j0, E = (uint64_t)f->epoch << 32, op = shadow_op(f, k, mem);
+  /* the interval's first accesses are all runs: checked against each other as runs */
+  if (f->sh.gran_epoch != f->epoch && !f->sh.keep && kernel_shruns_add(f, (uint32_t)j0, l0, m, write, (uint32_t)op))
+    return true;
   uint64_t bad = 0;
   if (write) {
     for (uint32_t i = 0; i < m; i++) {

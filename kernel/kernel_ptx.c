@@ -2605,6 +2605,7 @@ static int x_cp_async(KFrame *f, const KIns *k) {
   uint32_t cp = p->bytes;
   size_t smem = (size_t)(f->priv - f->lo);
   PRun run = {0, 0};
+  f->sh.keep = true; /* the waits read the shadow's records (kernel_shruns.c) */
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     uint64_t d = (p->s[0].kind ? rd(f, &p->s[0], l) : 0) + p->s[4].imm;
