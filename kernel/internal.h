@@ -205,11 +205,16 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
 #define KLANEFN
 #endif
 
-/* Runs body over the active threads (all n when the mask is full); l names the thread. */
+/* Runs body over the active threads (all n when the mask is full, a range when they are one:
+ * the list is ascending, so its ends tell); l names the thread. */
 #define KLANES(f, l, ...)                                                                          \
   do {                                                                                             \
     if ((f)->nact == (f)->n) {                                                                     \
       for (uint32_t l = 0; l < (f)->n; l++) {                                                      \
+        __VA_ARGS__                                                                                \
+      }                                                                                            \
+    } else if ((f)->nact && (f)->act[(f)->nact - 1] - (f)->act[0] == (f)->nact - 1) {              \
+      for (uint32_t l = (f)->act[0], e_ = l + (f)->nact; l < e_; l++) {                            \
         __VA_ARGS__                                                                                \
       }                                                                                            \
     } else {                                                                                       \

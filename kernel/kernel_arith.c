@@ -124,8 +124,12 @@ static inline Slot mk_f32(float x) {
       return EX_NEXT;                                                                              \
     }                                                                                              \
     size_t sa = k->vin[0], sb = k->vin[1];                                                         \
-    if (f->nact == f->n) {                                                                         \
-      uint32_t n = f->n;                                                                           \
+    uint32_t l0_ = f->nact ? f->act[0] : 0;                                                        \
+    if (f->nact == f->n || (f->nact && f->act[f->nact - 1] - l0_ == f->nact - 1)) {                \
+      uint32_t n = f->nact; /* all, or a range from l0_: the same loops from there */              \
+      if (f->nact == f->n)                                                                         \
+        l0_ = 0;                                                                                   \
+      A += l0_ * sa, B += l0_ * sb, O += l0_;                                                      \
       if (sa && sb) {                                                                              \
         for (uint32_t l = 0; l < n; l++) {                                                         \
           T a = A[l].field, b = B[l].field;                                                        \
@@ -188,13 +192,16 @@ typedef uint32_t KV8U __attribute__((vector_size(32)));
 
 #define F32COL(name, op)                                                                           \
   KLANEFN static int name(KFrame *f, const KIns *k) {                                              \
-    if (!k->vout[0] || f->nact != f->n)                                                            \
+    /* the active threads all of them or a range from l0_ */                                      \
+    uint32_t l0_ = f->nact == f->n || !f->nact ? 0 : f->act[0];                                    \
+    if (!k->vout[0] || !f->nact || (f->nact != f->n && f->act[f->nact - 1] - l0_ != f->nact - 1))  \
       return name##_any(f, k);                                                                     \
     const Slot *A = KIN(f, k, 0), *B = KIN(f, k, 1);                                               \
-    Slot *O = KOUT(f, k, 0);                                                                       \
+    Slot *O = KOUT(f, k, 0) + l0_;                                                                 \
     const KV8U low = {~0u, 0, ~0u, 0, ~0u, 0, ~0u, 0};                                             \
-    uint32_t n = f->n, l = 0;                                                                      \
+    uint32_t n = f->nact, l = 0;                                                                   \
     bool va = k->vin[0], vb = k->vin[1];                                                           \
+    A += va ? l0_ : 0, B += vb ? l0_ : 0;                                                          \
     float ua = A[0].f32, ub = B[0].f32;                                                            \
     KV8F sa = {ua, 0, ua, 0, ua, 0, ua, 0}, sb = {ub, 0, ub, 0, ub, 0, ub, 0};                     \
     for (; l + 4 <= n; l += 4) {                                                                   \
