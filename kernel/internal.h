@@ -331,11 +331,32 @@ bool kernel_shared_check(KFrame *f, const KIns *k, uint32_t memo, uint32_t l, co
 /* kernel_shruns.c: the frame's run accesses of shared memory in the barrier interval, kept as a
  * list. kernel_shruns_add: threads l0 .. l0 + m - 1 access granules j0 .. j0 + m - 1 (op: the
  * shadow's op number), with no race among the interval's listed runs: listed; false when that may
- * not hold or the list is full, after kernel_shruns_settle (the caller then checks the granules).
- * kernel_shruns_settle: before anything reads or writes w and r, the interval's listed runs
- * applied to them, and the rest of the interval goes by them. */
-bool kernel_shruns_add(KFrame *f, uint32_t j0, uint32_t l0, uint32_t m, bool write, uint32_t op);
+ * not hold, the list is full or the interval goes by the granules, after kernel_shruns_settle (the
+ * caller then checks the granules). kernel_shruns_settle: before anything reads or writes w and r,
+ * the interval's listed runs applied to them, and the rest of the interval goes by them. The
+ * common case is inline: the shared-memory lane loops call it for every run. */
+bool kernel_shruns_refuse(KFrame *f);
 void kernel_shruns_apply(KFrame *f);
+static inline bool kernel_shruns_add(KFrame *f, uint32_t j0, uint32_t l0, uint32_t m, bool write, uint32_t op) {
+  KShadow *s = &f->sh;
+  if (s->gran_epoch == f->epoch || s->keep)
+    return false;
+  if (s->run_epoch != f->epoch) { /* a new interval: the list's runs are ordered before it */
+    s->run_epoch = f->epoch;
+    s->nrun = 0;
+  }
+  int64_t off = (int64_t)j0 - l0;
+  uint32_t j1 = j0 + m;
+  for (uint32_t i = 0; i < s->nrun; i++) {
+    const KShRun *u = &s->run[i];
+    if ((write || u->write) && u->j0 < j1 && j0 < u->j0 + u->m && (int64_t)u->j0 - u->l0 != off)
+      return kernel_shruns_refuse(f); /* another thread's access of a granule: the granules tell */
+  }
+  if (s->nrun == KSH_RUNS)
+    return kernel_shruns_refuse(f);
+  s->run[s->nrun++] = (KShRun){j0, l0, m, op, write};
+  return true;
+}
 static inline void kernel_shruns_settle(KFrame *f) {
   if (f->sh.nrun) {
     if (f->sh.run_epoch == f->epoch)

@@ -927,7 +927,7 @@ typedef struct Lin {
 
 /* The common case: a uniform descriptor of rank 1, or of rank 2 with one uniform index (checked
  * here), read once per op so that each thread's address is one multiply. */
-static bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L) {
+static inline bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop, Lin *L) {
   if (k->vin[dop] || m->rank < 1 || m->rank > 2)
     return false;
   const Slot *d = f->u + k->in[dop];
@@ -1206,9 +1206,6 @@ KLANEFN static bool shared_run(KFrame *f, const KIns *k, const KMem *mem, size_t
   if (f->split)
     return false;
   uint64_t *w = f->sh.w + j0, *r = f->sh.r + j0, E = (uint64_t)f->epoch << 32, op = shadow_op(f, k, mem);
-  /* the interval's first accesses are all runs: checked against each other as runs */
-  if (f->sh.gran_epoch != f->epoch && !f->sh.keep && kernel_shruns_add(f, (uint32_t)j0, l0, m, write, (uint32_t)op))
-    return true;
   uint64_t bad = 0;
   if (write) {
     for (uint32_t i = 0; i < m; i++) {
@@ -1236,9 +1233,18 @@ KLANEFN static bool shared_run(KFrame *f, const KIns *k, const KMem *mem, size_t
   return true;
 }
 
+/* shared_run, but first as one of the interval's listed runs when it can be (kernel_shruns.c:
+ * while the interval's accesses are all runs, they are checked against each other as runs). */
+static inline bool shared_lanes(KFrame *f, const KIns *k, const KMem *mem, size_t j0, uint32_t l0, uint32_t m,
+                                bool write) {
+  if (!f->split && kernel_shruns_add(f, (uint32_t)j0, l0, m, write, (uint32_t)shadow_op(f, k, mem)))
+    return true;
+  return shared_run(f, k, mem, j0, l0, m, write);
+}
+
 /* The active threads are l0 .. l0 + m - 1 and thread l0 + i indexes x0 + i of a unit-stride line,
  * in bounds: their first element's index, else -1. */
-static int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t *l0) {
+static inline int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t *l0) {
   uint32_t m = f->nact, a = f->act[0];
   if (!L->si || L->sb != (int64_t)es || f->act[m - 1] != a + m - 1)
     return -1;
@@ -1303,7 +1309,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
      * shared memory under any mask) */
     if ((shared ? es == (size_t)1 << f->gshift : f->nact != f->n) && (c0 = contiguous_run(f, &L, es, &l0)) >= 0) {
       const char *p = L.base + c0 * (int64_t)es;
-      if (shared ? shared_run(f, k, m, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, false) : true) {
+      if (shared ? shared_lanes(f, k, m, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, false) : true) {
         uint32_t nl = f->nact;
         if (!L.local)
           note_rows(f, k, m, (uintptr_t)p, (uintptr_t)nl * es, 0, 1, false);
@@ -1430,7 +1436,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
     int64_t c0;
     if ((shared ? es == (size_t)1 << f->gshift : f->nact != f->n) && (c0 = contiguous_run(f, &L, es, &l0)) >= 0) {
       char *p = L.base + c0 * (int64_t)es;
-      if (shared ? shared_run(f, k, m, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, true) : true) {
+      if (shared ? shared_lanes(f, k, m, (size_t)(p - f->lo) >> f->gshift, l0, f->nact, true) : true) {
         uint32_t nl = f->nact;
         if (!L.local)
           note_rows(f, k, m, (uintptr_t)p, (uintptr_t)nl * es, 0, 1, true);
@@ -1707,11 +1713,11 @@ bool kernel_shared_lanes(KFrame *f, const KIns *k, uint32_t memo, const char *p,
                          bool write) {
   if (!f->shadow)
     return true; /* checks are off */
-  if (es != (size_t)1 << f->gshift || p < f->lo || p + (size_t)m * es > f->priv || (size_t)(p - f->lo) % es)
+  if (es != (size_t)1 << f->gshift || p < f->lo || p + (size_t)m * es > f->priv || ((size_t)(p - f->lo) & (es - 1)))
     return false;
   KMem mem = {0};
   mem.memo = memo;
-  return shared_run(f, k, &mem, (size_t)(p - f->lo) >> f->gshift, l0, m, write);
+  return shared_lanes(f, k, &mem, (size_t)(p - f->lo) >> f->gshift, l0, m, write);
 }
 
 void kernel_note_rows(KFrame *f, const KIns *k, uint32_t memo, uintptr_t lo, uintptr_t len, int64_t stride,

@@ -6,10 +6,10 @@
  * thread l0 + i at the i-th: what `sh[tid]` and `sh[tid + s]` are) updates m granules that way,
  * and a tree reduction makes a few such runs per barrier interval. Here the interval's run
  * accesses are kept as a list instead (KShadow.run, at most KSH_RUNS, of epoch run_epoch), and a
- * new one is compared with those only: two runs that share a granule put the same thread on it
- * when their offsets j0 - l0 are equal, so runs overlapping with one of them writing and with
- * different offsets are exactly where the per-granule check would find another thread's access
- * in the interval. The list then holds, for every granule, the accesses of one thread but for
+ * new one is compared with those only (kernel_shruns_add, inline in internal.h): two runs that
+ * share a granule put the same thread on it when their offsets j0 - l0 are equal, so runs
+ * overlapping with one of them writing and with different offsets are exactly where the
+ * per-granule check would find another thread's access in the interval. The list then holds, for every granule, the accesses of one thread but for
  * reads (any readers): what the per-granule records would say.
  *
  * The granules stay the truth. Whenever they are needed (an access that is not a run, a run that
@@ -41,25 +41,8 @@ void kernel_shruns_apply(KFrame *f) {
   f->sh.nrun = 0;
 }
 
-bool kernel_shruns_add(KFrame *f, uint32_t j0, uint32_t l0, uint32_t m, bool write, uint32_t op) {
-  KShadow *s = &f->sh;
-  if (s->run_epoch != f->epoch) { /* a new interval: the list's runs are ordered before it */
-    s->run_epoch = f->epoch;
-    s->nrun = 0;
-  }
-  int64_t off = (int64_t)j0 - l0;
-  uint32_t j1 = j0 + m;
-  for (uint32_t i = 0; i < s->nrun; i++) {
-    const KShRun *u = &s->run[i];
-    if ((write || u->write) && u->j0 < j1 && j0 < u->j0 + u->m && (int64_t)u->j0 - u->l0 != off) {
-      kernel_shruns_settle(f); /* another thread's access of a granule: the granules tell */
-      return false;
-    }
-  }
-  if (s->nrun == KSH_RUNS) {
-    kernel_shruns_settle(f);
-    return false;
-  }
-  s->run[s->nrun++] = (KShRun){j0, l0, m, op, write};
-  return true;
+/* internal.h's kernel_shruns_add, when the list cannot take a run */
+bool kernel_shruns_refuse(KFrame *f) {
+  kernel_shruns_settle(f);
+  return false;
 }
