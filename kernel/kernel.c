@@ -402,6 +402,10 @@ static void move_value(KFrame *f, const Slot *const *S, bool vs, Slot *D, bool v
 static void run_moves(KFrame *f, const KMoves *m) {
   if (!m || !m->n)
     return;
+  if (m->n == 1 && m->w[0] == 1 && !m->vdst[0]) { /* one uniform word: a loop's counter */
+    f->u[m->dst[0]] = kw(f, m->src[0], m->vsrc[0])[m->vsrc[0] ? f->act[0] : 0];
+    return;
+  }
   if (m->n == 1) {
     for (uint32_t x = 0; x < m->w[0]; x++) {
       const Slot *s = kw(f, m->src[0] + x, m->vsrc[0]);
