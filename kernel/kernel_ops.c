@@ -1049,7 +1049,11 @@ static int tiled(const KFrame *f, const Lin *L, size_t es, int64_t *x0) {
  * barrier (base), when a is l, or when a synced since (lep[a] != e) in the same sync as l's last
  * (lep[a] == lep[l]). This misses chains of syncs (a with b, then b with l), so it may report a
  * race that is none, never the other way round. Until the first sync after a barrier every
- * thread's epoch is f->epoch and the fast paths below apply. */
+ * thread's epoch is f->epoch and the fast paths below apply.
+ *
+ * Run accesses (shared_lanes) while an interval has had no other kind are kept as a list instead
+ * of in the granules (kernel_shruns.c); everything here that reads or writes the granules first
+ * settles the list into them (kernel_shruns_settle), so the checks below see every access. */
 static inline bool in_shared(const KFrame *f, const char *p) {
   return f->shadow && p >= f->lo && p < f->priv; /* no shadow: checks are off */
 }
