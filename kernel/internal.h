@@ -75,6 +75,16 @@ typedef struct KBody {
                    branch of all of them writes none): run_cfg need not set them first (PTX) */
 } KBody;
 
+/* Loads that take turns along the same rows (kernel_ptx.c, load_groups): n ops, the i-th at the i-th of
+ * n consecutive elements of esize bytes, the pattern repeating (a k loop unrolled n times reads
+ * a row's elements k, k + 1, .. by its n loads). They share one memo, whose rows then grow
+ * element after element as one op's do; what each byte's op is follows from where it lies, so
+ * records and race reports still name the op that read it. */
+typedef struct KMemoGroup {
+  uint32_t n, esize;
+  const char **locs; /* the i-th op's location */
+} KMemoGroup;
+
 /* One memory op's latest accesses, not recorded yet: rows ranges [lo, hi) + r * stride. The op's
  * next accesses that continue each row (the rows moved on by a loop) only grow hi. */
 typedef struct KMemo {
@@ -84,6 +94,8 @@ typedef struct KMemo {
   bool write;
   const char *loc;
   uintptr_t mark;   /* kernel_race.c: what of row 0 the blocks before this one touched ends here */
+  const KMemoGroup *grp; /* the loads sharing the memo, or NULL: of each row's element at lo, */
+  uint32_t phase;        /* the op's index in grp */
 } KMemo;
 
 /* Inter-block race checks in global memory (kernel_race.c). A record covers nb consecutive blocks
@@ -97,6 +109,8 @@ typedef struct KGRec {
   uint32_t kind;
   uint32_t nsnap;   /* one block's small write: the bytes it stored */
   uint8_t snap[8];
+  const KMemoGroup *grp; /* reads of a group's loads (nb 1): the element at lo is its phase-th */
+  uint32_t phase;        /* op's, the next the next op's, ..; loc the phase-th op's */
 } KGRec;
 typedef struct KGList {
   KGRec *r;
@@ -390,6 +404,14 @@ static inline void kernel_glog(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t k
   if (f->gon)
     kernel_glog_blocks(f, lo, hi - lo, f->blin, 1, kind, loc);
 }
+/* kernel_race.c: logs reads [lo, hi) of the running block by the loads of grp taking turns, the
+ * element at lo read by its phase-th. */
+void kernel_glog_group(KFrame *f, uintptr_t lo, uintptr_t hi, const KMemoGroup *grp, uint32_t phase);
+/* kernel_ops.c: records one load's rows of elements as kernel_note_rows does, for member `member`
+ * of the loads of grp sharing memo (their kernel_new_memo): an element that follows the memo's
+ * rows in the group's turn grows them. */
+void kernel_note_group(KFrame *f, const KIns *k, uint32_t memo, const KMemoGroup *grp, uint32_t member, uintptr_t lo,
+                       uintptr_t len, int64_t stride, uint32_t rows);
 /* kernel_ops.c: logs the part of each memo's accesses the running block made (not in a block-wise
  * frame: its memory ops log each block's part as they run). */
 void kernel_glog_memos(KFrame *f);

@@ -768,7 +768,12 @@ typedef struct KMem {
 /* Logs what of g the running block touched (kernel_race.c). */
 static void memo_glog(KFrame *f, KMemo *g) {
   uintptr_t lo = g->mark > g->lo ? g->mark : g->lo;
-  if (lo < g->hi)
+  if (lo < g->hi && g->grp) { /* a group's: each row's element at lo is the phase-th op's */
+    uint32_t ph = (uint32_t)((g->phase + (lo - g->lo) / g->grp->esize) % g->grp->n);
+    for (uint32_t r = 0; r < g->rows; r++)
+      kernel_glog_group(f, lo + (uintptr_t)((int64_t)r * g->stride), g->hi + (uintptr_t)((int64_t)r * g->stride),
+                        g->grp, ph);
+  } else if (lo < g->hi)
     for (uint32_t r = 0; r < g->rows; r++)
       kernel_glog(f, lo + (uintptr_t)((int64_t)r * g->stride), g->hi + (uintptr_t)((int64_t)r * g->stride), g->write,
                   g->loc);
@@ -798,7 +803,7 @@ static void memo_flush(KFrame *f, KMemo *g) {
 static inline void note_rows(KFrame *f, const KIns *k, const KMem *m, uintptr_t lo, uintptr_t len, int64_t stride,
                              uint32_t rows, bool write) {
   KMemo *g = &f->memo[m->memo];
-  if (g->hi && g->rows == rows && g->write == write && (rows == 1 || g->stride == stride)) {
+  if (g->hi && !g->grp && g->rows == rows && g->write == write && (rows == 1 || g->stride == stride)) {
     if (g->hi == lo) {
       g->hi += len;
       return;
@@ -807,7 +812,7 @@ static inline void note_rows(KFrame *f, const KIns *k, const KMem *m, uintptr_t 
       return;
   }
   memo_flush(f, g);
-  *g = (KMemo){lo, lo + len, stride, rows, write, k->loc, 0};
+  *g = (KMemo){lo, lo + len, stride, rows, write, k->loc, 0, NULL, 0};
 }
 
 /* Reports what the frame recorded; false when the backend refused an access (reported). */
@@ -1729,4 +1734,28 @@ void kernel_note_rows(KFrame *f, const KIns *k, uint32_t memo, uintptr_t lo, uin
   KMem mem = {0};
   mem.memo = memo;
   note_rows(f, k, &mem, lo, len, stride, rows, write);
+}
+
+void kernel_note_group(KFrame *f, const KIns *k, uint32_t memo, const KMemoGroup *grp, uint32_t member, uintptr_t lo,
+                       uintptr_t len, int64_t stride, uint32_t rows) {
+  KMemo *g = &f->memo[memo];
+  uint32_t es = grp->esize;
+  if (len != es) { /* not one element a row: the op's own, as kernel_note_rows records it */
+    if (g->grp)
+      memo_flush(f, g);
+    kernel_note_rows(f, k, memo, lo, len, stride, rows, false);
+    return;
+  }
+  if (g->hi && g->grp == grp && g->rows == rows && (rows == 1 || g->stride == stride)) {
+    if (g->hi == lo && (g->phase + (lo - g->lo) / es) % grp->n == member) { /* its turn next along the rows */
+      g->hi += len;
+      return;
+    }
+    /* an element the memo holds, this op's (a loop repeating it) */
+    if (lo >= g->lo && lo + len <= g->hi && (lo - g->lo) % es == 0 &&
+        (g->phase + (lo - g->lo) / es) % grp->n == member && (lo >= g->mark || !f->gon))
+      return;
+  }
+  memo_flush(f, g);
+  *g = (KMemo){lo, lo + len, stride, rows, false, grp->locs[member], 0, grp, member};
 }

@@ -109,6 +109,8 @@ typedef struct PIns {
   struct PSync *sync; /* cp.async, mbarrier, named barriers: the kernel's state of them */
   struct PICall *icall; /* an indirect call: its targets */
   int64_t off2;     /* cp.async.bulk: its mbarrier's address's constant offset (s[3] its base) */
+  const KMemoGroup *grp; /* ld.global taking turns with others along rows (load_groups), or NULL: */
+  uint32_t gmemo, gmember; /* the group's memo, and the load's index in it */
 } PIns;
 
 /* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
@@ -1795,6 +1797,16 @@ static char *aff_shared(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bo
   return kernel_shared_lanes(f, k, p->memo, q, l0, n, es, write) ? q : NULL;
 }
 
+/* Records a load's rows ranges [lo, lo + len) + r * stride as kernel_note_rows does; a load of a
+ * group (load_groups) whose rows are one element each through the group's memo. */
+static inline void ld_note(KFrame *f, const KIns *k, const PIns *p, uintptr_t lo, uintptr_t len, int64_t stride,
+                           uint32_t rows) {
+  if (p->grp && len == p->grp->esize)
+    kernel_note_group(f, k, p->gmemo, p->grp, p->gmember, lo, len, stride, rows);
+  else
+    kernel_note_rows(f, k, p->memo, lo, len, stride, rows, false);
+}
+
 /* ld through an affine address register: true when done; else its column is made for the usual
  * path. */
 static bool aff_ld(KFrame *f, const KIns *k, const PIns *p) {
@@ -1814,9 +1826,9 @@ static bool aff_ld(KFrame *f, const KIns *k, const PIns *p) {
     else
       ld_grid_any(f, p, &g, s);
     if (dense)
-      kernel_note_rows(f, k, p->memo, g.lo, g.hi - g.lo, 0, 1, false);
+      ld_note(f, k, p, g.lo, g.hi - g.lo, 0, 1);
     else
-      kernel_note_rows(f, k, p->memo, g.lo, g.len, (int64_t)g.sy, g.sy ? g.rows : 1, false);
+      ld_note(f, k, p, g.lo, g.len, (int64_t)g.sy, g.sy ? g.rows : 1);
     return true;
   }
   char *sq = p->nd == 1 && (p->bytes == 4 || p->bytes == 8) ? aff_shared(f, k, p, total, false) : NULL;
@@ -2015,13 +2027,13 @@ static int x_ld(KFrame *f, const KIns *k) {
         for (uint32_t j = 0; j < p->nd; j++)
           wr(f, &p->d[j], l, load_bytes(row + (size_t)(l - l0) * total + j * p->bytes, p->bytes, s));
       });
-    kernel_note_rows(f, k, p->memo, lo, hi - lo, 0, 1, false);
+    ld_note(f, k, p, lo, hi - lo, 0, 1);
     return EX_NEXT;
   }
   PGrid grid;
   if (global_grid(f, p, total, &grid)) {
     ld_grid_any(f, p, &grid, s);
-    kernel_note_rows(f, k, p->memo, grid.lo, grid.len, (int64_t)grid.sy, grid.sy ? grid.rows : 1, false);
+    ld_note(f, k, p, grid.lo, grid.len, (int64_t)grid.sy, grid.sy ? grid.rows : 1);
     return EX_NEXT;
   }
   if (global_span(f, p, total, q0, &lo, &hi, &dense)) {
@@ -5062,6 +5074,69 @@ static bool dominates(const uint32_t *idom, uint32_t a, uint32_t b) {
   return b == a;
 }
 
+/* ---- loads taking turns along rows ----------------------------------------------------------------
+ *
+ * A k loop unrolled n times reads each row's elements k, k + 1, .. k + n - 1 by n loads from one
+ * address register at offsets o, o + e, .. o + (n - 1) * e, and the register moves on by n * e:
+ * each load's own memo would then stop at every step (its next element is n elements on), and its
+ * rows be recorded, and logged between blocks, once per step and load. The loads of one block of
+ * the kernel whose offsets are so (.global, one element of e bytes, unguarded, the same base
+ * register, no two at one offset) share a memo besides their own (kernel_note_group): a load's
+ * rows of one element each grow it when they follow its rows and the element is the load's turn
+ * (the i-th of the group's n after the memo's first); anything else starts it anew, and accesses
+ * of other shapes go to the load's own memo. Each byte of the shared memo's rows was read by the
+ * load whose turn its element was, which the records name (KMemo.grp, KGRec.grp). */
+static void load_groups(PComp *pc, PBlock *bl, uint32_t nb) {
+  enum { GMAX = 8 };
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      KIns *k = &bl[b].ins[i];
+      PIns *p = k->aux;
+      if (k->fn != x_ld || !p || p->grp || p->space != PTX_SPACE_GLOBAL || p->nd != 1 || p->s[0].kind != O_REG ||
+          p->s[0].neg || (p->bytes != 4 && p->bytes != 8))
+        continue;
+      KIns *mem[GMAX];
+      uint32_t n = 0;
+      bool ok = true;
+      for (uint32_t j = i; j < bl[b].n && ok; j++) {
+        KIns *kj = &bl[b].ins[j];
+        PIns *q = kj->aux;
+        if (!q)
+          continue;
+        if (kj->fn == x_ld && !q->grp && q->space == p->space && q->nd == 1 && q->s[0].kind == O_REG &&
+            !q->s[0].neg && q->s[0].word == p->s[0].word && q->bytes == p->bytes)
+          ok = n < GMAX ? (mem[n++] = kj, true) : false;
+        for (uint32_t d = 0; d < q->nd; d++)
+          if (q->d[d].kind == O_REG && q->d[d].word == p->s[0].word)
+            j = bl[b].n; /* the base register changes: the group ends here */
+      }
+      if (!ok || n < 2)
+        continue;
+      int64_t o0 = ((PIns *)mem[0]->aux)->off;
+      for (uint32_t j = 1; j < n; j++)
+        if (((PIns *)mem[j]->aux)->off < o0)
+          o0 = ((PIns *)mem[j]->aux)->off;
+      KMemoGroup *g = ir_alloc(pc->h->ctx, sizeof *g);
+      const char **locs = ir_alloc(pc->h->ctx, n * sizeof *locs);
+      bool seen[GMAX] = {false};
+      for (uint32_t j = 0; j < n && ok; j++) {
+        int64_t d = ((PIns *)mem[j]->aux)->off - o0;
+        uint64_t at = (uint64_t)d / p->bytes;
+        ok = d % p->bytes == 0 && at < n && !seen[at];
+        if (ok)
+          seen[at] = true, locs[at] = mem[j]->loc;
+      }
+      if (!ok)
+        continue;
+      *g = (KMemoGroup){n, p->bytes, locs};
+      uint32_t memo = kernel_new_memo(&pc->kc, p->bytes);
+      for (uint32_t j = 0; j < n; j++) {
+        PIns *q = mem[j]->aux;
+        q->grp = g, q->gmemo = memo, q->gmember = (uint32_t)((q->off - o0) / p->bytes);
+      }
+    }
+}
+
 /* Finds the affine registers (see above) and makes their instructions x_aff and the accesses
  * through them aware of it. */
 static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
@@ -6506,6 +6581,7 @@ static Kernel *compile(PComp *pc) {
     uint32_t nb = pc->nb;
     uniform_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
     affine_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
+    load_groups(pc, pc->bl, nb);
     invariant_uni(pc, &pc->bl[0], kernel_new_uniform(&pc->kc, 0)); /* the words so far */
     KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb, true}; /* x_bra, x_cond_bra, x_bra_over */
     for (uint32_t i = 0; i < nb; i++) {

@@ -16,6 +16,11 @@
  * the frame's whole blocks among consecutive threads as one range of nb blocks, a partial block
  * as one of its own; its log then goes on as one block's would, frame after frame.
  *
+ * Loads that take turns along rows (KMemoGroup: a k loop unrolled by mlir-opt's NVPTX back end)
+ * log one record per row for all of them (KGRec.grp), which continues nothing and which nothing
+ * continues; a race report finds the load whose element holds the byte (loc_at) and names it and
+ * that element's bytes, as that load's own record would.
+ *
  * Check. When every block ran, the writes and atomics are sorted by start and swept: each is
  * compared with the earlier ones that still overlap it. Each read is then looked up among them (a
  * binary search, and a running maximum of their ends). Two records that overlap where their
@@ -47,16 +52,26 @@ static __attribute__((noinline)) void glog_each(KFrame *f, uintptr_t lo, uintptr
     kernel_glog_blocks(f, lo + i * len, len, b0 + i, 1, BE_ACC_WRITE, loc);
 }
 
+static void glog_add(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_t nb, uint32_t kind, const char *loc,
+                     const KMemoGroup *grp, uint32_t phase);
+
 void kernel_glog_blocks(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_t nb, uint32_t kind, const char *loc) {
+  glog_add(f, lo, len, b0, nb, kind, loc, NULL, 0);
+}
+
+/* kernel_glog_blocks; grp: a group's reads (phase: the op of the element at lo), a record of
+ * their own, which no other continues. */
+static void glog_add(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_t nb, uint32_t kind, const char *loc,
+                     const KMemoGroup *grp, uint32_t phase) {
   if (((char *)lo >= f->lo && (char *)lo < f->hi) || !len || !nb)
     return; /* shared or private memory: checked per block (kernel_ops.c) */
   if (kind == BE_ACC_WRITE && len <= sizeof f->glog->snap && nb > 1) {
     glog_each(f, lo, len, b0, nb, loc);
     return;
   }
-  if (f->nglog) {
+  if (f->nglog && !grp) {
     KGRec *l = &f->glog[f->nglog - 1];
-    if (l->kind == kind && l->loc == loc && !l->nsnap) {
+    if (l->kind == kind && l->loc == loc && !l->nsnap && !l->grp) {
       /* threads of the block repeating the last range (an atomic counter), or going on */
       if (nb == 1 && l->nb == 1 && l->b0 == b0 && lo >= l->lo && lo <= l->hi && kind != BE_ACC_WRITE) {
         if (lo + len > l->hi)
@@ -84,11 +99,16 @@ void kernel_glog_blocks(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_
     f->capglog = cap;
   }
   KGRec *e = &f->glog[f->nglog++];
-  *e = (KGRec){lo, lo + nb * len, len, b0, nb, loc, kind, 0, {0}};
+  *e = (KGRec){lo, lo + nb * len, len, b0, nb, loc, kind, 0, {0}, grp, phase};
   if (kind == BE_ACC_WRITE && len <= sizeof e->snap) { /* right after the op stored it */
     e->nsnap = (uint32_t)len;
     memcpy(e->snap, (const void *)lo, len);
   }
+}
+
+void kernel_glog_group(KFrame *f, uintptr_t lo, uintptr_t hi, const KMemoGroup *grp, uint32_t phase) {
+  if (hi > lo)
+    glog_add(f, lo, hi - lo, f->blin, 1, BE_ACC_READ, grp->locs[phase], grp, phase);
 }
 
 static bool push(KGList *l, const KGRec *r) {
@@ -118,7 +138,7 @@ void kernel_race_block_end(KFrame *f) {
     KGRec *o = i < KG_OPEN ? &f->gopen[i] : NULL;
     /* the i-th range of a frame continues the i-th of the frame before it (the same code ran) */
     if (o && o->hi == g[i].lo && o->len == g[i].len && o->loc == g[i].loc && o->kind == g[i].kind && !o->nsnap &&
-        !g[i].nsnap && o->b0 + o->nb == g[i].b0) {
+        !g[i].nsnap && !o->grp && !g[i].grp && o->b0 + o->nb == g[i].b0) {
       o->hi = g[i].hi;
       o->nb += g[i].nb;
       continue;
@@ -220,6 +240,18 @@ static void block_ids(size_t b, const uint32_t grid[3], uint32_t id[3]) {
   id[2] = (uint32_t)(b / ((size_t)grid[0] * grid[1]));
 }
 
+/* The op of r that touched byte p (a group's: the one whose element holds it, *e cut to that
+ * element's end, as its own record would have been). */
+static const char *loc_at(const KGRec *r, uintptr_t p, uintptr_t *e) {
+  if (!r->grp)
+    return r->loc;
+  uintptr_t lo = r->lo + (block_at(r, p) - r->b0) * r->len, i = (p - lo) / r->grp->esize;
+  uintptr_t end = lo + (i + 1) * r->grp->esize;
+  if (*e > end)
+    *e = end;
+  return r->grp->locs[(r->phase + i) % r->grp->n];
+}
+
 /* Reports that x (the later record) races with y at [p, e); benign: same-value writes (1), or a
  * compare-and-swap loop's plain read against atomics (2). */
 static void report(KHost *in, const Op *kop, const KGRec *x, const KGRec *y, uintptr_t p, uintptr_t e,
@@ -227,7 +259,8 @@ static void report(KHost *in, const Op *kop, const KGRec *x, const KGRec *y, uin
   uint32_t bx[3], by[3];
   block_ids(block_at(x, p), grid, bx);
   block_ids(block_at(y, p), grid, by);
-  const Op *ox = op_at(kop, x->loc), *oy = op_at(kop, y->loc);
+  const char *xloc = loc_at(x, p, &e), *yloc = loc_at(y, p, &e);
+  const Op *ox = op_at(kop, xloc), *oy = op_at(kop, yloc);
   if (!ox)
     ox = kop;
   char where[64];
@@ -240,19 +273,19 @@ static void report(KHost *in, const Op *kop, const KGRec *x, const KGRec *y, uin
             "and the reading block updates it atomically too (a compare-and-swap loop's first read); blocks of one "
             "launch are not ordered; reported once per launch",
             (int)ox->name.len, ox->name.s, bx[0], bx[1], bx[2], verb(x->kind), where, by[0], by[1], by[2],
-            verb(y->kind), y->loc);
+            verb(y->kind), yloc);
   else if (benign)
     ir_diag(in->ctx, in->race_strict ? DIAG_WARNING : DIAG_NOTE, ir_op_loc(ox),
             "'%.*s' op benign race in global memory: block (%u, %u, %u) writes %s with the value block (%u, %u, %u) "
             "wrote there at '%s'; blocks of one launch are not ordered; reported once per launch",
-            (int)ox->name.len, ox->name.s, bx[0], bx[1], bx[2], where, by[0], by[1], by[2], y->loc);
+            (int)ox->name.len, ox->name.s, bx[0], bx[1], bx[2], where, by[0], by[1], by[2], yloc);
   else
     ir_diag(in->ctx, DIAG_ERROR, ir_op_loc(ox),
             "'%.*s' op data race in global memory: block (%u, %u, %u) %s%s %s, which block (%u, %u, %u) %s at '%s'; "
             "blocks of one launch are not ordered",
             (int)ox->name.len, ox->name.s, bx[0], bx[1], bx[2], verb(x->kind),
             x->kind == BE_ACC_WRITE && y->kind == BE_ACC_WRITE ? " a different value to" : "", where, by[0], by[1],
-            by[2], verb(y->kind), y->loc);
+            by[2], verb(y->kind), yloc);
   if (!benign && oy)
     ir_diag(in->ctx, DIAG_NOTE, ir_op_loc(oy), "the other access");
   pthread_mutex_unlock(&gs->mu);
