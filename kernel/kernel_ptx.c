@@ -1708,7 +1708,10 @@ static void span_note(KFrame *f, const KIns *k, const PIns *p, char **q, uint32_
  * for the rest of the frame (PAffReg's state word). An ld or st whose address is such a register
  * finds its threads' addresses from u and the steps (aff_ld, aff_st) with no column read or
  * compare, and records them as global_row and global_grid would; where no fast path applies, it
- * makes the address column and goes the usual way, which reports what is wrong. */
+ * makes the address column and goes the usual way, which reports what is wrong. A register of
+ * several writes (a loop's count, an address the loop moves on) is affine too where its first
+ * write dominates the others and its reads and every write keeps the first's steps, as long as
+ * each write runs for all of the frame's threads (loop_writes). */
 
 enum { AS_AFF = 1, AS_COL = 2 }; /* a PAffReg's state: u holds (the steps hold), the column is written */
 
@@ -4836,6 +4839,7 @@ typedef struct PAff {
   uint8_t xw;
   bool xsigned;
   uint8_t root;          /* 1: mov of %tid.x, 2: of %tid.y (u is 0) */
+  bool multi;            /* one of its register's several writes (loop_writes) */
   KIns uk;               /* the instruction over u words: its affine sources' and its result's */
   PIns up;
 } PAff;
@@ -4858,12 +4862,14 @@ static int x_aff(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   const PAff *a = p->aff;
   uint64_t *st = &f->u[a->d->sword].u;
-  bool ok = !f->wide && (a->root != 2 || f->bdim[2] == 1);
+  bool ok = !f->wide && (a->root != 2 || f->bdim[2] == 1) && (!a->multi || f->nact == f->n);
   for (uint32_t j = 0; j < a->nsrc && ok; j++)
     ok = f->u[a->src[j]->sword].u & AS_AFF;
   if (ok && a->xs)
     ok = aff_fits(f, a->xs, a->xw, a->xsigned);
   if (!ok) { /* as before, over columns */
+    if (a->multi) /* the threads this write skips keep what the register held */
+      aff_col(f, a->d);
     for (uint32_t j = 0; j < a->nsrc; j++)
       aff_col(f, a->src[j]);
     *st = 0;
@@ -5137,6 +5143,48 @@ static void load_groups(PComp *pc, PBlock *bl, uint32_t nb) {
     }
 }
 
+/* Registers affine in the thread id of several writes (a loop's induction, an address moved on by
+ * a loop): the first write (defb, defi) dominates the others, and each of them keeps the steps the
+ * first gives (an add or sub of a uniform value to the register itself, ...), from affine sources.
+ * Then while every write runs for all of the frame's threads, they all hold u + cx * x + cy * y
+ * with the same u, which each write updates (x_aff); a write under part of them (PAff.multi) makes
+ * the register's column first, from u, and is not affine for the rest of the frame. Marks bad the
+ * registers whose writes do not; true when it did (the analysis runs again). */
+static bool loop_writes(const PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs, const uint32_t *writes,
+                        const uint32_t *defb, const uint32_t *defi, const uint8_t *state, const uint64_t *cx,
+                        const uint64_t *cy, bool *bad, const uint32_t *idom) {
+  uint32_t reg0 = pc->reg0;
+  bool marked = false;
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      const KIns *k = &bl[b].ins[i];
+      const PIns *p = k->aux;
+      if (!p || p->nd != 1 || p->d[0].kind != O_REG || p->d[0].word - reg0 >= nregs)
+        continue;
+      uint32_t r = p->d[0].word - reg0;
+      if (writes[r] < 2 || state[r] != 1 || bad[r] || (b == defb[r] && i == defi[r]))
+        continue;
+      bool ok = p->ns <= 5 && (b == defb[r] ? i > defi[r] : dominates(idom, defb[r], b));
+      int cls[5];
+      uint64_t sx[5] = {0}, sy[5] = {0}, ux = 0, uy = 0;
+      for (uint32_t j = 0; j < p->ns && ok; j++) {
+        uint32_t q = 0;
+        cls[j] = aff_class(&p->s[j], reg0, nregs, &q);
+        if (cls[j] == 1 && state[q] != 1)
+          ok = false;
+        else if (cls[j] == 1)
+          sx[j] = cx[q], sy[j] = cy[q];
+      }
+      int xs;
+      uint8_t xw, root;
+      bool xsg;
+      ok = ok && aff_rule(k, p, cls, sx, sy, &ux, &uy, &xs, &xw, &xsg, &root) && !root && ux == cx[r] && uy == cy[r];
+      if (!ok)
+        bad[r] = true, marked = true;
+    }
+  return marked;
+}
+
 /* Finds the affine registers (see above) and makes their instructions x_aff and the accesses
  * through them aware of it. */
 static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
@@ -5156,7 +5204,8 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
       for (uint32_t j = 0; p && j < p->nd; j++)
         if (p->d[j].kind == O_REG && p->d[j].word - reg0 < nregs) {
           uint32_t r = p->d[j].word - reg0;
-          writes[r]++, defb[r] = b, defi[r] = i;
+          if (!writes[r]++) /* the first write; a register of several: the one that must dominate */
+            defb[r] = b, defi[r] = i;
           bad[r] |= k->fn == x_guard || k->fn == x_uni || p->nd != 1;
         }
     }
@@ -5164,7 +5213,7 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
   for (bool again = true; again;) {
     again = false;
     for (uint32_t r = 0; r < nregs; r++)
-      state[r] = writes[r] == 1 && !bad[r] ? 0 : 2;
+      state[r] = writes[r] >= 1 && !bad[r] ? 0 : 2;
     for (bool changed = true; changed;) { /* the steps, sources first */
       changed = false;
       for (uint32_t r = 0; r < nregs; r++) {
@@ -5194,6 +5243,7 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
           state[r] = 2, changed = true;
       }
     }
+    again = loop_writes(pc, bl, nb, nregs, writes, defb, defi, state, cx, cy, bad, idom);
     /* every read after the write, which dominates it */
     for (uint32_t b = 0; b < nb; b++)
       for (uint32_t i = 0; i < bl[b].n; i++) {
@@ -5299,6 +5349,7 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
       aff_rule(k, p, cls, sx, sy, &ux, &uy, &xs, &xw, &xsg, &root);
       a->d = &regs[r];
       a->root = root;
+      a->multi = writes[r] > 1;
       a->up = *p;
       a->up.d[0].kind = O_UREG;
       a->up.d[0].word = regs[r].uword;
