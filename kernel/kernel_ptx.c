@@ -356,11 +356,16 @@ KLANEFN static uint32_t guard_count(const KFrame *f, const Slot *g, uint32_t *tu
 /* @p bra: the threads whose predicate holds go to the label, the others to the next block. */
 static int x_cond_bra(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
-  uint32_t taken = 0;
+  uint32_t taken = 0, turns, t0;
+  if (f->nact == f->pc_all && p->cutword && cut_count(f, p, &taken, &turns, &t0) &&
+      (taken == 0 || taken == f->nact)) { /* all one way by the setp's cut: no predicate column read */
+    f->pc_one = taken ? p->target : p->next, f->pc_n = f->nact;
+    return EX_DONE;
+  }
+  taken = 0;
   if (p->cutword)
     cut_col(f, p);
   if (f->nact == f->pc_all && p->guard.kind == O_REG && p->guard.width == 1) { /* all one way: no pc written */
-    uint32_t turns;
     taken = guard_count(f, f->v + (size_t)p->guard.word * f->n, &turns);
     taken = p->guard.neg ? f->nact - taken : taken;
     if (taken == 0 || taken == f->nact) {
@@ -1918,6 +1923,35 @@ static bool cut_at(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t l,
   }
 }
 
+/* x_setp_cut of a register the same in every thread (its steps 0: a loop's induction), in a block
+ * of any shape: its one predicate, held by all threads or by none; false when its other operand
+ * is not one word. */
+static bool uni_cut(KFrame *f, const PIns *p, const PAffReg *a, uint64_t *cw) {
+  Slot one;
+  uint32_t sb = 0;
+  const Slot *bs = col(f, &p->s[1], &one, &sb);
+  if (!bs || sb)
+    return false;
+  unsigned w = ptx_type_bits(p->t);
+  uint64_t x = wmask(f->u[a->uword].u, w), y = wmask(bs[0].u, w);
+  int64_t sx = sext(x, w), sy = sext(y, w);
+  bool s = is_signed(p->t), holds;
+  switch (p->mode) {
+  case C_EQ: holds = x == y; break;
+  case C_NE: holds = x != y; break;
+  case C_LT: holds = s ? sx < sy : x < y; break;
+  case C_LE: holds = s ? sx <= sy : x <= y; break;
+  case C_GT: holds = s ? sx > sy : x > y; break;
+  case C_GE: holds = s ? sx >= sy : x >= y; break;
+  case C_LO: holds = x < y; break;
+  case C_LS: holds = x <= y; break;
+  case C_HI: holds = x > y; break;
+  default: holds = x >= y; break; /* C_HS */
+  }
+  *cw = CUT_VALID | CUT_PREFIX | (holds ? f->n : 0);
+  return true;
+}
+
 static int x_setp_cut(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   const PAffReg *a = p->abase;
@@ -1925,6 +1959,8 @@ static int x_setp_cut(KFrame *f, const KIns *k) {
   unsigned w = ptx_type_bits(p->t);
   bool s = is_signed(p->t) && p->mode <= C_GE;
   uint32_t n = f->n;
+  if (!a->cx && !a->cy && !f->wide && (f->u[a->sword].u & AS_AFF) && uni_cut(f, p, a, cw))
+    return EX_NEXT;
   if (n == f->bdim[0] && !f->wide && (f->u[a->sword].u & AS_AFF)) {
     uint64_t u = wmask(f->u[a->uword].u, w);
     int64_t v0 = s ? sext(u, w) : (int64_t)u, cx = (int64_t)a->cx, t, hi, lo;
@@ -5282,8 +5318,8 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
       PIns *p = k->aux, *q = e->aux;
       uint32_t a = 0, c = 0;
       if (k->fn != x_setp || e->fn != x_cond_bra || p->nd != 1 || p->ns != 2 || p->combine || !is_int(p->t) ||
-          p->mode > C_HS || p->mode == C_EQ || p->mode == C_NE || aff_class(&p->s[0], reg0, nregs, &a) != 1 ||
-          !state[a] || p->s[0].width < ptx_type_bits(p->t) || aff_class(&p->s[1], reg0, nregs, &c) != 0 ||
+          p->mode > C_HS || aff_class(&p->s[0], reg0, nregs, &a) != 1 || !state[a] ||
+          ((p->mode == C_EQ || p->mode == C_NE) && (cx[a] || cy[a])) || p->s[0].width < ptx_type_bits(p->t) || aff_class(&p->s[1], reg0, nregs, &c) != 0 ||
           p->d[0].kind != O_REG || p->d[0].width != 1 || p->d[0].word - reg0 >= nregs ||
           writes[p->d[0].word - reg0] != 1 || reads[p->d[0].word - reg0] != 1 || q->guard.kind != O_REG ||
           q->guard.word != p->d[0].word)
