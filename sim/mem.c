@@ -25,7 +25,8 @@
  * completes. An access the ctx's allocation does not hold looks in the thread's cache of the
  * allocations its ops touched last (tcache: what the table said of them, and who may touch them),
  * which holds while dev->mem_epoch has not moved, and only on a miss takes the lock to look in the
- * table: a kernel on a worker then runs without the lock, as the host goes on submitting.
+ * table: a kernel on a worker then runs without the lock, as the host goes on submitting. A
+ * kernel's silent probe of a span (sim_access_probe) looks in the same two places first.
  *
  * Locking: everything with dev->mu held, except the sim_access fast path, which touches only its
  * ctx, its thread's tcache, the atomic mem_epoch and the immutable base/bytes of the cached
@@ -906,20 +907,43 @@ SimStatus sim_access_check(SimCtx *ctx, const void *addr, size_t bytes, bool is_
   return mem_access(ctx, addr, bytes, is_write, loc, true, false);
 }
 
+/* a the probe found: the first of ctx's probed allocations */
+static void probed_add(SimCtx *ctx, Alloc *a) {
+  enum { N = sizeof ctx->probed / sizeof *ctx->probed };
+  memmove(ctx->probed + 1, ctx->probed, (N - 1) * sizeof *ctx->probed);
+  ctx->probed[0] = a;
+}
+
+/* sim_access_probe of a span none of ctx's probed allocations holds */
+static __attribute__((noinline)) bool probe_miss(SimCtx *ctx, uintptr_t p, size_t bytes) {
+  Alloc *a = tcache_find(ctx->dev, ctx->op, p, bytes);
+  if (a) {
+    probed_add(ctx, a);
+    return true;
+  }
+  SimDevice *dev = ctx->dev;
+  pthread_mutex_lock(&dev->mu);
+  bool ok = where(dev, p, bytes, &a) == W_IN && may_touch(ctx->op, a);
+  if (ok) {
+    probed_add(ctx, a);
+    tcache_add(dev, a);
+  }
+  pthread_mutex_unlock(&dev->mu);
+  return ok;
+}
+
 bool sim_access_probe(SimCtx *ctx, const void *addr, size_t bytes) {
   uintptr_t p = (uintptr_t)addr;
   if (!ctx || !bytes || p + bytes < p)
     return false;
-  Alloc *a = ctx->cache;
-  if (a && p >= a->base && p + bytes <= a->base + a->bytes)
-    return true;
-  SimDevice *dev = ctx->dev;
-  pthread_mutex_lock(&dev->mu);
-  bool ok = where(dev, p, bytes, &a) == W_IN && may_touch(ctx->op, a);
-  if (ok)
-    ctx->cache = a;
-  pthread_mutex_unlock(&dev->mu);
-  return ok;
+  /* a kernel probing its buffers in turn (a vector add's three, block after block) finds each
+     among the allocations it probed last, or in the tcache, as its accesses do, without the lock */
+  for (unsigned k = 0; k < sizeof ctx->probed / sizeof *ctx->probed; k++) {
+    const Alloc *a = ctx->probed[k];
+    if (a && p >= a->base && p + bytes <= a->base + a->bytes)
+      return true;
+  }
+  return probe_miss(ctx, p, bytes);
 }
 
 /* ---- the end ---- */

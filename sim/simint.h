@@ -100,6 +100,7 @@ struct SimCtx {
   Op *op;
   int worker;
   Alloc *cache;        /* last allocation hit (never freed before sim_destroy) */
+  Alloc *probed[4];    /* the allocations sim_access_probe found last, most recent first */
   Acc *acc;
   size_t nacc, capacc;
   bool failed;         /* an access was refused */
