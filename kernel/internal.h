@@ -219,6 +219,13 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
 #define KLANEFN
 #endif
 
+/* The next block of the launch most likely touches the `bytes` after [p, p + bytes) (a streaming
+ * kernel's rows of consecutive elements): ask for them early, so that it waits less for memory. */
+static inline void kernel_prefetch_next(const char *p, size_t bytes) {
+  for (size_t i = 0; i < bytes; i += 64)
+    __builtin_prefetch(p + 2 * bytes + i);
+}
+
 /* Runs body over the active threads (all n when the mask is full, a range when they are one:
  * the list is ascending, so its ends tell); l names the thread. */
 #define KLANES(f, l, ...)                                                                          \

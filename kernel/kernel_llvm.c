@@ -684,13 +684,6 @@ KLANEFN static void store_shape(KFrame *f, const LMem *m, const LShape *S, const
     KLANES(f, l, { store_one(m, B + I[l].u * s, &V[l * sv]); });
 }
 
-/* The next block of the launch most likely touches the `bytes` after [p, p + bytes) (a streaming
- * kernel's rows of consecutive elements): ask for them early, as the gpu.func path does. */
-static inline void prefetch_next(const char *p, size_t bytes) {
-  for (size_t i = 0; i < bytes; i += 64)
-    __builtin_prefetch(p + 2 * bytes + i);
-}
-
 /* The fast path of a varying pointer's access: EX_NEXT when done, EX_ERROR after a race report,
  * -1 when the threads are to be taken one by one. */
 static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, bool write, Slot *O, const Slot *V,
@@ -720,7 +713,7 @@ static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, boo
     }
   }
   if (at == AT_GLOBAL && S.affine && S.sb == (int64_t)m->bytes && (S.rows == 1 || S.rb == (int64_t)S.bx * S.sb))
-    prefetch_next((const char *)S.p0, (size_t)S.bx * S.rows * m->bytes);
+    kernel_prefetch_next((const char *)S.p0, (size_t)S.bx * S.rows * m->bytes);
   if (write)
     store_shape(f, m, &S, V, sv);
   else

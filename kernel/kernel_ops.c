@@ -966,13 +966,6 @@ static inline bool lin_of(KFrame *f, const KIns *k, const KMem *m, uint32_t dop,
   return true;
 }
 
-/* The next block of the launch most likely touches the `bytes` after [p, p + bytes): ask for them
- * early, so a streaming kernel waits less for memory. */
-static inline void prefetch_next(const char *p, size_t bytes) {
-  for (size_t i = 0; i < bytes; i += 64)
-    __builtin_prefetch(p + 2 * bytes + i);
-}
-
 /* With the mask full and thread l indexing x0 + l of a unit-stride line, x0 after checking that
  * the run is in bounds; -1 otherwise. */
 KLANEFN static int64_t consecutive(const KFrame *f, const Lin *L, size_t es) {
@@ -1346,7 +1339,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
         note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)f->n, 0, 1, false);
       if (!L.local && glog_wide(f))
         glog_lanes(f, (uintptr_t)p, 4, 0, f->n, false, k->loc);
-      prefetch_next(p, 4 * (size_t)f->n);
+      kernel_prefetch_next(p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) { /* the f32's bits, zero-extended: a Slot with f32 set */
         const uint32_t *q = (const uint32_t *)(const void *)p;
         for (uint32_t l = 0; l < nl; l++)
@@ -1468,7 +1461,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
       const uint32_t nl = f->n; /* a local: the stores below may not alias it */
       if (!L.local)
         note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)f->n, 0, 1, true);
-      prefetch_next(p, 4 * (size_t)f->n);
+      kernel_prefetch_next(p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) {
         uint32_t *q = (uint32_t *)(void *)p;
         for (uint32_t l = 0; l < nl; l++)

@@ -844,6 +844,69 @@ static inline uint64_t bitsf32c(float r) {
   return isnan(r) ? 0x7fffffffu : bitsf32(r);
 }
 
+/* f32 add, sub and mul (mode) of whole columns under the full mask, eight floats a vector: a
+ * 32-bit register's Slot holds its bits in the low half and zeros above, so four Slots are eight
+ * floats, and the high halves (0 op 0, never a NaN for these) stay zero. A NaN result becomes the
+ * canonical NaN, as bitsf32c makes it (a NaN lane's compare mask is all ones: with the sign bit
+ * flipped, 0x7fffffff). a and b: columns (stride 1) or one word (stride 0). */
+typedef float PV8F __attribute__((vector_size(32)));
+typedef uint32_t PV8U __attribute__((vector_size(32)));
+
+static inline float f32_mode(unsigned mode, float x, float y) {
+  return mode == F_ADD ? x + y : mode == F_SUB ? x - y : x * y;
+}
+
+/* r = x op y with its NaNs canonical, for f32_loop */
+#define F32_VEC(r, mode, x, y)                                                                     \
+  do {                                                                                             \
+    PV8F r_ = (mode) == F_ADD ? (x) + (y) : (mode) == F_SUB ? (x) - (y) : (x) * (y);               \
+    PV8U nan_ = (PV8U)(r_ != r_);                                                                  \
+    r = ((PV8U)r_ | nan_) ^ (nan_ & sign);                                                         \
+  } while (0)
+
+/* f32_cols for one mode and pair of strides, all known when it is inlined */
+static inline __attribute__((always_inline)) void f32_loop(Slot *d, const Slot *a, const Slot *b, uint32_t n,
+                                                           unsigned mode, bool sa, bool sb) {
+  const PV8U sign = {0x80000000u, 0, 0x80000000u, 0, 0x80000000u, 0, 0x80000000u, 0};
+  float ua = f32of(a[0].u), ub = f32of(b[0].u);
+  const PV8F ba = {ua, 0, ua, 0, ua, 0, ua, 0}, bb = {ub, 0, ub, 0, ub, 0, ub, 0};
+  uint32_t l = 0;
+  for (; l + 8 <= n; l += 8) {
+    PV8F x0 = ba, x1 = ba, y0 = bb, y1 = bb;
+    PV8U r0, r1;
+    if (sa)
+      memcpy(&x0, a + l, 32), memcpy(&x1, a + l + 4, 32);
+    if (sb)
+      memcpy(&y0, b + l, 32), memcpy(&y1, b + l + 4, 32);
+    F32_VEC(r0, mode, x0, y0);
+    F32_VEC(r1, mode, x1, y1);
+    memcpy(d + l, &r0, 32);
+    memcpy(d + l + 4, &r1, 32);
+  }
+  for (; l < n; l++)
+    d[l].u = bitsf32c(f32_mode(mode, f32of(a[sa ? l : 0].u), f32of(b[sb ? l : 0].u)));
+}
+
+KLANEFN static void f32_cols(Slot *d, const Slot *a, uint32_t sa, const Slot *b, uint32_t sb, uint32_t n,
+                             unsigned mode) {
+#define F32_STRIDES(mode)                                                                          \
+  do {                                                                                             \
+    if (sa && sb)                                                                                  \
+      f32_loop(d, a, b, n, mode, true, true);                                                      \
+    else if (sa)                                                                                   \
+      f32_loop(d, a, b, n, mode, true, false);                                                     \
+    else                                                                                           \
+      f32_loop(d, a, b, n, mode, false, sb);                                                       \
+  } while (0)
+  if (mode == F_ADD)
+    F32_STRIDES(F_ADD);
+  else if (mode == F_SUB)
+    F32_STRIDES(F_SUB);
+  else
+    F32_STRIDES(F_MUL);
+#undef F32_STRIDES
+}
+
 /* add, sub, mul and fma of f32 rounded to nearest, without .ftz and .sat, as lane loops of their own */
 KLANEFN static bool f32_fast(KFrame *f, const PIns *p) {
   Slot ia, ib, ic;
@@ -855,6 +918,10 @@ KLANEFN static bool f32_fast(KFrame *f, const PIns *p) {
   Slot *d = dcol(f, &p->d[0]);
   if (!a || !b || !c || !d)
     return false;
+  if (p->mode <= F_MUL && f->nact == f->n && (!sa || p->s[0].width == 32) && (!sb || p->s[1].width == 32)) {
+    f32_cols(d, a, sa, b, sb, f->n, p->mode);
+    return true;
+  }
   switch (p->mode) {
   case F_ADD: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32c(f32of(x) + f32of(y))); break;
   case F_SUB: PLANES2(f, d, UINT32_MAX, a, sa, b, sb, bitsf32c(f32of(x) - f32of(y))); break;
@@ -1824,6 +1891,8 @@ static bool aff_ld(KFrame *f, const KIns *k, const PIns *p) {
   if (aff_grid(f, p, total, &g, &dense)) {
     Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
     uint32_t l0 = f->act[0];
+    if (dense)
+      kernel_prefetch_next((const char *)g.lo, g.hi - g.lo);
     if (dense && d && (p->bytes == 4 || p->bytes == 8))
       ld_grid(d + (f->nact == f->n ? 0 : l0), g.q0, g.bx, 1, total, 0, p->bytes, s, wmask(UINT64_MAX, p->d[0].width));
     else if (dense)
@@ -1862,6 +1931,8 @@ static bool aff_st(KFrame *f, const KIns *k, const PIns *p) {
     uint32_t sv = 0;
     const Slot *v = n == 1 ? col(f, &p->s[1], &one, &sv) : NULL;
     uint32_t l0 = f->act[0];
+    if (dense)
+      kernel_prefetch_next((const char *)g.lo, g.hi - g.lo);
     if (dense && v && (p->bytes == 4 || p->bytes == 8))
       st_grid(g.q0, g.bx, 1, total, 0, p->bytes, v + (size_t)(f->nact == f->n ? 0 : l0) * sv, sv);
     else if (dense)
@@ -2059,6 +2130,7 @@ static int x_ld(KFrame *f, const KIns *k) {
     Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
     uint64_t m = wmask(UINT64_MAX, p->d[0].width);
     uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total: the active threads are l0.. */
+    kernel_prefetch_next(row, hi - lo);
     if (d && (p->bytes == 4 || p->bytes == 8))
       ld_grid(d + l0, (uintptr_t)row, f->nact, 1, total, 0, p->bytes, s, m);
     else
@@ -2145,6 +2217,7 @@ static int x_st(KFrame *f, const KIns *k) {
     uint32_t sv = 0;
     const Slot *v = n == 1 ? col(f, &p->s[1], &one, &sv) : NULL;
     uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total: the active threads are l0.. */
+    kernel_prefetch_next(row, hi - lo);
     if (v && (p->bytes == 4 || p->bytes == 8))
       st_grid((uintptr_t)row, f->nact, 1, total, 0, p->bytes, v + (size_t)l0 * sv, sv);
     else
@@ -4619,8 +4692,66 @@ static KIns *block_add(PBlock *b) {
  * such registers runs for one thread (x_uni). Mlir-opt's kernels compute their parameters' base
  * pointers, sizes and block offsets so. */
 
+/* A type's bits without a call (ptx_type_bits' table, for the per-block paths below) */
+static const uint8_t type_bits[PTX_T_COUNT] = {
+    0,
+#define PTX_TYPE(id, name, bits) bits,
+#include "ptx/types.def"
+#undef PTX_TYPE
+};
+
+/* A source of one thread's uniform computation: a uniform word, an immediate, else (a block id or
+ * size, or what else rd reads) the first active thread's. */
+static inline uint64_t uni_rd(const KFrame *f, const POpd *o) {
+  if (o->kind == O_UREG)
+    return f->u[o->word].u ^ o->neg;
+  if (o->kind == O_IMM)
+    return o->imm;
+  return rd(f, o, f->nact ? f->act[0] : 0);
+}
+
+/* One thread's result word of p (run: its instruction's function), for x_uni and x_aff, from
+ * uniform words, immediates and the block's ids: the forms entry code computes per block (mov,
+ * integer cvt, add, sub, mul.lo, mad.lo, mul.wide, shl) straight from the words, as p's lane loops
+ * would for one thread but without their setup; false for the others, which run as instructions
+ * of one thread. */
+static bool uni_word(KFrame *f, const PIns *p, KFn run) {
+  if (p->nd != 1 || p->d[0].kind != O_UREG || !p->ns)
+    return false;
+  uint64_t r;
+  if (run == x_int && !p->sat && p->ns == 2) {
+    uint64_t a = uni_rd(f, &p->s[0]), b = uni_rd(f, &p->s[1]);
+    switch (p->mode) {
+    case I_ADD: r = a + b; break;
+    case I_SUB: r = a - b; break;
+    case I_MUL_LO: r = a * b; break;
+    case I_MUL_WIDE: {
+      unsigned w = type_bits[p->t];
+      r = is_signed(p->t) ? (uint64_t)(sext(a, w) * sext(b, w)) : wmask(a, w) * wmask(b, w);
+      break;
+    }
+    case I_SHL: r = wmask(b, 32) >= type_bits[p->t] ? 0 : a << wmask(b, 32); break;
+    default: return false;
+    }
+  } else if (run == x_int && !p->sat && p->ns == 3 && p->mode == I_MAD_LO) {
+    r = uni_rd(f, &p->s[0]) * uni_rd(f, &p->s[1]) + uni_rd(f, &p->s[2]);
+  } else if (run == x_mov && p->ns == 1) {
+    r = uni_rd(f, &p->s[0]);
+  } else if (run == x_cvt && p->ns == 1 && !p->sat && is_int(p->t) && is_int(p->t2)) {
+    unsigned sw = type_bits[p->t2];
+    uint64_t a = uni_rd(f, &p->s[0]);
+    r = is_signed(p->t2) ? (uint64_t)sext(a, sw) : wmask(a, sw);
+  } else {
+    return false;
+  }
+  f->u[p->d[0].word].u = wmask(r, p->d[0].width);
+  return true;
+}
+
 static int x_uni(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
+  if (uni_word(f, p, p->run))
+    return EX_NEXT;
   uint32_t nact = f->nact;
   f->nact = 1; /* the first active thread, f->act[0] */
   int r = p->run(f, k);
@@ -4676,6 +4807,56 @@ static void invariant_uni(PComp *pc, PBlock *b0, uint32_t nwords) {
   }
   free(writes);
   free(inv);
+}
+
+/* ---- the entry's once-per-frame instructions as one ------------------------------------------- *
+ *
+ * Block 0's x_uni_once instructions read only immediates, parameters, %ntid, %nctaid and the
+ * results of earlier ones, and their results are registers of one write: run together where the
+ * first of them is, in order, they compute what they did in place, and the frame's later blocks
+ * find all of them done with one flag (x_uni_group) rather than one dispatch and flag each. The
+ * others leave the block, so --max-steps does not count them (as kernel_llvm.c's group). */
+typedef struct PUniGroup {
+  KIns *ins;
+  uint32_t n, once;
+} PUniGroup;
+
+static int x_uni_group(KFrame *f, const KIns *k) {
+  const PUniGroup *g = k->aux;
+  if (f->once[g->once])
+    return EX_NEXT;
+  for (uint32_t i = 0; i < g->n; i++) {
+    int r = x_uni(f, &g->ins[i]);
+    if (r != EX_NEXT)
+      return r;
+  }
+  f->once[g->once] = 1;
+  return EX_NEXT;
+}
+
+static void group_uni_once(PComp *pc, PBlock *b0) {
+  uint32_t n = 0, first = UINT32_MAX, j = 0;
+  for (uint32_t i = 0; i < b0->n; i++)
+    if (b0->ins[i].fn == x_uni_once) {
+      n++;
+      first = first == UINT32_MAX ? i : first;
+    }
+  if (n < 2)
+    return;
+  PUniGroup *g = ir_alloc(pc->h->ctx, sizeof *g);
+  g->ins = ir_alloc(pc->h->ctx, n * sizeof *g->ins);
+  g->once = kernel_new_once(&pc->kc);
+  KIns head = b0->ins[first];
+  for (uint32_t i = 0; i < b0->n; i++) {
+    if (b0->ins[i].fn == x_uni_once)
+      g->ins[g->n++] = b0->ins[i];
+    if (b0->ins[i].fn != x_uni_once || i == first)
+      b0->ins[j++] = b0->ins[i];
+  }
+  b0->n = j;
+  head.fn = x_uni_group;
+  head.aux = g;
+  b0->ins[first] = head;
 }
 
 static bool uni_fn(const KIns *k) {
@@ -4894,34 +5075,50 @@ static bool aff_fits(const KFrame *f, const PAffReg *a, unsigned xw, bool xsigne
   return lo >= min && hi <= max;
 }
 
-static int x_aff(KFrame *f, const KIns *k) {
-  const PIns *p = k->aux;
-  const PAff *a = p->aff;
-  uint64_t *st = &f->u[a->d->sword].u;
-  bool ok = !f->wide && (a->root != 2 || f->bdim[2] == 1) && (!a->multi || f->nact == f->n);
-  for (uint32_t j = 0; j < a->nsrc && ok; j++)
-    ok = f->u[a->src[j]->sword].u & AS_AFF;
-  if (ok && a->xs)
-    ok = aff_fits(f, a->xs, a->xw, a->xsigned);
-  if (!ok) { /* as before, over columns */
-    if (a->multi) /* the threads this write skips keep what the register held */
-      aff_col(f, a->d);
-    for (uint32_t j = 0; j < a->nsrc; j++)
-      aff_col(f, a->src[j]);
-    *st = 0;
-    return p->run(f, k);
-  }
+/* x_aff where its sources' steps do not hold (or its widening wraps, or a register of several
+ * writes is written by some threads only): its column as before. */
+static __attribute__((noinline)) int aff_fallback(KFrame *f, const KIns *k, const PIns *p, const PAff *a) {
+  if (a->multi) /* the threads this write skips keep what the register held */
+    aff_col(f, a->d);
+  for (uint32_t j = 0; j < a->nsrc; j++)
+    aff_col(f, a->src[j]);
+  f->u[a->d->sword].u = 0;
+  return p->run(f, k);
+}
+
+/* u by a->uk, for one thread; then the column where it is needed */
+static __attribute__((noinline)) int aff_slow_u(KFrame *f, const PAff *a) {
   if (a->root)
     f->u[a->d->uword].u = 0;
-  else {
+  else if (!uni_word(f, &a->up, a->uk.fn)) {
     uint32_t nact = f->nact;
     f->nact = 1; /* f->act[0]'s: the words are uniform */
     a->uk.fn(f, &a->uk);
     f->nact = nact;
   }
-  *st = AS_AFF;
+  f->u[a->d->sword].u = AS_AFF;
   if (a->d->needed)
     aff_col(f, a->d);
+  return EX_NEXT;
+}
+
+static int x_aff(KFrame *f, const KIns *k) {
+  const PIns *p = k->aux;
+  const PAff *a = p->aff;
+  bool ok = !f->wide && (a->root != 2 || f->bdim[2] == 1) && (!a->multi || f->nact == f->n);
+  for (uint32_t j = 0; j < a->nsrc && ok; j++)
+    ok = f->u[a->src[j]->sword].u & AS_AFF;
+  if (ok && a->xs)
+    ok = aff_fits(f, a->xs, a->xw, a->xsigned);
+  if (!ok) /* as before, over columns */
+    return aff_fallback(f, k, p, a);
+  if (a->d->needed)
+    return aff_slow_u(f, a);
+  if (a->root)
+    f->u[a->d->uword].u = 0;
+  else if (!uni_word(f, &a->up, a->uk.fn))
+    return aff_slow_u(f, a);
+  f->u[a->d->sword].u = AS_AFF;
   return EX_NEXT;
 }
 
@@ -6670,6 +6867,7 @@ static Kernel *compile(PComp *pc) {
     affine_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
     load_groups(pc, pc->bl, nb);
     invariant_uni(pc, &pc->bl[0], kernel_new_uniform(&pc->kc, 0)); /* the words so far */
+    group_uni_once(pc, &pc->bl[0]);
     KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb, true}; /* x_bra, x_cond_bra, x_bra_over */
     for (uint32_t i = 0; i < nb; i++) {
       body.blocks[i].n = pc->bl[i].n;
