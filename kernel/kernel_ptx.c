@@ -4692,66 +4692,104 @@ static KIns *block_add(PBlock *b) {
  * such registers runs for one thread (x_uni). Mlir-opt's kernels compute their parameters' base
  * pointers, sizes and block offsets so. */
 
-/* A type's bits without a call (ptx_type_bits' table, for the per-block paths below) */
-static const uint8_t type_bits[PTX_T_COUNT] = {
-    0,
-#define PTX_TYPE(id, name, bits) bits,
-#include "ptx/types.def"
-#undef PTX_TYPE
-};
+/* ---- uniform words computed per block ------------------------------------------------------- *
+ *
+ * What x_aff and x_uni compute for one thread, a word from uniform words, immediates and the
+ * block's ids and sizes, in the forms entry code computes per block (mov, integer cvt, add, sub,
+ * mul.lo, mad.lo, mul.wide, shl), is decided when the kernel is compiled (uop_compile): the
+ * operation, the result's word and mask, and each source as a uniform word, an immediate or a
+ * word of the frame (its offset in KFrame: bid, bdim, gdim), so that a block computes it with no
+ * look at the instruction (uop_run), as the instruction's lane loops would for one thread. */
+enum { U_NONE, U_MOV, U_CVT_U, U_CVT_S, U_ADD, U_SUB, U_MUL, U_WIDE_U, U_WIDE_S, U_SHL, U_MAD };
+enum { US_WORD, US_IMM, US_FRAME };
 
-/* A source of one thread's uniform computation: a uniform word, an immediate, else (a block id or
- * size, or what else rd reads) the first active thread's. */
-static inline uint64_t uni_rd(const KFrame *f, const POpd *o) {
-  if (o->kind == O_UREG)
-    return f->u[o->word].u ^ o->neg;
-  if (o->kind == O_IMM)
-    return o->imm;
-  return rd(f, o, f->nact ? f->act[0] : 0);
+typedef struct PUop {
+  uint8_t op, bits;  /* bits: what a cvt or mul.wide reads of its sources, a shl's type */
+  uint8_t kind[3];   /* per source: US_* */
+  uint32_t d, w[3];  /* the result's word; a source's word, or its offset in KFrame */
+  uint64_t m, imm[3];
+} PUop;
+
+static bool uop_src(const POpd *o, PUop *u, unsigned j) {
+  if (o->kind == O_UREG && !o->neg)
+    u->kind[j] = US_WORD, u->w[j] = o->word;
+  else if (o->kind == O_IMM)
+    u->kind[j] = US_IMM, u->imm[j] = o->imm;
+  else if (o->kind == O_SREG && o->comp < 3 && (o->sreg == PTX_SREG_CTAID || o->sreg == PTX_SREG_NTID ||
+                                                  o->sreg == PTX_SREG_NCTAID))
+    u->kind[j] = US_FRAME, u->w[j] = (uint32_t)(o->sreg == PTX_SREG_CTAID   ? offsetof(KFrame, bid)
+                                                : o->sreg == PTX_SREG_NTID ? offsetof(KFrame, bdim)
+                                                                           : offsetof(KFrame, gdim)) +
+                                     4u * o->comp;
+  else
+    return false;
+  return true;
 }
 
-/* One thread's result word of p (run: its instruction's function), for x_uni and x_aff, from
- * uniform words, immediates and the block's ids: the forms entry code computes per block (mov,
- * integer cvt, add, sub, mul.lo, mad.lo, mul.wide, shl) straight from the words, as p's lane loops
- * would for one thread but without their setup; false for the others, which run as instructions
- * of one thread. */
-static bool uni_word(KFrame *f, const PIns *p, KFn run) {
-  if (p->nd != 1 || p->d[0].kind != O_UREG || !p->ns)
+/* p (run: its instruction's function) as a PUop; false when it is none of the forms above. */
+static bool uop_compile(const PIns *p, KFn run, PUop *u) {
+  memset(u, 0, sizeof *u);
+  if (p->nd != 1 || p->d[0].kind != O_UREG || !p->ns || p->sat)
     return false;
-  uint64_t r;
-  if (run == x_int && !p->sat && p->ns == 2) {
-    uint64_t a = uni_rd(f, &p->s[0]), b = uni_rd(f, &p->s[1]);
-    switch (p->mode) {
-    case I_ADD: r = a + b; break;
-    case I_SUB: r = a - b; break;
-    case I_MUL_LO: r = a * b; break;
-    case I_MUL_WIDE: {
-      unsigned w = type_bits[p->t];
-      r = is_signed(p->t) ? (uint64_t)(sext(a, w) * sext(b, w)) : wmask(a, w) * wmask(b, w);
-      break;
-    }
-    case I_SHL: r = wmask(b, 32) >= type_bits[p->t] ? 0 : a << wmask(b, 32); break;
-    default: return false;
-    }
-  } else if (run == x_int && !p->sat && p->ns == 3 && p->mode == I_MAD_LO) {
-    r = uni_rd(f, &p->s[0]) * uni_rd(f, &p->s[1]) + uni_rd(f, &p->s[2]);
-  } else if (run == x_mov && p->ns == 1) {
-    r = uni_rd(f, &p->s[0]);
-  } else if (run == x_cvt && p->ns == 1 && !p->sat && is_int(p->t) && is_int(p->t2)) {
-    unsigned sw = type_bits[p->t2];
-    uint64_t a = uni_rd(f, &p->s[0]);
-    r = is_signed(p->t2) ? (uint64_t)sext(a, sw) : wmask(a, sw);
-  } else {
+  if (run == x_mov && p->ns == 1)
+    u->op = U_MOV;
+  else if (run == x_cvt && p->ns == 1 && is_int(p->t) && is_int(p->t2))
+    u->op = is_signed(p->t2) ? U_CVT_S : U_CVT_U, u->bits = (uint8_t)ptx_type_bits(p->t2);
+  else if (run == x_int && p->ns == 3 && p->mode == I_MAD_LO)
+    u->op = U_MAD;
+  else if (run == x_int && p->ns == 2 && p->mode <= I_MUL_WIDE && p->mode != I_MUL_HI)
+    u->op = p->mode == I_ADD ? U_ADD : p->mode == I_SUB ? U_SUB : p->mode == I_MUL_LO ? U_MUL
+            : is_signed(p->t) ? U_WIDE_S : U_WIDE_U,
+    u->bits = (uint8_t)ptx_type_bits(p->t);
+  else if (run == x_int && p->ns == 2 && p->mode == I_SHL)
+    u->op = U_SHL, u->bits = (uint8_t)ptx_type_bits(p->t);
+  else
     return false;
-  }
-  f->u[p->d[0].word].u = wmask(r, p->d[0].width);
+  for (unsigned j = 0; j < p->ns; j++)
+    if (!uop_src(&p->s[j], u, j))
+      return u->op = U_NONE, false;
+  u->d = p->d[0].word;
+  u->m = wmask(UINT64_MAX, p->d[0].width);
   return true;
+}
+
+static inline uint64_t uop_rd(const KFrame *f, const PUop *u, unsigned j) {
+  if (u->kind[j] == US_WORD)
+    return f->u[u->w[j]].u;
+  if (u->kind[j] == US_IMM)
+    return u->imm[j];
+  uint32_t v;
+  memcpy(&v, (const char *)f + u->w[j], 4);
+  return v;
+}
+
+static inline void uop_run(KFrame *f, const PUop *u) {
+  uint64_t a = uop_rd(f, u, 0), b = u->op >= U_ADD ? uop_rd(f, u, 1) : 0, r;
+  unsigned w = u->bits;
+  switch (u->op) {
+  case U_MOV: r = a; break;
+  case U_CVT_U: r = wmask(a, w); break;
+  case U_CVT_S: r = (uint64_t)sext(a, w); break;
+  case U_ADD: r = a + b; break;
+  case U_SUB: r = a - b; break;
+  case U_MUL: r = a * b; break;
+  case U_WIDE_U: r = wmask(a, w) * wmask(b, w); break;
+  case U_WIDE_S: r = (uint64_t)(sext(a, w) * sext(b, w)); break;
+  case U_SHL: r = wmask(b, 32) >= w ? 0 : a << wmask(b, 32); break;
+  default: r = a * b + uop_rd(f, u, 2); break;
+  }
+  f->u[u->d].u = r & u->m;
+}
+
+/* An entry instruction of uniform results in one of uop_run's forms (uop_ins, once the kernel's
+ * instructions are final): k->aux its PUop. */
+static int x_uni_op(KFrame *f, const KIns *k) {
+  uop_run(f, k->aux);
+  return EX_NEXT;
 }
 
 static int x_uni(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
-  if (uni_word(f, p, p->run))
-    return EX_NEXT;
   uint32_t nact = f->nact;
   f->nact = 1; /* the first active thread, f->act[0] */
   int r = p->run(f, k);
@@ -4807,6 +4845,20 @@ static void invariant_uni(PComp *pc, PBlock *b0, uint32_t nwords) {
   }
   free(writes);
   free(inv);
+}
+
+/* The x_uni instructions of uop_run's forms as x_uni_op, once the kernel's instructions are final. */
+static void uop_ins(PComp *pc, PBlock *b0) {
+  for (uint32_t i = 0; i < b0->n; i++) {
+    KIns *k = &b0->ins[i];
+    PUop u;
+    if (k->fn != x_uni || !uop_compile(k->aux, ((const PIns *)k->aux)->run, &u))
+      continue;
+    PUop *c = ir_alloc(pc->h->ctx, sizeof *c);
+    *c = u;
+    k->fn = x_uni_op;
+    k->aux = c;
+  }
 }
 
 /* ---- the entry's once-per-frame instructions as one ------------------------------------------- *
@@ -5059,6 +5111,7 @@ typedef struct PAff {
   bool multi;            /* one of its register's several writes (loop_writes) */
   KIns uk;               /* the instruction over u words: its affine sources' and its result's */
   PIns up;
+  PUop uop;              /* up as a PUop (uop.op U_NONE: none) */
 } PAff;
 
 /* Whether the xw-bit values of affine register a (read as signed or not) do not wrap in the block:
@@ -5090,7 +5143,9 @@ static __attribute__((noinline)) int aff_fallback(KFrame *f, const KIns *k, cons
 static __attribute__((noinline)) int aff_slow_u(KFrame *f, const PAff *a) {
   if (a->root)
     f->u[a->d->uword].u = 0;
-  else if (!uni_word(f, &a->up, a->uk.fn)) {
+  else if (a->uop.op)
+    uop_run(f, &a->uop);
+  else {
     uint32_t nact = f->nact;
     f->nact = 1; /* f->act[0]'s: the words are uniform */
     a->uk.fn(f, &a->uk);
@@ -5116,7 +5171,9 @@ static int x_aff(KFrame *f, const KIns *k) {
     return aff_slow_u(f, a);
   if (a->root)
     f->u[a->d->uword].u = 0;
-  else if (!uni_word(f, &a->up, a->uk.fn))
+  else if (a->uop.op)
+    uop_run(f, &a->uop);
+  else
     return aff_slow_u(f, a);
   f->u[a->d->sword].u = AS_AFF;
   return EX_NEXT;
@@ -5598,6 +5655,7 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
       }
       a->uk = *k;
       a->uk.aux = &a->up;
+      uop_compile(&a->up, k->fn, &a->uop);
       p->aff = a;
       p->run = k->fn;
       k->fn = x_aff;
@@ -6868,6 +6926,7 @@ static Kernel *compile(PComp *pc) {
     load_groups(pc, pc->bl, nb);
     invariant_uni(pc, &pc->bl[0], kernel_new_uniform(&pc->kc, 0)); /* the words so far */
     group_uni_once(pc, &pc->bl[0]);
+    uop_ins(pc, &pc->bl[0]);
     KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb, true}; /* x_bra, x_cond_bra, x_bra_over */
     for (uint32_t i = 0; i < nb; i++) {
       body.blocks[i].n = pc->bl[i].n;
