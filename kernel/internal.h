@@ -220,8 +220,13 @@ static inline Slot *kw(const KFrame *f, uint32_t word, bool vary) {
 #endif
 
 /* The next block of the launch most likely touches the `bytes` after [p, p + bytes) (a streaming
- * kernel's rows of consecutive elements): ask for them early, so that it waits less for memory. */
-static inline void kernel_prefetch_next(const char *p, size_t bytes) {
+ * kernel's rows of consecutive elements): ask for them early, so that it waits less for memory.
+ * Not where such rows of the whole grid come to less than KPREFETCH_MIN bytes: they stay in the
+ * cache from one launch to the next, and the asking costs more than it saves. */
+#define KPREFETCH_MIN ((size_t)1 << 20)
+static inline void kernel_prefetch_next(const KFrame *f, const char *p, size_t bytes) {
+  if (bytes * f->gdim[0] * f->gdim[1] * f->gdim[2] < KPREFETCH_MIN)
+    return;
   for (size_t i = 0; i < bytes; i += 64)
     __builtin_prefetch(p + 2 * bytes + i);
 }

@@ -713,7 +713,7 @@ static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, boo
     }
   }
   if (at == AT_GLOBAL && S.affine && S.sb == (int64_t)m->bytes && (S.rows == 1 || S.rb == (int64_t)S.bx * S.sb))
-    kernel_prefetch_next((const char *)S.p0, (size_t)S.bx * S.rows * m->bytes);
+    kernel_prefetch_next(f, (const char *)S.p0, (size_t)S.bx * S.rows * m->bytes);
   if (write)
     store_shape(f, m, &S, V, sv);
   else

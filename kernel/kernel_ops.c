@@ -1339,7 +1339,7 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
         note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)f->n, 0, 1, false);
       if (!L.local && glog_wide(f))
         glog_lanes(f, (uintptr_t)p, 4, 0, f->n, false, k->loc);
-      kernel_prefetch_next(p, 4 * (size_t)f->n);
+      kernel_prefetch_next(f, p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) { /* the f32's bits, zero-extended: a Slot with f32 set */
         const uint32_t *q = (const uint32_t *)(const void *)p;
         for (uint32_t l = 0; l < nl; l++)
@@ -1461,7 +1461,7 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
       const uint32_t nl = f->n; /* a local: the stores below may not alias it */
       if (!L.local)
         note_rows(f, k, m, (uintptr_t)p, 4 * (uintptr_t)f->n, 0, 1, true);
-      kernel_prefetch_next(p, 4 * (size_t)f->n);
+      kernel_prefetch_next(f, p, 4 * (size_t)f->n);
       if (m->elem->kind == TY_FLOAT) {
         uint32_t *q = (uint32_t *)(void *)p;
         for (uint32_t l = 0; l < nl; l++)

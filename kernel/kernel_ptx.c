@@ -1892,7 +1892,7 @@ static bool aff_ld(KFrame *f, const KIns *k, const PIns *p) {
     Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
     uint32_t l0 = f->act[0];
     if (dense)
-      kernel_prefetch_next((const char *)g.lo, g.hi - g.lo);
+      kernel_prefetch_next(f, (const char *)g.lo, g.hi - g.lo);
     if (dense && d && (p->bytes == 4 || p->bytes == 8))
       ld_grid(d + (f->nact == f->n ? 0 : l0), g.q0, g.bx, 1, total, 0, p->bytes, s, wmask(UINT64_MAX, p->d[0].width));
     else if (dense)
@@ -1932,7 +1932,7 @@ static bool aff_st(KFrame *f, const KIns *k, const PIns *p) {
     const Slot *v = n == 1 ? col(f, &p->s[1], &one, &sv) : NULL;
     uint32_t l0 = f->act[0];
     if (dense)
-      kernel_prefetch_next((const char *)g.lo, g.hi - g.lo);
+      kernel_prefetch_next(f, (const char *)g.lo, g.hi - g.lo);
     if (dense && v && (p->bytes == 4 || p->bytes == 8))
       st_grid(g.q0, g.bx, 1, total, 0, p->bytes, v + (size_t)(f->nact == f->n ? 0 : l0) * sv, sv);
     else if (dense)
@@ -2130,7 +2130,7 @@ static int x_ld(KFrame *f, const KIns *k) {
     Slot *d = p->nd == 1 ? dcol(f, &p->d[0]) : NULL;
     uint64_t m = wmask(UINT64_MAX, p->d[0].width);
     uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total: the active threads are l0.. */
-    kernel_prefetch_next(row, hi - lo);
+    kernel_prefetch_next(f, row, hi - lo);
     if (d && (p->bytes == 4 || p->bytes == 8))
       ld_grid(d + l0, (uintptr_t)row, f->nact, 1, total, 0, p->bytes, s, m);
     else
@@ -2217,7 +2217,7 @@ static int x_st(KFrame *f, const KIns *k) {
     uint32_t sv = 0;
     const Slot *v = n == 1 ? col(f, &p->s[1], &one, &sv) : NULL;
     uint32_t l0 = f->act[0]; /* thread l's at row + (l - l0) * total: the active threads are l0.. */
-    kernel_prefetch_next(row, hi - lo);
+    kernel_prefetch_next(f, row, hi - lo);
     if (v && (p->bytes == 4 || p->bytes == 8))
       st_grid((uintptr_t)row, f->nact, 1, total, 0, p->bytes, v + (size_t)l0 * sv, sv);
     else
