@@ -5112,6 +5112,7 @@ typedef struct PAff {
   KIns uk;               /* the instruction over u words: its affine sources' and its result's */
   PIns up;
   PUop uop;              /* up as a PUop (uop.op U_NONE: none) */
+  uint32_t once;         /* x_aff_once: its KFrame.once flag + 1 */
 } PAff;
 
 /* Whether the xw-bit values of affine register a (read as signed or not) do not wrap in the block:
@@ -5177,6 +5178,20 @@ static int x_aff(KFrame *f, const KIns *k) {
     return aff_slow_u(f, a);
   f->u[a->d->sword].u = AS_AFF;
   return EX_NEXT;
+}
+
+/* An affine register's instruction whose sources are the same in every block of the launch (see
+ * once_affs): once its words (and its column, where it is needed) are made for a frame, they stay
+ * for the frame's later blocks. A column made by the fallback, for the active threads alone, is
+ * made again in the next block. */
+static int x_aff_once(KFrame *f, const KIns *k) {
+  const PAff *a = ((const PIns *)k->aux)->aff;
+  if (f->once[a->once - 1])
+    return EX_NEXT;
+  int r = x_aff(f, k);
+  if (r == EX_NEXT && (f->u[a->d->sword].u & AS_AFF))
+    f->once[a->once - 1] = 1;
+  return r;
 }
 
 /* An operand as an affine instruction reads it: 0 the same in every thread, 1 a register of the
@@ -5662,6 +5677,46 @@ static void affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
     }
   free(idom);
   free(writes), free(defb), free(defi), free(state), free(cx), free(cy), free(needed), free(bad);
+}
+
+/* The affine registers' instructions whose sources are the same in every block of the launch
+ * (immediates, %ntid, %nctaid, the results of the entry's once-per-frame instructions and of such
+ * affine instructions; the thread ids, of which u is 0) as x_aff_once, once the kernel's
+ * instructions are final: the thread id and its widening, where the block offset is added after. */
+static void once_affs(PComp *pc, PBlock *bl, uint32_t nb) {
+  uint32_t nw = kernel_new_uniform(&pc->kc, 0);
+  uint8_t *inv = calloc(nw + 1, 1);
+  if (!inv)
+    abort();
+  for (uint32_t i = 0; i < bl[0].n; i++) {
+    const KIns *k = &bl[0].ins[i];
+    const PUniGroup *g = k->fn == x_uni_group ? k->aux : NULL;
+    for (uint32_t j = 0; j < (g ? g->n : k->fn == x_uni_once); j++) {
+      const PIns *p = g ? g->ins[j].aux : k->aux;
+      for (uint32_t d = 0; d < p->nd; d++)
+        if (p->d[d].kind == O_UREG && p->d[d].word < nw)
+          inv[p->d[d].word] = 1;
+    }
+  }
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      KIns *k = &bl[b].ins[i];
+      if (k->fn != x_aff)
+        continue;
+      PAff *a = (PAff *)((PIns *)k->aux)->aff; /* ir_alloc'ed by affine_regs */
+      bool ok = a->root || a->uop.op;
+      for (uint32_t j = 0; j < a->up.ns && ok && !a->root; j++) {
+        const POpd *o = &a->up.s[j];
+        ok = o->kind == O_IMM || (o->kind == O_UREG && !o->neg && o->word < nw && inv[o->word]) ||
+             (o->kind == O_SREG && (o->sreg == PTX_SREG_NTID || o->sreg == PTX_SREG_NCTAID));
+      }
+      if (!ok || a->d->uword >= nw)
+        continue;
+      inv[a->d->uword] = 1;
+      a->once = kernel_new_once(&pc->kc) + 1;
+      k->fn = x_aff_once;
+    }
+  free(inv);
 }
 
 static bool is_term(const PtxInsn *in) {
@@ -6927,6 +6982,7 @@ static Kernel *compile(PComp *pc) {
     invariant_uni(pc, &pc->bl[0], kernel_new_uniform(&pc->kc, 0)); /* the words so far */
     group_uni_once(pc, &pc->bl[0]);
     uop_ins(pc, &pc->bl[0]);
+    once_affs(pc, pc->bl, nb);
     KBody body = {ir_alloc(ctx, nb * sizeof(KBlock)), nb, true}; /* x_bra, x_cond_bra, x_bra_over */
     for (uint32_t i = 0; i < nb; i++) {
       body.blocks[i].n = pc->bl[i].n;
