@@ -5710,7 +5710,7 @@ static void once_affs(PComp *pc, PBlock *bl, uint32_t nb) {
         ok = o->kind == O_IMM || (o->kind == O_UREG && !o->neg && o->word < nw && inv[o->word]) ||
              (o->kind == O_SREG && (o->sreg == PTX_SREG_NTID || o->sreg == PTX_SREG_NCTAID));
       }
-      if (!ok || a->d->uword >= nw)
+      if (!ok || a->multi || a->d->uword >= nw) /* a register of several writes changes in a block */
         continue;
       inv[a->d->uword] = 1;
       a->once = kernel_new_once(&pc->kc) + 1;
