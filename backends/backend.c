@@ -206,7 +206,12 @@ void be_launch_failed(Backend *be, const char *loc)
 
 const char *be_failure(Backend *be)
 {
-    return be ? atomic_load(&be->failed) : NULL;
+    if (!be)
+        return NULL;
+    const char *failed = atomic_load(&be->failed);
+    if (!failed && be->ops->failure)
+        failed = be->ops->failure(be->self);
+    return failed;
 }
 
 void be_quiet_leaks(Backend *be)
@@ -626,7 +631,7 @@ BeStatus be_launch(Backend *be, BeFunction f, const BeLaunch *launch, BeStream s
     BeStatus st = check_launch(be, launch, loc);
     if (st == BE_OK)
         st = be->ops->launch(be->self, f, launch, s, loc);
-    if (st == BE_ERR_UNSUPPORTED) /* not run: what it should have written is not there */
+    if (st == BE_ERR_UNSUPPORTED || st == BE_ERR_DRIVER) /* not run: what it should have written is not there */
         be_launch_failed(be, loc);
     if (!be->trace)
         return st;
@@ -810,7 +815,7 @@ BeStatus be_token_launch(Backend *be, BeFunction f, const BeLaunch *launch, cons
         }
         refused(be, deps, ndeps, tok, loc, st);
     }
-    if (st == BE_ERR_UNSUPPORTED)
+    if (st == BE_ERR_UNSUPPORTED || st == BE_ERR_DRIVER)
         be_launch_failed(be, loc);
     if (!be->trace)
         return st;

@@ -156,6 +156,9 @@ typedef struct BeOps {
     void (*report)(void *self, bool error, const char *kind, const char *loc, const char *message);
     /* From now on, leaks are neither reported nor counted (be_quiet_leaks). */
     void (*quiet_leaks)(void *self);
+    /* A launch the device itself says failed (a driver's sticky kernel error, met at any call):
+     * its loc, or NULL; may be NULL (be_failure then knows only be_launch_failed's). */
+    const char *(*failure)(void *self);
     void (*stall)(void *self, BeStall *out); /* may be NULL: nothing to say */
 
     /* The token door (see "tokens" below). A driver backend (cuda.c) implements it with streams
@@ -219,8 +222,10 @@ void be_report(Backend *be, bool error, const char *kind, const char *loc, const
  * not run), or a launch the device could not run at all (a device binary on the sim), fails the
  * device; every synchronization after that (a stream or event sync, a synchronous gpu op, a host
  * wait) ends the program: mgpu.c and interp/ stop there (docs/design.md). be_launch_failed may be
- * called from any thread (a kernel's worker); the first launch's loc is kept. be_failure: that
- * loc, or NULL while no launch failed. */
+ * called from any thread (a kernel's worker); the first launch's loc is kept. A launch the
+ * backend's driver refused (BE_ERR_DRIVER) or cannot run (BE_ERR_UNSUPPORTED) fails the same way,
+ * as does a driver's sticky kernel error returned by any later call (BeOps.failure). be_failure:
+ * that loc, or NULL while no launch failed. */
 void be_launch_failed(Backend *be, const char *loc);
 const char *be_failure(Backend *be);
 /* The program ended early, on an error, before it could free what it made: be_close then

@@ -46,6 +46,12 @@
  * (launch_host) cannot run on a GPU: each such launch is an error naming the kernel's site, and
  * the launch counts as failed, so the program stops at its next synchronization.
  *
+ * A kernel that fails is the device's sticky error: a call that returns one of the driver's codes
+ * for it (BeDriverApi.kernel_faults: the launch on a driver that runs kernels when they are
+ * enqueued, else the synchronization a real driver reports it at) fails the launch
+ * (BeOps.failure: the last launch enqueued, when another call reports it), so the program ends at
+ * its next synchronization, as on the sim.
+ *
  * Threads: one host thread calls the API (backend.h); nothing here runs on other threads, so the
  * tables take no lock.
  */
@@ -136,6 +142,8 @@ typedef struct Drv {
     struct Timed *timed;
     size_t n_timed, cap_timed;
     uint64_t token_op; /* the token op being enqueued (token_run): its trace id */
+    const char *last_launch; /* the loc of the last launch enqueued */
+    const char *failed;      /* the launch a sticky kernel error was reported for, or NULL */
 } Drv;
 
 /* ---- diagnostics ---- */
@@ -209,11 +217,16 @@ static BeStatus status_of(const BeDriverApi *api, BeDrvResult r)
     return BE_ERR_DRIVER;
 }
 
-/* A driver call's result: an error diagnostic at loc unless it succeeded. */
+/* A driver call's result: an error diagnostic at loc unless it succeeded; a kernel's error fails
+ * the last launch. */
 static BeStatus checked(Drv *c, const char *loc, const char *fn, BeDrvResult r)
 {
     if (r == 0)
         return BE_OK;
+    for (size_t i = 0; i < sizeof c->api->kernel_faults / sizeof *c->api->kernel_faults && c->api->kernel_faults[i];
+         i++)
+        if (r == c->api->kernel_faults[i] && !c->failed)
+            c->failed = c->last_launch ? c->last_launch : loc;
     char buf[64];
     diag(c, true, "error", loc, NULL, "'%s' failed with %s", fn, error_name(c->api, c->drv, r, buf, sizeof buf));
     return status_of(c->api, r);
@@ -519,6 +532,11 @@ static size_t warning_count(void *self)
 static void quiet_leaks(void *self)
 {
     ((Drv *)self)->quiet_leaks = true;
+}
+
+static const char *failure(void *self)
+{
+    return ((Drv *)self)->failed;
 }
 
 /* Makes device `ordinal` current (CUDA: its primary context). At open (err set) failures are
@@ -1157,6 +1175,7 @@ static BeStatus enqueue_launch(Drv *c, void *fn, const BeLaunch *l, void *s, con
 {
     Timed t;
     bool timed = timed_begin(c, s, "kernel", loc, &t);
+    c->last_launch = loc;
     BeStatus st = CALL(c, loc, launch, fn, l, s);
     if (timed)
         timed_end(c, s, &t, loc);
@@ -1486,6 +1505,7 @@ static const BeOps ops = {
     .launch_host = launch_host,
     .report = report,
     .quiet_leaks = quiet_leaks,
+    .failure = failure,
     .token_id = token_id,
     .token_memcpy = token_memcpy,
     .token_memset = token_memset,

@@ -41,6 +41,10 @@ typedef struct BeDriverApi {
     uint32_t refused_blobs;  /* 1 << BeBlobKind for each kind refused before the driver sees it */
     BeDrvResult not_ready, out_of_memory, invalid_handle;
     BeDrvResult no_device; /* device_count's answer for none, when it is not a count of 0 (HIP) */
+    /* The codes of a kernel that failed (an illegal address, an assertion, a trap, ...; 0 ends
+     * the list): the device's error is sticky, so any call that returns one of them, a launch or
+     * the synchronization a real driver reports it at, fails the launch (be_failure). */
+    BeDrvResult kernel_faults[12];
 
     /* The driver file's state (its functions): its size, and filling it from lib (false after a
      * message in err). */

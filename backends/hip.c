@@ -222,6 +222,7 @@ static const BeDriverApi api = {
     .out_of_memory = HIP_RES_OUT_OF_MEMORY,
     .invalid_handle = HIP_RES_INVALID_HANDLE,
     .no_device = HIP_RES_NO_DEVICE,
+    .kernel_faults = {HIP_RES_ILLEGAL_ADDRESS, HIP_RES_LAUNCH_TIMEOUT, HIP_RES_ASSERT, HIP_RES_LAUNCH_FAILURE},
     .drv_size = sizeof(Fns),
     .resolve = resolve,
     .error_name = error_name,

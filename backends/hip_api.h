@@ -40,6 +40,11 @@ enum {
     HIP_RES_NO_DEVICE = 100,
     HIP_RES_INVALID_HANDLE = 400,
     HIP_RES_NOT_READY = 600,
+    /* a kernel failed: the device's error is sticky (driver.h: BeDriverApi.kernel_faults) */
+    HIP_RES_ILLEGAL_ADDRESS = 700,
+    HIP_RES_LAUNCH_TIMEOUT = 702,
+    HIP_RES_ASSERT = 710,
+    HIP_RES_LAUNCH_FAILURE = 719,
     HIP_RES_UNKNOWN = 999,
 };
 

@@ -36,6 +36,9 @@ _Static_assert(EQ(HIP_RES_OK, hipSuccess) && EQ(HIP_RES_OUT_OF_MEMORY, hipErrorO
                EQ(HIP_RES_NO_DEVICE, hipErrorNoDevice) && EQ(HIP_RES_INVALID_HANDLE, hipErrorInvalidHandle) &&
                EQ(HIP_RES_NOT_READY, hipErrorNotReady) && EQ(HIP_RES_UNKNOWN, hipErrorUnknown),
                "hipError_t values");
+_Static_assert(EQ(HIP_RES_ILLEGAL_ADDRESS, hipErrorIllegalAddress) && EQ(HIP_RES_LAUNCH_TIMEOUT, hipErrorLaunchTimeOut) &&
+               EQ(HIP_RES_ASSERT, hipErrorAssert) && EQ(HIP_RES_LAUNCH_FAILURE, hipErrorLaunchFailure),
+               "hipError_t values of failed kernels");
 _Static_assert(EQ(HIP_FLAG_ATTR_UVA, hipDeviceAttributeUnifiedAddressing) &&
                EQ(HIP_FLAG_STREAM_NON_BLOCKING, hipStreamNonBlocking) &&
                EQ(HIP_FLAG_EVENT_DEFAULT, hipEventDefault) &&
