@@ -90,6 +90,14 @@ typedef struct BeOptions {
     void *sink_user;
     const char *driver_lib; /* cuda, hip: the library to dlopen; NULL: $GPUINTERP_CUDA_LIB, else
                                libcuda.so.1 (cuda); $GPUINTERP_HIP_LIB, else libamdhip64.so (hip) */
+    /* cuda, hip: what kernels print. A driver writes it to the process's stdout (fd 1) when the
+     * host synchronizes. With device_out set, fd 1 is a file of the backend's while the device is
+     * open, and what the driver wrote there is handed to device_out after each driver call, with
+     * the call's loc ("exit" at close); be_close restores fd 1. NULL: fd 1 stays as it is, and the
+     * backend flushes stdout before each driver call, so the host's output comes before what the
+     * device prints at that call. */
+    void (*device_out)(void *user, const char *loc, const char *text, size_t len);
+    void *device_out_user;
 } BeOptions;
 
 /* What a launch runs on: the grid, the block, dynamic shared memory and the kernel arguments

@@ -52,6 +52,11 @@
  * (BeOps.failure: the last launch enqueued, when another call reports it), so the program ends at
  * its next synchronization, as on the sim.
  *
+ * What kernels print goes where the driver writes it, in the order a GPU gives it relative to
+ * the host's output: stdout is flushed around every driver call, and when the run captures the
+ * device's output (BeOptions.device_out) fd 1 is redirected and drained after each call
+ * (devout.c).
+ *
  * Threads: one host thread calls the API (backend.h); nothing here runs on other threads, so the
  * tables take no lock.
  */
@@ -142,6 +147,7 @@ typedef struct Drv {
     struct Timed *timed;
     size_t n_timed, cap_timed;
     uint64_t token_op; /* the token op being enqueued (token_run): its trace id */
+    BeDevOut out;            /* what kernels print */
     const char *last_launch; /* the loc of the last launch enqueued */
     const char *failed;      /* the launch a sticky kernel error was reported for, or NULL */
 } Drv;
@@ -217,10 +223,11 @@ static BeStatus status_of(const BeDriverApi *api, BeDrvResult r)
     return BE_ERR_DRIVER;
 }
 
-/* A driver call's result: an error diagnostic at loc unless it succeeded; a kernel's error fails
- * the last launch. */
+/* A driver call's result: what the device printed during it is handed on, then an error
+ * diagnostic at loc unless it succeeded; a kernel's error fails the last launch. */
 static BeStatus checked(Drv *c, const char *loc, const char *fn, BeDrvResult r)
 {
+    be_devout_drain(&c->out, loc);
     if (r == 0)
         return BE_OK;
     for (size_t i = 0; i < sizeof c->api->kernel_faults / sizeof *c->api->kernel_faults && c->api->kernel_faults[i];
@@ -233,8 +240,11 @@ static BeStatus checked(Drv *c, const char *loc, const char *fn, BeDrvResult r)
 }
 
 /* One operation of the driver's table, checked: CALL(c, loc, stream_sync, s). */
-#define CALL(c, loc, op, ...) checked((c), (loc), (c)->api->op.call, (c)->api->op.fn((c)->drv, __VA_ARGS__))
-#define CALL0(c, loc, op) checked((c), (loc), (c)->api->op.call, (c)->api->op.fn((c)->drv))
+#define CALL(c, loc, op, ...)                                                                    \
+    (be_devout_before(&(c)->out),                                                                \
+     checked((c), (loc), (c)->api->op.call, (c)->api->op.fn((c)->drv, __VA_ARGS__)))
+#define CALL0(c, loc, op)                                                                        \
+    (be_devout_before(&(c)->out), checked((c), (loc), (c)->api->op.call, (c)->api->op.fn((c)->drv)))
 
 static void report(void *self, bool error, const char *kind, const char *loc, const char *message)
 {
@@ -503,6 +513,7 @@ static void close_(void *self, BeSummary *summary)
                 CALL(c, "exit", stream_destroy, c->pool[i]);
         for (int i = 0; c->api->device_release.fn && i < c->n_held; i++)
             CALL(c, "exit", device_release, c->held[i]);
+        be_devout_close(&c->out, "exit");
         /* The library stays loaded: drivers register exit handlers of their own. */
     }
     if (summary) {
@@ -1574,6 +1585,7 @@ static BeStatus create(const BeDriverApi *api, void *drv, void *lib, const char 
     }
     c->api = api;
     c->drv = drv;
+    c->out = (BeDevOut){.fd = -1, .saved = -1}; /* nothing captured until be_devout_open */
     c->ops = ops;
     c->ops.name = api->name;
     c->sink = opt->sink;
@@ -1589,6 +1601,12 @@ static BeStatus create(const BeDriverApi *api, void *drv, void *lib, const char 
     }
     if (api->event_elapsed.fn && (!api->times_events || api->times_events(drv)))
         c->trace = opt->trace;
+    if (!be_devout_open(&c->out, opt, err, errlen)) {
+        for (int i = 0; api->device_release.fn && i < c->n_held; i++)
+            api->device_release.fn(drv, c->held[i]);
+        free(c);
+        return BE_ERR_NO_BACKEND;
+    }
     c->lib = lib;
     *out_ops = &c->ops;
     *self = c;

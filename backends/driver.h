@@ -95,6 +95,23 @@ typedef struct BeDriverApi {
     BE_DRV_OP(event_create_timed, (void *drv, void **event));
 } BeDriverApi;
 
+/* What kernels print on the device (devout.c): in a plain run it goes to stdout where the driver
+ * writes it, stdout flushed around each driver call so that host and device output keep their
+ * order; with BeOptions.device_out, fd 1 is a temporary file while the device is open, and what
+ * the driver wrote there is handed on after each call. */
+typedef struct BeDevOut {
+    void (*fn)(void *user, const char *loc, const char *text, size_t len);
+    void *user;
+    int fd;    /* the file fd 1 points at; -1: nothing is captured */
+    int saved; /* what fd 1 was */
+    long long done; /* bytes of fd handed on */
+} BeDevOut;
+/* Starts capturing when opt asks for it; false (err says why) when fd 1 cannot be moved. */
+bool be_devout_open(BeDevOut *o, const BeOptions *opt, char *err, size_t errlen);
+void be_devout_before(const BeDevOut *o);           /* before a driver call */
+void be_devout_drain(BeDevOut *o, const char *loc); /* after it: loc is the call's */
+void be_devout_close(BeDevOut *o, const char *loc); /* drains, restores fd 1 */
+
 /* dlsym(lib, name), or NULL with err saying the library at path is no such driver: for resolve. */
 void *be_driver_sym(const BeDriverApi *api, void *lib, const char *path, const char *name, char *err,
                     size_t errlen);

@@ -40,9 +40,13 @@
  *
  * --against-backend=cuda compares the simulator with a real device instead: the program (or
  * --against's file) runs once on that backend, the reference once under serial on the simulator,
- * and they are compared by value as above (output, launches' prints, final host buffers) and by
- * the violations only the device run has (a driver error, a leak). A device reports no accesses,
- * so there is no ordering to compare.
+ * and they are compared by value as above (output, final host buffers) and by the violations only
+ * the device run has (a driver error, a leak). A device reports no accesses, so there is no
+ * ordering to compare. What its kernels print comes from the driver when the host synchronizes,
+ * not per launch: the backend hands it over after the driver call it came at (BeOptions.
+ * device_out), and the lines of all its kernels are compared as one multiset with those of all
+ * the program's launches; a line that differs is named at the synchronization the device printed
+ * it at, or at the launch of the program that printed it.
  *
  * --trace=FILE writes the two witness runs' traces (the first schedule under which a value
  * differed, else serial) to FILE with ".high" and ".lowered" inserted before its extension
@@ -271,6 +275,10 @@ typedef struct Run {
   Viol *viols;
   size_t nviols, capviols;
   TraceRecorder *rec;
+  char *dev; /* on a device: what its kernels printed, in order (BeOptions.device_out) */
+  size_t ndev, capdev;
+  struct Drain { size_t end; uint32_t site; } *drains; /* per piece of dev: its end, the call's site */
+  size_t ndrains, capdrains;
 } Run;
 
 static void on_print(void *user, const char *loc, uint64_t launch, const char *text, size_t len) {
@@ -281,6 +289,17 @@ static void on_print(void *user, const char *loc, uint64_t launch, const char *t
   pthread_mutex_lock(&r->mu);
   PUSH(r->prints, r->nprints, r->capprints, ((Print){site_of(r->sites, loc, NULL), launch, t}));
   pthread_mutex_unlock(&r->mu);
+}
+
+static void on_device_out(void *user, const char *loc, const char *text, size_t len) {
+  Run *r = user;
+  if (r->ndev + len > r->capdev) {
+    r->capdev = (r->ndev + len) * 2;
+    r->dev = xrealloc(r->dev, r->capdev);
+  }
+  memcpy(r->dev + r->ndev, text, len);
+  r->ndev += len;
+  PUSH(r->drains, r->ndrains, r->capdrains, ((struct Drain){r->ndev, site_of(r->sites, loc, NULL)}));
 }
 
 static void on_buffer(void *user, const char *loc, uint64_t seq, const void *bytes, size_t size) {
@@ -318,6 +337,8 @@ static void run_free(Run *r) {
   free(r->prints);
   free(r->bufs);
   free(r->viols);
+  free(r->dev);
+  free(r->drains);
   trace_recorder_destroy(r->rec);
   pthread_mutex_destroy(&r->mu);
   memset(r, 0, sizeof *r);
@@ -343,7 +364,8 @@ static void run_form(Form *f, SiteTab *S, const DiffOptions *o, const char *sche
     exit(1);
   ir_diag_set_stream(f->ctx, dg);
   BeOptions bo = {.sched = f->backend ? NULL : sched, .trace = r->rec, .sink = on_diag, .sink_user = r,
-                  .driver_lib = o->cuda_lib};
+                  .driver_lib = o->cuda_lib, .device_out = f->backend ? on_device_out : NULL,
+                  .device_out_user = r};
   Backend *be = NULL;
   char err[512] = "";
   if (be_open(f->backend ? f->backend : "sim", &bo, &be, err, sizeof err) != BE_OK) {
@@ -684,6 +706,101 @@ static void mask_addresses(char *s, size_t n) {
   }
 }
 
+/* A line kernels printed: on the simulator with the site of its launch, on a device with the
+ * site of the call it came out at; n: its place in the run's output. */
+typedef struct DevLine {
+  char *text;
+  uint32_t site;
+  size_t n;
+} DevLine;
+
+static int by_text_n(const void *a, const void *b) {
+  const DevLine *x = a, *y = b;
+  int c = strcmp(x->text, y->text);
+  return c ? c : x->n < y->n ? -1 : x->n > y->n;
+}
+
+/* Cuts text[0, len) into lines (a last one without its newline too), each at site_at(its end). */
+static void cut_lines(DevLine **v, size_t *n, size_t *cap, const char *text, size_t len, const Run *dev,
+                      uint32_t site) {
+  size_t d = 0;
+  for (size_t i = 0; i < len;) {
+    const char *e = memchr(text + i, '\n', len - i);
+    size_t k = e ? (size_t)(e - (text + i)) : len - i;
+    char *line = xrealloc(NULL, k + 1);
+    memcpy(line, text + i, k);
+    line[k] = 0;
+    i += k + (e != NULL);
+    if (dev) {
+      while (d + 1 < dev->ndrains && dev->drains[d].end < i)
+        d++;
+      site = dev->ndrains ? dev->drains[d].site : UINT32_MAX;
+    }
+    PUSH(*v, *n, *cap, ((DevLine){line, site, *n}));
+  }
+}
+
+/* --against-backend: every line the program's kernels printed against every line the device's
+ * did, as multisets (a driver does not say which launch printed what). */
+static void compare_device_lines(Checker *C, Run *h, Run *l, const char *sched) {
+  DevLine *a = NULL, *b = NULL;
+  size_t na = 0, nb = 0, capa = 0, capb = 0;
+  for (size_t i = 0; i < h->nprints; i++)
+    cut_lines(&a, &na, &capa, h->prints[i].text, strlen(h->prints[i].text), NULL, h->prints[i].site);
+  cut_lines(&b, &nb, &capb, l->dev, l->ndev, l, UINT32_MAX);
+  if (na)
+    qsort(a, na, sizeof *a, by_text_n);
+  if (nb)
+    qsort(b, nb, sizeof *b, by_text_n);
+  size_t differ = 0;
+  /* what is named: the device's first line the program lacks, else the program's first line the
+   * device lacks (each in its run's order), with the counts of its text in both runs */
+  const DevLine *first = NULL;
+  size_t fa = 0, fb = 0;
+  for (size_t i = 0, j = 0; i < na || j < nb;) {
+    int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].text, b[j].text);
+    const char *t = c <= 0 ? a[i].text : b[j].text;
+    size_t ca = 0, cb = 0, i0 = i, j0 = j;
+    while (i < na && !strcmp(a[i].text, t))
+      i++, ca++;
+    while (j < nb && !strcmp(b[j].text, t))
+      j++, cb++;
+    if (ca == cb)
+      continue;
+    differ++;
+    const DevLine *x = cb > ca ? &b[j0 + ca] : &a[i0 + cb]; /* the first one the other run lacks */
+    bool extra = cb > ca, first_extra = first && fb > fa;
+    if (!first || (extra && !first_extra) || (extra == first_extra && x->n < first->n)) {
+      first = x;
+      fa = ca;
+      fb = cb;
+    }
+  }
+  if (first && once(C, 12, 0, 0)) {
+    char more[64] = "", nm[128];
+    if (differ > 1)
+      snprintf(more, sizeof more, "; %zu more line%s differ%s", differ - 1, differ > 2 ? "s" : "",
+               differ > 2 ? "" : "s");
+    if (fb > fa)
+      report(C, DIAG_ERROR, first->site,
+             "'%s' came out of the %s's kernels at this call: printed %zu time%s there, %zu by the program's "
+             "kernels%s",
+             first->text, C->lo.what, fb, fb == 1 ? "" : "s", fa, more);
+    else
+      report(C, DIAG_ERROR, first->site, "%s printed '%s' %zu time%s in the program and %zu in the %s%s",
+             op_name(C, first->site, nm, sizeof nm), first->text, fa, fa == 1 ? "" : "s", fb, C->lo.what, more);
+    witness(C, sched);
+  } else if (first) {
+    C->errors++;
+  }
+  for (size_t i = 0; i < na; i++)
+    free(a[i].text);
+  for (size_t i = 0; i < nb; i++)
+    free(b[i].text);
+  free(a);
+  free(b);
+}
+
 /* Compares the values of one schedule's two runs; returns whether anything differed. */
 static bool compare_values(Checker *C, Run *h, Run *l, const char *sched) {
   unsigned before = C->errors;
@@ -703,8 +820,14 @@ static bool compare_values(Checker *C, Run *h, Run *l, const char *sched) {
   }
   Launch *hl, *ll;
   size_t nh, nl;
-  launches_of(h, &hl, &nh);
-  launches_of(l, &ll, &nl);
+  if (C->o->against_backend)
+    compare_device_lines(C, h, l, sched);
+  hl = ll = NULL;
+  nh = nl = 0;
+  if (!C->o->against_backend) { /* a device's lines are not per launch: compared above */
+    launches_of(h, &hl, &nh);
+    launches_of(l, &ll, &nl);
+  }
   /* both sorted by (site, occ): merge */
   for (size_t i = 0, j = 0; i < nh || j < nl;) {
     int c = i == nh ? 1 : j == nl ? -1

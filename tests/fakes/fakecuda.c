@@ -28,6 +28,9 @@
  *   FAKECUDA_CORRUPT=NAME:N[,...]  the Nth call of NAME (a copy or memset) succeeds but flips
  *                             every bit of the first byte it wrote, and its log line says
  *                             "(corrupted)": a wrong result for the differential checks to find.
+ * What kernels print (vprintf) is held and written to stdout at the points CUDA flushes its
+ * printf buffer at: cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize, a module load or
+ * unload, the start of a launch, a launch that fails, the primary context's last release.
  *   FAKECUDA_DEVICES=N        devices cuDeviceGetCount reports (default 1).
  *   FAKECUDA_UVA=0            the devices have no unified addressing.
  *   FAKECUDA_TIMEOUT=SECONDS  how long a launch may run before it fails with
@@ -153,6 +156,7 @@ CuResult cuDevicePrimaryCtxRelease_v2(CuDevice device)
     } else if (device >= 8 || !(o = fake_device_ctx(device)) || o->refs <= 0) {
         r = E_DEVICE;
     } else if (--o->refs == 0) {
+        fake_flush_output(); /* the context is destroyed */
         o->live = false;
     }
     END
@@ -192,7 +196,7 @@ CuResult cuStreamDestroy_v2(CuStream stream)
 
 CuResult cuStreamSynchronize(CuStream stream)
 {
-    return fake_wait("cuStreamSynchronize", stream, K_STREAM);
+    return fake_wait("cuStreamSynchronize", stream, K_STREAM, true);
 }
 
 CuResult cuStreamWaitEvent(CuStream stream, CuEvent event, unsigned int flags)
@@ -222,12 +226,12 @@ CuResult cuEventElapsedTime_v2(float *ms, CuEvent start, CuEvent end)
 
 CuResult cuEventSynchronize(CuEvent event)
 {
-    return fake_wait("cuEventSynchronize", event, K_EVENT);
+    return fake_wait("cuEventSynchronize", event, K_EVENT, true);
 }
 
 CuResult cuEventQuery(CuEvent event)
 {
-    return fake_wait("cuEventQuery", event, K_EVENT);
+    return fake_wait("cuEventQuery", event, K_EVENT, false);
 }
 
 /* ---- memory ---- */

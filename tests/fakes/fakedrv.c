@@ -596,6 +596,7 @@ static FakeResult launch(const void *function, const unsigned grid[3], const uns
     device_ms += 1.0;
     if (!fake_driver.run)
         return 0;
+    fake_flush_output(); /* a launch starts with a flush, as CUDA's does */
     char call[64];
     call_name(call, sizeof call);
     if (!fo->run) { /* a binary: SASS, which nothing here runs */
@@ -608,7 +609,10 @@ static FakeResult launch(const void *function, const unsigned grid[3], const uns
                 "not take: pass them in kernelParams\n", fake_driver.run->who, call, fo->name);
         return E_NOT_SUPPORTED;
     }
-    return fake_driver.run->launch(fo->run, grid, block, smem, params, call);
+    r = fake_driver.run->launch(fo->run, grid, block, smem, params, call);
+    if (r) /* the launch is the synchronization that reports it: what the kernel printed comes out */
+        fake_flush_output();
+    return r;
 }
 
 /* ---- the entry points both fakes have: each logs under the name `call` ---- */
@@ -680,10 +684,17 @@ FakeResult fake_device_attr(const char *call, int *value, unsigned attr, int dev
     END
 }
 
+void fake_flush_output(void)
+{
+    if (fake_driver.run && fake_driver.run->flush)
+        fake_driver.run->flush();
+}
+
 FakeResult fake_sync(const char *call)
 {
     BEGIN(call, "%s", "")
-    r = fake_need_ctx();
+    if (!(r = fake_need_ctx()))
+        fake_flush_output();
     END
 }
 
@@ -719,16 +730,20 @@ FakeResult fake_destroy(const char *call, const void *h, int kind)
     BEGIN(call, "%s", name)
     if (!(r = fake_need_ctx()))
         r = obj_kill(h, kind);
+    if (!r && kind == K_MODULE)
+        fake_flush_output();
     END
 }
 
-FakeResult fake_wait(const char *call, const void *h, int kind)
+FakeResult fake_wait(const char *call, const void *h, int kind, bool sync)
 {
     char name[32];
     fake_obj_name(name, sizeof name, h, kind);
     BEGIN(call, "%s", name)
     if (!(r = fake_need_ctx()))
         r = kind == K_STREAM ? need_stream(h) : need_event(h);
+    if (!r && sync)
+        fake_flush_output();
     END
 }
 
@@ -847,6 +862,7 @@ FakeResult fake_host_unregister(const char *call, void *ptr)
 FakeResult fake_module_load(const char *call, void **module, const void *image, const char *accepted)
 {
     BEGIN(call, "%s", image_kind(image))
+    fake_flush_output();
     if (!(r = module_load(module, image, accepted, out, sizeof out)))
         add_entries(args, sizeof args, ((const Obj *)*module)->image);
     END

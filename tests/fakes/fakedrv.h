@@ -67,6 +67,9 @@ struct FakeRun {
     /* runs the kernel to its end: every launch of the fake completes when it is enqueued */
     FakeResult (*launch)(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
                          void **params, const char *call);
+    /* writes what kernels printed since the last flush to stdout (and flushes it), as a driver
+     * does at a synchronization: kernels' printf output is held until then */
+    void (*flush)(void);
 };
 /* fakerun.c: kernels of PTX modules on the project's kernel engine (fakecuda's runner). */
 extern const FakeRun fake_run;
@@ -138,10 +141,16 @@ FakeResult fake_device_get(const char *call, int *device, int ordinal);
 FakeResult fake_device_name(const char *call, char *name, int len, int device, const char *vendor);
 FakeResult fake_device_attr(const char *call, int *value, unsigned attr, int device, unsigned uva_attr);
 FakeResult fake_sync(const char *call); /* the current context or device */
+/* Kernels' printf output held since the last flush goes to stdout. The points a CUDA driver
+ * flushes it at do so: a context or device synchronization, a stream or event synchronization
+ * (not a query), a module load or unload, the start of a launch, a launch that fails (the
+ * fake's launch is the synchronization that reports it), the destruction of a context. */
+void fake_flush_output(void);
 FakeResult fake_stream_create(const char *call, void **stream, unsigned flags);
 FakeResult fake_event_create(const char *call, void **event, unsigned flags);
 FakeResult fake_destroy(const char *call, const void *h, int kind);
-FakeResult fake_wait(const char *call, const void *h, int kind); /* stream or event sync, event query */
+/* stream or event sync (sync: flushes kernels' output), event query */
+FakeResult fake_wait(const char *call, const void *h, int kind, bool sync);
 FakeResult fake_stream_wait_event(const char *call, const void *stream, const void *event, unsigned flags);
 /* Events follow a device clock that a copy advances by 0.25 ms, a memset by 0.125 ms and a
  * launch by 1 ms, so timings are the same on every run: a record takes the clock's time, elapsed

@@ -145,7 +145,7 @@ HipError hipStreamDestroy(HipStream stream)
 
 HipError hipStreamSynchronize(HipStream stream)
 {
-    return fake_wait("hipStreamSynchronize", stream, K_STREAM);
+    return fake_wait("hipStreamSynchronize", stream, K_STREAM, true);
 }
 
 HipError hipStreamWaitEvent(HipStream stream, HipEvent event, unsigned int flags)
@@ -175,12 +175,12 @@ HipError hipEventElapsedTime(float *ms, HipEvent start, HipEvent stop)
 
 HipError hipEventSynchronize(HipEvent event)
 {
-    return fake_wait("hipEventSynchronize", event, K_EVENT);
+    return fake_wait("hipEventSynchronize", event, K_EVENT, true);
 }
 
 HipError hipEventQuery(HipEvent event)
 {
-    return fake_wait("hipEventQuery", event, K_EVENT);
+    return fake_wait("hipEventQuery", event, K_EVENT, false);
 }
 
 /* ---- memory ---- */

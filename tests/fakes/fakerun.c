@@ -21,8 +21,11 @@
  * trap, a divergent barrier), after the engine's located diagnostic went to stderr
  * ("@cuModuleLoadData#1.ptx:20:3: error: ...", then a note naming the thread and
  * "cuLaunchKernel#2: note: in the kernel launched here"). A real driver would report the error at
- * the next synchronization instead; the fake's launch is that synchronization. The program's output
- * of kernels (vprintf) goes to stdout.
+ * the next synchronization instead; the fake's launch is that synchronization. What kernels print
+ * (vprintf, and the line of each failed assertion) is held, as a driver holds its printf buffer,
+ * and written to stdout (then flushed) when the fake flushes it (fake_flush_output: a
+ * synchronization, a module load or unload, the start of a launch, a launch that fails), so it
+ * comes where a GPU's would, not when the kernel ran.
  *
  * Everything happens under the fake's lock, on the calling thread. */
 #include "tests/fakes/fakedrv.h"
@@ -38,6 +41,36 @@ static unsigned seen_errors; /* the engine's errors (ir_error_count) already loo
 static bool in_launch;
 static FakeResult why; /* the first error of the launch running */
 static double timeout = 60;
+static char *held; /* what kernels printed since the last flush */
+static size_t n_held, cap_held;
+
+/* The engine's output of a kernel (one call per block's lines): held until the next flush. */
+static void hold(void *user, const char *launch_loc, uint64_t launch, const char *text, size_t len)
+{
+    (void)user, (void)launch_loc, (void)launch;
+    if (n_held + len > cap_held) {
+        size_t cap = cap_held ? cap_held : 4096;
+        while (cap < n_held + len)
+            cap *= 2;
+        char *p = realloc(held, cap);
+        if (!p) {
+            fprintf(stderr, "fakecuda: error: out of memory holding %zu bytes of kernel output\n", len);
+            return;
+        }
+        held = p;
+        cap_held = cap;
+    }
+    memcpy(held + n_held, text, len);
+    n_held += len;
+}
+
+static void run_flush(void)
+{
+    if (n_held)
+        fwrite(held, 1, n_held, stdout);
+    n_held = 0;
+    fflush(stdout);
+}
 
 /* What a kernel's error makes its launch return, from its message (or the device's kind). */
 static FakeResult error_code(const char *msg, const char *kind)
@@ -52,13 +85,18 @@ static FakeResult error_code(const char *msg, const char *kind)
     return E_LAUNCH_FAILED;
 }
 
+static void run_flush(void);
+
 /* The engine's diagnostics: written as they are (to stderr); an error of a launch names its code.
- * The context counts an error before it hands the message here. */
+ * The context counts an error before it hands the message here. A kernel's error makes its launch
+ * the synchronization that reports it, so what the kernels printed comes out first. */
 static char *seen(void *user, const Loc *loc, const char *msg)
 {
     unsigned n = ir_error_count(host.ctx);
     if (n > seen_errors && in_launch && !why)
         why = error_code(msg, NULL);
+    if (n > seen_errors && in_launch)
+        run_flush();
     seen_errors = n;
     return NULL;
 }
@@ -68,6 +106,8 @@ static void sink(const BeDiag *d, void *user)
 {
     if (d->error && in_launch && !why)
         why = error_code(d->message, d->kind);
+    if (d->error && in_launch)
+        run_flush();
     be_diag_print(stderr, "fakecuda", d);
 }
 
@@ -100,6 +140,7 @@ static bool start(void)
     host.ctx = ctx;
     host.be = sim;
     host.out = stdout;
+    host.device_print = hold;
     host.no_race_check = true;
     kernel_budget_init(&host.budget, 0, 0);
     atomic_init(&host.credit, kernel_budget_credit(&host.budget));
@@ -186,4 +227,5 @@ const FakeRun fake_run = {
     .function = run_function,
     .unload = run_unload,
     .launch = run_launch,
+    .flush = run_flush,
 };
