@@ -881,12 +881,12 @@ static bool compare_values(Checker *C, Run *h, Run *l, const char *sched) {
       if (once(C, 3, a->site, hi[i].occ)) {
         if (a->size != b->size)
           report(C, DIAG_ERROR, a->site,
-                 "the buffer allocated here (occurrence %u) has %zu bytes in the program and %zu in the %s",
-                 hi[i].occ + 1, a->size, b->size, C->lo.what);
+                 "the buffer allocated here by %s (occurrence %u) has %zu bytes in the program and %zu in the %s",
+                 op_name(C, a->site, nm, sizeof nm), hi[i].occ + 1, a->size, b->size, C->lo.what);
         else
           report(C, DIAG_ERROR, a->site,
-                 "the final contents of the buffer allocated here (occurrence %u) differ: byte %zu is 0x%02x in the program and 0x%02x in the %s",
-                 hi[i].occ + 1, k, a->bytes[k], b->bytes[k], C->lo.what);
+                 "the final contents of the buffer allocated here by %s (occurrence %u) differ: byte %zu is 0x%02x in the program and 0x%02x in the %s",
+                 op_name(C, a->site, nm, sizeof nm), hi[i].occ + 1, k, a->bytes[k], b->bytes[k], C->lo.what);
         witness(C, sched);
       } else {
         C->errors++;

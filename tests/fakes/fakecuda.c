@@ -28,6 +28,10 @@
  *   FAKECUDA_CORRUPT=NAME:N[,...]  the Nth call of NAME (a copy or memset) succeeds but flips
  *                             every bit of the first byte it wrote, and its log line says
  *                             "(corrupted)": a wrong result for the differential checks to find.
+ *                             A launch so named (cuLaunchKernel:N) runs, then flips the first
+ *                             byte the kernel changed in the memory its pointer parameters
+ *                             point into (in parameter order): "(corrupted d1+8)", or "(nothing
+ *                             to corrupt)" when it changed none.
  * What kernels print (vprintf) is held and written to stdout at the points CUDA flushes its
  * printf buffer at: cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize, a module load or
  * unload, the start of a launch, a launch that fails, the primary context's last release.

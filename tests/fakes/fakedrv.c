@@ -331,15 +331,22 @@ static FakeResult mem_free(const void *ptr)
     return 0;
 }
 
+/* Whether CORRUPT names the call being made. */
+static bool corrupting(void)
+{
+    for (size_t i = 0; cur_call && i < n_corrupts; i++)
+        if (corrupts[i].nth == cur_n && strcmp(corrupts[i].name, cur_call) == 0)
+            return true;
+    return false;
+}
+
 /* Flips the first byte a copy or memset wrote, when CORRUPT names this call. */
 static void maybe_corrupt(void *dst, size_t bytes, char *out, size_t cap)
 {
-    for (size_t i = 0; bytes && cur_call && i < n_corrupts; i++)
-        if (corrupts[i].nth == cur_n && strcmp(corrupts[i].name, cur_call) == 0) {
-            *(unsigned char *)dst ^= 0xff;
-            snprintf(out, cap, "(corrupted)");
-            return;
-        }
+    if (bytes && corrupting()) {
+        *(unsigned char *)dst ^= 0xff;
+        snprintf(out, cap, "(corrupted)");
+    }
 }
 
 static FakeResult copy(void *dst, const void *src, size_t bytes, const void *stream, char *out, size_t cap)
@@ -515,22 +522,23 @@ static FakeResult module_function(void **function, const void *module, const cha
     return 0;
 }
 
-static void show_params(char *buf, size_t cap, const void *function, void **params)
+/* A kernel parameter as its PTX declares it: its bytes, and whether it is a float. */
+typedef struct Param {
+    size_t size;
+    bool is_float;
+} Param;
+enum { MAX_PARAMS = 64 };
+
+/* The parameters of kernel function `f` as its module's PTX declares them (at most cap); -1 when
+ * it has no PTX (a binary, which says nothing of them). */
+static int params_of(const Obj *f, Param *out, int cap)
 {
-    const Obj *f = fake_obj_find(function, K_FUNCTION);
-    size_t n = strlen(buf);
     const char *p = f && f->module && f->module->image ? ptx_entry(f->module->image, f->name) : NULL;
-    if (!f)
-        return;
-    if (!p) {
-        snprintf(buf + n, cap - n, ", [params unknown]");
-        return;
-    }
+    if (!p)
+        return -1;
     const char *end = strchr(p, ')');
-    snprintf(buf + n, cap - n, ", [");
-    n = strlen(buf);
-    size_t i = 0;
-    for (const char *q = p; (q = strstr(q, ".param")) && (!end || q < end); i++) {
+    int i = 0;
+    for (const char *q = p; i < cap && (q = strstr(q, ".param")) && (!end || q < end); i++) {
         q += 6;
         /* .param [.align N] .TYPE name[[COUNT]] */
         while (isspace((unsigned char)*q))
@@ -553,11 +561,31 @@ static void show_params(char *buf, size_t cap, const void *function, void **para
         size_t count = 1;
         if (*q == '[')
             count = (size_t)atoi(q + 1);
-        size *= count;
+        out[i] = (Param){size * count, is_float};
+    }
+    return i;
+}
+
+static void show_params(char *buf, size_t cap, const void *function, void **params)
+{
+    const Obj *f = fake_obj_find(function, K_FUNCTION);
+    size_t n = strlen(buf);
+    if (!f)
+        return;
+    Param ps[MAX_PARAMS];
+    int np = params_of(f, ps, MAX_PARAMS);
+    if (np < 0) {
+        snprintf(buf + n, cap - n, ", [params unknown]");
+        return;
+    }
+    snprintf(buf + n, cap - n, ", [");
+    n = strlen(buf);
+    for (int i = 0; i < np; i++) {
+        size_t size = ps[i].size;
         char v[64] = "?";
         if (!params || !params[i]) {
             snprintf(v, sizeof v, "null");
-        } else if (is_float && (size == 8 || size == 4 || size == 2)) {
+        } else if (ps[i].is_float && (size == 8 || size == 4 || size == 2)) {
             uint64_t x = 0;
             memcpy(&x, params[i], size);
             snprintf(v, sizeof v, "f%zu:0x%0*" PRIx64, size * 8, (int)size * 2, x);
@@ -581,8 +609,57 @@ static void show_params(char *buf, size_t cap, const void *function, void **para
     snprintf(buf + n, cap - n, "]");
 }
 
+/* What a corrupted launch may have written: the live memory its pointer parameters point into,
+ * each once, in parameter order, with its bytes before the launch. */
+typedef struct Written {
+    Mem *m[MAX_PARAMS];
+    unsigned char *before[MAX_PARAMS];
+    int n;
+} Written;
+
+static void written_begin(Written *w, const Obj *f, void **params)
+{
+    Param ps[MAX_PARAMS];
+    int np = params_of(f, ps, MAX_PARAMS);
+    w->n = 0;
+    for (int i = 0; params && i < np; i++) {
+        uint64_t x;
+        if (ps[i].size != 8 || ps[i].is_float || !params[i])
+            continue;
+        memcpy(&x, params[i], 8);
+        Mem *m = mem_find((uintptr_t)x);
+        bool seen = false;
+        for (int k = 0; k < w->n; k++)
+            seen |= w->m[k] == m;
+        if (!m || !m->live || seen || !(w->before[w->n] = malloc(m->size ? m->size : 1)))
+            continue;
+        memcpy(w->before[w->n], m->base, m->size);
+        w->m[w->n++] = m;
+    }
+}
+
+/* After the launch: flips the first byte it changed, and says which in out. */
+static void written_corrupt(Written *w, char *out, size_t cap)
+{
+    snprintf(out, cap, "(nothing to corrupt)");
+    bool done = false;
+    for (int k = 0; k < w->n; k++) {
+        Mem *m = w->m[k];
+        for (size_t b = 0; !done && m->live && b < m->size; b++)
+            if (m->base[b] != w->before[k][b]) {
+                m->base[b] ^= 0xff;
+                char name[48];
+                ptr_name(name, sizeof name, (uintptr_t)(m->base + b));
+                snprintf(out, cap, "(corrupted %s)", name);
+                done = true;
+            }
+        free(w->before[k]);
+    }
+    w->n = 0;
+}
+
 static FakeResult launch(const void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
-                         const void *stream, void **params, void **extra)
+                         const void *stream, void **params, void **extra, char *out, size_t cap)
 {
     FakeResult r;
     const Obj *fo = fake_obj_find(function, K_FUNCTION);
@@ -594,8 +671,11 @@ static FakeResult launch(const void *function, const unsigned grid[3], const uns
         (uint64_t)block[0] * block[1] * block[2] > 1024 || smem > 48 * 1024)
         return E_VALUE;
     device_ms += 1.0;
-    if (!fake_driver.run)
+    if (!fake_driver.run) {
+        if (corrupting())
+            snprintf(out, cap, "(nothing to corrupt)"); /* nothing runs, so nothing is written */
         return 0;
+    }
     fake_flush_output(); /* a launch starts with a flush, as CUDA's does */
     char call[64];
     call_name(call, sizeof call);
@@ -609,7 +689,13 @@ static FakeResult launch(const void *function, const unsigned grid[3], const uns
                 "not take: pass them in kernelParams\n", fake_driver.run->who, call, fo->name);
         return E_NOT_SUPPORTED;
     }
+    Written w = {.n = 0};
+    bool corrupt = corrupting();
+    if (corrupt)
+        written_begin(&w, fo, params);
     r = fake_driver.run->launch(fo->run, grid, block, smem, params, call);
+    if (corrupt)
+        written_corrupt(&w, out, cap);
     if (r) /* the launch is the synchronization that reports it: what the kernel printed comes out */
         fake_flush_output();
     return r;
@@ -886,6 +972,6 @@ FakeResult fake_launch(const char *call, const void *f, const unsigned grid[3], 
     show_params(shown, sizeof shown, f, params);
     BEGIN(call, "%s, %ux%ux%u, %ux%ux%u, %u, %s%s%s", fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
           smem, st, shown, extra ? ", extra" : "")
-    r = launch(f, grid, block, smem, stream, params, extra);
+    r = launch(f, grid, block, smem, stream, params, extra, out, sizeof out);
     END
 }

@@ -161,7 +161,8 @@ FakeResult fake_alloc(const char *call, void **ptr, size_t bytes);
 FakeResult fake_alloc_managed(const char *call, void **ptr, size_t bytes, unsigned flags);
 FakeResult fake_free(const char *call, const void *ptr, bool null_ok);
 /* A copy or memset that FAKE*_CORRUPT=NAME:N names (the Nth call of NAME) succeeds but flips the
- * first byte it wrote, and its log line says "(corrupted)".
+ * first byte it wrote, and its log line says "(corrupted)"; a launch so named flips the first byte
+ * the kernel changed (fake_launch).
  * kind: hip's hipMemcpyKind (logged; above 4, hipMemcpyDefault, is invalid), NULL for cuda. */
 FakeResult fake_memcpy(const char *call, void *dst, const void *src, size_t bytes, const unsigned *kind,
                        const void *stream);
@@ -176,7 +177,10 @@ FakeResult fake_host_unregister(const char *call, void *ptr);
 FakeResult fake_module_load(const char *call, void **module, const void *image, const char *accepted);
 FakeResult fake_module_function(const char *call, void **function, const void *module, const char *name);
 /* Logs the parameters as the kernel's PTX declares them (device pointers named, integers in
- * decimal, floats as their bits in hex), or `[params unknown]` for a binary. */
+ * decimal, floats as their bits in hex), or `[params unknown]` for a binary. A launch that
+ * FAKE*_CORRUPT names runs, then flips every bit of the first byte it changed in the memory its
+ * pointer parameters point into (in parameter order, lowest address first), and its log line
+ * says "(corrupted d1+8)", or "(nothing to corrupt)" when the kernel changed no byte there. */
 FakeResult fake_launch(const char *call, const void *f, const unsigned grid[3], const unsigned block[3],
                        unsigned smem, const void *stream, void **params, void **extra);
 

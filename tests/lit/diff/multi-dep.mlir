@@ -8,7 +8,7 @@
 // CHECK: multi-dep.mlir:[[#@LINE+18]]:8: error: 'gpu.memcpy' op was left unconverted by the lowering
 // CHECK: error: the lowered program's output differs from the program's at line 2: '[0,  0,  0,  0]' instead of '[2,  2,  2,  2]'
 // CHECK: note: witness: --sched=serial
-// CHECK: multi-dep.mlir:[[#@LINE+8]]:8: error: the final contents of the buffer allocated here (occurrence 1) differ: byte 3 is 0x40 in the program and 0x00 in the lowered program
+// CHECK: multi-dep.mlir:[[#@LINE+8]]:8: error: the final contents of the buffer allocated here by 'memref.alloc' (occurrence 1) differ: byte 3 is 0x40 in the program and 0x00 in the lowered program
 // CHECK: multi-dep.mlir:[[#@LINE+14]]:8: error: the lowering lost the ordering of 'gpu.memset' at {{.*}}multi-dep.mlir:[[#@LINE+12]]:9 and 'gpu.memcpy' here
 // CHECK: note: in the lowered program nothing orders mgpuMemset32 and 'gpu.memcpy'
 // CHECK: error: the lowering lost the ordering of 'gpu.memset' at {{.*}}multi-dep.mlir:[[#@LINE+11]]:9 and 'gpu.memcpy' here

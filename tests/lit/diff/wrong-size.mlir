@@ -10,7 +10,7 @@
 // CHECK-NEXT: func.func @main() {
 // CHECK-NEXT: ^
 // CHECK-NEXT: note: witness: --sched=serial
-// CHECK: wrong-size.mlir:[[#@LINE+10]]:11: error: the final contents of the buffer allocated here (occurrence 1) differ: byte 11 is 0x40 in the program and 0x00 in the lowered program
+// CHECK: wrong-size.mlir:[[#@LINE+10]]:11: error: the final contents of the buffer allocated here by 'memref.alloc' (occurrence 1) differ: byte 11 is 0x40 in the program and 0x00 in the lowered program
 // CHECK-NEXT: %back = memref.alloc()
 // CHECK-NEXT: ^
 // CHECK-NEXT: note: witness: --sched=serial
