@@ -22,18 +22,24 @@
  *            takes turns with the lane the host keeps and whose last kernel ran LANE_MIN_NS or more.
  *            Then the spinning worker takes it, and the ops submitted after it in its chain
  *            find it in flight and wait in the graph: one handoff per chain, not one per op, and
- *            two independent chains of kernels run on two threads. A worker that ran a bounded
+ *            two independent chains of kernels run on two threads. Such a kernel, of a lane
+ *            whose kernels run LANE_MIN_NS or more, also goes to a sleeping worker, woken for it,
+ *            when none spins (wake_for: the wake costs less than the kernel), and the host does
+ *            not take it back at its next submit. A worker that ran a bounded
  *            kernel does not take the lock again to complete it: it pushes it on dev->finished
  *            and spins on, and whoever holds the lock next completes it (drain_finished: the
  *            host's next submit or wait, mostly), running there the small ops that it makes ready
  *            too, so the graph's and the race check's state stay in the host's cache and a
- *            worker takes the lock once per kernel. A kernel that would have gone to a worker had
+ *            worker takes the lock once per kernel; but while the host runs an op's body without
+ *            the lock (host_busy), the worker completes it itself and goes on with its chain.
+ *            A kernel that would have gone to a worker had
  *            one spun wakes a sleeping one to spin for the next (kick_worker), at most once a
  *            kick_gap_ns, a gap that doubles while woken workers find nothing. A kernel's blocks
  *            spread over the pool either way. When the host submits an op after a bounded op it handed over that no
  *            worker has started while no worker spins for it (the worker sleeps, or is busy), it
  *            takes that op back and runs it: queued behind it, the new op would wait for a worker
- *            too (a large copy too, which is otherwise never run at its submit). The host runs at
+ *            too (a large copy too, which is otherwise never run at its submit); not a kernel it
+ *            woke a worker for. The host runs at
  *            most AHEAD_MAX ops ahead of the device while every op in flight is bounded; past that
  *            it helps, and else waits, until AHEAD_RESUME are left (host_throttle), so a chain
  *            handed to the pool does not leave thousands of kernels in flight, each of them a late
@@ -59,7 +65,9 @@
  * still counts as running, so a waiter does not take it for a deadlock; it is completed by the next
  * holder of the lock, and at once by the worker when a thread blocks on done_cv (nblocking: the
  * blocker counts itself, then drains; the worker pushes, then looks at the count), so no waiter
- * sleeps on a kernel nobody will complete; a worker drains before it sleeps.
+ * sleeps on a kernel nobody will complete; a worker drains before it sleeps, and as soon as it
+ * sees host_busy (a hint, read without the lock: the worst a stale value does is a drain that
+ * comes early or late).
  * Reference counts: an op has one reference for the executor (until it completes), one per holder
  * (the token's owner, a stream's last op, an event's snapshot, a later op's deps list).
  */
@@ -190,7 +198,7 @@ static Op *op_alloc(SimDevice *dev) {
   op->chain = op->seq = 0;
   op->lidx = 0;
   op->lane = op->lane_k = op->lane_ns = 0;
-  op->extended = op->timed = false;
+  op->extended = op->timed = op->woke = false;
   op->mark = 0;
   atomic_store_explicit(&op->state, OP_PENDING, memory_order_relaxed);
   return op;
@@ -307,21 +315,35 @@ static uint64_t run_unlocked(SimDevice *dev, Op *op, int worker) {
 static void run_op(SimDevice *dev, Op *op, int worker) {
   op_begin(dev, op, worker);
   SimOpDesc *d = &op->d;
+  /* the host runs a body without the lock while a worker may leave a kernel on dev->finished:
+     the worker completes it itself then, or its chain would wait for the host to be done
+     (worker_main). Only then: the flag is on the line spinners watch. */
+  bool busy = worker < 0 && !sim_tls_ctx && dev->nthreads && (dev->nrunning > 1 || dev->rq_n);
   switch (d->kind) {
   case SIM_OP_MEMCPY:
   case SIM_OP_MEMSET:
-    if (d->bytes > dev->cfg.inline_bytes)
+    if (d->bytes > dev->cfg.inline_bytes) {
+      if (busy)
+        atomic_store_explicit(&dev->host_busy, true, memory_order_relaxed);
       pthread_mutex_unlock(&dev->mu);
+    }
     if (d->kind == SIM_OP_MEMCPY)
       memmove(d->dst, d->src, d->bytes);
     else
       do_memset(d);
-    if (d->bytes > dev->cfg.inline_bytes)
+    if (d->bytes > dev->cfg.inline_bytes) {
+      if (busy)
+        atomic_store_explicit(&dev->host_busy, false, memory_order_relaxed);
       pthread_mutex_lock(&dev->mu);
+    }
     break;
   case SIM_OP_KERNEL:
   case SIM_OP_HOST: {
+    if (busy)
+      atomic_store_explicit(&dev->host_busy, true, memory_order_relaxed);
     uint64_t ns = run_unlocked(dev, op, worker);
+    if (busy)
+      atomic_store_explicit(&dev->host_busy, false, memory_order_relaxed);
     pthread_mutex_lock(&dev->mu);
     d->release = NULL;
     if (op->timed)
@@ -409,6 +431,16 @@ static bool spinner_free(const SimDevice *dev) {
   return (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) > dev->rq_n;
 }
 
+/* Is a kernel of a lane apart from the host's (lane_of: its last kernel ran LANE_MIN_NS or more)
+   worth waking a sleeping worker for, when none spins? The wake costs the host a system call
+   (a few microseconds) and the worker some tens of microseconds before it starts, against the
+   kernel's own time that the host would spend: it is, when no ready op waits for a worker already
+   (the woken one takes that first). The host goes on with its own lane meanwhile; it does not take
+   such a kernel back at the next submit (op_submit), only when it would wait. */
+static bool wake_for(const SimDevice *dev, bool apart) {
+  return apart && dev->nsleeping > 0 && dev->rq_n == 0;
+}
+
 /* Should the host hand a bounded op that is ready at its submit to a worker, and go on? Only when
    it can overlap with something: not on the host's first submit since it waited (it waits for
    this op next), not when the op continues the chain the host runs (nothing was submitted in
@@ -417,7 +449,7 @@ static bool spinner_free(const SimDevice *dev) {
    starts another chain goes; its successors then find it in flight and wait in the graph, so the
    worker that runs it runs them too: one handoff a chain, not one an op. */
 static bool hand_over(const SimDevice *dev, bool follows, bool apart) {
-  return dev->host_submits && (!follows || apart) && spinner_free(dev);
+  return dev->host_submits && (!follows || apart) && (spinner_free(dev) || wake_for(dev, apart));
 }
 
 static bool runs_inline(const SimDevice *dev, const Op *op, bool follows, bool apart) {
@@ -538,7 +570,7 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
   if (dev->cfg.sched == SIM_SCHED_THREADS && !sim_tls_ctx && !dev->cfg.no_inline)
     for (size_t i = 0; i < ndeps && ntook < TOOK_MAX; i++)
       if (deps[i] && atomic_load_explicit(&deps[i]->state, memory_order_relaxed) == OP_READY &&
-          !deps[i]->unbounded && (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) < dev->rq_n) {
+          !deps[i]->unbounded && !deps[i]->woke && (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) < dev->rq_n) {
         /* handed to the pool and not taken yet, and more ready ops than spinning workers (they
            sleep, or are busy): the new op would only queue behind it, so the host runs it. The
            lock drops while it runs: a reference keeps deps[i] what it is until the new op has
@@ -690,6 +722,7 @@ static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, 
         dev->host_last = op->id;
       run_op(dev, op, sim_tls_ctx ? sim_tls_ctx->worker : -1);
     } else {
+      op->woke = apart && !sim_tls_ctx && dev->cfg.sched == SIM_SCHED_THREADS && !spinner_free(dev);
       make_ready(dev, op);
     }
   }
@@ -989,11 +1022,15 @@ static void *worker_main(void *arg) {
     }
     /* spin for work, unless this thread shares the host's CPU: there its spinning only keeps the
        host from running, and the host could hand it nothing meanwhile. A kernel it left on
-       dev->finished is completed by the host's next submit, or here once the spin ends. */
+       dev->finished is completed by the host's next submit, or here once the spin ends, or at
+       once while the host runs an op's body (host_busy): the host would not complete it before
+       that ends, and the ops after it in its chain would wait that long. */
     uint64_t t0 = now_ns();
     for (unsigned i = 1; !atomic_load_explicit(&dev->nready, memory_order_relaxed) &&
                          !atomic_load_explicit(&dev->npjobs, memory_order_relaxed) &&
-                         !atomic_load_explicit(&dev->stop, memory_order_relaxed); i++) {
+                         !atomic_load_explicit(&dev->stop, memory_order_relaxed) &&
+                         !(atomic_load_explicit(&dev->host_busy, memory_order_relaxed) &&
+                           atomic_load_explicit(&dev->finished, memory_order_relaxed)); i++) {
       if (!(i & 63)) {
         uint64_t t = now_ns();
         if ((t - t0 > SPIN_NS && t > atomic_load_explicit(&dev->lane_until, memory_order_relaxed)) ||

@@ -153,6 +153,7 @@ struct SimOp {
   uint64_t lane_ns;    /* threads: how long the body of the lane's last timed kernel ran, 0: none */
   bool extended;       /* threads: a later op continues its lane */
   bool timed;          /* threads: a kernel whose body's time is noted in lane_ns */
+  bool woke;           /* threads: queued for a worker woken for it (a lane of long kernels) */
   SimCtx *ctx;         /* kernel/host op while it runs */
   Op *next;            /* freelist, list of unopened gates */
   Op *qnext;           /* threads: dev->finished (atomic publication), or dev->held */
@@ -212,6 +213,8 @@ struct SimDevice {
   atomic_int nblocking;      /* threads that are about to block on done_cv, or block there */
   atomic_uint_fast64_t lane_until; /* threads: now_ns() until which workers spin on for a lane's next
                                       kernel (lane_of) */
+  atomic_bool host_busy;     /* threads: the host runs an op's body (a kernel, a callback, a large
+                                copy) without the lock: it completes nothing on dev->finished meanwhile */
   char pad_spin1[64];
   bool holding;              /* drain_finished: small ops made ready go to held, run by the drainer */
   Op *held, *held_tail;

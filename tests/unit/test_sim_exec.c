@@ -715,6 +715,7 @@ typedef struct Lane {
   int *a, *b, *d; /* 16 ints each: device memory */
   int *shared;    /* both lanes' kernels touch it; only the racy lane writes it */
   bool racy;
+  long nap_us;    /* how long each kernel runs */
 } Lane;
 
 static void lane_kernel(SimCtx *ctx, void *user) {
@@ -727,7 +728,7 @@ static void lane_kernel(SimCtx *ctx, void *user) {
     l->a[i] += l->b[i] + i;
   if (l->racy)
     l->shared[0]++;
-  nap(30); /* longer than a handoff costs */
+  nap(l->nap_us); /* longer than a handoff costs */
 }
 
 typedef struct Run { int d[2][16]; int races, errors, on_workers; } Run;
@@ -738,7 +739,7 @@ static void run_obs(const SimObs *ev, void *user) {
     r->on_workers++;
 }
 
-static void two_lanes(SimSched sched, bool racy, Run *r) {
+static void two_lanes(SimSched sched, bool racy, long nap_us, Run *r) {
   Sink s;
   memset(&s, 0, sizeof s);
   memset(r, 0, sizeof *r);
@@ -754,7 +755,7 @@ static void two_lanes(SimSched sched, bool racy, Run *r) {
   assert_int_equal(sim_stream_sync(dev, NULL, "sync"), SIM_OK);
   SimStream st[2];
   for (int c = 0; c < 2; c++) {
-    l[c] = (Lane){.shared = shared, .racy = racy && c == 1};
+    l[c] = (Lane){.shared = shared, .racy = racy && c == 1, .nap_us = nap_us};
     assert_int_equal(sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&l[c].a, "a"), SIM_OK);
     assert_int_equal(sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&l[c].b, "b"), SIM_OK);
     assert_int_equal(sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&l[c].d, "d"), SIM_OK);
@@ -790,8 +791,8 @@ static void test_two_independent_lanes_match_serial(void **state) {
   (void)state;
   for (int racy = 0; racy < 2; racy++) {
     Run ser, thr;
-    two_lanes(SIM_SCHED_SERIAL, racy, &ser);
-    two_lanes(SIM_SCHED_THREADS, racy, &thr);
+    two_lanes(SIM_SCHED_SERIAL, racy, 30, &ser);
+    two_lanes(SIM_SCHED_THREADS, racy, 30, &thr);
     for (int c = 0; c < 2; c++)
       for (int i = 0; i < 16; i++) {
         assert_int_equal(ser.d[c][i], 59 + c + 1 + i);
@@ -802,6 +803,81 @@ static void test_two_independent_lanes_match_serial(void **state) {
     assert_int_equal(thr.races, ser.races);
     assert_int_equal(thr.errors, ser.errors);
   }
+}
+
+/* Two lanes of kernels of 300 us: the host keeps one, and the other's kernels go to the worker,
+   which is woken for them when it sleeps (a wake costs less than such a kernel), so some run
+   there however loaded the machine; the results, races and diagnostics are serial's. */
+static void test_two_lanes_of_long_kernels_run_on_two_threads(void **state) {
+  (void)state;
+  Run ser, thr;
+  two_lanes(SIM_SCHED_SERIAL, false, 300, &ser);
+  two_lanes(SIM_SCHED_THREADS, false, 300, &thr);
+  for (int c = 0; c < 2; c++)
+    for (int i = 0; i < 16; i++)
+      assert_int_equal(thr.d[c][i], ser.d[c][i]);
+  assert_int_equal(ser.on_workers, 0);
+  assert_true(thr.on_workers > 0);
+  assert_int_equal(thr.races, 0);
+  assert_int_equal(thr.errors, ser.errors);
+}
+
+/* A kernel the host runs itself that waits for a flag, and a chain on the worker that sets it:
+   gate, kernel, then a kernel that sets the flag. The worker ran the first kernel of that chain
+   and must complete it itself, as the host, busy in its own kernel, completes nothing, and run
+   the next: the host's kernel sees the flag before its deadline. */
+typedef struct Flag { atomic_int set; atomic_int seen; } Flag;
+
+static void flag_set_kernel(SimCtx *ctx, void *user) {
+  (void)ctx;
+  atomic_store(&((Flag *)user)->set, 1);
+}
+
+static void flag_nap_kernel(SimCtx *ctx, void *user) {
+  (void)ctx;
+  (void)user;
+  nap(1000);
+}
+
+static void flag_wait_kernel(SimCtx *ctx, void *user) {
+  (void)ctx;
+  Flag *f = user;
+  for (int i = 0; i < 5000 && !atomic_load(&f->set); i++)  /* at most about 5 s */
+    nap(1000);
+  atomic_store(&f->seen, atomic_load(&f->set));
+}
+
+static void test_worker_goes_on_with_its_chain_while_the_host_runs_a_kernel(void **state) {
+  (void)state;
+  Sink s;
+  memset(&s, 0, sizeof s);
+  SimConfig cfg = {.sched = SIM_SCHED_THREADS, .workers = 1, .sink = sink_fn, .sink_user = &s};
+  SimDevice *dev = sim_create(&cfg);
+  assert_non_null(dev);
+  Flag f;
+  atomic_init(&f.set, 0);
+  atomic_init(&f.seen, 0);
+  SimOpDesc g = {.kind = SIM_OP_GATE, .loc = "gate"};
+  SimOpDesc k1 = {.kind = SIM_OP_KERNEL, .fn = flag_nap_kernel, .user = &f, .loc = "nap.k", .bounded = true};
+  SimOpDesc k2 = {.kind = SIM_OP_KERNEL, .fn = flag_set_kernel, .user = &f, .loc = "set.k", .bounded = true};
+  SimOp *gate, *a, *b, *m, *h;
+  assert_int_equal(sim_submit(dev, &g, NULL, 0, &gate), SIM_OK);
+  assert_int_equal(sim_submit(dev, &k1, &gate, 1, &a), SIM_OK);
+  assert_int_equal(sim_submit(dev, &k2, &a, 1, &b), SIM_OK);
+  assert_int_equal(sim_gate_open(dev, gate, "open"), SIM_OK);
+  SimOpDesc mk = {.kind = SIM_OP_MARKER, .loc = "mark"};
+  assert_int_equal(sim_submit(dev, &mk, NULL, 0, &m), SIM_OK);
+  assert_int_equal(sim_host_wait(dev, &m, 1, "wait"), SIM_OK);  /* the next kernel is the host's */
+  SimOpDesc hk = {.kind = SIM_OP_KERNEL, .fn = flag_wait_kernel, .user = &f, .loc = "wait.k", .bounded = true};
+  assert_int_equal(sim_submit(dev, &hk, NULL, 0, &h), SIM_OK);
+  assert_int_equal(sim_host_wait(dev, &h, 1, "wait"), SIM_OK);
+  assert_int_equal(sim_host_wait(dev, &b, 1, "wait"), SIM_OK);
+  assert_int_equal(atomic_load(&f.seen), 1);
+  SimOp *all[] = {gate, a, b, m, h};
+  for (int i = 0; i < 5; i++)
+    sim_op_release(dev, all[i]);
+  sim_destroy(dev);
+  assert_int_equal(s.n, 0);
 }
 
 typedef struct Slow { int *src, *dst; } Slow;
@@ -872,6 +948,8 @@ int main(void) {
     cmocka_unit_test(test_host_runs_at_most_32_ops_ahead),
     cmocka_unit_test(test_chain_of_bounded_ops_stays_on_host),
     cmocka_unit_test(test_two_independent_lanes_match_serial),
+    cmocka_unit_test(test_two_lanes_of_long_kernels_run_on_two_threads),
+    cmocka_unit_test(test_worker_goes_on_with_its_chain_while_the_host_runs_a_kernel),
     cmocka_unit_test(test_kernel_a_worker_ran_is_completed_by_the_host),
     cmocka_unit_test(test_submit_deps_run_in_dependency_order),
     cmocka_unit_test(test_submit_join_waits_for_all_deps),
