@@ -19,7 +19,8 @@
  *            not the host's first submit since it last waited (the host waits for it next), and it
  *            does not depend on the op the host ran itself last (the host's chain goes on where it
  *            is), or it is of a lane (lane_of: a chain of ops each waiting for the one before) that
- *            takes turns with the lane the host keeps and whose last kernel ran LANE_MIN_NS or more.
+ *            takes turns with the lane the host keeps and whose last two timed kernels ran
+ *            LANE_MIN_NS or more.
  *            Then the spinning worker takes it, and the ops submitted after it in its chain
  *            find it in flight and wait in the graph: one handoff per chain, not one per op, and
  *            two independent chains of kernels run on two threads. Such a kernel, of a lane
@@ -197,7 +198,7 @@ static Op *op_alloc(SimDevice *dev) {
   op->ctx = NULL;
   op->chain = op->seq = 0;
   op->lidx = 0;
-  op->lane = op->lane_k = op->lane_ns = 0;
+  op->lane = op->lane_k = op->lane_ns = op->lane_last = 0;
   op->extended = op->timed = op->woke = false;
   op->mark = 0;
   atomic_store_explicit(&op->state, OP_PENDING, memory_order_relaxed);
@@ -293,6 +294,16 @@ static void op_begin(SimDevice *dev, Op *op, int worker) {
   mem_op_start(dev, op);
 }
 
+/* A timed kernel's body ran ns: its lane's time is the shorter of its last two kernels', so that
+   one kernel preempted or interrupted while it ran (on a loaded machine, or under a profiler)
+   does not make a lane of short kernels look long enough to hand over, and wake a worker for. */
+static void lane_note(Op *op, uint64_t ns) {
+  if (!ns)
+    ns = 1;
+  op->lane_ns = !op->lane_last ? 0 : ns < op->lane_last ? ns : op->lane_last;
+  op->lane_last = ns;
+}
+
 /* Runs a kernel's or host callback's function (then its release) as its ctx's thread, with mu
    dropped: mu held on entry, not on return. Returns the time it took when op is timed, else 0. */
 static uint64_t run_unlocked(SimDevice *dev, Op *op, int worker) {
@@ -347,7 +358,7 @@ static void run_op(SimDevice *dev, Op *op, int worker) {
     pthread_mutex_lock(&dev->mu);
     d->release = NULL;
     if (op->timed)
-      op->lane_ns = ns ? ns : 1;
+      lane_note(op, ns);
     break;
   }
   default:
@@ -391,7 +402,7 @@ static bool drain_finished(SimDevice *dev, int worker) {
     Op *op = fifo, *n = op->qnext;
     op->d.release = NULL;
     if (op->timed)
-      op->lane_ns = op->ctx->ns ? op->ctx->ns : 1;
+      lane_note(op, op->ctx->ns);
     complete(dev, op, op->ctx ? op->ctx->worker : worker);
     fifo = n;
   }
@@ -431,9 +442,9 @@ static bool spinner_free(const SimDevice *dev) {
   return (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) > dev->rq_n;
 }
 
-/* Is a kernel of a lane apart from the host's (lane_of: its last kernel ran LANE_MIN_NS or more)
-   worth waking a sleeping worker for, when none spins? The wake costs the host a system call
-   (a few microseconds) and the worker some tens of microseconds before it starts, against the
+/* Is a kernel of a lane apart from the host's (lane_of: its last two timed kernels ran LANE_MIN_NS
+   or more) worth waking a sleeping worker for, when none spins? The wake costs the host a system
+   call (a few microseconds) and the worker some tens of microseconds before it starts, against the
    kernel's own time that the host would spend: it is, when no ready op waits for a worker already
    (the woken one takes that first). The host goes on with its own lane meanwhile; it does not take
    such a kernel back at the next submit (op_submit), only when it would wait. */
@@ -570,7 +581,8 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
   if (dev->cfg.sched == SIM_SCHED_THREADS && !sim_tls_ctx && !dev->cfg.no_inline)
     for (size_t i = 0; i < ndeps && ntook < TOOK_MAX; i++)
       if (deps[i] && atomic_load_explicit(&deps[i]->state, memory_order_relaxed) == OP_READY &&
-          !deps[i]->unbounded && !deps[i]->woke && (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) < dev->rq_n) {
+          !deps[i]->unbounded && !deps[i]->woke &&
+          (size_t)atomic_load_explicit(&dev->nspinning, memory_order_relaxed) < dev->rq_n) {
         /* handed to the pool and not taken yet, and more ready ops than spinning workers (they
            sleep, or are busy): the new op would only queue behind it, so the host runs it. The
            lock drops while it runs: a reference keeps deps[i] what it is until the new op has
@@ -593,9 +605,9 @@ SimStatus op_submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, size
    notes the host's count of kernels on its lane. *turns: whether its lane takes turns with the one
    the host keeps (the host kept a kernel of its own lane for itself since this lane's last
    kernel); then the kernel is timed (run_op, run_deferred: lane_ns). Returns whether it goes to a
-   spinning worker: it takes turns, and the lane's last timed kernel ran LANE_MIN_NS or more. Its
-   lane goes with it (the ops after it find it in flight and wait in the graph), while the host
-   runs its own lane: two chains of kernels on two threads. */
+   spinning worker: it takes turns, and the lane's last two timed kernels ran LANE_MIN_NS or more
+   (lane_note). Its lane goes with it (the ops after it find it in flight and wait in the graph),
+   while the host runs its own lane: two chains of kernels on two threads. */
 static bool lane_of(SimDevice *dev, Op *op, Op *const *deps, size_t ndeps, bool *turns) {
   op->lane = op->id;
   for (size_t i = 0; i < ndeps; i++) {
@@ -605,6 +617,7 @@ static bool lane_of(SimDevice *dev, Op *op, Op *const *deps, size_t ndeps, bool 
       op->lane = d->lane;
       op->lane_k = d->lane_k;
       op->lane_ns = d->lane_ns;
+      op->lane_last = d->lane_last;
       break;
     }
   }

@@ -150,7 +150,9 @@ struct SimOp {
   uint64_t lidx;       /* a late op in flight: its index among late ops (race.c), else 0 */
   uint64_t lane;       /* threads: the lane (the id of its first op) it continues (lane_of) */
   uint64_t lane_k;     /* threads: the host's kernel count at the lane's last kernel, 0: none yet */
-  uint64_t lane_ns;    /* threads: how long the body of the lane's last timed kernel ran, 0: none */
+  uint64_t lane_ns;    /* threads: how long the bodies of the lane's last two timed kernels ran (the
+                          shorter), 0: fewer than two yet */
+  uint64_t lane_last;  /* threads: how long the body of the lane's last timed kernel ran, 0: none */
   bool extended;       /* threads: a later op continues its lane */
   bool timed;          /* threads: a kernel whose body's time is noted in lane_ns */
   bool woke;           /* threads: queued for a worker woken for it (a lane of long kernels) */
