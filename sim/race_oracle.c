@@ -237,9 +237,10 @@ void race_oracle_access(SimDevice *dev, const Alloc *a, const Rec *n, const Op *
     if (hit)
       fprintf(stderr, "  the other: epoch %" PRIu32 "@%" PRIu32 " here\n", hit->chain, hit->seq);
     for (size_t i = 0; i < a->nrecs; i++)
-      fprintf(stderr, "  detector record [%zu, %zu) '%s' op %" PRIu64 " %" PRIu32 "@%" PRIu32 "%s\n",
-              a->recs[i].lo, a->recs[i].hi, LOC(a->recs[i].loc), a->recs[i].op,
-              a->recs[i].chain, a->recs[i].seq, a->recs[i].vc ? " (clock)" : "");
+      if (a->recs[i].ord)
+        fprintf(stderr, "  detector record [%zu, %zu) '%s' op %" PRIu64 " %" PRIu32 "@%" PRIu32 "%s\n",
+                a->recs[i].lo, a->recs[i].hi, LOC(a->recs[i].loc), a->recs[i].op,
+                a->recs[i].chain, a->recs[i].seq, a->recs[i].vc ? " (clock)" : "");
     for (size_t i = a->stale_lo; i < a->nstale; i++)
       fprintf(stderr, "  detector stale [%zu, %zu) '%s' op %" PRIu64 " %" PRIu32 "@%" PRIu32
               " gone %" PRIu64 "\n", a->stale[i].lo, a->stale[i].hi, LOC(a->stale[i].loc),

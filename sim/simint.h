@@ -54,9 +54,13 @@ typedef struct Chain {
 } Chain;
 
 /* One recorded access of bytes [lo, hi) of an allocation (offsets), at its op's epoch
-   (chain, seq). */
+   (chain, seq). A live record is a node of its allocation's interval treap (race.c). */
 typedef struct Rec {
   size_t lo, hi;
+  size_t maxhi;        /* treap: the largest hi in this node's subtree */
+  uint64_t ord;        /* treap: the order of recording (1, 2, ...), the key after lo; 0: a free slot */
+  uint32_t left, right;/* treap: children (slot + 1, 0: none); left links the free slots */
+  uint32_t prio;       /* treap: heap priority, a hash of ord */
   uint32_t chain, seq;
   Vc *vc;              /* the clock of the access (a reference), kept only while a late op that was
                           in flight when it was recorded still is (made); NULL otherwise */
@@ -83,8 +87,13 @@ struct Alloc {
   bool dead;           /* freed / unregistered / removed */
   bool released;       /* dead and its memory given back */
   int pins;            /* submitted, not completed memcpy/memset ops that use it */
-  Rec *recs;           /* access records (race.c) */
-  size_t nrecs, caprecs;
+  Rec *recs;           /* access records (race.c): slots of an interval treap by (lo, ord) */
+  size_t nrecs, caprecs;  /* slots in use or freed: [0, nrecs) */
+  uint32_t rec_root;   /* the treap's root (slot + 1, 0: empty) */
+  uint32_t rec_free;   /* freed slots, linked by left (slot + 1, 0: none) */
+  size_t nlive;        /* live records */
+  size_t sweep_at;     /* nlive at which every record is next checked against the host's clock */
+  uint64_t rec_ord;    /* the last ord given out */
   Rec *stale;          /* superseded records a late op in flight may still race with (race.c) */
   size_t stale_lo, nstale, capstale; /* live ones: [stale_lo, nstale) */
   Iv *init;            /* sorted disjoint written ranges (offsets); device and host-shared only */
@@ -282,6 +291,8 @@ struct SimDevice {
   uint64_t late_base, late_next; /* lidx of late[late_head]; last lidx given out */
   size_t nlate_live;         /* late ops in flight (non-NULL entries of the ring) */
   Vc *free_vcs;
+  struct RecHit *hits;       /* the records one access overlaps (access_at's scratch) */
+  size_t caphits;
   struct RaceOracle *oracle; /* GPUINTERP_RACE_ORACLE=1: the exact reference (race_oracle.c) */
 
   SimObsAccess *oacc;        /* the accesses of the op completing, for its SIM_OBS_END */
