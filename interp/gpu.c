@@ -8,8 +8,14 @@
  * token.
  *
  * Token lifetime: a token value may be copied to any slot (iter_args, yields, branch arguments),
- * so no single slot owns it. Every token a run makes is kept in the run's list and released when
- * the interpreter is destroyed; a token a synchronous op made and waited for is released at once.
+ * so no single slot owns it then. Where it is not copied, its slot does: when a function is
+ * compiled, a token result that only gpu ops read as a dependency (in its own block, or in the
+ * scf regions of that block's ops, which run before their op returns) is released right after
+ * the op of its block that uses it last (gpu_own_tokens), so a long program holds only the tokens
+ * it can still name and the device frees each op once it is done (a launch keeps a reference of
+ * its own, kernel.c, for the wait at the end of the run). Every other token a run makes
+ * is kept in the run's list and released when the interpreter is destroyed; a token a
+ * synchronous op made and waited for is released at once.
  *
  * Memrefs passed to these ops are descriptors; byte counts come from their sizes and element type
  * and must describe contiguous (identity-layout) memory. Kernels (kernel.c) run as one device op
@@ -104,6 +110,7 @@ typedef struct GOp {
   const char *label;                  /* the op as traces name it: "gpu.memcpy", "gpu.launch_func
                                          @kernels::@vadd" (be_trace_label) */
   ExecFn run;                         /* what labelled() runs */
+  bool owned;                         /* its token result is released at its last use */
 } GOp;
 
 static bool is_token(const Type *t) { return t->kind == TY_GPU_TOKEN; }
@@ -135,6 +142,119 @@ static void set_run(Ins *ins, ExecFn fn) {
   GOp *g = ins->aux;
   g->run = fn;
   ins->fn = labelled;
+}
+
+/* ---- token lifetime ------------------------------------------------------------------------- */
+
+/* The tokens whose last use an op is: run the op, then release them. */
+struct TokDrops {
+  ExecFn fn;        /* the op's own */
+  uint32_t n;
+  uint32_t slot[];  /* token slots */
+};
+
+static int x_then_release(Frame *fr, const Ins *ins) {
+  const struct TokDrops *t = ins->drops;
+  int r = t->fn(fr, ins);
+  for (uint32_t i = 0; i < t->n; i++) {
+    BeToken tok = fr->s[t->slot[i]].p;
+    fr->s[t->slot[i]].p = NULL;
+    if (tok && fr->in->be)
+      be_token_release(fr->in->be, tok);
+  }
+  return r;
+}
+
+/* Ops that read a token only to wait for it (as a dependency or in a host wait). */
+static const char *const token_readers[] = {"gpu.wait", "gpu.memcpy", "gpu.memset", "gpu.alloc", "gpu.dealloc",
+                                            "gpu.launch_func", "gpu.launch"};
+/* Ops whose regions run, if at all, before the op returns. */
+static const char *const inline_regions[] = {"scf.for", "scf.if", "scf.while", "scf.execute_region",
+                                             "scf.index_switch"};
+
+static bool named(const Op *op, const char *const *names, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (ir_str_eq(op->name, names[i]))
+      return true;
+  return false;
+}
+
+/* The op of b that is user or holds it, if user only reads the token and every op between holds
+   regions that run inline; else NULL. */
+static Op *holder_in(Block *b, Op *user) {
+  if (!named(user, token_readers, sizeof token_readers / sizeof *token_readers))
+    return NULL;
+  Op *o = user;
+  while (o->parent != b) {
+    o = ir_op_parent_op(o);
+    if (!o || !named(o, inline_regions, sizeof inline_regions / sizeof *inline_regions))
+      return NULL;
+  }
+  return o;
+}
+
+bool gpu_own_tokens(Comp *c, Block *b, Ins *ins, uint32_t n) {
+  uint32_t *last = NULL, *count = NULL;
+  uint32_t k = 0;
+  for (Op *o = b->first; o; o = o->next)
+    o->order = k++;
+  k = 0;
+  for (Op *o = b->first; o; o = o->next, k++) {
+    GOp *g = ins[k].fn == labelled ? ins[k].aux : NULL;
+    if (!g || !g->async)
+      continue;
+    uint32_t at = k;
+    bool ok = true;
+    for (Use *u = o->results[o->nresults - 1].uses; u && ok; u = u->next) {
+      Op *h = holder_in(b, u->user);
+      ok = h != NULL;
+      if (h && h->order > at)
+        at = h->order;
+    }
+    if (!ok)
+      continue;
+    if (!last) {
+      last = malloc(n * sizeof *last);
+      count = calloc(n, sizeof *count);
+      if (!last || !count) {
+        free(last);
+        free(count);
+        return false;
+      }
+    }
+    last[k] = at;
+    count[at]++;
+    g->owned = true;
+  }
+  if (!last)
+    return true;
+  struct TokDrops **d = calloc(n, sizeof *d);
+  if (!d) {
+    free(last);
+    free(count);
+    return false;
+  }
+  k = 0;
+  for (Op *o = b->first; o; o = o->next, k++) {
+    GOp *g = ins[k].fn == labelled ? ins[k].aux : NULL;
+    if (!g || !g->owned)
+      continue;
+    uint32_t at = last[k];
+    if (!d[at]) {
+      d[at] = ir_alloc(c->in->ctx, sizeof *d[at] + count[at] * sizeof d[at]->slot[0]);
+      d[at]->fn = ins[at].fn;
+    }
+    d[at]->slot[d[at]->n++] = o->results[o->nresults - 1].id;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (d[i]) {
+      ins[i].drops = d[i];
+      ins[i].fn = x_then_release;
+    }
+  free(d);
+  free(last);
+  free(count);
+  return true;
 }
 
 static bool no_device(Comp *c, Op *op) {
@@ -199,7 +319,8 @@ static const BeToken *deps_of(Frame *fr, const Ins *ins, uint32_t n, BeToken *bu
 static int finish(Frame *fr, const Ins *ins, const GOp *g, BeToken tok) {
   Interp *in = fr->in;
   if (g->async) {
-    gpu_keep_token(in, tok);
+    if (!g->owned)
+      gpu_keep_token(in, tok);
     fr->s[ins->out[ins->nout - 1]].p = tok;
     return EX_NEXT;
   }

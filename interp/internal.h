@@ -44,6 +44,7 @@ struct Ins {
     double f;
   } imm;
   void *aux;      /* per-op data: nested bodies, callee, constant words, ... */
+  const struct TokDrops *drops; /* gpu.c: tokens whose last use this is (fn releases them after) */
 };
 
 typedef struct Block1 {
@@ -207,6 +208,10 @@ static inline GpuState *interp_gpu(Interp *in) { return kernel_gpu(&in->host); }
  * in->errors (the host thread only). */
 void gpu_keep_token(Interp *in, BeToken t);
 void gpu_fold_errors(Interp *in);
+/* gpu.c: the n compiled ops of block b: a token result that only gpu ops read, in b or in the
+ * scf regions of b's ops, is released after the op of b that uses it last (gpu.c "token
+ * lifetime"); false: out of memory */
+bool gpu_own_tokens(Comp *c, Block *b, Ins *ins, uint32_t n);
 /* kernel_host.c: the host ops kernels run once per thread (KHost.ops) */
 extern const KHostOps interp_kernel_host_ops;
 /* gpu.c: waits for kernels still running and counts their errors (the end of a run); frees

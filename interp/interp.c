@@ -116,8 +116,12 @@ bool interp_compile_body(Comp *c, Region *r, Body *out) {
     blk->ins = ir_alloc(c->in->ctx, n * sizeof *blk->ins + 1);
     blk->n = n;
     uint32_t k = 0;
+    bool bok = true;
     for (Op *o = b->first; o; o = o->next)
-      ok = compile_op(c, o, &blk->ins[k++]) && ok;
+      bok = compile_op(c, o, &blk->ins[k++]) && bok;
+    ok = bok && ok;
+    if (bok && c->in->be && !gpu_own_tokens(c, b, blk->ins, n))
+      ok = false;
   }
   /* compile functions may renumber nested blocks: restore this region's indices */
   nb = 0;

@@ -99,7 +99,7 @@ typedef struct Launch {
   uint32_t grid[3], block[3];
   size_t smem, nblocks, nruns;
   _Atomic size_t next_block; /* the first block no run has taken yet (blocks_take) */
-  BeToken tok;
+  BeToken tok;      /* a reference of its own (released when the launch is forgotten) */
   atomic_int failed, done;
   const char *loc;  /* the launch op's, and its number in the run: for InterpOptions.device_print */
   uint64_t seq;
@@ -2072,6 +2072,8 @@ int kernel_launch(KHost *in, Op *site, Kernel *k, const int64_t grid[3], const i
       Launch *old = *pp;
       if (atomic_load(&old->done)) {
         *pp = old->next;
+        if (old->tok)
+          be_token_release(in->be, old->tok);
         free(old->inputs);
         free(old->told);
         free(old);
@@ -2100,6 +2102,8 @@ int kernel_launch(KHost *in, Op *site, Kernel *k, const int64_t grid[3], const i
     atomic_store(&L->done, 1);
     return launch_error(in, site, loc, "the device could not take the launch");
   }
+  be_token_retain(in->be, L->tok); /* the launch's own: kernel_wait_all may wait for it after the
+                                      program released its token */
   *tok = L->tok;
   return EX_NEXT;
 }
@@ -2130,6 +2134,8 @@ void kernel_free_all(KHost *in) {
   kernel_wait_all(in);
   for (Launch *L = gs->launches, *next; L; L = next) {
     next = L->next;
+    if (in->be && L->tok)
+      be_token_release(in->be, L->tok);
     free(L->inputs);
     free(L->told);
     free(L);
