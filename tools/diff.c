@@ -1014,8 +1014,9 @@ typedef struct Node {
   uint32_t host_at;    /* ops: the host segment that submitted it */
   uint32_t first_edge; /* index + 1 into edges */
   uint32_t chain, idx; /* idx from 1 */
-  size_t vco;          /* its clock: pool[vco .. vco + nvc) */
+  size_t vco;          /* its clock: pool[vco .. vco + nvc) (dense) or nvc pairs from vco (sparse) */
   uint32_t nvc;
+  bool sparse;         /* its clock is (chain, idx) pairs by chain, its nonzero entries only */
 } Node;
 
 typedef struct Graph {
@@ -1087,6 +1088,11 @@ static void add_accesses(Graph *G, uint32_t node, const TraceAccess *a, size_t n
     PUSH(G->bufacc[b], G->nbufacc[b], G->capbufacc[b],
          ((Acc){node, a[i].offset, a[i].size, (a[i].mode & TRACE_WRITE) != 0, (a[i].mode & TRACE_ATOMIC) != 0}));
   }
+}
+
+static int by_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
 }
 
 static int by_node(const void *a, const void *b) {
@@ -1178,46 +1184,102 @@ static void graph_build(Graph *G, TraceRecorder *rec, SiteTab *S) {
    * else starts a chain. Chains are so reused as soon as what ends them is ordered before the
    * next node, and their number follows the width of the graph, not its length. */
   size_t at = 0, cap = 0;
+  uint32_t *dense = NULL, *touched = NULL; /* the clock being built: dense over all chains, zero
+                                              but at the chains in touched[0 .. nt) */
+  size_t capdense = 0;
   for (uint32_t v = 0; v < G->n; v++) {
     Node *nd = &G->v[v];
     uint32_t nc = (uint32_t)G->nchains;
-    if (at + nc + 1 > cap) {
+    if (nc + 1 > capdense) {
+      size_t old = capdense;
+      capdense = capdense ? 2 * capdense : 64;
+      while (capdense < nc + 1)
+        capdense *= 2;
+      dense = xrealloc(dense, capdense * sizeof *dense);
+      memset(dense + old, 0, (capdense - old) * sizeof *dense);
+      touched = xrealloc(touched, capdense * sizeof *touched);
+    }
+    size_t nt = 0;
+    uint32_t chain = UINT32_MAX;
+#define JOIN_ENTRY(c, x)                                                                           \
+  do {                                                                                             \
+    uint32_t c_ = (c), x_ = (x);                                                                   \
+    if (!dense[c_])                                                                                \
+      touched[nt++] = c_;                                                                          \
+    if (x_ > dense[c_])                                                                            \
+      dense[c_] = x_;                                                                              \
+  } while (0)
+    for (uint32_t e = nd->first_edge; e; e = G->e[e - 1].next) {
+      const Node *p = &G->v[G->e[e - 1].from];
+      const uint32_t *pv = G->pool + p->vco;
+      if (p->sparse) {
+        for (uint32_t i = 0; i < p->nvc; i++)
+          JOIN_ENTRY(pv[2 * i], pv[2 * i + 1]);
+      } else {
+        for (uint32_t c = 0; c < p->nvc; c++)
+          if (pv[c])
+            JOIN_ENTRY(c, pv[c]);
+      }
+      if (chain == UINT32_MAX && G->chain_tail[p->chain] == G->e[e - 1].from && p->host == nd->host)
+        chain = p->chain;
+    }
+    /* else the lowest chain whose last node the clock covers: only a nonzero entry can */
+    if (chain == UINT32_MAX) {
+      uint32_t best = UINT32_MAX;
+      for (size_t i = 0; i < nt; i++) {
+        uint32_t c = touched[i];
+        const Node *t = &G->v[G->chain_tail[c]];
+        if (c < best && t->host == nd->host && dense[c] == t->idx)
+          best = c;
+      }
+      chain = best;
+    }
+    uint32_t idx;
+    if (chain == UINT32_MAX) {
+      PUSH(G->chain_tail, G->nchains, G->capchains, v);
+      chain = nc++;
+      idx = 1;
+    } else {
+      idx = G->v[G->chain_tail[chain]].idx + 1;
+      G->chain_tail[chain] = v;
+    }
+    if (!dense[chain])
+      touched[nt++] = chain;
+    dense[chain] = idx;
+#undef JOIN_ENTRY
+    nd->idx = idx;
+    nd->chain = chain;
+    /* a clock of few entries among many chains (a wide graph) is kept as pairs, so clocks cost
+       their nonzero entries, not nodes x width; else dense, one word per chain */
+    nd->sparse = 2 * nt < nc;
+    size_t words = nd->sparse ? 2 * nt : nc;
+    if (at + words > cap) {
       cap = cap ? 2 * cap : 1024;
-      while (at + nc + 1 > cap)
+      while (at + words > cap)
         cap *= 2;
       G->pool = xrealloc(G->pool, cap * sizeof *G->pool);
     }
     uint32_t *vc = G->pool + at;
-    memset(vc, 0, (nc + 1) * sizeof *vc);
-    uint32_t chain = UINT32_MAX;
-    for (uint32_t e = nd->first_edge; e; e = G->e[e - 1].next) {
-      const Node *p = &G->v[G->e[e - 1].from];
-      const uint32_t *pv = G->pool + p->vco;
-      for (uint32_t c = 0; c < p->nvc; c++)
-        if (pv[c] > vc[c])
-          vc[c] = pv[c];
-      if (chain == UINT32_MAX && G->chain_tail[p->chain] == G->e[e - 1].from && p->host == nd->host)
-        chain = p->chain;
-    }
-    for (uint32_t c = 0; chain == UINT32_MAX && c < nc; c++) {
-      const Node *t = &G->v[G->chain_tail[c]];
-      if (t->host == nd->host && vc[c] == t->idx)
-        chain = c;
-    }
-    if (chain == UINT32_MAX) {
-      PUSH(G->chain_tail, G->nchains, G->capchains, v);
-      chain = nc++;
-      nd->idx = 1;
+    if (nd->sparse) {
+      qsort(touched, nt, sizeof *touched, by_u32);
+      for (size_t i = 0; i < nt; i++) {
+        vc[2 * i] = touched[i];
+        vc[2 * i + 1] = dense[touched[i]];
+      }
+      nd->nvc = (uint32_t)nt;
     } else {
-      nd->idx = G->v[G->chain_tail[chain]].idx + 1;
-      G->chain_tail[chain] = v;
+      memset(vc, 0, nc * sizeof *vc);
+      for (size_t i = 0; i < nt; i++)
+        vc[touched[i]] = dense[touched[i]];
+      nd->nvc = nc;
     }
-    nd->chain = chain;
-    nd->nvc = nc;
+    for (size_t i = 0; i < nt; i++)
+      dense[touched[i]] = 0;
     nd->vco = at;
-    vc[chain] = nd->idx;
-    at += nc;
+    at += words;
   }
+  free(dense);
+  free(touched);
   for (size_t b = 0; b < G->nbuffers; b++) { /* in node order most often already (serial runs) */
     size_t i = 1;
     while (i < G->nbufacc[b] && G->bufacc[b][i - 1].node <= G->bufacc[b][i].node)
@@ -1244,15 +1306,26 @@ static void graph_free(Graph *G) {
 /* Node v's clock entry for chain c. */
 static uint32_t clock_at(const Graph *G, uint32_t v, uint32_t c) {
   const Node *y = &G->v[v];
-  return c < y->nvc ? G->pool[y->vco + c] : 0;
+  const uint32_t *vc = G->pool + y->vco;
+  if (!y->sparse)
+    return c < y->nvc ? vc[c] : 0;
+  uint32_t lo = 0, hi = y->nvc; /* pairs by chain */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (vc[2 * mid] < c)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < y->nvc && vc[2 * lo] == c ? vc[2 * lo + 1] : 0;
 }
 
 /* a happens before b (strictly) */
 static bool before(const Graph *G, uint32_t a, uint32_t b) {
   if (a == b)
     return false;
-  const Node *x = &G->v[a], *y = &G->v[b];
-  return x->chain < y->nvc && G->pool[y->vco + x->chain] >= x->idx;
+  const Node *x = &G->v[a];
+  return clock_at(G, b, x->chain) >= x->idx;
 }
 
 static const char *call_of(const char *loc) {
@@ -1538,6 +1611,45 @@ static void lost_ordering(Checker *C, Graph *H, Graph *L) {
   free(F.freed);
   free(F.walk);
   free(F.stack);
+}
+
+/* GPUINTERP_DIFF_ORACLE: every node's clock, sparse or dense, against a dense one built again
+ * from the chains the nodes were given (the join of the predecessors' clocks, the node's own
+ * entry on its chain), entry by entry; so the compact clocks answer as the nodes x width ones
+ * did. Skipped (with a note under =stats) past 2^26 entries. */
+static void clocks_oracle(const Checker *C, const Graph *G, const char *form) {
+  size_t nc = G->nchains;
+  if (!G->n || (uint64_t)G->n * nc > ((uint64_t)1 << 26)) {
+    if (C->oracle_stats && G->n)
+      fprintf(stderr, "gpuinterp: diff oracle: the %s form's clocks are not checked (%zu nodes x %zu chains)\n",
+              form, G->n, nc);
+    return;
+  }
+  uint32_t *full = xrealloc(NULL, G->n * nc * sizeof *full);
+  memset(full, 0, G->n * nc * sizeof *full);
+  size_t sparse = 0;
+  for (uint32_t v = 0; v < G->n; v++) {
+    uint32_t *vc = full + (size_t)v * nc;
+    for (uint32_t e = G->v[v].first_edge; e; e = G->e[e - 1].next) {
+      const uint32_t *pv = full + (size_t)G->e[e - 1].from * nc;
+      for (size_t c = 0; c < nc; c++)
+        if (pv[c] > vc[c])
+          vc[c] = pv[c];
+    }
+    vc[G->v[v].chain] = G->v[v].idx;
+    sparse += G->v[v].sparse;
+    for (uint32_t c = 0; c < nc; c++)
+      if (clock_at(G, v, c) != vc[c]) {
+        fprintf(stderr, "gpuinterp: diff oracle: the %s form's node %u has %u for chain %u in its %s clock, "
+                "the dense reference %u\n", form, v, clock_at(G, v, c), c, G->v[v].sparse ? "sparse" : "dense",
+                vc[c]);
+        abort();
+      }
+  }
+  free(full);
+  if (C->oracle_stats)
+    fprintf(stderr, "gpuinterp: diff oracle: the %s form's clocks agree (%zu nodes, %zu chains, %zu sparse)\n",
+            form, G->n, nc, sparse);
 }
 
 /* GPUINTERP_DIFF_ORACLE=1: every pair of conflicting accesses compared, the textbook check
@@ -1847,8 +1959,11 @@ int diff_run(const DiffOptions *o) {
         graph_build(&H, hs.rec, &C.sites);
         graph_build(&L, ls.rec, &C.sites);
         lost_ordering(&C, &H, &L);
-        if (C.oracle)
+        if (C.oracle) {
+          clocks_oracle(&C, &H, "reference");
+          clocks_oracle(&C, &L, "lowered");
           lost_ordering_oracle(&C, &H, &L);
+        }
         lost_concurrency(&C, &H, &L);
         graph_free(&H);
         graph_free(&L);

@@ -4,7 +4,7 @@
     diff-oracle.py --gpuinterp BIN --dir DIR
 
 Writes programs into DIR: bench/gen_dag.py random async DAGs (40 to 400 ops, several seeds),
-bench/gen_order.py's strided, reads and syncs programs at small sizes, and tests/gen/genprog.py
+bench/gen_order.py's strided, reads, syncs and wide programs at small sizes, and tests/gen/genprog.py
 programs; takes tests/lit/diff's strided, reads and kernel-ordering programs (kernels with many
 ranges, atomics) and tests/mutants/corpus; and runs `gpuinterp --diff --seeds=0` on each, as lowered and with one
 mgpuStreamWaitEvent left out (--lower-mutate=drop-wait:K at a few K), under
@@ -38,7 +38,7 @@ def main():
 
     for seed in range(1, 9):
         gen("dag%d" % seed, [os.path.join(ROOT, "bench", "gen_dag.py"), str(40 * seed + 7 * (seed % 3)), str(seed)])
-    for kind, size in (("strided", 6), ("reads", 70), ("syncs", 12)):
+    for kind, size in (("strided", 6), ("reads", 70), ("syncs", 12), ("wide", 160)):
         gen(kind, [os.path.join(ROOT, "bench", "gen_order.py"), kind, str(size)])
     for seed in range(1, 13):
         gen("genprog%d" % seed, [os.path.join(ROOT, "tests", "gen", "genprog.py"), str(seed)])
