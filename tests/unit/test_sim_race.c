@@ -608,10 +608,12 @@ static void test_race_event_query_complete_orders_host(void **state) {
    ordering (streams, events, tokens, host waits and syncs) with the cases that make the detector
    keep or drop state: kernels and host callbacks that record their accesses late, gates that
    keep such ops in flight while copies are checked at submit, partial and covering ranges,
-   frees that wait for an op, and enough forks that chains are reused. */
+   frees that wait for an op, and enough forks that chains are reused; and strided kernels, each
+   touching up to 32 separate ranges of a buffer, so that an allocation holds many records at
+   once (race.c's interval treap, and its sweep against the host's clock). */
 
 typedef struct Kacc { char *p; size_t n; bool write; } Kacc;
-typedef struct Kjob { Kacc acc[3]; int nacc; long nap_us; } Kjob;
+typedef struct Kjob { Kacc acc[32]; int nacc; long nap_us; } Kjob;
 
 static void kjob_run(SimCtx *ctx, void *user) {
   Kjob *k = user;
@@ -711,10 +713,19 @@ static void prog_step(Prog *g) {
   } else if (what < 48) {  /* a kernel or host callback: its accesses are recorded late */
     Kjob *k = calloc(1, sizeof *k);
     assert_non_null(k);
-    k->nacc = 1 + (int)rnd(&g->r, 3);
-    for (int i = 0; i < k->nacc; i++) {
-      prog_range(g, &k->acc[i].p, &k->acc[i].n);
-      k->acc[i].write = rnd(&g->r, 2);
+    if (rnd(&g->r, 3) == 0) {  /* strided: every stride bytes from off, len of them */
+      char *b = g->buf[rnd(&g->r, NBUF)];
+      size_t stride = 2 + rnd(&g->r, 7), off = rnd(&g->r, (unsigned)stride);
+      size_t len = 1 + rnd(&g->r, (unsigned)(stride - 1));
+      bool write = rnd(&g->r, 3) == 0;
+      for (size_t lo = off; lo + len <= BUFSZ && k->nacc < 32; lo += stride)
+        k->acc[k->nacc++] = (Kacc){b + lo, len, write};
+    } else {
+      k->nacc = 1 + (int)rnd(&g->r, 3);
+      for (int i = 0; i < k->nacc; i++) {
+        prog_range(g, &k->acc[i].p, &k->acc[i].n);
+        k->acc[i].write = rnd(&g->r, 2);
+      }
     }
     if (g->sched == SIM_SCHED_THREADS && rnd(&g->r, 8) == 0)
       k->nap_us = 50 + rnd(&g->r, 300);
