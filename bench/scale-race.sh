@@ -16,11 +16,21 @@
 # and the ratios against the targets: race checking at most 1.5x the time of --no-race-check at
 # the largest size, time per op within 1.3x across sizes, peak RSS at most 2x the unchecked
 # run's. CPU time, not wall time: the machine may be shared, and the load average is printed.
+# GEN=strided runs bench/gen_order.py strided instead: KERNELS (default 200) kernels over a
+# buffer of 32, 128 and 512 rows (SIZES), each kernel recording 2 x rows separate ranges; the
+# figures are then per range recorded (2 x rows x KERNELS), which stays flat only if an access
+# costs no more as the ranges an allocation holds grow.
 # Needs build/gpuinterp (ninja; BIN=PATH times another build) and python3.
 set -eu
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
-SIZES=${SIZES:-"1000 10000 100000"}
+GEN=${GEN:-dag}
+KERNELS=${KERNELS:-200}
+case $GEN in
+  dag) SIZES=${SIZES:-"1000 10000 100000"} ;;
+  strided) SIZES=${SIZES:-"32 128 512"} ;;
+  *) echo "bench/scale-race.sh: GEN=$GEN is neither dag nor strided" >&2; exit 2 ;;
+esac
 INSNS=${INSNS:-1}
 BIN=${BIN:-build/gpuinterp}
 [ -x "$BIN" ] || { echo "bench/scale-race.sh: $BIN is missing (ninja builds it)" >&2; exit 1; }
@@ -28,7 +38,15 @@ BIN=${BIN:-build/gpuinterp}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 for n in 0 $SIZES; do
-  python3 bench/gen_dag.py "$n" -o "$dir/dag$n.mlir"
+  if [ "$GEN" = strided ]; then
+    if [ "$n" = 0 ]; then
+      python3 bench/gen_order.py strided 0 -o "$dir/dag$n.mlir"
+    else
+      python3 bench/gen_order.py strided "$KERNELS" --rows "$n" -o "$dir/dag$n.mlir"
+    fi
+  else
+    python3 bench/gen_dag.py "$n" -o "$dir/dag$n.mlir"
+  fi
   # every program must run clean, with the check on, before it is timed
   "$BIN" --sched=serial "$dir/dag$n.mlir" > /dev/null
 done
@@ -40,7 +58,7 @@ if [ "$INSNS" != 0 ]; then
     INSN_TOOL=perf
   fi
 fi
-export BIN RUNS SIZES INSN_TOOL dir
+export BIN RUNS SIZES INSN_TOOL dir GEN KERNELS
 exec python3 - <<'EOF'
 import sys
 sys.path.insert(0, "bench")
@@ -49,6 +67,9 @@ import os, re, statistics, subprocess
 
 BIN, RUNS, DIR, TOOL = os.environ["BIN"], int(os.environ["RUNS"]), os.environ["dir"], os.environ["INSN_TOOL"]
 SIZES = [int(s) for s in os.environ["SIZES"].split()]
+GEN, KERNELS = os.environ["GEN"], int(os.environ["KERNELS"])
+# what a figure is per: an op, or (strided) a range recorded
+UNITS = {n: 2 * n * KERNELS if GEN == "strided" else n for n in SIZES}
 SCHEDS = ["serial", "threads"]
 CHECKS = [("on", []), ("off", ["--no-race-check"])]
 
@@ -75,7 +96,11 @@ def insns(c):
     return None
 
 
-print("bench/scale-race.sh: random async DAGs (bench/gen_dag.py), median of %d runs, CPU time" % RUNS)
+if GEN == "strided":
+    print("bench/scale-race.sh: %d strided kernels of 2 x rows ranges (bench/gen_order.py strided --rows), "
+          "per range, median of %d runs, CPU time" % (KERNELS, RUNS))
+else:
+    print("bench/scale-race.sh: random async DAGs (bench/gen_dag.py), median of %d runs, CPU time" % RUNS)
 print("  load average at start: %s (the machine may be shared: CPU time, not wall time)"
       % open("/proc/loadavg").read().split()[:3])
 res = {}
@@ -95,13 +120,15 @@ for n in [0] + SIZES:
             d = statistics.median(x[2] for x in samples[k])
             res[n, s, k] = [t, m, insns(cmd(n, s, f)) if s == "serial" else None, d]
 
-print("  %7s  %-8s %-6s %10s %11s %10s" % ("ops", "sched", "check", "time/op", "insn/op", "peak RSS"))
+print("  %7s  %-8s %-6s %10s %11s %10s" % ("rows" if GEN == "strided" else "ops", "sched", "check",
+                                          "time/op", "insn/op", "peak RSS"))
 for n in SIZES:
     for s in SCHEDS:
         for k, _ in CHECKS:
             t, m, i, d = res[n, s, k]
             i0 = res[0, s, k][2]
-            res[n, s, k][3:] = [d / n * 1e6, (i - i0) / n if i is not None else None]
+            u = UNITS[n]
+            res[n, s, k][3:] = [d / u * 1e6, (i - i0) / u if i is not None else None]
             ins = "%11.0f" % res[n, s, k][4] if i is not None else "%11s" % "n/a"
             print("  %7d  %-8s %-6s %8.2f us %s %7.1f MB" % (n, s, k, res[n, s, k][3], ins, m / 1024))
 print("  instructions: %s" % {"callgrind": "valgrind --tool=callgrind, one run",
@@ -112,8 +139,8 @@ print("targets (race checking on):")
 for s in SCHEDS:
     on, off = res[big, s, "on"], res[big, s, "off"]
     per = [res[n, s, "on"][3] for n in SIZES]
-    line = ("  %-8s overhead at %d ops %.2fx (<= 1.5x), time/op max/min over sizes %.2fx (<= 1.3x), "
-            "peak RSS %.2fx of unchecked (<= 2x)"
+    line = (("  %-8s overhead at %d " + ("rows" if GEN == "strided" else "ops") +
+             " %.2fx (<= 1.5x), time/op max/min over sizes %.2fx (<= 1.3x), peak RSS %.2fx of unchecked (<= 2x)")
             % (s, big, on[0] / off[0], max(per) / min(per), on[1] / off[1]))
     if on[4] is not None:
         ins = [res[n, s, "on"][4] for n in SIZES]
