@@ -825,6 +825,15 @@ BeStatus be_token_launch(Backend *be, BeFunction f, const BeLaunch *launch, cons
     return token_done(be, "token_launch", loc, t0, &d, deps, ndeps, tok, st);
 }
 
+BeStatus be_device_arch(Backend *be, char *buf, size_t cap, const char *loc)
+{
+    if (cap)
+        buf[0] = '\0';
+    if (!be->ops->device_arch || cap < 2)
+        return BE_ERR_UNSUPPORTED;
+    return be->ops->device_arch(be->self, buf, cap, loc);
+}
+
 bool be_runs_host_kernels(const Backend *be)
 {
     return strcmp(be->ops->name, "sim") == 0;

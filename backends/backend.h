@@ -130,6 +130,8 @@ typedef struct BeOps {
     uint64_t (*buffer_id)(void *self, const void *ptr, uint64_t *offset);
     BeStatus (*device_set)(void *self, int device, const char *loc);
     BeStatus (*device_sync)(void *self, const char *loc);
+    /* The current device's architecture name (device_arch below); may be NULL. */
+    BeStatus (*device_arch)(void *self, char *buf, size_t cap, const char *loc);
     BeStatus (*stream_create)(void *self, BeStream *out, const char *loc);
     BeStatus (*stream_destroy)(void *self, BeStream s, const char *loc);
     BeStatus (*stream_sync)(void *self, BeStream s, const char *loc);
@@ -244,6 +246,11 @@ void be_quiet_leaks(Backend *be);
 
 BeStatus be_device_set(Backend *be, int device, const char *loc);
 BeStatus be_device_sync(Backend *be, const char *loc);
+/* The current device's architecture as its driver names it: HIP's gcnArchName
+ * ("gfx90a:sramecc+:xnack-"), what a code object for it is compiled for. BE_ERR_UNSUPPORTED
+ * (reporting nothing) where the backend has no such name (sim, cuda); a failed driver call is
+ * reported at loc. */
+BeStatus be_device_arch(Backend *be, char *buf, size_t cap, const char *loc);
 BeStatus be_stream_create(Backend *be, BeStream *out, const char *loc);
 BeStatus be_stream_destroy(Backend *be, BeStream s, const char *loc);
 BeStatus be_stream_sync(Backend *be, BeStream s, const char *loc);
@@ -312,6 +319,36 @@ const char *be_blob_kind_name(BeBlobKind k);
 #define BE_BLOB_USE_PTX                                                                          \
     "compile with -gpu-lower-to-nvvm-pipeline=\"cubin-format=isa\" (or gpu-module-to-binary "  \
     "format=isa) to get PTX"
+
+/* What an AMD code object (BE_BLOB_HSACO) says of its kernels (backends/hsaco.c): its chip, each
+ * kernel of its metadata note (amdhsa.kernels) with its arguments, the kernel descriptors it
+ * defines (`NAME.kd`) and the symbols it leaves undefined. */
+typedef struct BeHsacoArg {
+    uint32_t offset, size;
+    bool hidden;  /* a hidden_* argument: the runtime fills it, a launch does not pass it */
+    bool pointer; /* global_buffer (or dynamic_shared_pointer) */
+} BeHsacoArg;
+typedef struct BeHsacoKernel {
+    char name[128], symbol[136];
+    uint32_t max_flat; /* .max_flat_workgroup_size; 0 when not given */
+    uint32_t nargs;
+    BeHsacoArg *args;
+} BeHsacoKernel;
+typedef struct BeHsaco {
+    char target[96]; /* amdhsa.target: "amdgcn-amd-amdhsa--gfx90a" */
+    BeHsacoKernel *kernels;
+    uint32_t nkernels;
+    char **kds, **undefined;
+    uint32_t nkds, nundefined;
+} BeHsaco;
+/* The code object of size bytes at data, or NULL with err saying what it is not. */
+BeHsaco *be_hsaco_read(const void *data, size_t size, char *err, size_t errlen);
+const BeHsacoKernel *be_hsaco_kernel(const BeHsaco *h, const char *name); /* NULL: no such kernel */
+bool be_hsaco_has_kd(const BeHsaco *h, const char *name);                  /* defines `name.kd` */
+void be_hsaco_free(BeHsaco *h);
+/* The bytes an AMDGPU ELF file's headers say it spans (0 when data is no such ELF): what a runtime
+ * given no size (hipModuleLoadData) reads. */
+size_t be_hsaco_extent(const void *data);
 
 /* Loads a device binary (cubin, PTX, HSACO). The sim cannot run those: it reports what the binary
  * is (be_blob_kind; for SASS, that only PTX can ever run) and returns BE_ERR_UNSUPPORTED, yet

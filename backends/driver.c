@@ -639,6 +639,16 @@ static BeStatus device_sync(void *self, const char *loc)
     return CALL0((Drv *)self, loc, sync);
 }
 
+static BeStatus device_arch(void *self, char *buf, size_t cap, const char *loc)
+{
+    Drv *c = self;
+    if (!c->api->device_arch.fn)
+        return BE_ERR_UNSUPPORTED;
+    BeStatus st = CALL(c, loc, device_arch, buf, cap, c->device);
+    buf[cap - 1] = '\0';
+    return st;
+}
+
 /* ---- streams and events ---- */
 
 static BeStatus stream_create(void *self, BeStream *out, const char *loc)
@@ -1491,6 +1501,7 @@ static const BeOps ops = {
     .buffer_id = buffer_id,
     .device_set = device_set,
     .device_sync = device_sync,
+    .device_arch = device_arch,
     .stream_create = stream_create,
     .stream_destroy = stream_destroy,
     .stream_sync = stream_sync,

@@ -58,6 +58,9 @@ typedef struct BeDriverApi {
     BE_DRV_OP(device_get, (void *drv, int *device, int ordinal));
     BE_DRV_OP(device_name, (void *drv, char *name, int len, int device));
     BE_DRV_OP(device_uva, (void *drv, int *value, int device)); /* unified addressing attribute */
+    /* The device's architecture as the driver names it ("gfx90a:sramecc+:xnack-"), NUL-terminated
+     * in arch; fn may be NULL (the driver has no such name to give: cuda). */
+    BE_DRV_OP(device_arch, (void *drv, char *arch, size_t cap, int device));
     /* Makes device (ordinal) current for the calls that follow; held: it was current before.
      * On failure *call names the function that failed. */
     BeDrvResult (*device_activate)(void *drv, int device, int ordinal, bool held, const char **call);

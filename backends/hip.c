@@ -15,6 +15,7 @@
  *   memcpy         hipMemcpyAsync(hipMemcpyDefault)          memset  hipMemsetD8/D16/D32Async
  *   host_register  hipHostRegister(0)                         launch  hipModuleLaunchKernel
  *   device         hipSetDevice; the device's own synchronization is hipDeviceSynchronize
+ *   device_arch    hipGetDeviceProperties' gcnArchName: the chip offload.c compiles gpu.modules for
  *
  * Modules are AMD code objects (HSACO) or offload bundles: PTX and NVIDIA binaries are refused by
  * name before HIP sees them. Errors are named by hipGetErrorName, which answers "hipErrorUnknown"
@@ -31,6 +32,7 @@ typedef struct Fns {
 #define FIELD(ret, name, params) hip_##name##_fn name;
     HIP_FUNCTIONS(FIELD)
 #undef FIELD
+    hip_hipGetDeviceProperties_fn hipGetDeviceProperties;
 } Fns;
 
 #define F(drv) ((const Fns *)(drv))
@@ -67,6 +69,19 @@ static BeDrvResult device_name(void *drv, char *name, int len, int device)
 static BeDrvResult device_uva(void *drv, int *value, int device)
 {
     return F(drv)->hipDeviceGetAttribute(value, HIP_FLAG_ATTR_UVA, device);
+}
+
+/* gcnArchName of the device's properties (hip_api.h says which layout). */
+static BeDrvResult device_arch(void *drv, char *arch, size_t cap, int device)
+{
+    unsigned char *prop = calloc(1, HIP_PROP_BYTES);
+    if (!prop)
+        return HIP_RES_OUT_OF_MEMORY;
+    BeDrvResult r = F(drv)->hipGetDeviceProperties(prop, device);
+    if (r == 0)
+        snprintf(arch, cap, "%.*s", (int)HIP_PROP_ARCH_BYTES, (const char *)prop + HIP_PROP_ARCH_OFFSET);
+    free(prop);
+    return r;
 }
 
 /* HIP has no contexts to hold: the device is made current for this thread. */
@@ -231,6 +246,7 @@ static const BeDriverApi api = {
     OP(device_get, hipDeviceGet),
     OP(device_name, hipDeviceGetName),
     OP(device_uva, hipDeviceGetAttribute),
+    OP(device_arch, hipGetDeviceProperties),
     .device_activate = device_activate,
     OP(sync, hipDeviceSynchronize),
     OP(stream_create, hipStreamCreateWithFlags),
@@ -267,6 +283,7 @@ static bool resolve(void *drv, void *lib, const char *path, char *err, size_t er
     if (!(f->name = (hip_##name##_fn)be_driver_sym(&api, lib, path, #name, err, errlen)))         \
         return false;
     HIP_FUNCTIONS(RESOLVE)
+    RESOLVE(HipError, hipGetDeviceProperties, ())
 #undef RESOLVE
     return true;
 }

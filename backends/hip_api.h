@@ -94,6 +94,15 @@ enum {
                                         unsigned int blockZ, unsigned int smem, HipStream stream, \
                                         void **params, void **extra))
 
+/* hipGetDeviceProperties, apart from the table because its argument is a struct the project does
+ * not declare: the exported name fills the layout HIP had before ROCm 6 (hipDeviceProp_t of ROCm
+ * 5, hipDeviceProp_tR0000 of ROCm 6, whose own headers map the name to hipGetDevicePropertiesR0600),
+ * of which the backend reads only gcnArchName, HIP_PROP_ARCH_BYTES bytes at HIP_PROP_ARCH_OFFSET,
+ * into a buffer of HIP_PROP_BYTES, larger than any version of the struct. hip_check.c proves the
+ * offset and the bound against the header. */
+enum { HIP_PROP_BYTES = 4096, HIP_PROP_ARCH_OFFSET = 396, HIP_PROP_ARCH_BYTES = 256 };
+typedef HipError (*hip_hipGetDeviceProperties_fn)(void *prop, int device);
+
 /* One function-pointer type per entry: hip_hipMalloc_fn, ... */
 #define HIP_FN_TYPE(ret, name, params) typedef ret (*hip_##name##_fn) params;
 HIP_FUNCTIONS(HIP_FN_TYPE)

@@ -47,6 +47,21 @@ _Static_assert(EQ(HIP_FLAG_ATTR_UVA, hipDeviceAttributeUnifiedAddressing) &&
                "flag values");
 #undef EQ
 
+/* hipGetDeviceProperties (outside the table): the exported name takes the layout of before ROCm 6,
+ * whose gcnArchName hip.c reads at its offset. */
+#if HIP_VERSION_MAJOR >= 6
+typedef hipDeviceProp_tR0000 HipPropLayout;
+#else
+typedef hipDeviceProp_t HipPropLayout;
+_Static_assert(__builtin_types_compatible_p(__typeof__(&hipGetDeviceProperties),
+                                            HipError (*)(hipDeviceProp_t *, int)),
+               "hipGetDeviceProperties differs from the prototype in hip_runtime_api.h");
+#endif
+_Static_assert(__builtin_offsetof(HipPropLayout, gcnArchName) == HIP_PROP_ARCH_OFFSET &&
+               sizeof(((HipPropLayout *)0)->gcnArchName) == HIP_PROP_ARCH_BYTES &&
+               sizeof(HipPropLayout) <= HIP_PROP_BYTES,
+               "gcnArchName of hipDeviceProp_t is not where backends/hip_api.h says");
+
 #ifdef HIP_CHECK_BROKEN
 typedef HipError (*broken_fn)(HipDevPtr dst, unsigned int value, size_t count, HipStream stream);
 _Static_assert(__builtin_types_compatible_p(__typeof__(&hipMemsetD32Async), broken_fn),

@@ -1,6 +1,7 @@
 /* fakedrv.c — the device model the fake drivers share (fakedrv.h): objects, memory, checks,
  * failure injection and the call log. */
 #include "tests/fakes/fakedrv.h"
+#include "backends/backend.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -449,19 +450,49 @@ static FakeResult module_load(void **module, const void *image, const char *acce
         return E_IMAGE; /* not a binary this driver loads, nor PTX text */
     void *run = NULL;
     char call[64];
+    BeHsaco *co = NULL;
+    size_t extent = strcmp(kind, "elf") == 0 ? be_hsaco_extent(image) : 0;
+    if (extent) { /* an AMDGPU ELF: the runtime reads its symbols and metadata */
+        char why[256];
+        if (!(co = be_hsaco_read(image, extent, why, sizeof why))) {
+            char who[16];
+            size_t k = 0;
+            for (; fake_driver.env[k] && k + 1 < sizeof who; k++)
+                who[k] = (char)tolower((unsigned char)fake_driver.env[k]);
+            who[k] = '\0';
+            fprintf(stderr, "%s: %s: error: the image is %s\n", who, call_name(call, sizeof call), why);
+            return E_IMAGE;
+        }
+    }
     if (is_ptx && fake_driver.run &&
         (r = fake_driver.run->load(image, &run, call_name(call, sizeof call))))
         return r;
     Obj *o = obj_new(K_MODULE);
-    if (!o)
+    if (!o) {
+        be_hsaco_free(co);
         return E_OOM;
+    }
     o->run = run;
+    o->co = co;
     o->what = kind;
     if (is_ptx)
         o->image = strdup(image);
     *module = o;
     snprintf(out, cap, "mod%u", o->id);
     return 0;
+}
+
+/* Appends a code object's chip (what its target names after "--") and " NAME.kd" for each kernel
+ * descriptor it defines, in order. */
+static void add_kds(char *buf, size_t cap, const BeHsaco *co)
+{
+    size_t n = strlen(buf);
+    const char *chip = strstr(co->target, "--");
+    snprintf(buf + n, cap - n, " %s", chip ? chip + 2 : co->target[0] ? co->target : "?");
+    for (uint32_t i = 0; i < co->nkds; i++) {
+        n = strlen(buf);
+        snprintf(buf + n, cap - n, " %s", co->kds[i]);
+    }
 }
 
 /* Appends " .entry NAME" for each kernel a PTX image defines, in order. */
@@ -506,7 +537,7 @@ static FakeResult module_function(void **function, const void *module, const cha
         return E_HANDLE;
     if (!name || strlen(name) >= sizeof mo->name)
         return E_VALUE;
-    if (mo->image && !ptx_entry(mo->image, name))
+    if ((mo->image && !ptx_entry(mo->image, name)) || (mo->co && !be_hsaco_has_kd(mo->co, name)))
         return E_NOT_FOUND;
     void *run = NULL;
     char call[64];
@@ -520,6 +551,35 @@ static FakeResult module_function(void **function, const void *module, const cha
     *function = o;
     snprintf(out, cap, "%s", name);
     return 0;
+}
+
+/* A code object kernel's explicit arguments, as its metadata lists them. */
+static void show_args(char *buf, size_t cap, const BeHsacoKernel *k, void **params)
+{
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap - n, ", [");
+    for (uint32_t i = 0, shown = 0; i < k->nargs; i++) {
+        const BeHsacoArg *a = &k->args[i];
+        if (a->hidden)
+            continue;
+        char v[64];
+        uint64_t x = 0;
+        if (!params || !params[shown]) {
+            snprintf(v, sizeof v, "null");
+        } else if (a->size == 8 || a->size == 4 || a->size == 2 || a->size == 1) {
+            memcpy(&x, params[shown], a->size);
+            if (a->size == 8 && (a->pointer || mem_find((uintptr_t)x)))
+                ptr_name(v, sizeof v, (uintptr_t)x);
+            else
+                snprintf(v, sizeof v, "%" PRIu64, x);
+        } else {
+            snprintf(v, sizeof v, "%u bytes", a->size);
+        }
+        n = strlen(buf);
+        snprintf(buf + n, cap - n, "%s%s", shown++ ? ", " : "", v);
+    }
+    n = strlen(buf);
+    snprintf(buf + n, cap - n, "]");
 }
 
 /* A kernel parameter as its PTX declares it: its bytes, and whether it is a float. */
@@ -572,6 +632,11 @@ static void show_params(char *buf, size_t cap, const void *function, void **para
     size_t n = strlen(buf);
     if (!f)
         return;
+    const BeHsacoKernel *k = f->module && f->module->co ? be_hsaco_kernel(f->module->co, f->name) : NULL;
+    if (k) {
+        show_args(buf, cap, k, params);
+        return;
+    }
     Param ps[MAX_PARAMS];
     int np = params_of(f, ps, MAX_PARAMS);
     if (np < 0) {
@@ -949,7 +1014,9 @@ FakeResult fake_module_load(const char *call, void **module, const void *image, 
 {
     BEGIN(call, "%s", image_kind(image))
     fake_flush_output();
-    if (!(r = module_load(module, image, accepted, out, sizeof out)))
+    if (!(r = module_load(module, image, accepted, out, sizeof out)) && ((const Obj *)*module)->co)
+        add_kds(args, sizeof args, ((const Obj *)*module)->co);
+    else if (!r)
         add_entries(args, sizeof args, ((const Obj *)*module)->image);
     END
 }

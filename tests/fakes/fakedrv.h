@@ -84,6 +84,7 @@ struct Obj {
     bool live;
     int refs;       /* a context: primary retains */
     char *image;    /* a module: its image when it is PTX, NUL-terminated */
+    struct BeHsaco *co; /* a module: what its image says when it is an AMD code object */
     const char *what; /* a module: its image's kind ("elf", "fatbin", "ptx") */
     void *run;      /* a module or function: the runner's (FakeRun), NULL when it has none */
     Obj *module;    /* a function */
@@ -173,14 +174,20 @@ FakeResult fake_host_register(const char *call, void *ptr, size_t bytes, unsigne
 FakeResult fake_host_unregister(const char *call, void *ptr);
 /* An image is "elf", "fatbin" (NVIDIA's), "bundle" (clang's offload bundle) or "ptx" (text
  * holding `.version`); accepted: the kinds this driver loads ("elf fatbin ptx"). A PTX image's
- * load logs the names of its .entry kernels. */
+ * load logs the names of its .entry kernels. An ELF for EM_AMDGPU must be an AMD code object
+ * (backends/hsaco.c reads it, as far as its headers say it spans): one that is not is an invalid
+ * image, said on stderr; its load logs its chip and kernel descriptors (`elf gfx90a fill.kd`), a
+ * function is found only by its descriptor, and a launch logs the explicit arguments its
+ * metadata lists. */
 FakeResult fake_module_load(const char *call, void **module, const void *image, const char *accepted);
 FakeResult fake_module_function(const char *call, void **function, const void *module, const char *name);
 /* Logs the parameters as the kernel's PTX declares them (device pointers named, integers in
- * decimal, floats as their bits in hex), or `[params unknown]` for a binary. A launch that
- * FAKE*_CORRUPT names runs, then flips every bit of the first byte it changed in the memory its
- * pointer parameters point into (in parameter order, lowest address first), and its log line
- * says "(corrupted d1+8)", or "(nothing to corrupt)" when the kernel changed no byte there. */
+ * decimal, floats as their bits in hex), or as a code object's metadata lists them (pointers
+ * named, other arguments by their size: integers in decimal), or `[params unknown]` for another
+ * binary. A launch that FAKE*_CORRUPT names runs, then flips every bit of the first byte it
+ * changed in the memory its pointer parameters point into (in parameter order, lowest address
+ * first), and its log line says "(corrupted d1+8)", or "(nothing to corrupt)" when the kernel
+ * changed no byte there. */
 FakeResult fake_launch(const char *call, const void *f, const unsigned grid[3], const unsigned block[3],
                        unsigned smem, const void *stream, void **params, void **extra);
 

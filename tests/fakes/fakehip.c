@@ -3,17 +3,20 @@
  * Built as $b/tests/fakes/libfakehip.so; gpuinterp loads it with --hip-lib=PATH (or
  * GPUINTERP_HIP_LIB). It exports the functions of backends/hip_api.h under the names
  * libamdhip64.so exports, with the same prototypes, on the device model fakecuda.c uses too
- * (fakedrv.c): devices on host memory, streams and events that complete at once, modules that
- * keep nothing of their code object, launches that run nothing. It checks what HIP checks
- * (handles of the right kind and alive, hipInit first, copies inside the allocations it handed
- * out, frees of what it allocated) and returns HIP's error codes for what is wrong. As in HIP,
- * device 0 is current until hipSetDevice picks another, and hipFree(NULL) does nothing.
+ * (fakedrv.c): devices on host memory, streams and events that complete at once, launches that
+ * run nothing (nothing here runs AMD code). It checks what HIP checks (handles of the right kind
+ * and alive, hipInit first, copies inside the allocations it handed out, frees of what it
+ * allocated; a module's image is an AMD code object whose kernel descriptors name the functions
+ * it has) and returns HIP's error codes for what is wrong. As in HIP, device 0 is current until
+ * hipSetDevice picks another, and hipFree(NULL) does nothing.
  *
  * Environment, as fakecuda's:
  *   FAKEHIP_LOG=PATH          append one line per call: `name(args) -> RESULT [outputs]`, handles
  *                             and memory named by what the fake handed out (s1, e2, d1+16, m1,
- *                             mod1, kernels by name; other host pointers `host`). A launch's
- *                             parameters are `[params unknown]`: a code object does not say.
+ *                             mod1, kernels by name; other host pointers `host`). A module
+ *                             load names its chip and kernel descriptors (`elf gfx90a fill.kd`),
+ *                             a launch its arguments as the code object's metadata lists them
+ *                             (`[params unknown]` for an image that does not say).
  *   FAKEHIP_FAIL=NAME:N[:CODE][,...]  the Nth call of NAME returns CODE (a number or a hipError*
  *                             name; default hipErrorOutOfMemory for allocations, hipErrorNoDevice
  *                             for hipInit, else hipErrorUnknown) and does nothing else.
@@ -21,12 +24,15 @@
  *                             the first byte it wrote; its log line says "(corrupted)".
  *   FAKEHIP_DEVICES=N         devices hipGetDeviceCount reports (default 1).
  *   FAKEHIP_UVA=0             the devices have no unified addressing.
+ *   FAKEHIP_ARCH=NAME         the gcnArchName hipGetDeviceProperties gives (default
+ *                             gfx90a:sramecc+:xnack-, an MI200).
  * Event timing (hipEventElapsedTime) follows fakecuda's device clock; an event made with
  * hipEventDisableTiming cannot be timed (hipErrorInvalidHandle), as in HIP.
  */
 #include "backends/hip_api.h"
 #include "tests/fakes/fakedrv.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define PROTO(ret, name, params) ret name params;
@@ -112,6 +118,26 @@ HipError hipDeviceGetName(char *name, int len, HipDevice device)
 HipError hipDeviceGetAttribute(int *value, HipDeviceAttr attr, int device)
 {
     return fake_device_attr("hipDeviceGetAttribute", value, attr, device, HIP_FLAG_ATTR_UVA);
+}
+
+/* Fills the name and gcnArchName of the layout the exported name has (backends/hip_api.h); the
+ * rest stays zero. */
+HipError hipGetDeviceProperties(void *prop, int device);
+HipError hipGetDeviceProperties(void *prop, int device)
+{
+    const char *arch = getenv("FAKEHIP_ARCH");
+    if (!arch || !*arch)
+        arch = "gfx90a:sramecc+:xnack-";
+    BEGIN("hipGetDeviceProperties", "%d", device)
+    if ((r = fake_need_device(device))) {
+    } else if (!prop) {
+        r = E_VALUE;
+    } else {
+        snprintf(prop, 256, "Fake HIP Device %d", device);
+        snprintf((char *)prop + HIP_PROP_ARCH_OFFSET, HIP_PROP_ARCH_BYTES, "%s", arch);
+        snprintf(out, sizeof out, "%s", (char *)prop + HIP_PROP_ARCH_OFFSET);
+    }
+    END
 }
 
 HipError hipSetDevice(int device)
