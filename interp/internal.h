@@ -226,7 +226,7 @@ bool interp_binary_kernel(Comp *c, Op *op, Op *bin, Attr *kernel, struct Kernel 
  * *len bytes (malloc'd); NULL when bin has no such object (or no memory). */
 unsigned char *interp_binary_object(Op *bin, size_t *len);
 
-/* offload.c: gpu.launch_func on a backend that runs device code, not host kernels (cuda): the
+/* offload.c: gpu.launch_func on a backend that runs device code, not host kernels (cuda, hip): the
  * kernel of gpu.binary or gpu.module `mod` (its image made once per run), NULL after an error at
  * op; its operands' words (what interp_offload_launch reads from inputs); the launch, as
  * kernel_launch's; the images unloaded at the end of the run. */

@@ -40,8 +40,8 @@ typedef struct InterpOptions {
   void (*device_print)(void *user, const char *launch_loc, uint64_t launch, const char *text,
                        size_t len);
   void *hook_user;
-  /* On a backend that runs device code (cuda): the mlir-opt that compiles a launched gpu.module
-   * to PTX; NULL: $GPUINTERP_MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH. */
+  /* On a backend that runs device code (cuda, hip): the mlir-opt that compiles a launched
+   * gpu.module to PTX or an AMD code object; NULL: $GPUINTERP_MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH. */
   const char *mlir_opt;
 } InterpOptions;
 

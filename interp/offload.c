@@ -1,5 +1,5 @@
-/* offload.c - gpu.launch_func on a device that runs device code (the cuda backend), not the
- * interpreter's kernels.
+/* offload.c - gpu.launch_func on a device that runs device code (the cuda and hip backends), not
+ * the interpreter's kernels.
  *
  * On the sim, a launch runs a kernel the interpreter compiled for its own engine (kernel.c). A
  * GPU cannot run that: what it runs is a module image loaded through the backend (be_module_load)
@@ -7,13 +7,17 @@
  * backend does not run host kernels (be_runs_host_kernels), gpu.c compiles a gpu.launch_func
  * here instead:
  *   - a kernel of a gpu.binary: the object the binary's handler selects, as it is (PTX text, a
- *     cubin, a fatbinary; the driver says what it cannot load);
+ *     cubin, a fatbinary, an AMD code object; the driver says what it cannot load);
  *   - a kernel of a gpu.module: the module is printed alone in a container module and compiled
- *     by mlir-opt with `-gpu-lower-to-nvvm-pipeline=cubin-format=isa` (convert-gpu-to-nvvm,
- *     nvvm-attach-target, gpu-module-to-binary format=isa), whose gpu.binary holds PTX that the
- *     driver JIT-compiles for the device. mlir-opt is InterpOptions.mlir_opt, else
- *     $GPUINTERP_MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH; none is an
- *     error at the launch saying how to name one.
+ *     by mlir-opt. For cuda with `-gpu-lower-to-nvvm-pipeline=cubin-format=isa`
+ *     (convert-gpu-to-nvvm, nvvm-attach-target, gpu-module-to-binary format=isa), whose
+ *     gpu.binary holds PTX that the driver JIT-compiles for the device; for hip on the ROCDL path
+ *     (rocdl-attach-target and convert-gpu-to-rocdl for the device's chip, gpu-module-to-binary
+ *     format=bin), whose gpu.binary holds an AMD code object, linked by an ld.lld and the ROCm
+ *     device libraries found apart and laid out as the toolkit mlir-opt expects ("the ROCm
+ *     toolchain" below). mlir-opt is InterpOptions.mlir_opt, else $GPUINTERP_MLIR_OPT, else
+ *     /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH; none, like any other missing tool, is
+ *     an error at the launch saying how to get one.
  *   - a gpu.launch body: before anything is compiled (interp_offload_outline), each gpu.launch
  *     of the host code is outlined by lower/outline.c into a gpu.func kernel of a gpu.module of
  *     its own and a gpu.launch_func at its location, which is then compiled as above. The
@@ -22,9 +26,8 @@
  *     regions before its own operands), so the launch packs them in that order; the workgroup
  *     and private attributions become the kernel's, and the dependencies, token, sizes and
  *     dynamic shared memory size stay the launch's. What is said about such a launch is said at its gpu.launch, in its words.
- *     A launch with cluster sizes is not outlined, and is refused at its op by name (the driver's
- *     cuLaunchKernel takes no clusters); so is every gpu.launch on a backend that cannot compile
- *     a gpu.module (hip).
+ *     A launch with cluster sizes is not outlined, and is refused at its op by name (the drivers'
+ *     cuLaunchKernel and hipModuleLaunchKernel take no clusters).
  * Each image is made once per run (per gpu.binary or gpu.module op, however many launches name
  * it), loaded at its first launch and unloaded when the interpreter is destroyed, after the
  * device finished its work.
@@ -33,9 +36,10 @@
  * compiled by mlir-opt takes them as its PTX declares: a ranked memref is its descriptor's
  * fields, one 8-byte parameter each (allocated pointer, aligned pointer, offset, sizes[rank],
  * strides[rank]); a scalar is its own bytes (i1 and i8 one, i16 and f16 two, i32 and f32 four,
- * i64, index, f64 and !llvm.ptr eight). Where the image is PTX the ptx/ parser reads its .entry
- * and a launch whose parameters do not match it in number or size is an error at the launch,
- * never a kernel reading past its arguments.
+ * i64, index, f64 and !llvm.ptr eight). Where the image is PTX the ptx/ parser reads its .entry,
+ * where it is an AMD code object backends/hsaco.c reads its kernel metadata (the explicit
+ * arguments, each with its size), and a launch whose parameters do not match it in number or
+ * size is an error at the launch, never a kernel reading past its arguments.
  *
  * Tokens, streams and failures are as for the interpreter's own kernels: an async launch is a
  * token op (be_token_launch), a launch with a stream operand runs on that stream after its
@@ -66,6 +70,7 @@ typedef struct Image {
   unsigned char *data;  /* NUL after len bytes */
   size_t len;
   PtxModule *ptx;       /* the image parsed, when it is PTX our parser reads; NULL otherwise */
+  BeHsaco *hsaco;       /* what it says of its kernels, when it is an AMD code object; NULL otherwise */
   BeModule mod;
   bool tried;           /* the load was attempted (mod NULL: it failed, and was reported) */
 } Image;
@@ -82,6 +87,7 @@ typedef struct OffloadState {
   size_t n, cap;
   Outlined *outlined;
   size_t nout, capout;
+  char chip[64];        /* hip: the chip gpu.modules are compiled for, once found */
 } OffloadState;
 
 /* One parameter of the launch: from word `word` of operand `arg` (`type`: the scalar's type, or
@@ -136,6 +142,9 @@ static Image *image_add(Interp *in, const Op *key, unsigned char *data, size_t l
   if (be_blob_kind(data, len) == BE_BLOB_PTX) {
     PtxError err;
     img->ptx = ptx_parse("kernel image", (const char *)data, len, &err); /* NULL: not checked */
+  } else if (be_blob_kind(data, len) == BE_BLOB_HSACO) {
+    char err[256];
+    img->hsaco = be_hsaco_read(data, len, err, sizeof err); /* NULL: not checked (HIP will say) */
   }
   *index = st->n++;
   return img;
@@ -156,6 +165,7 @@ void interp_offload_free(Interp *in) {
       be_module_unload(in->be, img->mod, "exit");
     if (img->ptx)
       ptx_module_destroy(img->ptx);
+    be_hsaco_free(img->hsaco);
     free(img->data);
   }
   free(st->images);
@@ -166,8 +176,11 @@ void interp_offload_free(Interp *in) {
 
 /* ---- gpu.launch bodies ----------------------------------------------------------------------- */
 
-/* Whether offload.c compiles gpu.modules for the backend (to PTX, with mlir-opt). */
-static bool compiles_modules(const Interp *in) { return strcmp(be_name(in->be), "cuda") == 0; }
+static bool is_hip(const Interp *in) { return strcmp(be_name(in->be), "hip") == 0; }
+
+/* Whether offload.c compiles gpu.modules for the backend (with mlir-opt: to PTX for cuda, to an
+ * AMD code object for hip). */
+static bool compiles_modules(const Interp *in) { return strcmp(be_name(in->be), "cuda") == 0 || is_hip(in); }
 
 static void launches_in(Op *op, Op ***v, size_t *n, size_t *cap) {
   for (uint32_t r = 0; r < op->nregions; r++)
@@ -236,8 +249,8 @@ Op *interp_offload_launch_of(Interp *in, const Op *launch_func) {
 bool interp_offload_refuse_launch(Comp *c, Op *launch) {
   Interp *in = c->in;
   if (has_clusters(launch) && compiles_modules(in))
-    ir_op_error(in->ctx, launch, "with cluster sizes cannot run on the %s backend: its launches (cuLaunchKernel) "
-                "take no thread block clusters", be_name(in->be));
+    ir_op_error(in->ctx, launch, "with cluster sizes cannot run on the %s backend: its launches (%s) "
+                "take no thread block clusters", be_name(in->be), is_hip(in) ? "hipModuleLaunchKernel" : "cuLaunchKernel");
   else
     ir_op_error(in->ctx, launch, "compiling a gpu.launch body for the %s backend is not supported: give it a "
                 "gpu.binary it can load (outline the body with -gpu-kernel-outlining and compile its gpu.module)",
@@ -319,10 +332,205 @@ static void note_output(Interp *in, const char *text) {
   }
 }
 
-/* The PTX of gpu.module mod, compiled by mlir-opt (malloc'd, *len bytes), or NULL after an error
- * at site. body: mod is a gpu.launch body outlined (site is the gpu.launch), and is so named. */
+/* ---- the ROCm toolchain (hip) ------------------------------------------------------------------
+ *
+ * mlir-opt's ROCDL target (gpu-module-to-binary) links the code object with the ld.lld of its
+ * `toolkit` (TOOLKIT/llvm/bin/ld.lld, as a ROCm installation lays it out) and, only for a module
+ * that calls ROCm's device library functions (math ops become __ocml_* calls, gpu.printf __ockl_*
+ * ones), links the bitcode of TOOLKIT/amdgcn/bitcode (ocml.bc, ockl.bc, ...), failing when it is
+ * not there. So gpuinterp finds the two apart and lays them out for it in a temporary folder of
+ * links: ld.lld is $GPUINTERP_LLD, else ROCm's ($ROCM_PATH, else /opt/rocm: llvm/bin/ld.lld), else
+ * LLVM 22's (/usr/lib/llvm-22/bin/ld.lld, Debian's lld-22), else ld.lld-22 or ld.lld on PATH; the
+ * device libraries are $GPUINTERP_ROCM_DEVICE_LIBS, else the amdgcn/bitcode folder of $ROCM_PATH,
+ * /opt/rocm or /usr/lib/x86_64-linux-gnu (Debian's rocm-device-libs), the first holding ocml.bc. */
+
+static bool lld_at(char *buf, size_t cap, const char *dir, const char *rel) {
+  return dir && *dir && snprintf(buf, cap, "%s/%s", dir, rel) < (int)cap && executable(buf);
+}
+
+/* The ld.lld to link with (in buf), or NULL; *named: the GPUINTERP_LLD that is no executable. */
+static const char *find_lld(char *buf, size_t cap, const char **named) {
+  *named = NULL;
+  const char *env = getenv("GPUINTERP_LLD");
+  if (env && *env) {
+    if (executable(env))
+      return env;
+    *named = env;
+    return NULL;
+  }
+  if (lld_at(buf, cap, getenv("ROCM_PATH"), "llvm/bin/ld.lld") || lld_at(buf, cap, "/opt/rocm", "llvm/bin/ld.lld") ||
+      lld_at(buf, cap, "/usr/lib/llvm-22/bin", "ld.lld"))
+    return buf;
+  const char *path = getenv("PATH");
+  static const char *const names[] = {"ld.lld-22", "ld.lld"};
+  for (size_t k = 0; path && k < sizeof names / sizeof *names; k++)
+    for (const char *p = path; *p;) {
+      size_t n = strcspn(p, ":");
+      if (n && snprintf(buf, cap, "%.*s/%s", (int)n, p, names[k]) < (int)cap && executable(buf))
+        return buf;
+      p += n + (p[n] == ':');
+    }
+  return NULL;
+}
+
+static bool libs_at(char *buf, size_t cap, const char *dir, const char *rel) {
+  char probe[4200];
+  struct stat sb;
+  return dir && *dir && snprintf(buf, cap, "%s%s", dir, rel) < (int)cap &&
+         snprintf(probe, sizeof probe, "%s/ocml.bc", buf) < (int)sizeof probe && stat(probe, &sb) == 0 &&
+         S_ISREG(sb.st_mode);
+}
+
+/* The folder of ROCm's device library bitcode (in buf), or NULL. */
+static const char *find_device_libs(char *buf, size_t cap) {
+  const char *env = getenv("GPUINTERP_ROCM_DEVICE_LIBS");
+  if (env && *env)
+    return libs_at(buf, cap, env, "") ? buf : NULL;
+  if (libs_at(buf, cap, getenv("ROCM_PATH"), "/amdgcn/bitcode") || libs_at(buf, cap, "/opt/rocm", "/amdgcn/bitcode") ||
+      libs_at(buf, cap, "/usr/lib/x86_64-linux-gnu", "/amdgcn/bitcode"))
+    return buf;
+  return NULL;
+}
+
+/* The chip to compile for: $GPUINTERP_HIP_CHIP, else the device's gcnArchName without its feature
+ * suffix ("gfx90a" of "gfx90a:sramecc+:xnack-"); NULL after an error at site. */
+static const char *hip_chip(Comp *c, Op *site, const char *what) {
+  Interp *in = c->in;
+  OffloadState *st = state(in);
+  if (st->chip[0])
+    return st->chip;
+  char arch[256] = "";
+  const char *env = getenv("GPUINTERP_HIP_CHIP"), *from = "GPUINTERP_HIP_CHIP";
+  if (env && *env) {
+    snprintf(arch, sizeof arch, "%s", env);
+  } else {
+    from = "hipGetDeviceProperties' gcnArchName";
+    if (be_device_arch(in->be, arch, sizeof arch, interp_loc(c, site)) != BE_OK) {
+      ir_op_error(in->ctx, site, "cannot tell which AMD GPU to compile %s for: the HIP runtime did not say "
+                  "(name the chip with GPUINTERP_HIP_CHIP, e.g. gfx90a)", what);
+      in->errors++;
+      return NULL;
+    }
+  }
+  size_t n = strcspn(arch, ":");
+  bool ok = n > 3 && n < sizeof st->chip && strncmp(arch, "gfx", 3) == 0;
+  for (size_t i = 0; ok && i < n; i++)
+    ok = (arch[i] >= 'a' && arch[i] <= 'z') || (arch[i] >= '0' && arch[i] <= '9');
+  if (!ok) {
+    ir_op_error(in->ctx, site, "cannot compile %s for the AMD GPU '%s' (from %s): that is no gfx chip name such as "
+                "gfx90a", what, arch, from);
+    in->errors++;
+    return NULL;
+  }
+  memcpy(st->chip, arch, n);
+  st->chip[n] = '\0';
+  return st->chip;
+}
+
+/* A temporary folder laid out as a ROCm toolkit for mlir-opt: llvm/bin/ld.lld and, when there are
+ * device libraries, amdgcn/bitcode, both links. false (after an error at site) when it cannot be
+ * made; toolkit_remove takes it away. */
+static bool toolkit_make(Interp *in, Op *site, char *dir, size_t cap, const char *lld, const char *libs) {
+  const char *tmp = getenv("TMPDIR");
+  char p[4400];
+  snprintf(dir, cap, "%s/gpuinterp-rocm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  bool ok = mkdtemp(dir) != NULL;
+  if (ok) {
+    snprintf(p, sizeof p, "%s/llvm", dir);
+    ok = mkdir(p, 0700) == 0;
+    snprintf(p, sizeof p, "%s/llvm/bin", dir);
+    ok = ok && mkdir(p, 0700) == 0;
+    snprintf(p, sizeof p, "%s/llvm/bin/ld.lld", dir);
+    ok = ok && symlink(lld, p) == 0;
+    if (ok && libs) {
+      snprintf(p, sizeof p, "%s/amdgcn", dir);
+      ok = mkdir(p, 0700) == 0;
+      snprintf(p, sizeof p, "%s/amdgcn/bitcode", dir);
+      ok = ok && symlink(libs, p) == 0;
+    }
+  }
+  if (!ok) {
+    ir_op_error(in->ctx, site, "cannot make a temporary folder of links to ld.lld for mlir-opt: %s", strerror(errno));
+    in->errors++;
+  }
+  return ok;
+}
+
+static void toolkit_remove(const char *dir) {
+  static const char *const parts[] = {"/amdgcn/bitcode", "/amdgcn", "/llvm/bin/ld.lld", "/llvm/bin", "/llvm", ""};
+  char p[4400];
+  for (size_t i = 0; dir[0] && i < sizeof parts / sizeof *parts; i++) {
+    snprintf(p, sizeof p, "%s%s", dir, parts[i]);
+    if (unlink(p) != 0)
+      rmdir(p);
+  }
+}
+
+/* ---- compiling a gpu.module with mlir-opt ---------------------------------------------------- */
+
+/* What a hip compile needs besides mlir-opt. */
+typedef struct Rocm {
+  const char *chip;
+  char lld[4096], libs[4096];
+  const char *libs_at; /* libs, or NULL when none were found */
+  char toolkit[4200];
+  char pipeline[9000];
+} Rocm;
+
+/* The toolchain of a hip compile, found (or an error at site naming what is missing). */
+static bool rocm_find(Comp *c, Op *site, const char *what, Rocm *r) {
+  Interp *in = c->in;
+  const char *named, *lld = find_lld(r->lld, sizeof r->lld, &named);
+  if (!lld) {
+    if (named)
+      ir_op_error(in->ctx, site, "compiling %s for the hip backend needs ld.lld, LLVM's linker, to link the AMD code "
+                  "object: GPUINTERP_LLD names '%s', which is no executable file", what, named);
+    else
+      ir_op_error(in->ctx, site, "compiling %s for the hip backend needs ld.lld, LLVM's linker, to link the AMD code "
+                  "object, which is neither in $ROCM_PATH/llvm/bin, /opt/rocm/llvm/bin, /usr/lib/llvm-22/bin nor on "
+                  "PATH: install Debian's lld-22 (./x installs it where apt offers it) or ROCm, or name it with "
+                  "GPUINTERP_LLD", what);
+    in->errors++;
+    return false;
+  }
+  if (lld != r->lld)
+    snprintf(r->lld, sizeof r->lld, "%s", lld);
+  r->libs_at = find_device_libs(r->libs, sizeof r->libs);
+  if (!(r->chip = hip_chip(c, site, what)))
+    return false;
+  return true;
+}
+
+/* mlir-opt's output about a hip compile it failed, as a located error saying what is missing. */
+static void rocm_failed(Interp *in, Op *site, const char *tool, const char *what, const Rocm *r, const char *errs,
+                        const char *how) {
+  if (errs && strstr(errs, "bitcode")) {
+    if (r->libs_at)
+      ir_op_error(in->ctx, site, "%s calls ROCm device library functions (math ops and gpu.printf become "
+                  "__ocml_* and __ockl_* calls), and the device libraries at '%s' lack one it needs for %s", what,
+                  r->libs_at, r->chip);
+    else
+      ir_op_error(in->ctx, site, "%s calls ROCm device library functions (math ops and gpu.printf become "
+                  "__ocml_* and __ockl_* calls), and no ROCm device libraries (ocml.bc in an amdgcn/bitcode folder of "
+                  "$ROCM_PATH, /opt/rocm or /usr/lib/x86_64-linux-gnu) were found: install Debian's rocm-device-libs "
+                  "(./x installs it where apt offers it) or ROCm, or name the folder with GPUINTERP_ROCM_DEVICE_LIBS",
+                  what);
+  } else if (errs && strstr(errs, "lld invocation failed")) {
+    ir_op_error(in->ctx, site, "ld.lld ('%s') could not link the AMD code object of %s (an ld.lld older than LLVM 22 "
+                "may not know the code object version mlir-opt 22 makes: install lld-22, or name another with "
+                "GPUINTERP_LLD)", r->lld, what);
+  } else {
+    ir_op_error(in->ctx, site, "mlir-opt ('%s') could not compile %s to an AMD code object for %s (%s)", tool, what,
+                r->chip, how);
+  }
+}
+
+/* The image of gpu.module mod, compiled by mlir-opt (malloc'd, *len bytes), or NULL after an error
+ * at site: PTX for the cuda backend, an AMD code object for the hip backend. body: mod is a
+ * gpu.launch body outlined (site is the gpu.launch), and is so named. */
 static unsigned char *compile_module(Comp *c, Op *site, Op *mod, bool body, size_t *len) {
   Interp *in = c->in;
+  bool hip = is_hip(in);
   Attr *name = ir_op_attr(mod, "sym_name");
   int nl = name && name->kind == ATTR_STRING ? (int)name->u.str.len : 1;
   const char *ns = name && name->kind == ATTR_STRING ? name->u.str.s : "?";
@@ -335,16 +543,38 @@ static unsigned char *compile_module(Comp *c, Op *site, Op *mod, bool body, size
     ir_op_error(in->ctx, site,
                 "compiling %s for the %s backend needs mlir-opt, which is neither in /usr/lib/llvm-22/bin nor on "
                 "PATH: name it with --mlir-opt=PATH or GPUINTERP_MLIR_OPT, or compile %s to a gpu.binary first "
-                "(%s-gpu-lower-to-nvvm-pipeline=\"cubin-format=isa\")",
-                what, be_name(in->be), body ? "the body" : "the module", body ? "-gpu-kernel-outlining, " : "");
+                "(%s%s)",
+                what, be_name(in->be), body ? "the body" : "the module", body ? "-gpu-kernel-outlining, " : "",
+                hip ? "convert-gpu-to-rocdl, rocdl-attach-target, gpu-module-to-binary" :
+                      "-gpu-lower-to-nvvm-pipeline=\"cubin-format=isa\"");
     in->errors++;
     return NULL;
+  }
+  Rocm *r = NULL;
+  if (hip) {
+    if (!(r = calloc(1, sizeof *r)))
+      abort();
+    if (!rocm_find(c, site, what, r)) {
+      free(r);
+      return NULL;
+    }
+    if (!toolkit_make(in, site, r->toolkit, sizeof r->toolkit, r->lld, r->libs_at)) {
+      toolkit_remove(r->toolkit); /* what was made of it */
+      free(r);
+      return NULL;
+    }
+    snprintf(r->pipeline, sizeof r->pipeline,
+             "--pass-pipeline=builtin.module(rocdl-attach-target{chip=%s},gpu.module(convert-scf-to-cf,"
+             "convert-gpu-to-rocdl{chipset=%s index-bitwidth=64 runtime=HIP},reconcile-unrealized-casts),"
+             "gpu-module-to-binary{format=bin toolkit=%s})",
+             r->chip, r->chip, r->toolkit);
   }
   char pin[512], pout[512], perr[512];
   int fin = temp_file(pin, sizeof pin, ".mlir"), fout = temp_file(pout, sizeof pout, ".mlir"),
       ferr = temp_file(perr, sizeof perr, ".txt");
   unsigned char *data = NULL;
   char *text = NULL, *errs = NULL;
+  const char *image = hip ? "an AMD code object" : "PTX";
   FILE *f = fin >= 0 ? fdopen(fin, "w") : NULL;
   if (!f || fout < 0 || ferr < 0) {
     ir_op_error(in->ctx, site, "cannot make a temporary file to compile %s: %s", what, strerror(errno));
@@ -361,8 +591,9 @@ static unsigned char *compile_module(Comp *c, Op *site, Op *mod, bool body, size
     in->errors++;
     goto done;
   }
-  char *argv[] = {(char *)tool, pin, "-gpu-lower-to-nvvm-pipeline=cubin-format=isa cubin-chip=" OFFLOAD_CHIP,
-                  "-o", pout, NULL};
+  char *argv[] = {(char *)tool, pin,
+                  hip ? r->pipeline : "-gpu-lower-to-nvvm-pipeline=cubin-format=isa cubin-chip=" OFFLOAD_CHIP, "-o",
+                  pout, NULL};
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -381,9 +612,13 @@ static unsigned char *compile_module(Comp *c, Op *site, Op *mod, bool body, size
   size_t elen = 0, tlen = 0;
   errs = read_all(perr, &elen);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    ir_op_error(in->ctx, site, "mlir-opt ('%s') could not compile %s to PTX (%s %d)", tool, what,
-                WIFEXITED(status) ? "exit status" : "signal",
-                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    char how[64];
+    snprintf(how, sizeof how, "%s %d", WIFEXITED(status) ? "exit status" : "signal",
+             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    if (hip)
+      rocm_failed(in, site, tool, what, r, errs, how);
+    else
+      ir_op_error(in->ctx, site, "mlir-opt ('%s') could not compile %s to PTX (%s)", tool, what, how);
     note_output(in, errs);
     in->errors++;
     goto done;
@@ -392,11 +627,27 @@ static unsigned char *compile_module(Comp *c, Op *site, Op *mod, bool body, size
   Op *top = text ? ir_parse(in->ctx, "mlir-opt output", text, tlen) : NULL;
   Op *bin = top && name ? ir_symbol_lookup(top, name->u.str) : NULL;
   if (!bin || !ir_str_eq(bin->name, "gpu.binary") || !(data = interp_binary_object(bin, len)) ||
-      be_blob_kind(data, *len) != BE_BLOB_PTX) {
+      be_blob_kind(data, *len) != (hip ? BE_BLOB_HSACO : BE_BLOB_PTX)) {
     free(data);
     data = NULL;
-    ir_op_error(in->ctx, site, "mlir-opt ('%s') made no gpu.binary @%.*s of PTX from %s", tool, nl, ns, what);
+    ir_op_error(in->ctx, site, "mlir-opt ('%s') made no gpu.binary @%.*s of %s from %s", tool, nl, ns, image, what);
     in->errors++;
+    goto done;
+  }
+  if (hip) { /* a code object that calls what nothing defines would fail when it loads, if not worse */
+    char why[256];
+    BeHsaco *h = be_hsaco_read(data, *len, why, sizeof why);
+    if (!h || h->nundefined) {
+      if (h)
+        ir_op_error(in->ctx, site, "the AMD code object mlir-opt made of %s leaves '%s'%s undefined, which no HIP "
+                    "runtime can resolve", what, h->undefined[0], h->nundefined > 1 ? " and others" : "");
+      else
+        ir_op_error(in->ctx, site, "mlir-opt ('%s') made of %s what is %s", tool, what, why);
+      in->errors++;
+      free(data);
+      data = NULL;
+    }
+    be_hsaco_free(h);
   }
 done:
   free(text);
@@ -408,6 +659,9 @@ done:
   unlink(pin);
   unlink(pout);
   unlink(perr);
+  if (r)
+    toolkit_remove(r->toolkit);
+  free(r);
   return data;
 }
 
@@ -430,9 +684,48 @@ static uint32_t ptx_param_bytes(const PtxVar *v) {
   return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
+/* The launch's parameters against the kernel's entry in an AMD code object's metadata: a kernel
+ * descriptor `name.kd`, and its explicit arguments (those not hidden_*, which HIP fills) the
+ * same number and each the size the launch passes. */
+static bool check_code_object(Comp *c, Op *site, const Offload *o, const char *sym) {
+  Interp *in = c->in;
+  const BeHsacoKernel *k = be_hsaco_kernel(o->img->hsaco, o->name);
+  if (!k || !be_hsaco_has_kd(o->img->hsaco, o->name)) {
+    ir_op_error(in->ctx, site, "%s: the AMD code object has no kernel %s (%s)", sym, o->name,
+                k ? "no kernel descriptor of that name" : "not in its amdhsa.kernels metadata");
+    in->errors++;
+    return false;
+  }
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < k->nargs; i++)
+    n += !k->args[i].hidden;
+  if (n != o->nparams) {
+    ir_op_error(in->ctx, site,
+                "%s: the launch passes %u parameters (each memref as its descriptor's 3 + 2 x rank fields) to "
+                "a kernel whose code object takes %u",
+                sym, o->nparams, n);
+    in->errors++;
+    return false;
+  }
+  for (uint32_t i = 0, p = 0; i < k->nargs; i++) {
+    if (k->args[i].hidden)
+      continue;
+    if (k->args[i].size != o->params[p].bytes) {
+      ir_op_error(in->ctx, site, "%s: parameter %u is %u bytes, but the kernel's code object reads %u (at offset "
+                  "%u of its kernel arguments)", sym, p, o->params[p].bytes, k->args[i].size, k->args[i].offset);
+      in->errors++;
+      return false;
+    }
+    p++;
+  }
+  return true;
+}
+
 /* The launch's parameters against the .entry of the PTX image: the same number, each as large as
- * the kernel reads it. */
+ * the kernel reads it; or against an AMD code object's metadata. */
 static bool check_entry(Comp *c, Op *site, const Offload *o, const char *sym) {
+  if (o->img->hsaco)
+    return check_code_object(c, site, o, sym);
   if (!o->img->ptx)
     return true;
   const PtxFunc *f = ptx_module_func(o->img->ptx, o->name);
@@ -474,7 +767,7 @@ Offload *interp_offload_of(Comp *c, Op *op, Op *mod, Attr *kernel, uint32_t firs
       interp_unsupported(c, op, "a kernel that is not a gpu.func or llvm.func in a gpu.module of this module");
       return NULL;
     }
-    if (strcmp(be_name(in->be), "cuda") != 0) {
+    if (!compiles_modules(in)) {
       ir_op_error(in->ctx, op, "%s: compiling a gpu.module for the %s backend is not supported: give it a "
                   "gpu.binary it can load", sym, be_name(in->be));
       in->errors++;

@@ -34,10 +34,10 @@ static const char usage_text[] =
     "  --cuda-lib=PATH            with --backend=cuda (or --diff --against-backend=cuda): the\n"
     "                             driver library to load (default: $GPUINTERP_CUDA_LIB, else\n"
     "                             libcuda.so.1)\n"
-    "  --mlir-opt=PATH            on a backend that runs device code (cuda): the mlir-opt that\n"
-    "                             compiles a launched gpu.module to PTX (default:\n"
-    "                             $GPUINTERP_MLIR_OPT, else /usr/lib/llvm-22/bin/mlir-opt, else\n"
-    "                             mlir-opt on PATH)\n"
+    "  --mlir-opt=PATH            on a backend that runs device code (cuda, hip): the mlir-opt\n"
+    "                             that compiles a launched gpu.module to PTX or an AMD code\n"
+    "                             object (default: $GPUINTERP_MLIR_OPT, else\n"
+    "                             /usr/lib/llvm-22/bin/mlir-opt, else mlir-opt on PATH)\n"
     "  --hip-lib=PATH             with --backend=hip: the HIP runtime library to load (default:\n"
     "                             $GPUINTERP_HIP_LIB, else libamdhip64.so, .so.6, .so.5)\n"
     "  -e NAME                    entry function (default: main)\n"
@@ -766,9 +766,9 @@ int main(int argc, char **argv) {
     return usage_error("%s", "--cuda-lib names the CUDA driver library: with --diff it needs --against-backend=cuda");
   if (given[O_CUDA_LIB] && !diff && strcmp(backend, "cuda"))
     return usage_error("--cuda-lib names the CUDA driver library: it does nothing with --backend=%s", backend);
-  if (given[O_MLIR_OPT] && ((diff && !dopts.against_backend) || (!diff && strcmp(backend, "cuda"))))
+  if (given[O_MLIR_OPT] && ((diff && !dopts.against_backend) || (!diff && !strcmp(backend, "sim"))))
     return usage_error("%s", "--mlir-opt compiles gpu.modules for a device that runs device code: it needs "
-                             "--backend=cuda (with --diff, --against-backend=cuda)");
+                             "--backend=cuda or --backend=hip (with --diff, --against-backend=cuda)");
   if (given[O_HIP_LIB] && strcmp(backend, "hip"))
     return usage_error("--hip-lib names the HIP runtime library: it does nothing with --backend=%s", backend);
   if (strcmp(backend, "sim") && (given[O_SCHED] || given[O_WORKERS] || given[O_RACE_CHECK]))

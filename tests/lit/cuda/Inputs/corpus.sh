@@ -4,14 +4,15 @@
 # a driver backend (cuda, or hip) against its fake driver, and compares what it prints (addresses
 # aside). Programs with kernels are launched on the device (cuda: gpu.module kernels compiled to
 # PTX by mlir-opt, and gpu.binary PTX; gpu.launch bodies outlined into such kernels first;
-# hip: gpu.binary objects only). The CUDA fake runs PTX
+# hip: the same compiled to AMD code objects, and gpu.binary objects). The CUDA fake runs PTX
 # kernels on the kernel engine, so on cuda their results are compared too; the HIP fake runs no
 # kernel (AMD code objects), so there they are only launched: they must run without error. Either
 # may be refused by name (a gpu.module or gpu.launch body that mlir-opt cannot compile, or that
 # the backend does not compile; a launch with clusters; a body using a value no kernel parameter
 # holds; an object the driver cannot
 # load; PTX that calls libdevice's __nv_* functions, which mlir-opt links in only where it finds
-# the CUDA toolkit: CUDA_HOME). A program the device run rejects for a known reason (`known` below, with the error it
+# the CUDA toolkit: CUDA_HOME; on hip, a kernel compiled where ld.lld or ROCm's device libraries
+# are missing). A program the device run rejects for a known reason (`known` below, with the error it
 # gives) is counted apart. The cuda and hip tests themselves are left out (they test what
 # differs, e.g. devices the machine lacks).
 # usage: corpus.sh GPUINTERP DRIVER ROOT [BACKEND] (DRIVER: the fake, or libcuda.so.1 /
@@ -47,7 +48,7 @@ check() { # check NAME FILE
     echo "KNOWN $1: $why"
     known=$((known + 1))
   elif [ $rc -ne 0 ]; then
-    if [ $kernels = 1 ] && grep -q "could not compile gpu.module\|could not compile the gpu.launch body\|compiling a gpu.module for the $backend backend is not supported\|compiling a gpu.launch body for the $backend backend is not supported\|with cluster sizes cannot run on the $backend backend\|cannot be passed to a kernel on the $backend backend\|which the $backend backend cannot load\|a call of the external function '__nv_" "$tmp/err"; then
+    if [ $kernels = 1 ] && grep -q "could not compile gpu.module\|could not compile the gpu.launch body\|compiling a gpu.module for the $backend backend is not supported\|compiling a gpu.launch body for the $backend backend is not supported\|with cluster sizes cannot run on the $backend backend\|cannot be passed to a kernel on the $backend backend\|which the $backend backend cannot load\|a call of the external function '__nv_\|for the hip backend needs ld.lld\|calls ROCm device library functions" "$tmp/err"; then
       refused=$((refused + 1))
     else
       echo "FAIL $1 (exit $rc): $(grep -m1 error "$tmp/err")"
