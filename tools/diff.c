@@ -268,6 +268,7 @@ typedef struct Run {
   char *diag; /* the interpreter's own diagnostics */
   size_t ndiag;
   unsigned interp_errors;
+  bool launch_failed; /* a launch failed (stickily) on the device: the run ended at a sync after it */
   Print *prints;
   size_t nprints, capprints;
   HostBuf *bufs;
@@ -382,6 +383,7 @@ static void run_form(Form *f, SiteTab *S, const DiffOptions *o, const char *sche
       r->interp_errors = interp_run(in, o->entry);
       interp_destroy(in);
     }
+    r->launch_failed = be_failure(be) != NULL;
     be_close(be, NULL);
   }
   ir_diag_set_stream(f->ctx, stderr);
@@ -1902,7 +1904,7 @@ static int against_backend(Checker *C) {
   run_form(&C->lo, &C->sites, o, NULL, trace, &l);
   if (!reference_errors(C, &h, "serial")) {
     /* a device run that could not start or ended early differs everywhere: say only why */
-    if (!l.interp_errors && compare_values(C, &h, &l, "serial") && !C->witness)
+    if (!l.interp_errors && !l.launch_failed && compare_values(C, &h, &l, "serial") && !C->witness)
       C->witness = xstrdup("serial");
     lowered_violations(C, &h, &l, "serial");
   }
