@@ -266,6 +266,20 @@ static bool executable(const char *path) {
   return path && *path && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
 }
 
+/* The first of the names (n of them) that is an executable in a folder of PATH, in buf; NULL when
+ * none is. */
+static const char *find_on_path(char *buf, size_t cap, const char *const *names, size_t n) {
+  const char *path = getenv("PATH");
+  for (size_t k = 0; path && k < n; k++)
+    for (const char *p = path; *p;) {
+      size_t len = strcspn(p, ":");
+      if (len && snprintf(buf, cap, "%.*s/%s", (int)len, p, names[k]) < (int)cap && executable(buf))
+        return buf;
+      p += len + (p[len] == ':');
+    }
+  return NULL;
+}
+
 /* The mlir-opt to run (buf holds a path found on PATH), or NULL. */
 static const char *find_mlir_opt(Interp *in, char *buf, size_t cap) {
   if (in->mlir_opt && *in->mlir_opt)
@@ -275,17 +289,8 @@ static const char *find_mlir_opt(Interp *in, char *buf, size_t cap) {
     return env;
   if (executable("/usr/lib/llvm-22/bin/mlir-opt"))
     return "/usr/lib/llvm-22/bin/mlir-opt";
-  const char *path = getenv("PATH");
   static const char *const names[] = {"mlir-opt", "mlir-opt-22"};
-  for (size_t k = 0; path && k < sizeof names / sizeof *names; k++) {
-    for (const char *p = path; *p;) {
-      size_t n = strcspn(p, ":");
-      if (n && snprintf(buf, cap, "%.*s/%s", (int)n, p, names[k]) < (int)cap && executable(buf))
-        return buf;
-      p += n + (p[n] == ':');
-    }
-  }
-  return NULL;
+  return find_on_path(buf, cap, names, sizeof names / sizeof *names);
 }
 
 static int temp_file(char *path, size_t cap, const char *suffix) {
@@ -361,16 +366,8 @@ static const char *find_lld(char *buf, size_t cap, const char **named) {
   if (lld_at(buf, cap, getenv("ROCM_PATH"), "llvm/bin/ld.lld") || lld_at(buf, cap, "/opt/rocm", "llvm/bin/ld.lld") ||
       lld_at(buf, cap, "/usr/lib/llvm-22/bin", "ld.lld"))
     return buf;
-  const char *path = getenv("PATH");
   static const char *const names[] = {"ld.lld-22", "ld.lld"};
-  for (size_t k = 0; path && k < sizeof names / sizeof *names; k++)
-    for (const char *p = path; *p;) {
-      size_t n = strcspn(p, ":");
-      if (n && snprintf(buf, cap, "%.*s/%s", (int)n, p, names[k]) < (int)cap && executable(buf))
-        return buf;
-      p += n + (p[n] == ':');
-    }
-  return NULL;
+  return find_on_path(buf, cap, names, sizeof names / sizeof *names);
 }
 
 static bool libs_at(char *buf, size_t cap, const char *dir, const char *rel) {
