@@ -75,7 +75,7 @@ typedef struct KBody {
                    branch of all of them writes none): run_cfg need not set them first (PTX) */
 } KBody;
 
-/* Loads that take turns along the same rows (kernel_ptx.c, load_groups): n ops, the i-th at the i-th of
+/* Loads that take turns along the same rows (ptx_mem.c, load_groups): n ops, the i-th at the i-th of
  * n consecutive elements of esize bytes, the pattern repeating (a k loop unrolled n times reads
  * a row's elements k, k + 1, .. by its n loads). They share one memo, whose rows then grow
  * element after element as one op's do; what each byte's op is follows from where it lies, so

@@ -1,5 +1,5 @@
 // PTX kernels whose registers are affine in the thread id and whose bounds guards branch over one
-// block (Inputs/exec/affine.ptx; kernel_ptx.c computes those registers once per block and splits
+// block (Inputs/exec/affine.ptx; ptx_affine.c computes those registers once per block and splits
 // the guard's threads at their cut): a 32-bit index that wraps in the block before its signed
 // widening (the columns are computed then) and one that does not (unsigned), an index taken back
 // through the wrap; a guard whose cut is 0, inside the first block, at its end, inside the second

@@ -1,6 +1,6 @@
 // A matmul's k loop unrolled as mlir-opt's NVPTX back end unrolls it (Inputs/exec/mm-turns.ptx):
 // its two loads of A's row through one register at offsets 0 and 4 share a memo that grows along
-// the rows as they take turns (kernel_ptx.c, load_groups), and each byte read is still the load's
+// the rows as they take turns (ptx_mem.c, load_groups), and each byte read is still the load's
 // whose turn it was. Every check reports the same for @mm as for @mm_apart, whose second load goes
 // through a register of its own: the products; a race of another block's store with an element
 // of A's row the second load reads (element 5), then one the first reads (element 68: row 2,

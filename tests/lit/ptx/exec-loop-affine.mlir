@@ -1,5 +1,5 @@
 // PTX registers affine in the thread id with several writes (Inputs/exec/loop-affine.ptx;
-// kernel_ptx.c, loop_writes): a loop's count and an address it moves on keep u and the steps while
+// ptx_affine.c, loop_writes): a loop's count and an address it moves on keep u and the steps while
 // all of the block's threads run their writes, and make their columns when the threads part
 // there (x_aff). A loop whose threads leave it one turn after another, its address moved through
 // another register and read only by the store after it; a register written on both sides of an
