@@ -593,6 +593,9 @@ static int cmp_range(const void *a, const void *b) {
 
 static bool report_accesses(KFrame *f);
 
+/* Merges the ranges that overlap, and those that touch when one op made both: two ops' ranges
+ * that only touch may lie in two allocations side by side (host memory a driver was handed
+ * carries no gap), and the backend checks each range it is told of as one access. */
 static void compact(KFrame *f) {
   if (f->nacc < 2)
     return;
@@ -600,7 +603,7 @@ static void compact(KFrame *f) {
   size_t j = 0;
   for (size_t i = 1; i < f->nacc; i++) {
     KRange *c = &f->acc[j], *r = &f->acc[i];
-    if (r->write == c->write && r->atomic == c->atomic && r->lo <= c->hi) {
+    if (r->write == c->write && r->atomic == c->atomic && (r->lo < c->hi || (r->lo == c->hi && r->loc == c->loc))) {
       if (r->hi > c->hi)
         c->hi = r->hi;
     } else {
@@ -636,11 +639,11 @@ static bool acc_room(KFrame *f) {
   return true;
 }
 
-/* Records [lo, hi): extends the range that ends at lo, or drops what a range with the same end
- * already covers, or adds a range. */
+/* Records [lo, hi): extends the range of the same op that ends at lo, or drops what a range with
+ * the same end already covers, or adds a range. */
 static void note(KFrame *f, uintptr_t lo, uintptr_t hi, bool write, const char *loc) {
   uint32_t i = f->hash[end_slot(lo, write)];
-  if (i < f->nacc && f->acc[i].write == write && !f->acc[i].atomic && f->acc[i].hi == lo) {
+  if (i < f->nacc && f->acc[i].write == write && !f->acc[i].atomic && f->acc[i].hi == lo && f->acc[i].loc == loc) {
     f->acc[i].hi = hi;
     f->hash[end_slot(hi, write)] = i;
     return;
@@ -662,7 +665,7 @@ void kernel_note_atomic(KFrame *f, uintptr_t lo, uintptr_t hi, const char *loc) 
   KRange *last = f->nacc ? &f->acc[f->nacc - 1] : NULL;
   if (last && last->atomic && lo >= last->lo && hi <= last->hi)
     return; /* threads updating one counter */
-  if (last && last->atomic && lo == last->hi) {
+  if (last && last->atomic && lo == last->hi && last->loc == loc) {
     last->hi = hi;
     return;
   }
