@@ -59,8 +59,10 @@
  *
  * Threads: one host thread calls the API (backend.h); nothing here runs on other threads, so the
  * tables take no lock.
+ *
+ * The token door is driver_tokens.c; what the two files share is driver_internal.h.
  */
-#include "backends/driver.h"
+#include "backends/driver_internal.h"
 
 #include <dlfcn.h>
 #include <inttypes.h>
@@ -69,88 +71,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { H_STREAM = 1, H_EVENT, H_MODULE, H_FUNCTION, H_TOKEN, H_KINDS };
 static const char *const kind_names[H_KINDS] = {"?", "stream", "event", "module", "kernel function",
                                                 "token"};
 
-#define HANDLE_TAG 0xcdaull /* top 12 bits of a handle; the sim's use 0x51d and 0xbe7 */
-enum { KEEP_FREE = 64 };    /* freed slots wait this long before reuse */
-enum { POOL = 4 };          /* streams the token door runs on */
-
-typedef struct Slot {
-    uint8_t kind;
-    bool live;
-    uint16_t gen;
-    uint32_t next_free; /* free list: index + 1 of the next free slot */
-    uint64_t id;        /* per kind, from 1: what traces call it */
-    const char *made, *gone;
-    union {
-        void *stream;
-        void *event;
-        void *module;
-        struct {
-            void *fn;
-            uint32_t module; /* the module's slot index and generation */
-            uint16_t module_gen;
-            char *name;
-        } fn;
-        struct {
-            void *event; /* NULL: complete when made */
-            int pool;      /* the pool stream it was recorded on, -1: another stream or none */
-            uint32_t refs;
-        } tok;
-    } u;
-} Slot;
-
-typedef enum AllocKind { A_DEVICE, A_MANAGED, A_REGISTERED, A_HOST } AllocKind;
 static const char *const alloc_names[] = {"device memory", "host-shared memory", "registered host memory",
                                           "host memory"};
-
-typedef struct Alloc {
-    uintptr_t base;
-    size_t size;
-    AllocKind kind;
-    uint64_t id;
-    const char *loc;
-    const char *freed; /* device memory freed there; kept until the address comes back */
-    const char *reg_loc; /* host memory (A_HOST) registered with the driver there, from reg_base */
-    uintptr_t reg_base;
-} Alloc;
-
-typedef struct Drv {
-    const BeDriverApi *api;
-    BeOps ops; /* driver.c's table under the backend's name */
-    void *drv; /* the driver file's state, passed to each operation */
-    void *lib;
-    int device;
-    int ordinal;
-    int held[8]; /* devices made current so far (CUDA: whose primary context we hold) */
-    int n_held;
-    char device_name[128];
-    BeDiagFn sink;
-    void *sink_user;
-    size_t errors, warnings;
-    bool quiet_leaks, leaks_are_errors;
-    Slot *slot;
-    uint32_t n_slot, cap_slot, free_head, free_tail, n_free;
-    uint64_t next_id[H_KINDS];
-    Alloc *alloc; /* sorted by base */
-    size_t n_alloc, cap_alloc;
-    uint64_t next_buf;
-    void *pool[POOL];
-    BeToken pool_last[POOL]; /* the token last recorded on each pool stream */
-    unsigned pool_next;
-    /* event-timed ops, when a trace is recorded and the driver can time events */
-    TraceRecorder *trace;
-    void *t_base; /* an event recorded and waited for before the first timed op, at t_base_ns */
-    uint64_t t_base_ns;
-    struct Timed *timed;
-    size_t n_timed, cap_timed;
-    uint64_t token_op; /* the token op being enqueued (token_run): its trace id */
-    BeDevOut out;            /* what kernels print */
-    const char *last_launch; /* the loc of the last launch enqueued */
-    const char *failed;      /* the launch a sticky kernel error was reported for, or NULL */
-} Drv;
 
 /* ---- diagnostics ---- */
 
@@ -225,7 +150,7 @@ static BeStatus status_of(const BeDriverApi *api, BeDrvResult r)
 
 /* A driver call's result: what the device printed during it is handed on, then an error
  * diagnostic at loc unless it succeeded; a kernel's error fails the last launch. */
-static BeStatus checked(Drv *c, const char *loc, const char *fn, BeDrvResult r)
+BeStatus be_drv_checked(Drv *c, const char *loc, const char *fn, BeDrvResult r)
 {
     be_devout_drain(&c->out, loc);
     if (r == 0)
@@ -239,13 +164,6 @@ static BeStatus checked(Drv *c, const char *loc, const char *fn, BeDrvResult r)
     return status_of(c->api, r);
 }
 
-/* One operation of the driver's table, checked: CALL(c, loc, stream_sync, s). */
-#define CALL(c, loc, op, ...)                                                                    \
-    (be_devout_before(&(c)->out),                                                                \
-     checked((c), (loc), (c)->api->op.call, (c)->api->op.fn((c)->drv, __VA_ARGS__)))
-#define CALL0(c, loc, op)                                                                        \
-    (be_devout_before(&(c)->out), checked((c), (loc), (c)->api->op.call, (c)->api->op.fn((c)->drv)))
-
 static void report(void *self, bool error, const char *kind, const char *loc, const char *message)
 {
     diag(self, error, kind, loc, NULL, "%s", message);
@@ -253,7 +171,7 @@ static void report(void *self, bool error, const char *kind, const char *loc, co
 
 /* ---- the handle table ---- */
 
-static BeStatus slot_new(Drv *c, int kind, const char *loc, void **out)
+BeStatus be_drv_slot_new(Drv *c, int kind, const char *loc, void **out)
 {
     uint32_t i;
     if (c->n_free > KEEP_FREE) {
@@ -290,7 +208,7 @@ static BeStatus slot_new(Drv *c, int kind, const char *loc, void **out)
 }
 
 /* Marks slot i dead; it goes to the end of the free list. */
-static void slot_kill(Drv *c, uint32_t i, const char *loc)
+void be_drv_slot_kill(Drv *c, uint32_t i, const char *loc)
 {
     c->slot[i].live = false;
     c->slot[i].gone = loc;
@@ -318,7 +236,7 @@ static bool decode(const void *h, unsigned *kind, uint16_t *gen, uint32_t *idx)
 #define AN(kind) ((kind) == H_EVENT ? "an" : "a")
 
 /* The live slot of kind `want` behind h, or NULL after saying what h is (the sim's words). */
-static Slot *lookup(Drv *c, const void *h, unsigned want, const char *loc)
+Slot *be_drv_lookup(Drv *c, const void *h, unsigned want, const char *loc)
 {
     unsigned kind;
     uint16_t gen;
@@ -354,19 +272,19 @@ static Slot *lookup(Drv *c, const void *h, unsigned want, const char *loc)
 }
 
 /* A stream argument: NULL is the default stream. False after a report. */
-static bool stream_of(Drv *c, BeStream h, void **out, const char *loc)
+bool be_drv_stream_of(Drv *c, BeStream h, void **out, const char *loc)
 {
     *out = NULL;
     if (!h)
         return true;
-    Slot *s = lookup(c, h, H_STREAM, loc);
+    Slot *s = be_drv_lookup(c, h, H_STREAM, loc);
     if (s)
         *out = s->u.stream;
     return s != NULL;
 }
 
 /* The id of h for traces when it is a live handle of this kind, else 0. */
-static uint64_t id_of(Drv *c, const void *h, unsigned want)
+uint64_t be_drv_id_of(Drv *c, const void *h, unsigned want)
 {
     unsigned kind;
     uint16_t gen;
@@ -379,17 +297,17 @@ static uint64_t id_of(Drv *c, const void *h, unsigned want)
 
 static uint64_t stream_id(void *self, BeStream s)
 {
-    return id_of(self, s, H_STREAM);
+    return be_drv_id_of(self, s, H_STREAM);
 }
 
 static uint64_t event_id(void *self, BeEvent e)
 {
-    return id_of(self, e, H_EVENT);
+    return be_drv_id_of(self, e, H_EVENT);
 }
 
 static uint64_t token_id(void *self, BeToken t)
 {
-    return id_of(self, t, H_TOKEN);
+    return be_drv_id_of(self, t, H_TOKEN);
 }
 
 /* ---- the memory table ---- */
@@ -660,7 +578,7 @@ static BeStatus stream_create(void *self, BeStream *out, const char *loc)
     if (st != BE_OK)
         return st;
     void *h;
-    if ((st = slot_new(c, H_STREAM, loc, &h)) != BE_OK) {
+    if ((st = be_drv_slot_new(c, H_STREAM, loc, &h)) != BE_OK) {
         c->api->stream_destroy.fn(c->drv, s);
         return st;
     }
@@ -669,7 +587,7 @@ static BeStatus stream_create(void *self, BeStream *out, const char *loc)
     return BE_OK;
 }
 
-static uint32_t index_of(Drv *c, const Slot *s)
+uint32_t be_drv_index_of(Drv *c, const Slot *s)
 {
     return (uint32_t)(s - c->slot);
 }
@@ -681,11 +599,11 @@ static BeStatus stream_destroy(void *self, BeStream h, const char *loc)
         diag(c, true, "misuse", loc, NULL, "the default stream cannot be destroyed");
         return BE_ERR_HANDLE;
     }
-    Slot *s = lookup(c, h, H_STREAM, loc);
+    Slot *s = be_drv_lookup(c, h, H_STREAM, loc);
     if (!s)
         return BE_ERR_HANDLE;
     BeStatus st = CALL(c, loc, stream_destroy, s->u.stream);
-    slot_kill(c, index_of(c, s), loc);
+    be_drv_slot_kill(c, be_drv_index_of(c, s), loc);
     return st;
 }
 
@@ -693,7 +611,7 @@ static BeStatus stream_sync(void *self, BeStream h, const char *loc)
 {
     Drv *c = self;
     void *s;
-    if (!stream_of(c, h, &s, loc))
+    if (!be_drv_stream_of(c, h, &s, loc))
         return BE_ERR_HANDLE;
     return CALL(c, loc, stream_sync, s);
 }
@@ -702,9 +620,9 @@ static BeStatus stream_wait_event(void *self, BeStream hs, BeEvent he, const cha
 {
     Drv *c = self;
     void *s;
-    if (!stream_of(c, hs, &s, loc))
+    if (!be_drv_stream_of(c, hs, &s, loc))
         return BE_ERR_HANDLE;
-    Slot *e = lookup(c, he, H_EVENT, loc);
+    Slot *e = be_drv_lookup(c, he, H_EVENT, loc);
     if (!e)
         return BE_ERR_HANDLE;
     return CALL(c, loc, stream_wait_event, s, e->u.event);
@@ -719,7 +637,7 @@ static BeStatus event_create(void *self, BeEvent *out, const char *loc)
     if (st != BE_OK)
         return st;
     void *h;
-    if ((st = slot_new(c, H_EVENT, loc, &h)) != BE_OK) {
+    if ((st = be_drv_slot_new(c, H_EVENT, loc, &h)) != BE_OK) {
         c->api->event_destroy.fn(c->drv, e);
         return st;
     }
@@ -731,20 +649,20 @@ static BeStatus event_create(void *self, BeEvent *out, const char *loc)
 static BeStatus event_destroy(void *self, BeEvent h, const char *loc)
 {
     Drv *c = self;
-    Slot *e = lookup(c, h, H_EVENT, loc);
+    Slot *e = be_drv_lookup(c, h, H_EVENT, loc);
     if (!e)
         return BE_ERR_HANDLE;
     BeStatus st = CALL(c, loc, event_destroy, e->u.event);
-    slot_kill(c, index_of(c, e), loc);
+    be_drv_slot_kill(c, be_drv_index_of(c, e), loc);
     return st;
 }
 
 static BeStatus event_record(void *self, BeEvent he, BeStream hs, const char *loc)
 {
     Drv *c = self;
-    Slot *e = lookup(c, he, H_EVENT, loc);
+    Slot *e = be_drv_lookup(c, he, H_EVENT, loc);
     void *s;
-    if (!e || !stream_of(c, hs, &s, loc))
+    if (!e || !be_drv_stream_of(c, hs, &s, loc))
         return BE_ERR_HANDLE;
     return CALL(c, loc, event_record, e->u.event, s);
 }
@@ -752,7 +670,7 @@ static BeStatus event_record(void *self, BeEvent he, BeStream hs, const char *lo
 static BeStatus event_sync(void *self, BeEvent h, const char *loc)
 {
     Drv *c = self;
-    Slot *e = lookup(c, h, H_EVENT, loc);
+    Slot *e = be_drv_lookup(c, h, H_EVENT, loc);
     if (!e)
         return BE_ERR_HANDLE;
     return CALL(c, loc, event_sync, e->u.event);
@@ -761,16 +679,16 @@ static BeStatus event_sync(void *self, BeEvent h, const char *loc)
 static BeStatus event_query(void *self, BeEvent h, const char *loc)
 {
     Drv *c = self;
-    Slot *e = lookup(c, h, H_EVENT, loc);
+    Slot *e = be_drv_lookup(c, h, H_EVENT, loc);
     if (!e)
         return BE_ERR_HANDLE;
     BeDrvResult r = c->api->event_query.fn(c->drv, e->u.event);
-    return r == c->api->not_ready ? BE_NOT_READY : checked(c, loc, c->api->event_query.call, r);
+    return r == c->api->not_ready ? BE_NOT_READY : be_drv_checked(c, loc, c->api->event_query.call, r);
 }
 
 /* ---- memory ---- */
 
-static BeStatus mem_alloc(void *self, size_t bytes, bool host_shared, BeStream hs, void **out,
+BeStatus be_drv_mem_alloc(void *self, size_t bytes, bool host_shared, BeStream hs, void **out,
                           const char *loc)
 {
     Drv *c = self;
@@ -785,11 +703,11 @@ static BeStatus mem_alloc(void *self, size_t bytes, bool host_shared, BeStream h
     return alloc_add(c, *out, bytes, host_shared ? A_MANAGED : A_DEVICE, loc);
 }
 
-static BeStatus mem_free(void *self, void *ptr, BeStream hs, const char *loc)
+BeStatus be_drv_mem_free(void *self, void *ptr, BeStream hs, const char *loc)
 {
     Drv *c = self;
     void *s;
-    if (!stream_of(c, hs, &s, loc))
+    if (!be_drv_stream_of(c, hs, &s, loc))
         return BE_ERR_HANDLE;
     if (!ptr)
         return BE_OK;
@@ -921,7 +839,7 @@ static void timed_flush(Drv *c)
     c->t_base = NULL;
 }
 
-static BeStatus enqueue_memcpy(Drv *c, void *dst, const void *src, size_t bytes, void *s,
+BeStatus be_drv_enqueue_memcpy(Drv *c, void *dst, const void *src, size_t bytes, void *s,
                                const char *loc)
 {
     if (!range_ok(c, dst, bytes, "memcpy destination", loc) || !range_ok(c, src, bytes, "memcpy source", loc))
@@ -936,7 +854,7 @@ static BeStatus enqueue_memcpy(Drv *c, void *dst, const void *src, size_t bytes,
     return st;
 }
 
-static BeStatus enqueue_memset(Drv *c, void *dst, uint32_t value, unsigned width, size_t count,
+BeStatus be_drv_enqueue_memset(Drv *c, void *dst, uint32_t value, unsigned width, size_t count,
                                void *s, const char *loc)
 {
     if (count > SIZE_MAX / width) {
@@ -963,9 +881,9 @@ static BeStatus memcpy_(void *self, void *dst, const void *src, size_t bytes, Be
 {
     Drv *c = self;
     void *s;
-    if (!stream_of(c, hs, &s, loc))
+    if (!be_drv_stream_of(c, hs, &s, loc))
         return BE_ERR_HANDLE;
-    return enqueue_memcpy(c, dst, src, bytes, s, loc);
+    return be_drv_enqueue_memcpy(c, dst, src, bytes, s, loc);
 }
 
 static BeStatus memset_(void *self, void *dst, uint32_t value, unsigned width, size_t count,
@@ -973,9 +891,9 @@ static BeStatus memset_(void *self, void *dst, uint32_t value, unsigned width, s
 {
     Drv *c = self;
     void *s;
-    if (!stream_of(c, hs, &s, loc))
+    if (!be_drv_stream_of(c, hs, &s, loc))
         return BE_ERR_HANDLE;
-    return enqueue_memset(c, dst, value, width, count, s, loc);
+    return be_drv_enqueue_memset(c, dst, value, width, count, s, loc);
 }
 
 /* Host memory made known: registered with the driver, or (host_add) only recorded. The
@@ -1087,7 +1005,7 @@ static BeStatus module_load(void *self, const void *data, size_t size, BeModule 
     if (c->api->refused_blobs >> kind & 1) {
         diag(c, true, "error", loc, NULL, "module load of %s, which the %s backend cannot load: it loads %s only",
              be_blob_kind_name(kind), c->api->name, c->api->binaries);
-        return slot_new(c, H_MODULE, loc, (void **)out) == BE_OK ? BE_ERR_UNSUPPORTED : BE_ERR_MEMORY;
+        return be_drv_slot_new(c, H_MODULE, loc, (void **)out) == BE_OK ? BE_ERR_UNSUPPORTED : BE_ERR_MEMORY;
     }
     /* PTX is text the driver reads up to its NUL; a blob that lacks one gets it here. */
     const unsigned char *p = data;
@@ -1109,7 +1027,7 @@ static BeStatus module_load(void *self, const void *data, size_t size, BeModule 
     if (st != BE_OK)
         return st;
     void *h;
-    if ((st = slot_new(c, H_MODULE, loc, &h)) != BE_OK) {
+    if ((st = be_drv_slot_new(c, H_MODULE, loc, &h)) != BE_OK) {
         c->api->module_unload.fn(c->drv, m);
         return st;
     }
@@ -1121,11 +1039,11 @@ static BeStatus module_load(void *self, const void *data, size_t size, BeModule 
 static BeStatus module_unload(void *self, BeModule h, const char *loc)
 {
     Drv *c = self;
-    Slot *m = lookup(c, h, H_MODULE, loc);
+    Slot *m = be_drv_lookup(c, h, H_MODULE, loc);
     if (!m)
         return BE_ERR_HANDLE;
     BeStatus st = m->u.module ? CALL(c, loc, module_unload, m->u.module) : BE_OK;
-    slot_kill(c, index_of(c, m), loc);
+    be_drv_slot_kill(c, be_drv_index_of(c, m), loc);
     return st;
 }
 
@@ -1134,12 +1052,12 @@ static BeStatus module_function(void *self, BeModule h, const char *name, BeFunc
 {
     Drv *c = self;
     *out = NULL;
-    Slot *m = lookup(c, h, H_MODULE, loc);
+    Slot *m = be_drv_lookup(c, h, H_MODULE, loc);
     if (!m)
         return BE_ERR_HANDLE;
     if (!name)
         name = "";
-    uint32_t mi = index_of(c, m);
+    uint32_t mi = be_drv_index_of(c, m);
     /* One handle per (module, name): lowered code looks a kernel up before every launch. */
     for (uint32_t i = 0; i < c->n_slot; i++) {
         Slot *f = &c->slot[i];
@@ -1156,7 +1074,7 @@ static BeStatus module_function(void *self, BeModule h, const char *name, BeFunc
         return st;
     char *copy = strdup(name);
     void *hf;
-    if (!copy || (st = slot_new(c, H_FUNCTION, loc, &hf)) != BE_OK) {
+    if (!copy || (st = be_drv_slot_new(c, H_FUNCTION, loc, &hf)) != BE_OK) {
         free(copy);
         return copy ? st : BE_ERR_MEMORY;
     }
@@ -1172,9 +1090,9 @@ static BeStatus module_function(void *self, BeModule h, const char *name, BeFunc
 
 /* The driver function behind h in *out, or an error after a report: not a kernel function, its
  * module unloaded, or its module a binary the backend refused (no driver function). */
-static BeStatus function_of(Drv *c, BeFunction h, const char *loc, Slot **out)
+BeStatus be_drv_function_of(Drv *c, BeFunction h, const char *loc, Slot **out)
 {
-    Slot *f = lookup(c, h, H_FUNCTION, loc);
+    Slot *f = be_drv_lookup(c, h, H_FUNCTION, loc);
     if (!f)
         return BE_ERR_HANDLE;
     Slot *m = &c->slot[f->u.fn.module];
@@ -1192,7 +1110,7 @@ static BeStatus function_of(Drv *c, BeFunction h, const char *loc, Slot **out)
     return BE_OK;
 }
 
-static BeStatus enqueue_launch(Drv *c, void *fn, const BeLaunch *l, void *s, const char *loc)
+BeStatus be_drv_enqueue_launch(Drv *c, void *fn, const BeLaunch *l, void *s, const char *loc)
 {
     Timed t;
     bool timed = timed_begin(c, s, "kernel", loc, &t);
@@ -1207,16 +1125,16 @@ static BeStatus launch(void *self, BeFunction h, const BeLaunch *l, BeStream hs,
 {
     Drv *c = self;
     void *s;
-    if (!stream_of(c, hs, &s, loc))
+    if (!be_drv_stream_of(c, hs, &s, loc))
         return BE_ERR_HANDLE;
     Slot *f;
-    BeStatus st = function_of(c, h, loc, &f);
+    BeStatus st = be_drv_function_of(c, h, loc, &f);
     if (st != BE_OK)
         return st;
-    return enqueue_launch(c, f->u.fn.fn, l, s, loc);
+    return be_drv_enqueue_launch(c, f->u.fn.fn, l, s, loc);
 }
 
-static void host_kernel_refused(Drv *c, const BeLaunch *l, const char *loc)
+void be_drv_host_kernel_refused(Drv *c, const BeLaunch *l, const char *loc)
 {
     diag(c, true, "error", loc, NULL,
          "a kernel the interpreter runs itself (a gpu.launch body) cannot run on the %s backend: only "
@@ -1230,266 +1148,10 @@ static BeStatus launch_host(void *self, BeKernelFn fn, void *user, const BeLaunc
 {
     Drv *c = self;
     void *s;
-    if (!stream_of(c, hs, &s, loc))
+    if (!be_drv_stream_of(c, hs, &s, loc))
         return BE_ERR_HANDLE;
-    host_kernel_refused(c, l, loc);
+    be_drv_host_kernel_refused(c, l, loc);
     return BE_ERR_UNSUPPORTED;
-}
-
-/* ---- tokens ---- */
-
-/* The live token slot behind h, or NULL after a report. */
-static Slot *token_of(Drv *c, BeToken h, const char *loc)
-{
-    return lookup(c, h, H_TOKEN, loc);
-}
-
-/* Runs an op of the token door: picks a pool stream, makes it wait for deps, lets `op` enqueue
- * (op NULL: a join), records the token's event. *out is the token even when a dep was bad or
- * the op failed (it then orders like the op would have); NULL only when no token could be made. */
-typedef BeStatus (*TokenOp)(Drv *c, void *s, void *arg, const char *loc);
-
-static BeStatus token_run(Drv *c, const BeToken *deps, size_t ndeps, TokenOp op, void *arg, BeToken *out,
-                          const char *loc)
-{
-    *out = NULL;
-    BeStatus st = BE_OK;
-    int first = -1; /* the first live dep's slot */
-    BeToken first_h = NULL;
-    bool any_event = false;
-    for (size_t i = 0; deps && i < ndeps; i++) {
-        if (!deps[i])
-            continue;
-        Slot *t = token_of(c, deps[i], loc);
-        if (!t) {
-            st = BE_ERR_HANDLE;
-            continue;
-        }
-        if (first < 0) {
-            first = (int)index_of(c, t);
-            first_h = deps[i];
-        }
-        any_event |= t->u.tok.event != NULL;
-    }
-    void *h;
-    BeStatus st2 = slot_new(c, H_TOKEN, loc, &h);
-    if (st2 != BE_OK)
-        return st2;
-    Slot *tok = &c->slot[(uint32_t)(uintptr_t)h - 1];
-    tok->u.tok.refs = 1;
-    tok->u.tok.pool = -1;
-    *out = h;
-    if (!op && !any_event)
-        return st; /* a join of complete tokens is complete */
-    /* Continue the first dep's chain when it is the last thing on its stream. */
-    int p = -1;
-    if (first >= 0) {
-        int tp = c->slot[first].u.tok.pool;
-        if (tp >= 0 && c->pool_last[tp] == first_h)
-            p = tp;
-    }
-    if (p < 0)
-        p = (int)(c->pool_next++ % POOL);
-    if (!c->pool[p] && (st2 = CALL(c, loc, stream_create, &c->pool[p])) != BE_OK)
-        return st2;
-    void *s = c->pool[p];
-    for (size_t i = 0; deps && i < ndeps; i++) {
-        if (!id_of(c, deps[i], H_TOKEN))
-            continue;
-        Slot *t = token_of(c, deps[i], loc);
-        if (t->u.tok.event && t->u.tok.pool != p && (st2 = CALL(c, loc, stream_wait_event, s, t->u.tok.event)))
-            st = st == BE_OK ? st2 : st;
-    }
-    c->token_op = c->slot[(uint32_t)(uintptr_t)h - 1].id;
-    if (op && (st2 = op(c, s, arg, loc)) != BE_OK && st == BE_OK)
-        st = st2;
-    c->token_op = 0;
-    void *ev = NULL;
-    if ((st2 = CALL(c, loc, event_create, &ev)) != BE_OK)
-        return st == BE_OK ? st2 : st;
-    tok = &c->slot[(uint32_t)(uintptr_t)h - 1];
-    tok->u.tok.event = ev;
-    tok->u.tok.pool = p;
-    c->pool_last[p] = h;
-    if ((st2 = CALL(c, loc, event_record, ev, s)) != BE_OK && st == BE_OK)
-        st = st2;
-    return st;
-}
-
-typedef struct CopyArgs {
-    void *dst;
-    const void *src;
-    size_t bytes;
-    uint32_t value;
-    unsigned width;
-} CopyArgs;
-
-static BeStatus op_memcpy(Drv *c, void *s, void *arg, const char *loc)
-{
-    CopyArgs *a = arg;
-    return enqueue_memcpy(c, a->dst, a->src, a->bytes, s, loc);
-}
-
-static BeStatus op_memset(Drv *c, void *s, void *arg, const char *loc)
-{
-    CopyArgs *a = arg;
-    return enqueue_memset(c, a->dst, a->value, a->width, a->bytes, s, loc);
-}
-
-static BeStatus token_memcpy(void *self, void *dst, const void *src, size_t bytes, const BeToken *deps,
-                             size_t ndeps, BeToken *out, const char *loc)
-{
-    CopyArgs a = {.dst = dst, .src = src, .bytes = bytes};
-    return token_run(self, deps, ndeps, op_memcpy, &a, out, loc);
-}
-
-static BeStatus token_memset(void *self, void *dst, uint32_t value, unsigned width, size_t count,
-                             const BeToken *deps, size_t ndeps, BeToken *out, const char *loc)
-{
-    CopyArgs a = {.dst = dst, .value = value, .width = width, .bytes = count};
-    return token_run(self, deps, ndeps, op_memset, &a, out, loc);
-}
-
-static BeStatus token_join(void *self, const BeToken *deps, size_t ndeps, BeToken *out, const char *loc)
-{
-    return token_run(self, deps, ndeps, NULL, NULL, out, loc);
-}
-
-static BeStatus token_alloc(void *self, size_t bytes, bool host_shared, const BeToken *deps, size_t ndeps,
-                            void **ptr, BeToken *out, const char *loc)
-{
-    BeStatus st = mem_alloc(self, bytes, host_shared, NULL, ptr, loc);
-    BeStatus st2 = token_join(self, deps, ndeps, out, loc);
-    return st != BE_OK ? st : st2;
-}
-
-static BeStatus token_wait(void *self, const BeToken *toks, size_t n, const char *loc)
-{
-    Drv *c = self;
-    BeStatus st = BE_OK, st2;
-    for (size_t i = 0; toks && i < n; i++) {
-        if (!toks[i])
-            continue;
-        Slot *t = token_of(c, toks[i], loc);
-        if (!t)
-            st = BE_ERR_HANDLE;
-        else if (t->u.tok.event && (st2 = CALL(c, loc, event_sync, t->u.tok.event)) != BE_OK && st == BE_OK)
-            st = st2;
-    }
-    return st;
-}
-
-/* The host waits for deps, then frees: the memory goes after everything the deps ordered. */
-static BeStatus token_free(void *self, void *ptr, const BeToken *deps, size_t ndeps, BeToken *out,
-                           const char *loc)
-{
-    BeStatus st = token_wait(self, deps, ndeps, loc);
-    BeStatus st2 = mem_free(self, ptr, NULL, loc);
-    BeStatus st3 = token_join(self, NULL, 0, out, loc);
-    return st != BE_OK ? st : st2 != BE_OK ? st2 : st3;
-}
-
-static BeStatus token_launch_host(void *self, BeKernelFn fn, void *user, const BeLaunch *l, const BeToken *deps,
-                                  size_t ndeps, BeToken *out, const char *loc)
-{
-    host_kernel_refused(self, l, loc);
-    token_join(self, deps, ndeps, out, loc);
-    return BE_ERR_UNSUPPORTED;
-}
-
-typedef struct LaunchArgs {
-    void *fn;
-    const BeLaunch *launch;
-} LaunchArgs;
-
-static BeStatus op_launch(Drv *c, void *s, void *arg, const char *loc)
-{
-    LaunchArgs *a = arg;
-    return enqueue_launch(c, a->fn, a->launch, s, loc);
-}
-
-/* The interpreter's launch of a module's kernel: a token op like a copy. A function handle that
- * is wrong leaves a join in its place. */
-static BeStatus token_launch(void *self, BeFunction h, const BeLaunch *l, const BeToken *deps, size_t ndeps,
-                             BeToken *out, const char *loc)
-{
-    Drv *c = self;
-    Slot *f;
-    BeStatus st = function_of(c, h, loc, &f);
-    if (st != BE_OK) {
-        token_join(self, deps, ndeps, out, loc);
-        return st;
-    }
-    LaunchArgs a = {.fn = f->u.fn.fn, .launch = l};
-    return token_run(c, deps, ndeps, op_launch, &a, out, loc);
-}
-
-static BeStatus token_ref(Drv *c, BeToken h, bool retain, const char *what)
-{
-    Slot *t = token_of(c, h, what);
-    if (!t)
-        return BE_ERR_HANDLE;
-    if (retain) {
-        t->u.tok.refs++;
-        return BE_OK;
-    }
-    if (--t->u.tok.refs)
-        return BE_OK;
-    BeStatus st = BE_OK;
-    if (t->u.tok.event)
-        st = CALL(c, t->made, event_destroy, t->u.tok.event);
-    if (t->u.tok.pool >= 0 && c->pool_last[t->u.tok.pool] == h)
-        c->pool_last[t->u.tok.pool] = NULL;
-    slot_kill(c, index_of(c, t), what);
-    return st;
-}
-
-static BeStatus token_retain(void *self, BeToken h)
-{
-    return token_ref(self, h, true, "be_token_retain");
-}
-
-static BeStatus token_release(void *self, BeToken h)
-{
-    return token_ref(self, h, false, "be_token_release");
-}
-
-static BeStatus token_from_stream(void *self, BeStream hs, BeToken *out, const char *loc)
-{
-    Drv *c = self;
-    *out = NULL;
-    void *s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    void *ev = NULL;
-    BeStatus st = CALL(c, loc, event_create, &ev);
-    if (st != BE_OK)
-        return st;
-    void *h;
-    if ((st = slot_new(c, H_TOKEN, loc, &h)) != BE_OK) {
-        c->api->event_destroy.fn(c->drv, ev);
-        return st;
-    }
-    Slot *t = &c->slot[(uint32_t)(uintptr_t)h - 1];
-    t->u.tok.event = ev;
-    t->u.tok.pool = -1;
-    t->u.tok.refs = 1;
-    *out = h;
-    return CALL(c, loc, event_record, ev, s);
-}
-
-static BeStatus stream_wait_token(void *self, BeStream hs, BeToken ht, const char *loc)
-{
-    Drv *c = self;
-    void *s;
-    if (!stream_of(c, hs, &s, loc))
-        return BE_ERR_HANDLE;
-    if (!ht)
-        return BE_OK;
-    Slot *t = token_of(c, ht, loc);
-    if (!t)
-        return BE_ERR_HANDLE;
-    return t->u.tok.event ? CALL(c, loc, stream_wait_event, s, t->u.tok.event) : BE_OK;
 }
 
 static const BeOps ops = {
@@ -1511,8 +1173,8 @@ static const BeOps ops = {
     .event_record = event_record,
     .event_sync = event_sync,
     .event_query = event_query,
-    .mem_alloc = mem_alloc,
-    .mem_free = mem_free,
+    .mem_alloc = be_drv_mem_alloc,
+    .mem_free = be_drv_mem_free,
     .memcpy = memcpy_,
     .memset = memset_,
     .mem_register = mem_register,
@@ -1529,18 +1191,6 @@ static const BeOps ops = {
     .quiet_leaks = quiet_leaks,
     .failure = failure,
     .token_id = token_id,
-    .token_memcpy = token_memcpy,
-    .token_memset = token_memset,
-    .token_alloc = token_alloc,
-    .token_free = token_free,
-    .token_launch_host = token_launch_host,
-    .token_launch = token_launch,
-    .token_join = token_join,
-    .token_wait = token_wait,
-    .token_retain = token_retain,
-    .token_release = token_release,
-    .token_from_stream = token_from_stream,
-    .stream_wait_token = stream_wait_token,
 };
 
 const char *be_driver_path(const BeOptions *opt, const char *env)
@@ -1598,6 +1248,7 @@ static BeStatus create(const BeDriverApi *api, void *drv, void *lib, const char 
     c->drv = drv;
     c->out = (BeDevOut){.fd = -1, .saved = -1}; /* nothing captured until be_devout_open */
     c->ops = ops;
+    be_drv_token_ops(&c->ops);
     c->ops.name = api->name;
     c->sink = opt->sink;
     c->sink_user = opt->sink_user;
@@ -1643,3 +1294,4 @@ BeStatus be_driver_open(const BeDriverApi *api, const char *const *paths, const 
     dlclose(lib);
     return BE_ERR_NO_BACKEND;
 }
+
