@@ -1135,6 +1135,17 @@ static int warp_check(KFrame *f, const KIns *k, const POpd *mask, const char *wh
   return EX_NEXT;
 }
 
+/* The active threads of one warp: act[i .. end) are those of act[i]'s warp (act is in thread
+ * order), and *members their lanes as a mask. The warp instructions go over the active threads a
+ * warp at a time: for (i = 0; i < f->nact; i = e) { e = warp_end(f, i, &members); ... }. */
+static inline uint32_t warp_end(const KFrame *f, uint32_t i, uint32_t *members) {
+  uint32_t w = f->act[i] / WARP, e = i, m = 0;
+  for (; e < f->nact && f->act[e] / WARP == w; e++)
+    m |= UINT32_C(1) << (f->act[e] % WARP);
+  *members = m;
+  return e;
+}
+
 enum { S_UP, S_DOWN, S_BFLY, S_IDX };
 
 /* shfl.sync.mode.b32 d[|p], a, b, c, membermask */
@@ -1177,21 +1188,18 @@ int ptx_x_vote(KFrame *f, const KIns *k) {
   bool active = k->a; /* activemask.b32 */
   if (!active && warp_check(f, k, &p->s[1], "vote") == EX_ERROR)
     return EX_ERROR;
-  for (uint32_t i = 0; i < f->nact;) { /* a warp's active threads at a time */
-    uint32_t w = f->act[i] / WARP, e = i, ballot = 0;
-    for (; e < f->nact && f->act[e] / WARP == w; e++)
-      if (active || (rd(f, &p->s[0], f->act[e]) & 1))
-        ballot |= UINT32_C(1) << (f->act[e] % WARP);
-    uint32_t members = 0;
+  for (uint32_t i = 0, e, members; i < f->nact; i = e) {
+    e = warp_end(f, i, &members);
+    uint32_t ballot = 0;
     for (uint32_t j = i; j < e; j++)
-      members |= UINT32_C(1) << (f->act[j] % WARP);
+      if (active || (rd(f, &p->s[0], f->act[j]) & 1))
+        ballot |= UINT32_C(1) << (f->act[j] % WARP);
     uint64_t r = p->mode == V_BALLOT ? ballot
                  : p->mode == V_ALL  ? ballot == members
                  : p->mode == V_ANY  ? ballot != 0
                                      : (ballot == members || ballot == 0);
     for (uint32_t j = i; j < e; j++)
       wr(f, &p->d[0], f->act[j], r);
-    i = e;
   }
   if (!active)
     kernel_warp_sync(f);
@@ -1214,10 +1222,8 @@ int ptx_x_match(KFrame *f, const KIns *k) {
   if (warp_check(f, k, &p->s[1], "match") == EX_ERROR)
     return EX_ERROR;
   unsigned w = ptx_type_bits((PtxType)p->t);
-  for (uint32_t i = 0; i < f->nact;) { /* a warp's active threads (its member mask) at a time */
-    uint32_t e = i, members = 0;
-    for (; e < f->nact && f->act[e] / WARP == f->act[i] / WARP; e++)
-      members |= UINT32_C(1) << (f->act[e] % WARP);
+  for (uint32_t i = 0, e, members; i < f->nact; i = e) {
+    e = warp_end(f, i, &members);
     uint64_t first = wmask(rd(f, &p->s[0], f->act[i]), w);
     bool same = true;
     for (uint32_t j = i; j < e; j++)
@@ -1236,7 +1242,6 @@ int ptx_x_match(KFrame *f, const KIns *k) {
       if (p->nd > 1)
         wr(f, &p->d[1], l, same);
     }
-    i = e;
   }
   kernel_warp_sync(f);
   return EX_NEXT;
@@ -1248,11 +1253,11 @@ int ptx_x_redux(KFrame *f, const KIns *k) {
   if (warp_check(f, k, &p->s[1], "redux") == EX_ERROR)
     return EX_ERROR;
   bool s = is_signed(p->t);
-  for (uint32_t i = 0; i < f->nact;) {
-    uint32_t e = i;
+  for (uint32_t i = 0, e, members; i < f->nact; i = e) {
+    e = warp_end(f, i, &members);
     uint64_t r = wmask(rd(f, &p->s[0], f->act[i]), 32);
-    for (e = i + 1; e < f->nact && f->act[e] / WARP == f->act[i] / WARP; e++) {
-      uint64_t a = wmask(rd(f, &p->s[0], f->act[e]), 32);
+    for (uint32_t j = i + 1; j < e; j++) {
+      uint64_t a = wmask(rd(f, &p->s[0], f->act[j]), 32);
       switch (p->mode) {
       case RX_ADD: r = wmask(r + a, 32); break;
       case RX_MIN: r = (s ? sext(a, 32) < sext(r, 32) : a < r) ? a : r; break;
@@ -1264,7 +1269,6 @@ int ptx_x_redux(KFrame *f, const KIns *k) {
     }
     for (uint32_t j = i; j < e; j++)
       wr(f, &p->d[0], f->act[j], r);
-    i = e;
   }
   kernel_warp_sync(f);
   return EX_NEXT;
@@ -1276,14 +1280,14 @@ int ptx_x_elect(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   if (warp_check(f, k, &p->s[0], "elect") == EX_ERROR)
     return EX_ERROR;
-  for (uint32_t i = 0; i < f->nact;) {
-    uint32_t e = i, leader = f->act[i];
-    for (; e < f->nact && f->act[e] / WARP == leader / WARP; e++) {
-      wr(f, &p->d[0], f->act[e], leader % WARP);
+  for (uint32_t i = 0, e, members; i < f->nact; i = e) {
+    e = warp_end(f, i, &members);
+    uint32_t leader = f->act[i];
+    for (uint32_t j = i; j < e; j++) {
+      wr(f, &p->d[0], f->act[j], leader % WARP);
       if (p->nd > 1)
-        wr(f, &p->d[1], f->act[e], f->act[e] == leader);
+        wr(f, &p->d[1], f->act[j], f->act[j] == leader);
     }
-    i = e;
   }
   kernel_warp_sync(f);
   return EX_NEXT;
