@@ -504,16 +504,11 @@ static int x_nbar_arrive(KFrame *f, const KIns *k) {
  * wait's id. */
 int ptx_x_nbar_sync(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
-  uint32_t *act = f->act, nact = f->nact, m = 0;
-  if (f->top + f->n > f->cap)
-    return kernel_error(f, k, act[0], "control flow nested too deeply");
-  uint32_t *sub = f->stack + f->top;
-  for (uint32_t i = 0; i < nact; i++) {
-    uint32_t l = act[i];
-    f->pc[l] = p->next;
-    sub[m] = l;
-    m += !p->guard.kind || (rd(f, &p->guard, l) & 1);
-  }
+  uint32_t *act = f->act, nact = f->nact, m, *sub;
+  if (guard_sub(f, k, &p->guard, !p->guard.kind, &sub, &m) == EX_ERROR)
+    return EX_ERROR;
+  for (uint32_t i = 0; i < nact; i++)
+    f->pc[act[i]] = p->next;
   f->pc_one = p->next;
   f->pc_n = nact;
   if (!m)

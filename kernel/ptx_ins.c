@@ -98,15 +98,9 @@ static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copy
 /* @p / @!p: the instruction runs for the active threads whose predicate holds. */
 int ptx_x_guard(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
-  uint32_t *act = f->act, nact = f->nact, m = 0;
-  if (f->top + f->n > f->cap)
-    return kernel_error(f, k, act[0], "control flow nested too deeply");
-  uint32_t *sub = f->stack + f->top;
-  for (uint32_t i = 0; i < nact; i++) {
-    uint32_t l = act[i];
-    sub[m] = l;
-    m += (uint32_t)(rd(f, &p->guard, l) & 1);
-  }
+  uint32_t *act = f->act, nact = f->nact, m, *sub;
+  if (guard_sub(f, k, &p->guard, false, &sub, &m) == EX_ERROR)
+    return EX_ERROR;
   if (!m)
     return EX_NEXT;
   f->top += f->n;

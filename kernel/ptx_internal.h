@@ -497,6 +497,26 @@ static inline void park(KFrame *f, const PIns *p, uint32_t l, uint32_t id) {
   f->pc[l] = p->sync->resume;
 }
 
+/* The active threads whose guard g holds (every one when all), in thread order in *sub (the top
+ * of the frame's stack, f->n words free there), and in *m how many; EX_ERROR when control flow
+ * nests too deeply for another mask (ptx_x_guard, ptx_x_nbar_sync). */
+static inline int guard_sub(KFrame *f, const KIns *k, const POpd *g, bool all, uint32_t **sub, uint32_t *m) {
+  uint32_t *act = f->act, nact = f->nact, n = 0, *s = f->stack + f->top;
+  *sub = s;
+  *m = 0;
+  if (f->top + f->n > f->cap) {
+    kernel_error(f, k, act[0], "control flow nested too deeply");
+    return EX_ERROR;
+  }
+  for (uint32_t i = 0; i < nact; i++) {
+    uint32_t l = act[i];
+    s[n] = l;
+    n += all ? 1u : (uint32_t)(rd(f, g, l) & 1);
+  }
+  *m = n;
+  return EX_NEXT;
+}
+
 static inline Loc *ptx_loc(PComp *pc, uint32_t line, uint32_t col) {
   return ir_loc_file(pc->h->ctx, ir_intern_cstr(pc->h->ctx, pc->bufname), line, col);
 }
