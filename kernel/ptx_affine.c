@@ -690,6 +690,24 @@ static bool dominates(const uint32_t *idom, uint32_t a, uint32_t b) {
   return b == a;
 }
 
+/* The classes of p's sources (aff_class; the first five) in cls, and in sx, sy the steps of
+ * those that are registers in state 1 (affine); returns the states of the registers among them
+ * as a set, 1 << state (0 unknown, 1 affine, 2 not). */
+static unsigned aff_sources(const PIns *p, uint32_t reg0, uint32_t nregs, const uint8_t *state, const uint64_t *cx,
+                            const uint64_t *cy, int *cls, uint64_t *sx, uint64_t *sy) {
+  unsigned seen = 0;
+  for (uint32_t j = 0; j < p->ns && j < 5; j++) {
+    uint32_t q = 0;
+    cls[j] = aff_class(&p->s[j], reg0, nregs, &q);
+    if (cls[j] != 1)
+      continue;
+    seen |= 1u << state[q];
+    if (state[q] == 1)
+      sx[j] = cx[q], sy[j] = cy[q];
+  }
+  return seen;
+}
+
 /* Registers affine in the thread id of several writes (a loop's induction, an address moved on by
  * a loop): the first write (defb, defi) dominates the others, and each of them keeps the steps the
  * first gives (an add or sub of a uniform value to the register itself, ...), from affine sources.
@@ -714,14 +732,7 @@ static bool loop_writes(const PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs
       bool ok = p->ns <= 5 && (b == defb[r] ? i > defi[r] : dominates(idom, defb[r], b));
       int cls[5];
       uint64_t sx[5] = {0}, sy[5] = {0}, ux = 0, uy = 0;
-      for (uint32_t j = 0; j < p->ns && ok; j++) {
-        uint32_t q = 0;
-        cls[j] = aff_class(&p->s[j], reg0, nregs, &q);
-        if (cls[j] == 1 && state[q] != 1)
-          ok = false;
-        else if (cls[j] == 1)
-          sx[j] = cx[q], sy[j] = cy[q];
-      }
+      ok = ok && !(aff_sources(p, reg0, nregs, state, cx, cy, cls, sx, sy) & ~2u); /* all affine */
       int xs;
       uint8_t xw, root;
       bool xsg;
@@ -770,17 +781,8 @@ void ptx_affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
         const PIns *p = k->aux;
         int cls[5];
         uint64_t sx[5] = {0}, sy[5] = {0};
-        bool wait = false, no = false;
-        for (uint32_t j = 0; j < p->ns && j < 5; j++) {
-          uint32_t s = 0;
-          cls[j] = aff_class(&p->s[j], reg0, nregs, &s);
-          if (cls[j] == 1 && state[s] == 2)
-            no = true;
-          else if (cls[j] == 1 && state[s] == 0)
-            wait = true;
-          else if (cls[j] == 1)
-            sx[j] = cx[s], sy[j] = cy[s];
-        }
+        unsigned seen = aff_sources(p, reg0, nregs, state, cx, cy, cls, sx, sy);
+        bool wait = seen & 1u, no = seen & 4u;
         int xs;
         uint8_t xw, root;
         bool xsg;
