@@ -265,6 +265,33 @@ static bool call_vars(PComp *pc, const PtxOperand *list, size_t *off) {
   return true;
 }
 
+/* The offsets of a call's argument and return variables (call_vars; args, rets NULL: none), in
+ * the compiler's arena; false after a diagnostic. */
+static bool call_offsets(PComp *pc, const PtxOperand *args, const PtxOperand *rets, size_t **arg_off,
+                         size_t **ret_off) {
+  IrCtx *ctx = pc->h->ctx;
+  uint32_t nargs = args ? args->n : 0, nrets = rets ? rets->n : 0;
+  *arg_off = ir_alloc(ctx, (nargs + 1) * sizeof **arg_off);
+  *ret_off = ir_alloc(ctx, (nrets + 1) * sizeof **ret_off);
+  return call_vars(pc, args, *arg_off) && call_vars(pc, rets, *ret_off);
+}
+
+/* The activation of fn a call here inlines (*out): its storage at the level of recursion it is at
+ * on the chain of calls (PLayout), the call's variables, the bindings and fixes from here on;
+ * false after a diagnostic. */
+static bool callee_of(PComp *pc, const PtxFunc *fn, size_t *arg_off, size_t *ret_off, uint32_t depth, PInst *out) {
+  uint32_t level = 0;
+  for (const PInst *u = pc->inst; u; u = u->up)
+    level += u->fn == fn;
+  const PLayout *lay = ptx_layout_of(pc, fn, level);
+  if (!lay)
+    return false;
+  *out = (PInst){.fn = fn, .lay = lay, .arg_off = arg_off, .ret_off = ret_off, .bind0 = pc->nbinds,
+                 .fix0 = pc->nfix, .depth = depth, .up = pc->inst};
+  out->lblk = ir_alloc(pc->h->ctx, (fn->nlabels + 1) * sizeof *out->lblk);
+  return true;
+}
+
 /* call through a register: each thread to the inlined copy of the function at its address; an
  * address of no target is an error; under a guard, threads whose guard fails go on after. */
 int ptx_x_icall(KFrame *f, const KIns *k) {
@@ -357,8 +384,8 @@ static bool c_ptx_icall(PComp *pc, KIns *k, PIns *p, const PtxOperand *rets, uin
     return ptx_perr(pc, in->line, in->col,
                     "the call passes %u argument%s and %u return%s for its prototype's %u and %u", nargs,
                     nargs == 1 ? "" : "s", nrets, nrets == 1 ? "" : "s", proto->sig.nparams, proto->sig.nrets);
-  size_t *arg_off = ir_alloc(ctx, (nargs + 1) * sizeof *arg_off), *ret_off = ir_alloc(ctx, (nrets + 1) * sizeof *ret_off);
-  if (!call_vars(pc, args, arg_off) || !call_vars(pc, rets, ret_off) || !reg_operand(pc, &in->opds[ri], &p->s[0]))
+  size_t *arg_off, *ret_off;
+  if (!call_offsets(pc, args, rets, &arg_off, &ret_off) || !reg_operand(pc, &in->opds[ri], &p->s[0]))
     return false;
   p->ns = 1;
   PICall *c = ir_alloc(ctx, sizeof *c);
@@ -379,16 +406,10 @@ static bool c_ptx_icall(PComp *pc, KIns *k, PIns *p, const PtxOperand *rets, uin
                       "an indirect call nested %u calls deep: the PTX kernel engine inlines calls "
                       "%d deep at most",
                       depth, CALL_DEPTH);
-    uint32_t level = 0;
-    for (const PInst *u = pc->inst; u; u = u->up)
-      level += u->fn == fn;
-    const PLayout *lay = ptx_layout_of(pc, fn, level);
-    if (!lay)
+    PInst callee_in;
+    if (!callee_of(pc, fn, arg_off, ret_off, depth, &callee_in))
       return false;
     ptx_func_addr(pc->m, fn->name, &c->addr[c->n]);
-    PInst callee_in = {.fn = fn, .lay = lay, .arg_off = arg_off, .ret_off = ret_off, .bind0 = pc->nbinds,
-                       .fix0 = pc->nfix, .depth = depth, .up = pc->inst};
-    callee_in.lblk = ir_alloc(ctx, (fn->nlabels + 1) * sizeof *callee_in.lblk);
     c->entry[c->n] = ptx_new_block(pc);
     start_block(pc, c->entry[c->n]);
     if (!inline_callee(pc, &callee_in)) /* its ret: on to the block after every target */
@@ -437,8 +458,8 @@ static bool c_ptx_call(PComp *pc, KIns *k, PIns *p, bool *inlined) {
                     fn->name, nargs, nargs == 1 ? "" : "s", nrets, nrets == 1 ? "" : "s", fn->sig.nparams,
                     fn->sig.nparams == 1 ? "" : "s", fn->sig.nrets, fn->sig.nrets == 1 ? "" : "s");
   IrCtx *ctx = pc->h->ctx;
-  size_t *arg_off = ir_alloc(ctx, (nargs + 1) * sizeof *arg_off), *ret_off = ir_alloc(ctx, (nrets + 1) * sizeof *ret_off);
-  if (!call_vars(pc, args, arg_off) || !call_vars(pc, rets, ret_off))
+  size_t *arg_off, *ret_off;
+  if (!call_offsets(pc, args, rets, &arg_off, &ret_off))
     return false;
   bool printf_ = !strcmp(fn->name, "vprintf"), assert_ = !strcmp(fn->name, "__assertfail");
   if (!fn->defined && !printf_ && !assert_)
@@ -462,17 +483,11 @@ static bool c_ptx_call(PComp *pc, KIns *k, PIns *p, bool *inlined) {
     pc->zero_private |= printf_;
     return true;
   }
-  uint32_t level = 0;
-  for (const PInst *u = pc->inst; u; u = u->up)
-    level += u->fn == fn;
-  const PLayout *lay = ptx_layout_of(pc, fn, level);
-  if (!lay)
+  PInst callee_in;
+  if (!callee_of(pc, fn, arg_off, ret_off, depth, &callee_in))
     return false;
   /* the call's branch: to the callee's first block, or (guarded) there for the threads whose
      guard holds and to the block after the callee for the others */
-  PInst callee_in = {.fn = fn, .lay = lay, .arg_off = arg_off, .ret_off = ret_off, .bind0 = pc->nbinds,
-                     .fix0 = pc->nfix, .depth = depth, .up = pc->inst};
-  callee_in.lblk = ir_alloc(ctx, (fn->nlabels + 1) * sizeof *callee_in.lblk);
   k->fn = in->has_guard ? ptx_x_cond_bra : ptx_x_bra;
   if (in->has_guard)
     ptx_add_fix(pc, &p->next, fn->nlabels);
