@@ -423,7 +423,8 @@ static bool in_gpu_module(const Op *op) {
 }
 
 /* A gpu.* host op still in the lowered module; gpu.launch_func on an !llvm.ptr stream without
- * tokens is what MLIR 22 emits for converted launches. */
+ * tokens is what MLIR 22 emits for converted launches, and a synchronous one without
+ * dependencies it leaves as it was. */
 static bool unconverted(const Op *op) {
   if (op->name.len < 4 || memcmp(op->name.s, "gpu.", 4))
     return false;
@@ -431,10 +432,11 @@ static bool unconverted(const Op *op) {
     return false;
   if (ir_str_eq(op->name, "gpu.launch_func")) {
     Attr *seg = ir_op_attr(op, "operandSegmentSizes");
-    bool stream = seg && seg->kind == ATTR_DENSE_ARRAY && seg->u.darr.n == 13 && seg->u.darr.ivals[12] &&
-                  !seg->u.darr.ivals[0] && op->noperands &&
+    bool nodeps = seg && seg->kind == ATTR_DENSE_ARRAY && seg->u.darr.n == 13 && !seg->u.darr.ivals[0];
+    bool stream = nodeps && seg->u.darr.ivals[12] && op->noperands &&
                   op->operands[op->noperands - 1]->type->kind == TY_LLVM_PTR;
-    return !stream || op->nresults;
+    bool sync = nodeps && !seg->u.darr.ivals[12];
+    return !(stream || sync) || op->nresults;
   }
   return true;
 }
