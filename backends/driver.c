@@ -443,6 +443,7 @@ static void close_(void *self, BeSummary *summary)
             free(c->slot[i].u.fn.name);
     free(c->slot);
     free(c->alloc);
+    free(c->hreg);
     free(c->timed);
     free(c->drv);
     free(c);
@@ -897,7 +898,37 @@ static BeStatus memset_(void *self, void *dst, uint32_t value, unsigned width, s
 }
 
 /* Host memory made known: registered with the driver, or (host_add) only recorded. The
- * interpreter's own host memory (host_add) may be registered in place, as on the sim. */
+ * interpreter's own host memory (host_add) may be registered in place, a range at a time, as on
+ * the sim: a range that overlaps one registered already is refused before the driver sees it
+ * (which would answer CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED), one beside it is not. */
+static BeStatus reg_in_place(Drv *c, Alloc *a, uintptr_t p, size_t bytes, const char *loc)
+{
+    for (size_t j = 0; j < c->n_hreg; j++) {
+        const HostReg *r = &c->hreg[j];
+        if (p < r->base + r->size && r->base < p + bytes) {
+            diag_mem(c, "misuse", loc, r->loc, a->loc,
+                     "host register of %zu bytes: the host memory allocated at '%s' is already registered at '%s' "
+                     "(%zu bytes at offset %zu)",
+                     bytes, LOC(a->loc), LOC(r->loc), r->size, (size_t)(r->base - a->base));
+            return BE_ERR_MEMORY;
+        }
+    }
+    if (c->n_hreg == c->cap_hreg) {
+        size_t cap = c->cap_hreg ? c->cap_hreg * 2 : 8;
+        HostReg *t = realloc(c->hreg, cap * sizeof *t);
+        if (!t) {
+            diag(c, true, "error", loc, NULL, "out of memory recording a registration");
+            return BE_ERR_MEMORY;
+        }
+        c->hreg = t;
+        c->cap_hreg = cap;
+    }
+    BeStatus st = CALL(c, loc, host_register, (void *)p, bytes);
+    if (st == BE_OK)
+        c->hreg[c->n_hreg++] = (HostReg){p, bytes, loc};
+    return st;
+}
+
 static BeStatus known_add(Drv *c, void *ptr, size_t bytes, AllocKind kind, const char *loc)
 {
     if (!ptr || !bytes)
@@ -909,24 +940,12 @@ static BeStatus known_add(Drv *c, void *ptr, size_t bytes, AllocKind kind, const
         a = &c->alloc[i]; /* starts before the next known block and runs into it */
     if (a && a->freed)
         a = NULL;
-    if (a && kind == A_REGISTERED && a->kind == A_HOST && !a->reg_loc && p >= a->base &&
-        bytes <= a->size - (p - a->base)) {
-        BeStatus st = CALL(c, loc, host_register, ptr, bytes);
-        if (st == BE_OK) {
-            a->reg_loc = loc;
-            a->reg_base = p;
-        }
-        return st;
-    }
+    if (a && kind == A_REGISTERED && a->kind == A_HOST && p >= a->base && bytes <= a->size - (p - a->base))
+        return reg_in_place(c, a, p, bytes, loc);
     if (a) {
-        if (kind == A_REGISTERED && a->reg_loc)
-            diag_mem(c, "misuse", loc, a->reg_loc, a->loc,
-                     "host register of %zu bytes: the host memory allocated at '%s' is already registered at '%s'",
-                     bytes, LOC(a->loc), LOC(a->reg_loc));
-        else
-            diag_mem(c, "misuse", loc, NULL, a->loc, "%s of %zu bytes overlaps the %s allocated at '%s'",
-                     kind == A_REGISTERED ? "host register" : "host memory", bytes, alloc_names[a->kind],
-                     LOC(a->loc));
+        diag_mem(c, "misuse", loc, NULL, a->loc, "%s of %zu bytes overlaps the %s allocated at '%s'",
+                 kind == A_REGISTERED ? "host register" : "host memory", bytes, alloc_names[a->kind],
+                 LOC(a->loc));
         return BE_ERR_MEMORY;
     }
     if (kind == A_REGISTERED) {
@@ -942,15 +961,25 @@ static BeStatus known_remove(Drv *c, void *ptr, AllocKind kind, const char *loc)
     if (!ptr)
         return BE_OK;
     Alloc *a = alloc_at(c, ptr);
-    if (kind == A_REGISTERED && a && a->kind == A_HOST && a->reg_loc && a->reg_base == (uintptr_t)ptr) {
-        a->reg_loc = NULL;
-        return CALL(c, loc, host_unregister, ptr);
-    }
+    if (kind == A_REGISTERED && a && a->kind == A_HOST)
+        for (size_t j = 0; j < c->n_hreg; j++)
+            if (c->hreg[j].base == (uintptr_t)ptr) {
+                c->hreg[j] = c->hreg[--c->n_hreg];
+                return CALL(c, loc, host_unregister, ptr);
+            }
     if (!a || a->freed || a->base != (uintptr_t)ptr || a->kind != kind) {
         diag(c, true, "misuse", loc, NULL, "%p is not %s this device knows", ptr,
              kind == A_REGISTERED ? "registered host memory" : "host memory");
         return BE_ERR_MEMORY;
     }
+    /* host memory about to be freed: its registrations in place end with it, as on the sim, and
+     * the driver is told, so that it does not keep pages of freed memory registered */
+    for (size_t j = c->n_hreg; kind == A_HOST && j-- > 0;)
+        if (c->hreg[j].base >= a->base && c->hreg[j].base < a->base + a->size) {
+            void *r = (void *)c->hreg[j].base;
+            c->hreg[j] = c->hreg[--c->n_hreg];
+            CALL(c, loc, host_unregister, r);
+        }
     alloc_remove(c, a);
     return kind == A_REGISTERED ? CALL(c, loc, host_unregister, ptr) : BE_OK;
 }

@@ -49,9 +49,14 @@ typedef struct Alloc {
     uint64_t id;
     const char *loc;
     const char *freed; /* device memory freed there; kept until the address comes back */
-    const char *reg_loc; /* host memory (A_HOST) registered with the driver there, from reg_base */
-    uintptr_t reg_base;
 } Alloc;
+
+/* A range of host memory (A_HOST: the interpreter's) registered with the driver in place. */
+typedef struct HostReg {
+    uintptr_t base;
+    size_t size;
+    const char *loc;
+} HostReg;
 
 typedef struct Drv {
     const BeDriverApi *api;
@@ -72,6 +77,8 @@ typedef struct Drv {
     uint64_t next_id[H_KINDS];
     Alloc *alloc; /* sorted by base */
     size_t n_alloc, cap_alloc;
+    HostReg *hreg; /* byte-disjoint, in no order */
+    size_t n_hreg, cap_hreg;
     uint64_t next_buf;
     void *pool[POOL];
     BeToken pool_last[POOL]; /* the token last recorded on each pool stream */

@@ -496,52 +496,33 @@ bool c_gpu_memset(Comp *c, Op *op, Ins *ins) {
   return true;
 }
 
-/* Host memory the interpreter allocated (memref.alloc) is known to the backend as ordinary host
- * memory, which kernels may not touch. Registering it hands the range over: it stops being host
- * memory and becomes registered memory, and goes back when unregistered (or at the end). */
+/* Registrations the interpreter made itself (a device binary's globals, kernel_ptx.c): ended at
+ * the end. */
 static void unregister(Interp *in, size_t i, const char *loc) {
   GpuState *gs = in->gpu;
   struct GpuReg r = gs->regs[i];
   gs->regs[i] = gs->regs[--gs->nregs];
   be_mem_unregister(in->be, r.ptr, loc);
-  if (r.base)
-    be_host_add(in->be, r.base, r.bytes, r.loc);
 }
 
+/* Host memory the interpreter allocated (memref.alloc) is known to the backend as ordinary host
+ * memory, which kernels may not touch. Registering a view of it registers the view's bytes in
+ * place, as the lowered form's mgpuMemHostRegisterMemRef does on the same memory: the backend
+ * keeps each registration's range, refuses one that overlaps a range already registered, and
+ * lets kernels touch the allocation while any is. Freeing the memory (memref.dealloc, or at the
+ * end) ends its registrations, in both forms. */
 static int x_host_register(Frame *fr, const Ins *ins) {
   const GOp *g = ins->aux;
-  Interp *in = fr->in;
-  GpuState *gs = interp_gpu(in);
   uint32_t rank;
   Slot *d = descriptor(fr, ins, 0, g, &rank);
   char *ptr = data_of(d, g->esize);
   uint64_t n = 1;
   for (uint32_t i = 0; i < rank; i++)
     n *= (uint64_t)d[D_SIZES + i].i;
-  if (ins->a) {
-    for (size_t i = 0; i < gs->nregs; i++)
-      if (gs->regs[i].ptr == ptr) {
-        unregister(in, i, g->loc);
-        return EX_NEXT;
-      }
-    be_mem_unregister(in->be, ptr, g->loc);
-    return EX_NEXT;
-  }
-  if (!n)
-    return EX_NEXT;
-  void *base = NULL;
-  for (size_t i = 0; i < in->nheap; i++)
-    if (in->heap[i].p == d[D_ALLOC].p && ptr == (char *)d[D_ALLOC].p)
-      base = d[D_ALLOC].p;
-  if (base && be_host_remove(in->be, base, g->loc) != BE_OK)
-    base = NULL;
-  if (be_mem_register(in->be, ptr, n * g->esize, g->loc) != BE_OK && !base)
-    return EX_NEXT;
-  struct GpuReg *r = realloc(gs->regs, (gs->nregs + 1) * sizeof *r);
-  if (!r)
-    return interp_error(fr, ins, "out of memory");
-  gs->regs = r;
-  gs->regs[gs->nregs++] = (struct GpuReg){base, ptr, n * g->esize, g->loc};
+  if (ins->a)
+    be_mem_unregister(fr->in->be, ptr, g->loc);
+  else if (n)
+    be_mem_register(fr->in->be, ptr, n * g->esize, g->loc);
   return EX_NEXT;
 }
 

@@ -43,8 +43,6 @@ typedef struct Block0 {
   uintptr_t lo, hi;
   int kind;
   const char *loc; /* where it was allocated */
-  void *reg;       /* a heap block handed to the device by mgpuMemHostRegister: the pointer
-                      registered (the block is then registered memory, not host memory) */
   uint64_t bytes;  /* as allocated (hi - lo is at least 1) */
   uint64_t seq;    /* a heap block's allocation number (InterpOptions.host_buffer), 0 otherwise */
 } Block0;
@@ -93,7 +91,7 @@ void interp_low_block_add(Interp *in, void *p, uint64_t bytes, int kind, const c
   while (i && L->b[i - 1].lo > lo)
     i--;
   memmove(&L->b[i + 1], &L->b[i], (L->nb - i) * sizeof *L->b);
-  L->b[i] = (Block0){lo, lo + (bytes ? bytes : 1), kind, loc, NULL, bytes,
+  L->b[i] = (Block0){lo, lo + (bytes ? bytes : 1), kind, loc, bytes,
                      kind == R_HEAP ? ++in->nallocs : 0};
   L->nb++;
 }
@@ -325,9 +323,7 @@ void interp_llvm_free(Interp *in) {
       continue; /* the device's (reported as leaks when it closes), or memref.c's */
     if (in->host_buffer)
       in->host_buffer(in->hook_user, L->b[i].loc, L->b[i].seq, (void *)L->b[i].lo, L->b[i].bytes);
-    if (in->be && L->b[i].reg)
-      be_mem_unregister(in->be, L->b[i].reg, "exit");
-    else if (in->be)
+    if (in->be)
       be_host_remove(in->be, (void *)L->b[i].lo, "exit");
     free((void *)L->b[i].lo);
   }
@@ -390,17 +386,13 @@ static int heap_alloc(Frame *fr, const Ins *call, uint64_t bytes, uint64_t align
 static int heap_free(Frame *fr, const Ins *call, void *p) {
   if (!p)
     return EX_NEXT;
-  ptrdiff_t i = block_find(lowered(fr->in), (uintptr_t)p);
-  void *reg = i >= 0 ? fr->in->low->b[i].reg : NULL;
   if (!block_remove(fr->in, p, R_HEAP))
     return interp_error(fr, call,
                         "frees 0x%" PRIxPTR ", which is not a live malloc block (double free?)",
                         (uintptr_t)p);
   if (fr->in->be)
     be_trace_label(call_label(fr, call));
-  if (fr->in->be && reg)
-    be_mem_unregister(fr->in->be, reg, native_loc(fr, call));
-  else if (fr->in->be)
+  if (fr->in->be)
     be_host_remove(fr->in->be, p, native_loc(fr, call));
   be_trace_label(NULL);
   free(p);
@@ -699,35 +691,12 @@ MGPU(mgpuMemset16) {
 }
 
 /* A malloc block is known to the device as host memory, which kernels may not touch; registering
- * (part of) it hands the block over as registered memory, and unregistering hands it back, as
- * gpu.c does for memref.alloc memory. */
-static void reg_take(Frame *fr, void *ptr) {
-  ptrdiff_t i = block_find(lowered(fr->in), (uintptr_t)ptr);
-  Block0 *b = i >= 0 ? &fr->in->low->b[i] : NULL;
-  if (b && b->kind == R_HEAP && !b->reg &&
-      be_host_remove(fr->in->be, (void *)b->lo, b->loc) == BE_OK)
-    b->reg = ptr;
-}
-
-static void reg_give_back(Frame *fr, void *ptr) {
-  ptrdiff_t i = block_find(lowered(fr->in), (uintptr_t)ptr);
-  Block0 *b = i >= 0 ? &fr->in->low->b[i] : NULL;
-  if (b && b->reg == ptr) {
-    b->reg = NULL;
-    be_host_add(fr->in->be, (void *)b->lo, b->hi - b->lo, b->loc);
-  }
-}
-
-/* Where a memref descriptor's data starts (mgpuMemHostRegisterMemRef's pointer). */
-static void *memref_data(const Slot *a) {
-  const Slot *d = a[1].p;
-  return (char *)d[1].p + d[2].i * a[2].i;
-}
-
+ * a range of it registers the range in place, as gpu.c's gpu.host_register does for memref.alloc
+ * memory: the device keeps each range and refuses one that overlaps a range registered already.
+ * Freeing the block ends its registrations. */
 MGPU(mgpuMemHostRegister) {
   OWNED(a[0].p, a[1].u, "registration");
   BIND(mgpuMemHostRegister);
-  reg_take(fr, a[0].p);
   mgpuMemHostRegister(a[0].p, a[1].u);
   return unbind();
 }
@@ -735,14 +704,12 @@ MGPU(mgpuMemHostRegister) {
 MGPU(mgpuMemHostUnregister) {
   BIND(mgpuMemHostUnregister);
   mgpuMemHostUnregister(a[0].p);
-  reg_give_back(fr, a[0].p);
   return unbind();
 }
 
 MGPU(mgpuMemHostRegisterMemRef) {
   OWNED(a[1].p, 24 + 16 * (uint64_t)(a[0].i < 0 ? 0 : a[0].i), "load");
   BIND(mgpuMemHostRegisterMemRef);
-  reg_take(fr, memref_data(a));
   mgpuMemHostRegisterMemRef(a[0].i, a[1].p, a[2].i);
   return unbind();
 }
@@ -751,7 +718,6 @@ MGPU(mgpuMemHostUnregisterMemRef) {
   OWNED(a[1].p, 24 + 16 * (uint64_t)(a[0].i < 0 ? 0 : a[0].i), "load");
   BIND(mgpuMemHostUnregisterMemRef);
   mgpuMemHostUnregisterMemRef(a[0].i, a[1].p, a[2].i);
-  reg_give_back(fr, memref_data(a));
   return unbind();
 }
 

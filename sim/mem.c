@@ -255,6 +255,9 @@ static void release(SimDevice *dev, Alloc *a) {
   free(a->init);
   a->init = NULL;
   a->ninit = a->capinit = 0;
+  free(a->regs);
+  a->regs = NULL;
+  a->nregs = a->capregs = 0;
   if (in_arena(dev, a->base)) {
     long pg = sysconf(_SC_PAGESIZE);
     uintptr_t lo = (a->base + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
@@ -637,6 +640,45 @@ SimStatus sim_mem_free_after(SimDevice *dev, void *ptr, SimOp *op, const char *l
   return st;
 }
 
+/* Registration in place of host memory the device knows as pageable (the interpreter's): the
+ * allocation keeps each registration's byte range, as a driver does. cuMemHostRegister pins whole
+ * pages, but what it refuses (CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED) is a range that overlaps
+ * one already registered: a range beside it, on the same page too, registers on its own. While
+ * any range is registered, kernels may touch the allocation. mu held. */
+static SimStatus reg_add(SimDevice *dev, Alloc *a, uintptr_t p, size_t bytes, const char *loc) {
+  for (size_t i = 0; i < a->nregs; i++) {
+    const struct HostReg *r = &a->regs[i];
+    if (p < r->base + r->bytes && r->base < p + bytes) {
+      SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = loc,
+                   .alloc_loc = a->loc, .loc2 = r->loc};
+      diag_emit(dev, &d, "host register of %zu bytes: the host memory allocated at '%s' is "
+                "already registered at '%s' (%zu bytes at offset %zu)", bytes, LOC(a->loc),
+                LOC(r->loc), r->bytes, (size_t)(r->base - a->base));
+      return SIM_ERR_MEMORY;
+    }
+  }
+  struct HostReg *n = xrealloc_array(a->regs, &a->capregs, a->nregs + 1, sizeof *a->regs);
+  if (!n)
+    return SIM_ERR_MEMORY;
+  a->regs = n;
+  a->regs[a->nregs++] = (struct HostReg){p, bytes, loc};
+  if (a->nregs == 1)
+    epoch_move(dev);  /* kernels may touch it now */
+  return SIM_OK;
+}
+
+/* Unregister the range a registration in place began at p; false: none did. mu held. */
+static bool reg_remove(SimDevice *dev, Alloc *a, uintptr_t p) {
+  for (size_t i = 0; i < a->nregs; i++)
+    if (a->regs[i].base == p) {
+      a->regs[i] = a->regs[--a->nregs];
+      if (!a->nregs)
+        epoch_move(dev);
+      return true;
+    }
+  return false;
+}
+
 static SimStatus host_add(SimDevice *dev, void *ptr, size_t bytes, SimMemKind kind,
                           const char *loc) {
   if (!dev)
@@ -648,23 +690,13 @@ static SimStatus host_add(SimDevice *dev, void *ptr, size_t bytes, SimMemKind ki
   uintptr_t p = (uintptr_t)ptr;
   Alloc *a = NULL;
   Where w = where(dev, p, bytes, &a);
-  if (w == W_IN && kind == SIM_MEM_HOST_REGISTERED && a->kind == SIM_MEM_HOST_PAGEABLE &&
-      !a->reg_loc) {
-    a->reg_loc = loc;  /* the interpreter's memory, now registered: kernels may touch it */
-    a->reg_base = p;
-    epoch_move(dev);
+  if (w == W_IN && kind == SIM_MEM_HOST_REGISTERED && a->kind == SIM_MEM_HOST_PAGEABLE) {
+    st = reg_add(dev, a, p, bytes, loc);  /* the interpreter's memory, registered in place */
     goto done;
   }
   if (w != W_UNTRACKED) {
     SimDiag d = {.severity = SIM_SEV_ERROR, .kind = SIM_DIAG_MISUSE, .loc = loc,
                  .alloc_loc = a ? a->loc : NULL};
-    if (a && a->reg_loc && kind == SIM_MEM_HOST_REGISTERED) {
-      d.loc2 = a->reg_loc;
-      diag_emit(dev, &d, "host register of %zu bytes: the host memory allocated at '%s' is "
-                "already registered at '%s'", bytes, LOC(a->loc), LOC(a->reg_loc));
-      st = SIM_ERR_MEMORY;
-      goto done;
-    }
     if (a && !a->dead)
       diag_emit(dev, &d, "%s of %zu bytes overlaps the %s allocated at '%s'",
                 kind == SIM_MEM_HOST_REGISTERED ? "host register" : "host memory", bytes,
@@ -703,11 +735,8 @@ static SimStatus host_remove(SimDevice *dev, void *ptr, SimMemKind kind, const c
   pthread_mutex_lock(&dev->mu);
   Alloc *a = NULL;
   if (kind == SIM_MEM_HOST_REGISTERED && where(dev, (uintptr_t)ptr, 1, &a) == W_IN &&
-      a->kind == SIM_MEM_HOST_PAGEABLE && a->reg_loc && a->reg_base == (uintptr_t)ptr) {
-    a->reg_loc = NULL;
-    epoch_move(dev);
+      a->kind == SIM_MEM_HOST_PAGEABLE && reg_remove(dev, a, (uintptr_t)ptr))
     goto done;
-  }
   a = find_exact(dev, ptr, 1u << kind,
                         kind == SIM_MEM_HOST_REGISTERED ? "host unregister" : "host memory removal",
                         loc);
@@ -789,7 +818,7 @@ done:
 static bool may_touch(const Op *op, const Alloc *a) {
   if (op->d.kind == SIM_OP_HOST)
     return a->kind != SIM_MEM_DEVICE;
-  return a->kind != SIM_MEM_HOST_PAGEABLE || a->reg_loc;
+  return a->kind != SIM_MEM_HOST_PAGEABLE || a->nregs;
 }
 
 /* Keep [lo, hi) of a as ctx's access, merged with a recent one it touches. */
@@ -835,7 +864,7 @@ static void tcache_add(SimDevice *dev, Alloc *a) {
   tcache.e[k].a = a;
   tcache.e[k].lo = a->base;
   tcache.e[k].hi = a->base + a->bytes;
-  tcache.e[k].kernel = a->kind != SIM_MEM_HOST_PAGEABLE || a->reg_loc;
+  tcache.e[k].kernel = a->kind != SIM_MEM_HOST_PAGEABLE || a->nregs;
   tcache.e[k].host = a->kind != SIM_MEM_DEVICE;
 }
 
@@ -952,9 +981,9 @@ void mem_leaks(SimDevice *dev) {
   for (size_t i = 0; i < dev->nallocs; i++) {
     Alloc *a = dev->allocs[i];
     if (a->kind == SIM_MEM_HOST_PAGEABLE) {
-      if (a->reg_loc) {
-        SimDiag d = {.severity = SIM_SEV_WARNING, .kind = SIM_DIAG_LEAK, .loc = a->reg_loc,
-                     .alloc_loc = a->loc, .bytes = a->bytes};
+      for (size_t k = 0; k < a->nregs; k++) {
+        SimDiag d = {.severity = SIM_SEV_WARNING, .kind = SIM_DIAG_LEAK, .loc = a->regs[k].loc,
+                     .alloc_loc = a->loc, .bytes = a->regs[k].bytes};
         diag_emit(dev, &d, "host memory allocated at '%s' and registered here was never "
                   "unregistered", LOC(a->loc));
       }
@@ -976,6 +1005,7 @@ void mem_free_all(SimDevice *dev) {
     Alloc *a = dev->allocs[i];
     race_recs_clear(dev, a);
     free(a->init);
+    free(a->regs);
     free(a);
   }
   free(dev->allocs);
@@ -986,6 +1016,7 @@ void mem_free_all(SimDevice *dev) {
     dev->dead = a->next_dead;
     race_recs_clear(dev, a);
     free(a->init);
+    free(a->regs);
     free(a);
   }
   free(dev->spans);

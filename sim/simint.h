@@ -82,8 +82,9 @@ struct Alloc {
   size_t bytes;
   SimMemKind kind;
   const char *loc, *free_loc;
-  const char *reg_loc; /* host pageable memory registered (kernels may touch it): where */
-  uintptr_t reg_base;  /* the pointer it was registered with */
+  struct HostReg { uintptr_t base; size_t bytes; const char *loc; } *regs;
+  size_t nregs, capregs; /* host pageable memory: its registered ranges, byte-disjoint, as a
+                            driver keeps them (any one lets kernels touch the allocation) */
   bool dead;           /* freed / unregistered / removed */
   bool released;       /* dead and its memory given back */
   int pins;            /* submitted, not completed memcpy/memset ops that use it */

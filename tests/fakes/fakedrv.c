@@ -388,8 +388,11 @@ static FakeResult host_register(void *ptr, size_t bytes)
     Mem *m = mem_find((uintptr_t)ptr);
     if (!ptr || !bytes)
         return E_VALUE;
-    if (m && m->registered && m->live)
-        return E_REGISTERED;
+    /* as a driver does: a range that overlaps a registered one is refused, one beside it is not */
+    for (Mem *o = mems; o; o = o->next)
+        if (o->registered && o->live && (uintptr_t)ptr < (uintptr_t)o->base + o->size &&
+            (uintptr_t)o->base < (uintptr_t)ptr + bytes)
+            return E_REGISTERED;
     if (m && m->live)
         return E_VALUE; /* device memory */
     if (!(m = calloc(1, sizeof *m)))

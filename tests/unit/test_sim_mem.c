@@ -446,6 +446,40 @@ static void test_mem_register_of_interpreter_memory_lets_kernels_touch_it(void *
                       "here was never unregistered"));
 }
 
+/* Ranges of one piece of the interpreter's memory register in place each on its own, as on a
+   driver: side by side (one page) they do, overlapping they do not; kernels may touch the memory
+   while any range is registered. */
+static void test_mem_register_of_interpreter_memory_keeps_each_range(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_SERIAL);
+  int h[16] = {0};
+  assert_int_equal(sim_mem_host_add(dev, h, sizeof h, "memref.alloc"), SIM_OK);
+  assert_int_equal(sim_mem_register(dev, h, 32, "low"), SIM_OK);
+  assert_int_equal(sim_mem_register(dev, h + 8, 32, "high"), SIM_OK);
+  assert_int_equal(s.n, 0);
+  assert_int_equal(sim_mem_register(dev, h + 4, 32, "middle"), SIM_ERR_MEMORY);
+  assert_true(has(&s, "middle: host register of 32 bytes: the host memory allocated at "
+                      "'memref.alloc' is already registered at 'low' (32 bytes at offset 0)"));
+  assert_int_equal(sim_mem_unregister(dev, h, "unlow"), SIM_OK);
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = touch4, .user = h, .loc = "launch"};
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "sync");
+  assert_int_equal(h[0], 1); /* "high" is still registered */
+  assert_int_equal(sim_mem_register(dev, h + 4, 16, "middle again"), SIM_OK);
+  assert_int_equal(sim_mem_unregister(dev, h + 4, "unmiddle"), SIM_OK);
+  assert_int_equal(sim_mem_unregister(dev, h + 8, "unhigh"), SIM_OK);
+  h[0] = 0;
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "sync");
+  assert_int_equal(h[0], 0);
+  int n = s.n;
+  assert_int_equal(sim_mem_unregister(dev, h + 8, "unhigh again"), SIM_ERR_MEMORY);
+  assert_true(s.n > n);
+  assert_int_equal(sim_mem_host_remove(dev, h, "memref.dealloc"), SIM_OK);
+  sim_destroy(dev);
+}
+
 typedef struct Probe { char *p; SimStatus st; } Probe;
 
 static void store8(SimCtx *ctx, void *user) {
@@ -510,6 +544,7 @@ int main(void) {
     cmocka_unit_test(test_mem_alloc_many_small_stay_distinct),
     cmocka_unit_test(test_mem_alloc_reuses_freed_ranges_when_full),
     cmocka_unit_test(test_mem_register_of_interpreter_memory_lets_kernels_touch_it),
+    cmocka_unit_test(test_mem_register_of_interpreter_memory_keeps_each_range),
   };
   return cmocka_run_group_tests_name("sim_mem", tests, NULL, NULL);
 }
