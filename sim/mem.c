@@ -26,7 +26,10 @@
  * allocations its ops touched last (tcache: what the table said of them, and who may touch them),
  * which holds while dev->mem_epoch has not moved, and only on a miss takes the lock to look in the
  * table: a kernel on a worker then runs without the lock, as the host goes on submitting. A
- * kernel's silent probe of a span (sim_access_probe) looks in the same two places first.
+ * kernel's silent probe of a span (sim_access_probe) looks in the same two places first. Kernels
+ * report ranges their threads' accesses merged into, so a range that runs from an allocation into
+ * one that begins where it ends (registered ranges side by side) is checked in parts, one per
+ * allocation.
  *
  * Locking: everything with dev->mu held, except the sim_access fast path, which touches only its
  * ctx, its thread's tcache, the atomic mem_epoch and the immutable base/bytes of the cached
@@ -868,6 +871,13 @@ static void tcache_add(SimDevice *dev, Alloc *a) {
   tcache.e[k].host = a->kind != SIM_MEM_DEVICE;
 }
 
+/* Whether the allocation after a in the table begins where a ends (host memory a driver was
+   handed, registered range by range, has no gap between its ranges). mu held. */
+static bool next_touches(const SimDevice *dev, const Alloc *a) {
+  size_t i = find(dev, a->base);
+  return i != SIZE_MAX && i + 1 < dev->nallocs && dev->allocs[i + 1]->base == a->base + a->bytes;
+}
+
 /* sim_access, and sim_access_check (check: untracked memory is an error too, nothing is reported
    or recorded) */
 static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is_write, const char *loc,
@@ -886,6 +896,16 @@ static SimStatus mem_access(SimCtx *ctx, const void *addr, size_t bytes, bool is
     bool kernel = ctx->op->d.kind == SIM_OP_KERNEL;
     pthread_mutex_lock(&dev->mu);
     Where w = where(dev, p, bytes, &a);
+    size_t first = w == W_OOB && a && p >= a->base && p < a->base + a->bytes ? a->base + a->bytes - p : 0;
+    if (first && next_touches(dev, a)) {
+      /* Past a's end, another allocation begins with no gap: the kernel's accesses of the two,
+         side by side, merged into one range (kernels report ranges, not single accesses). Check
+         it allocation by allocation, as the accesses were. */
+      pthread_mutex_unlock(&dev->mu);
+      st = mem_access(ctx, addr, first, is_write, loc, check, atomic);
+      return st != SIM_OK ? st : mem_access(ctx, (const char *)addr + first, bytes - first, is_write, loc, check,
+                                            atomic);
+    }
     if (w == W_UNTRACKED && !dev->cfg.strict_host && !check) {
       a = NULL;
     } else if (check && w == W_UNTRACKED) {

@@ -487,6 +487,42 @@ static void store8(SimCtx *ctx, void *user) {
   q->st = sim_access(ctx, q->p, 8, true, "k.mlir:4:2");
 }
 
+typedef struct Span { char *p; size_t n; SimStatus st; } Span;
+
+static void load_span(SimCtx *ctx, void *user) {
+  Span *q = user;
+  q->st = sim_access(ctx, q->p, q->n, false, "k.mlir:5:2");
+}
+
+/* Host memory registered range by range: the ranges are allocations side by side with no gap, and
+   a kernel's range across them (its accesses of both, merged) is checked allocation by
+   allocation; a range that runs past the last of them is still out of bounds, of that one. */
+static void test_kernel_range_across_registrations_side_by_side_is_checked_by_each(void **state) {
+  (void)state;
+  Sink s;
+  SimDevice *dev = make(&s, SIM_SCHED_SERIAL);
+  static char h[96];
+  assert_int_equal(sim_mem_register(dev, h, 32, "reg-a"), SIM_OK);
+  assert_int_equal(sim_mem_register(dev, h + 32, 32, "reg-b"), SIM_OK);
+  assert_int_equal(sim_mem_register(dev, h + 64, 32, "reg-c"), SIM_OK);
+  Span q = {h + 16, 72, SIM_ERR_ARG};
+  SimOpDesc k = {.kind = SIM_OP_KERNEL, .fn = load_span, .user = &q, .loc = "launch", .bounded = true};
+  assert_int_equal(sim_stream_submit(dev, NULL, &k, NULL), SIM_OK);
+  assert_int_equal(sim_stream_sync(dev, NULL, "sync"), SIM_OK);
+  assert_int_equal(q.st, SIM_OK);
+  assert_int_equal(s.n, 0);
+  assert_int_equal(sim_mem_unregister(dev, h + 64, "unreg-c"), SIM_OK);
+  q.st = SIM_ERR_ARG;
+  sim_stream_submit(dev, NULL, &k, NULL);
+  sim_stream_sync(dev, NULL, "sync");
+  assert_int_equal(q.st, SIM_ERR_MEMORY);
+  assert_true(has(&s, "k.mlir:5:2: kernel load: bytes [0, 56) are out of bounds of the 32-byte "
+                      "registered host memory allocated at 'reg-b'"));
+  sim_mem_unregister(dev, h, "unreg-a");
+  sim_mem_unregister(dev, h + 32, "unreg-b");
+  sim_destroy(dev);
+}
+
 /* A kernel's thread remembers the allocations its kernels found (no lock for the next kernel's
    first access); a free moves the table's epoch, so a kernel after the free is refused. Serial:
    every kernel runs on the host's thread, whose cache held the allocation. */
@@ -545,6 +581,7 @@ int main(void) {
     cmocka_unit_test(test_mem_alloc_reuses_freed_ranges_when_full),
     cmocka_unit_test(test_mem_register_of_interpreter_memory_lets_kernels_touch_it),
     cmocka_unit_test(test_mem_register_of_interpreter_memory_keeps_each_range),
+    cmocka_unit_test(test_kernel_range_across_registrations_side_by_side_is_checked_by_each),
   };
   return cmocka_run_group_tests_name("sim_mem", tests, NULL, NULL);
 }
