@@ -118,6 +118,9 @@ typedef struct KGList {
   bool over;        /* too many records: the launch is not checked */
 } KGList;
 #define KG_OPEN 16
+/* kernel_race.c: what a replay of some blocks of a launch left where their writes overlap other
+ * blocks' (kernel_race_check). */
+typedef struct KGCap KGCap;
 
 /* Accesses of a run of blocks, merged, reported to the backend at the end of the run. */
 typedef struct KRange {
@@ -174,6 +177,8 @@ struct KFrame {
   size_t nglog, capglog;
   KGList grecs;         /* the run's records */
   KGRec gopen[KG_OPEN]; /* records the next block may continue, by position in its sorted list */
+  KGCap *gcap;          /* a replay's (kernel_race_check): its blocks' writes are read here; their
+                           output and accesses are dropped. NULL: a launch's own run */
   const Op *calls[16];  /* the func.call / llvm.call ops being run, outermost first (diagnostics) */
   uint32_t ncalls;
 };
@@ -429,12 +434,17 @@ void kernel_note_group(KFrame *f, const KIns *k, uint32_t memo, const KMemoGroup
 void kernel_glog_memos(KFrame *f);
 /* The frame's block (or blocks) ended: its log becomes the run's records. */
 void kernel_race_block_end(KFrame *f);
-/* The run ended: its records, moved to *out. */
+/* The run ended: its records, moved to *out (NULL: a replay's, dropped). */
 void kernel_race_run_end(KFrame *f, KGList *out);
+/* Runs blocks (n of them, ascending) of the launch again on the calling thread, each frame's gcap
+ * being cap; false when one failed. */
+typedef bool (*KGReplay)(void *user, const size_t *blocks, size_t n, KGCap *cap);
 /* After every block ran: checks the runs' records against each other (blocks of one launch are
  * not ordered) and reports the first race on op's kernel (and every benign hazard once); true
- * after an error. grid: the launch's grid; site: the launch op. */
-bool kernel_race_check(KHost *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop);
+ * after an error. grid: the launch's grid; kop: the kernel. Writes of two blocks whose bytes the
+ * records do not hold are compared by value through replay(user, ..). */
+bool kernel_race_check(KHost *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop,
+                       KGReplay replay, void *user);
 /* Reports (be_kernel_access) and forgets the frame's recorded accesses; false when the backend
  * refused one (it reported why). */
 bool kernel_flush_accesses(KFrame *f);

@@ -106,6 +106,11 @@ typedef struct Launch {
   uint8_t *told;    /* per memory op (KMem.memo): a benign hazard of it was reported (gpu mutex) */
   Op *site;         /* the launch op */
   KGList *gruns;    /* per run of blocks: its records for inter-block race checks (kernel_race.c) */
+  /* kernel_race_check's replay (replay_blocks): the blocks to run again, the next one, and what
+   * their frames read their writes into */
+  const size_t *replay;
+  size_t nreplay, ireplay;
+  KGCap *gcap;
 } Launch;
 
 /* ---- the host's state ---- */
@@ -125,6 +130,8 @@ GpuState *kernel_gpu(KHost *in) {
 /* ---- diagnostics ---------------------------------------------------------------------------- */
 
 void kernel_print(KFrame *f, const char *text, size_t len) {
+  if (f->gcap)
+    return; /* a replay prints nothing: the launch did */
   KHost *in = f->L_in;
   GpuState *gs = kernel_gpu(in);
   pthread_mutex_lock(&gs->mu);
@@ -1864,6 +1871,13 @@ static void frame_give(GpuState *gs, FrameBox *b) {
 enum { RUN_THREADS = 4096 };
 
 static bool blocks_take(Launch *L, size_t *first, size_t *last) {
+  if (L->gcap) { /* a replay: its blocks one at a time */
+    if (L->ireplay == L->nreplay)
+      return false;
+    *first = L->replay[L->ireplay++];
+    *last = *first + 1;
+    return true;
+  }
   size_t n = (size_t)L->block[0] * L->block[1] * L->block[2], g = L->group;
   size_t least = (RUN_THREADS + n - 1) / n;
   size_t b = atomic_load_explicit(&L->next_block, memory_order_relaxed);
@@ -1905,6 +1919,9 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
     return;
   }
   KFrame *f = &box->f;
+  f->gcap = L->gcap;
+  if (f->gcap)
+    f->credit = INT64_MAX; /* the launch paid for these steps */
   uint32_t n = f->n, *ident = f->stack + f->cap, g = L->group;
   bool stop = false;
   do {
@@ -1952,8 +1969,30 @@ static void run_blocks(BeKernelCtx *ctx, size_t run, void *user) {
     be_launch_failed(L->in->be, L->loc);
   }
   if (L->gruns)
-    kernel_race_run_end(f, &L->gruns[run]);
+    kernel_race_run_end(f, L->gcap ? NULL : &L->gruns[run]);
+  f->gcap = NULL;
   frame_give(kernel_gpu(L->in), box);
+}
+
+/* kernel_race_check's replay: the blocks run again, one after another on this thread, as a run
+ * of their own whose output and accesses are dropped; each frame's gcap reads what their writes
+ * left. */
+typedef struct Replay {
+  Launch *L;
+  BeKernelCtx *ctx;
+} Replay;
+
+static bool replay_blocks(void *user, const size_t *blocks, size_t n, KGCap *cap) {
+  Replay *r = user;
+  Launch *L = r->L;
+  L->replay = blocks;
+  L->nreplay = n;
+  L->ireplay = 0;
+  L->gcap = cap;
+  run_blocks(r->ctx, 0, L);
+  bool ok = L->ireplay == n && !atomic_load(&L->failed);
+  L->gcap = NULL;
+  return ok;
 }
 
 /* The runs of a launch: one per RUN_THREADS threads of it, at most MAX_RUNS, each taking blocks
@@ -1988,7 +2027,9 @@ static void kernel_run(BeKernelCtx *ctx, const BeLaunch *bl, void *user) {
     L->gruns = calloc(L->nruns, sizeof *L->gruns);
   be_kernel_parallel_for(ctx, L->nruns, run_blocks, L);
   if (L->gruns) {
-    if (!atomic_load(&L->failed) && kernel_race_check(L->in, L->gruns, L->nruns, L->grid, L->k->op)) {
+    Replay rp = {L, ctx};
+    if (!atomic_load(&L->failed) &&
+        kernel_race_check(L->in, L->gruns, L->nruns, L->grid, L->k->op, replay_blocks, &rp)) {
       atomic_store(&L->failed, 1);
       atomic_fetch_add(&kernel_gpu(L->in)->errors, 1);
       be_launch_failed(L->in->be, L->loc);

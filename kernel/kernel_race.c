@@ -27,13 +27,26 @@
  * blocks differ and whose kinds conflict race. Reads are usually most records and are never
  * sorted; past KG_MAX records the launch is not checked.
  *
- * Grading: a small write (8 bytes or less) keeps the bytes it stored, read right after the op.
- * Two blocks that stored the same bytes there are a benign hazard, as in shared memory (a note, a
- * warning with --race-check=strict, reported once per launch); otherwise, or when either write is
- * larger, a write-write overlap is an error. Under --sched=threads another block may store between
- * the op and that read: a race of two different values can then read as benign. Under serial and
- * random schedules blocks of one launch run one after another; those of a block-wise frame run
- * each op in turn, and each block's part is read before another block of the frame stores there.
+ * Grading: two blocks' writes of the same bytes with the same values are a benign hazard, as in
+ * shared memory (a note, a warning with --race-check=strict, reported once per launch); a different
+ * value is an error naming the first byte that differs. Overlapping write records are compared
+ * over every stretch where their blocks differ (differ_from), each stretch one block of each; a
+ * write that a later one covers to its end with the same values leaves the sweep (every later
+ * write meets those values in the covering one), so that n blocks storing one row cost n
+ * comparisons, not n * n. A small write (8 bytes or less) keeps the bytes it stored, read right after the op. A longer one
+ * keeps nothing, so that a launch whose writes never overlap pays nothing for the grading: the
+ * check makes a quiet pass first (Check.quiet), which only finds whether there is anything to
+ * report and collects the stretches whose bytes no record holds (KGCap.u). The blocks that wrote
+ * them are then replayed (replay_writers, through kernel.c's replay_blocks: alone, in order, on
+ * this thread, output and accesses dropped), each frame reading at its block's end what its writes
+ * left there (capture), and the bytes the replayed blocks wrote are put back as the launch left
+ * them; the second pass reports. A block is replayed only when it reads nothing that a write or
+ * atomic of the launch touches and updates nothing atomically, so that it stores what it stored
+ * the first time; an overlap of a block not replayed is an error saying the values were not
+ * compared. Under --sched=threads another block may store between a small write's op and its read:
+ * a race of two different values can then read as benign. Under serial and random schedules
+ * blocks of one launch run one after another; those of a block-wise frame run each op in turn,
+ * and each block's part is read before another block of the frame stores there.
  * A plain read against another block's atomics is graded benign too when the reading block
  * updates the same bytes atomically itself: the first read of a compare-and-swap loop (upstream's
  * lowering of memref.generic_atomic_rmw), whose value the cmpxchg then checks.
@@ -128,11 +141,18 @@ static bool push(KGList *l, const KGRec *r) {
   return true;
 }
 
+static void capture(KFrame *f);
+
 void kernel_race_block_end(KFrame *f) {
   if (!f->gon)
     return;
   if (!f->wide)
     kernel_glog_memos(f);
+  if (f->gcap) { /* a replay: what the block's writes left is all it keeps */
+    capture(f);
+    f->nglog = 0;
+    return;
+  }
   const KGRec *g = f->glog;
   for (size_t i = 0, n = f->nglog; i < n; i++) {
     KGRec *o = i < KG_OPEN ? &f->gopen[i] : NULL;
@@ -161,14 +181,18 @@ void kernel_race_block_end(KFrame *f) {
 }
 
 void kernel_race_run_end(KFrame *f, KGList *out) {
-  for (size_t i = 0; i < KG_OPEN; i++)
-    if (f->gopen[i].hi)
-      push(&f->grecs, &f->gopen[i]);
-  *out = f->grecs;
-  if (out->over) {
-    free(out->r);
-    out->r = NULL;
-    out->n = 0;
+  if (!out) {
+    free(f->grecs.r);
+  } else {
+    for (size_t i = 0; i < KG_OPEN; i++)
+      if (f->gopen[i].hi)
+        push(&f->grecs, &f->gopen[i]);
+    *out = f->grecs;
+    if (out->over) {
+      free(out->r);
+      out->r = NULL;
+      out->n = 0;
+    }
   }
   f->grecs = (KGList){0};
   memset(f->gopen, 0, sizeof f->gopen); /* the frame serves other runs and launches after this one */
@@ -178,6 +202,48 @@ void kernel_race_run_end(KFrame *f, KGList *out) {
 }
 
 /* ---- the check ---------------------------------------------------------------------------------- */
+
+typedef struct KGSpan {
+  uintptr_t lo, hi;
+} KGSpan;
+
+/* Bytes [lo, hi) that block blk's writes left, at bytes + off (a replay's, KGCap). */
+typedef struct KGPiece {
+  size_t blk;
+  uintptr_t lo, hi;
+  size_t off;
+} KGPiece;
+
+/* The stretches of two blocks' writes that the first pass could not compare (u, sorted and
+ * merged before the replay), the blocks that wrote them (blk, ascending, unique), and what the
+ * replayed ones left there (pc, by block and start, disjoint per block). */
+struct KGCap {
+  KGSpan *u;
+  size_t nu, capu;
+  size_t *blk;
+  size_t nblk, capblk;
+  KGPiece *pc;
+  size_t npc, cappc;
+  uint8_t *bytes;
+  size_t nbytes, capbytes;
+  bool over; /* out of memory: nothing replayed */
+};
+
+/* Room for need elements of esz bytes at *pp (capacity *cap). */
+static bool grow(void *pp, size_t *cap, size_t need, size_t esz) {
+  void **p = pp;
+  if (need <= *cap)
+    return true;
+  size_t c = *cap ? *cap : 16;
+  while (c < need)
+    c *= 2;
+  void *q = realloc(*p, c * esz);
+  if (!q)
+    return false;
+  *p = q;
+  *cap = c;
+  return true;
+}
 
 static int rec_cmp(const void *x, const void *y) {
   const KGRec *a = x, *b = y;
@@ -190,16 +256,16 @@ static int rec_cmp(const void *x, const void *y) {
 
 static inline size_t block_at(const KGRec *r, uintptr_t p) { return r->b0 + (p - r->lo) / r->len; }
 
-/* The first byte of the overlap of a and b where their blocks differ, with the end of that
- * stretch in *end; 0 when there is none. */
-static uintptr_t differ(const KGRec *a, const KGRec *b, uintptr_t *end) {
+/* The first byte at or after from of the overlap of a and b where their blocks differ, with the
+ * end of that stretch in *end; 0 when there is none. A stretch has one block of each. */
+static uintptr_t differ_from(const KGRec *a, const KGRec *b, uintptr_t from, uintptr_t *end) {
   uintptr_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
   if (lo >= hi)
     return 0;
   uintptr_t d = a->lo > b->lo ? a->lo - b->lo : b->lo - a->lo;
   if (a->len == b->len && d % a->len == 0 && block_at(a, lo) == block_at(b, lo))
     return 0; /* the same blocks byte for byte */
-  for (uintptr_t p = lo; p < hi;) {
+  for (uintptr_t p = lo > from ? lo : from; p < hi;) {
     size_t ba = block_at(a, p), bb = block_at(b, p);
     uintptr_t ea = a->lo + (ba - a->b0 + 1) * a->len, eb = b->lo + (bb - b->b0 + 1) * b->len;
     uintptr_t e = ea < eb ? ea : eb;
@@ -213,6 +279,8 @@ static uintptr_t differ(const KGRec *a, const KGRec *b, uintptr_t *end) {
   }
   return 0;
 }
+
+static uintptr_t differ(const KGRec *a, const KGRec *b, uintptr_t *end) { return differ_from(a, b, 0, end); }
 
 static const char *verb(uint32_t kind) {
   return kind == BE_ACC_ATOMIC ? "updates atomically" : kind == BE_ACC_WRITE ? "writes" : "reads";
@@ -252,29 +320,61 @@ static const char *loc_at(const KGRec *r, uintptr_t p, uintptr_t *e) {
   return r->grp->locs[(r->phase + i) % r->grp->n];
 }
 
-/* Reports that x (the later record) races with y at [p, e); benign: same-value writes (1), or a
- * compare-and-swap loop's plain read against atomics (2). */
-static void report(KHost *in, const Op *kop, const KGRec *x, const KGRec *y, uintptr_t p, uintptr_t e,
-                   const uint32_t grid[3], int benign) {
+/* The atomic records (indices into r, ascending start). */
+typedef struct Atoms {
+  const size_t *i;
+  size_t n;
+} Atoms;
+
+/* One pass of the check. The first is quiet: it reports nothing, and finds whether there is
+ * anything to report and which stretches of two blocks' writes it cannot compare (cap). */
+typedef struct Check {
+  KHost *in;
+  const Op *kop;
+  const uint32_t *grid;
+  Atoms at;
+  bool quiet, found, told; /* told: a benign hazard was reported */
+  KGCap *cap;
+} Check;
+
+/* What a report says: a race (a read or an atomic in it), writes of the same values, a
+ * compare-and-swap loop's plain read against atomics, writes of different values, writes whose
+ * values could not be compared. */
+enum { R_RACE, R_SAME, R_CAS, R_DIFF, R_UNSEEN };
+
+/* Reports that x (the later record) races with y at [p, e) (how: R_*; q: R_DIFF's first byte
+ * that differs). */
+static void report(Check *ck, const KGRec *x, const KGRec *y, uintptr_t p, uintptr_t e, int how, uintptr_t q) {
+  if (ck->quiet) {
+    ck->found = true;
+    return;
+  }
+  KHost *in = ck->in;
   uint32_t bx[3], by[3];
-  block_ids(block_at(x, p), grid, bx);
-  block_ids(block_at(y, p), grid, by);
+  block_ids(block_at(x, p), ck->grid, bx);
+  block_ids(block_at(y, p), ck->grid, by);
   const char *xloc = loc_at(x, p, &e), *yloc = loc_at(y, p, &e);
-  const Op *ox = op_at(kop, xloc), *oy = op_at(kop, yloc);
+  const Op *ox = op_at(ck->kop, xloc), *oy = op_at(ck->kop, yloc);
   if (!ox)
-    ox = kop;
-  char where[64];
+    ox = ck->kop;
+  char where[64], why[160] = "";
   snprintf(where, sizeof where, "%zu bytes at %p", (size_t)(e - p), (void *)p);
+  if (how == R_DIFF)
+    snprintf(why, sizeof why, "; the values first differ at byte %zu (%p)", (size_t)(q - p), (void *)q);
+  else if (how == R_UNSEEN)
+    snprintf(why, sizeof why,
+             "; the values were not compared (a block that wrote them reads memory the launch writes, or updates "
+             "memory atomically)");
   GpuState *gs = kernel_gpu(in);
   pthread_mutex_lock(&gs->mu);
-  if (benign == 2)
+  if (how == R_CAS)
     ir_diag(in->ctx, in->race_strict ? DIAG_WARNING : DIAG_NOTE, ir_op_loc(ox),
             "'%.*s' op benign race in global memory: block (%u, %u, %u) %s %s, which block (%u, %u, %u) %s at '%s', "
             "and the reading block updates it atomically too (a compare-and-swap loop's first read); blocks of one "
             "launch are not ordered; reported once per launch",
             (int)ox->name.len, ox->name.s, bx[0], bx[1], bx[2], verb(x->kind), where, by[0], by[1], by[2],
             verb(y->kind), yloc);
-  else if (benign)
+  else if (how == R_SAME)
     ir_diag(in->ctx, in->race_strict ? DIAG_WARNING : DIAG_NOTE, ir_op_loc(ox),
             "'%.*s' op benign race in global memory: block (%u, %u, %u) writes %s with the value block (%u, %u, %u) "
             "wrote there at '%s'; blocks of one launch are not ordered; reported once per launch",
@@ -282,27 +382,101 @@ static void report(KHost *in, const Op *kop, const KGRec *x, const KGRec *y, uin
   else
     ir_diag(in->ctx, DIAG_ERROR, ir_op_loc(ox),
             "'%.*s' op data race in global memory: block (%u, %u, %u) %s%s %s, which block (%u, %u, %u) %s at '%s'; "
-            "blocks of one launch are not ordered",
+            "blocks of one launch are not ordered%s",
             (int)ox->name.len, ox->name.s, bx[0], bx[1], bx[2], verb(x->kind),
-            x->kind == BE_ACC_WRITE && y->kind == BE_ACC_WRITE ? " a different value to" : "", where, by[0], by[1],
-            by[2], verb(y->kind), yloc);
-  if (!benign && oy)
+            how == R_DIFF ? " a different value to" : "", where, by[0], by[1], by[2], verb(y->kind), yloc, why);
+  if ((how == R_RACE || how == R_DIFF || how == R_UNSEEN) && oy)
     ir_diag(in->ctx, DIAG_NOTE, ir_op_loc(oy), "the other access");
   pthread_mutex_unlock(&gs->mu);
 }
 
-/* Do the bytes both small writes left in [p, e) agree? */
-static bool same_bytes(const KGRec *x, const KGRec *y, uintptr_t p, uintptr_t e) {
-  if (!x->nsnap || !y->nsnap)
-    return false;
-  return !memcmp(x->snap + (p - x->lo), y->snap + (p - y->lo), e - p);
+/* The bytes the writes of r's block at p left from p to *hi: its own (a small write keeps them),
+ * or its replay's; NULL when neither holds them. */
+static const uint8_t *bytes_at(const Check *ck, const KGRec *r, uintptr_t p, uintptr_t *hi) {
+  if (r->nsnap) {
+    *hi = r->hi;
+    return r->snap + (p - r->lo);
+  }
+  const KGCap *c = ck->cap;
+  size_t b = block_at(r, p), lo = 0, n = c->npc;
+  while (lo < n) { /* past the last piece at or before (b, p) */
+    size_t mid = lo + (n - lo) / 2;
+    if (c->pc[mid].blk < b || (c->pc[mid].blk == b && c->pc[mid].lo <= p))
+      lo = mid + 1;
+    else
+      n = mid;
+  }
+  const KGPiece *pc = lo ? &c->pc[lo - 1] : NULL;
+  if (!pc || pc->blk != b || pc->hi <= p)
+    return NULL;
+  *hi = pc->hi;
+  return c->bytes + pc->off + (p - pc->lo);
 }
 
-/* The atomic records (indices into r, ascending start). */
-typedef struct Atoms {
-  const size_t *i;
-  size_t n;
-} Atoms;
+enum { CMP_SAME, CMP_DIFF, CMP_UNSEEN };
+
+/* Compares what the blocks of x and y at p (one each over the stretch) left in [p, e); CMP_DIFF
+ * with the first byte that differs in *q. */
+static int compare(const Check *ck, const KGRec *x, const KGRec *y, uintptr_t p, uintptr_t e, uintptr_t *q) {
+  while (p < e) {
+    uintptr_t hx = 0, hy = 0;
+    const uint8_t *a = bytes_at(ck, x, p, &hx), *b = bytes_at(ck, y, p, &hy);
+    if (!a || !b)
+      return CMP_UNSEEN;
+    uintptr_t t = hx < hy ? hx : hy;
+    if (t > e)
+      t = e;
+    if (memcmp(a, b, t - p))
+      for (size_t i = 0;; i++)
+        if (a[i] != b[i]) {
+          *q = p + i;
+          return CMP_DIFF;
+        }
+    p = t;
+  }
+  return CMP_SAME;
+}
+
+/* The quiet pass: the stretch [p, e) of x's and y's writes is to be compared after a replay. */
+static void want(Check *ck, const KGRec *x, const KGRec *y, uintptr_t p, uintptr_t e) {
+  KGCap *c = ck->cap;
+  ck->found = true;
+  if (c->over)
+    return;
+  if (!grow(&c->u, &c->capu, c->nu + 1, sizeof *c->u) || !grow(&c->blk, &c->capblk, c->nblk + 2, sizeof *c->blk)) {
+    c->over = true;
+    return;
+  }
+  c->u[c->nu++] = (KGSpan){p, e};
+  c->blk[c->nblk++] = block_at(x, p);
+  c->blk[c->nblk++] = block_at(y, p);
+}
+
+/* Writes x (the later record) and y, overlapping where their blocks differ from the stretch
+ * [p, e) on: every such stretch compared by value (a merged record's blocks each have their
+ * own). The first that differs is an error; if all agree, a benign hazard. True after an error. */
+static bool writes_vs(Check *ck, const KGRec *x, const KGRec *y, uintptr_t p, uintptr_t e) {
+  uintptr_t sp = 0, se = 0; /* the first stretch of the same values */
+  for (; p; p = differ_from(x, y, e, &e)) {
+    uintptr_t q = 0;
+    int v = compare(ck, x, y, p, e, &q);
+    if (v == CMP_SAME) {
+      if (!sp)
+        sp = p, se = e;
+      continue;
+    }
+    if (v == CMP_UNSEEN && ck->quiet) {
+      want(ck, x, y, p, e);
+      continue;
+    }
+    report(ck, x, y, p, e, v == CMP_DIFF ? R_DIFF : R_UNSEEN, q);
+    return true;
+  }
+  if (sp && !ck->told)
+    report(ck, x, y, sp, se, R_SAME, 0);
+  ck->told = ck->told || sp;
+  return false;
+}
 
 /* Does block b update byte p atomically too? (A compare-and-swap loop reads plainly first.) */
 static bool atomic_too(const KGRec *r, const Atoms *at, size_t b, uintptr_t p) {
@@ -323,9 +497,8 @@ static bool atomic_too(const KGRec *r, const Atoms *at, size_t b, uintptr_t p) {
 }
 
 /* Is there an active record in l (indices into r, pruned of those ending at or before lo) that
- * conflicts with c where blocks differ? Reports the first; *told: a benign hazard was reported. */
-static bool scan(KHost *in, const Op *kop, const KGRec *r, size_t *l, size_t *n, const KGRec *c,
-                 const uint32_t grid[3], bool *told, const Atoms *at) {
+ * conflicts with c where blocks differ? Reports the first. */
+static bool scan(Check *ck, const KGRec *r, size_t *l, size_t *n, const KGRec *c) {
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
     const KGRec *a = &r[l[i]];
@@ -337,58 +510,249 @@ static bool scan(KHost *in, const Op *kop, const KGRec *r, size_t *l, size_t *n,
     uintptr_t e = 0, p = differ(c, a, &e);
     if (!p)
       continue;
-    if (c->kind == BE_ACC_WRITE && a->kind == BE_ACC_WRITE && same_bytes(c, a, p, e)) {
-      if (!*told)
-        report(in, kop, c, a, p, e, grid, 1);
-      *told = true;
+    if (c->kind == BE_ACC_WRITE && a->kind == BE_ACC_WRITE) {
+      if (writes_vs(ck, c, a, p, e))
+        return true;
+      if (a->hi <= c->hi)
+        j--; /* c covers a with its values: a later write meets them in c (blocks all storing one row) */
       continue;
     }
     const KGRec *rd = c->kind == BE_ACC_READ ? c : a, *other = rd == c ? a : c;
-    if (other->kind == BE_ACC_ATOMIC && rd->kind == BE_ACC_READ && atomic_too(r, at, block_at(rd, p), p)) {
-      if (!*told)
-        report(in, kop, c, a, p, e, grid, 2);
-      *told = true;
+    if (other->kind == BE_ACC_ATOMIC && rd->kind == BE_ACC_READ && atomic_too(r, &ck->at, block_at(rd, p), p)) {
+      if (!ck->told)
+        report(ck, c, a, p, e, R_CAS, 0);
+      ck->told = true;
       continue;
     }
-    report(in, kop, c, a, p, e, grid, 0);
+    report(ck, c, a, p, e, R_RACE, 0);
     return true;
   }
   *n = j;
   return false;
 }
 
-/* Does read record c race with a write or atomic of W (sorted by start; mx: running maximum of
- * their ends)? Reports the first. */
-static bool read_vs_writes(KHost *in, const Op *kop, const KGRec *c, const KGRec *W, const uintptr_t *mx, size_t nw,
-                           const uint32_t grid[3], bool *told, const Atoms *at) {
-  size_t lo = 0, hi = nw;
-  while (lo < hi) { /* the first write starting at or after c's end */
-    size_t mid = lo + (hi - lo) / 2;
-    if (W[mid].lo < c->hi)
+/* The first record of W (nw, sorted by start) that starts at or after hi. */
+static size_t first_from(const KGRec *W, size_t nw, uintptr_t hi) {
+  size_t lo = 0;
+  while (lo < nw) {
+    size_t mid = lo + (nw - lo) / 2;
+    if (W[mid].lo < hi)
       lo = mid + 1;
     else
-      hi = mid;
+      nw = mid;
   }
-  for (size_t k = lo; k > 0 && mx[k - 1] > c->lo; k--) {
+  return lo;
+}
+
+/* Does read record c race with a write or atomic of W (sorted by start; mx: running maximum of
+ * their ends)? Reports the first. */
+static bool read_vs_writes(Check *ck, const KGRec *c, const KGRec *W, const uintptr_t *mx, size_t nw) {
+  for (size_t k = first_from(W, nw, c->hi); k > 0 && mx[k - 1] > c->lo; k--) {
     const KGRec *a = &W[k - 1];
     if (a->hi <= c->lo)
       continue;
     uintptr_t e = 0, p = differ(c, a, &e);
     if (!p)
       continue;
-    if (a->kind == BE_ACC_ATOMIC && atomic_too(W, at, block_at(c, p), p)) {
-      if (!*told)
-        report(in, kop, c, a, p, e, grid, 2);
-      *told = true;
+    if (a->kind == BE_ACC_ATOMIC && atomic_too(W, &ck->at, block_at(c, p), p)) {
+      if (!ck->told)
+        report(ck, c, a, p, e, R_CAS, 0);
+      ck->told = true;
       continue;
     }
-    report(in, kop, a, c, p, e, grid, 0);
+    report(ck, a, c, p, e, R_RACE, 0);
     return true;
   }
   return false;
 }
 
-bool kernel_race_check(KHost *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop) {
+/* Does any write or atomic of W touch [lo, hi)? */
+static bool written(const KGRec *W, const uintptr_t *mx, size_t nw, uintptr_t lo, uintptr_t hi) {
+  for (size_t k = first_from(W, nw, hi); k > 0 && mx[k - 1] > lo; k--)
+    if (W[k - 1].hi > lo)
+      return true;
+  return false;
+}
+
+/* One pass over the records: writes and atomics against each other, then reads against them. */
+static bool sweep(Check *ck, const KGList *runs, size_t nruns, const KGRec *W, const uintptr_t *mx, size_t nw,
+                  size_t *act) {
+  size_t nact = 0;
+  bool raced = false;
+  for (size_t i = 0; i < nw && !raced; i++) {
+    raced = scan(ck, W, act, &nact, &W[i]);
+    act[nact++] = i;
+  }
+  for (size_t i = 0; i < nruns && !raced; i++)
+    for (size_t j = 0; j < runs[i].n && !raced; j++)
+      if (runs[i].r[j].kind == BE_ACC_READ)
+        raced = read_vs_writes(ck, &runs[i].r[j], W, mx, nw);
+  return raced;
+}
+
+/* The first of the n ascending blocks at or after b. */
+static size_t block_from(const size_t *blk, size_t n, size_t b) {
+  size_t lo = 0;
+  while (lo < n) {
+    size_t mid = lo + (n - lo) / 2;
+    if (blk[mid] < b)
+      lo = mid + 1;
+    else
+      n = mid;
+  }
+  return lo;
+}
+
+static int span_cmp(const void *x, const void *y) {
+  const KGSpan *a = x, *b = y;
+  return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static int size_cmp(const void *x, const void *y) {
+  size_t a = *(const size_t *)x, b = *(const size_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+static int piece_cmp(const void *x, const void *y) {
+  const KGPiece *a = x, *b = y;
+  if (a->blk != b->blk)
+    return a->blk < b->blk ? -1 : 1;
+  return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Sorts and merges n spans; their new count. */
+static size_t spans_merge(KGSpan *s, size_t n) {
+  if (!n)
+    return 0;
+  qsort(s, n, sizeof *s, span_cmp);
+  size_t j = 0;
+  for (size_t i = 1; i < n; i++)
+    if (s[i].lo <= s[j].hi) {
+      if (s[i].hi > s[j].hi)
+        s[j].hi = s[i].hi;
+    } else {
+      s[++j] = s[i];
+    }
+  return j + 1;
+}
+
+/* A replay's block ended (kernel_race_block_end): keeps what its writes left where they meet the
+ * stretches to compare. */
+static void capture(KFrame *f) {
+  KGCap *c = f->gcap;
+  for (size_t i = 0; i < f->nglog && !c->over; i++) {
+    const KGRec *g = &f->glog[i];
+    if (g->kind != BE_ACC_WRITE)
+      continue;
+    for (size_t j = 0; j < g->nb && !c->over; j++) {
+      uintptr_t lo = g->lo + j * g->len, hi = lo + g->len;
+      size_t a = 0, n = c->nu;
+      while (a < n) { /* the first stretch ending after lo */
+        size_t mid = a + (n - a) / 2;
+        if (c->u[mid].hi <= lo)
+          a = mid + 1;
+        else
+          n = mid;
+      }
+      for (; a < c->nu && c->u[a].lo < hi; a++) {
+        uintptr_t s = lo > c->u[a].lo ? lo : c->u[a].lo, t = hi < c->u[a].hi ? hi : c->u[a].hi;
+        if (!grow(&c->pc, &c->cappc, c->npc + 1, sizeof *c->pc) ||
+            !grow(&c->bytes, &c->capbytes, c->nbytes + (t - s), 1)) {
+          c->over = true;
+          break;
+        }
+        c->pc[c->npc++] = (KGPiece){g->b0 + j, s, t, c->nbytes};
+        memcpy(c->bytes + c->nbytes, (const void *)s, t - s);
+        c->nbytes += t - s;
+      }
+    }
+  }
+}
+
+/* After the quiet pass: replays the blocks that wrote the stretches it could not compare, each
+ * alone and in order, on this thread, so that what its writes left there can be read at its end
+ * (capture). A block is replayed only when that gives what it wrote the first time: when it reads
+ * nothing a write or atomic of the launch touches (its own included: what it read may have
+ * changed since) and updates nothing atomically (that would do it twice). The bytes the replayed
+ * blocks write are put back as the launch left them. */
+static void replay_writers(Check *ck, const KGList *runs, size_t nruns, const KGRec *W, const uintptr_t *mx,
+                           size_t nw, KGReplay replay, void *user) {
+  KGCap *c = ck->cap;
+  c->nu = spans_merge(c->u, c->nu);
+  qsort(c->blk, c->nblk, sizeof *c->blk, size_cmp);
+  size_t nb = 0;
+  for (size_t i = 0; i < c->nblk; i++)
+    if (!nb || c->blk[i] != c->blk[nb - 1])
+      c->blk[nb++] = c->blk[i];
+  c->nblk = nb;
+  bool *bad = calloc(nb, 1);
+  size_t *go = malloc(nb * sizeof *go), ngo = 0;
+  KGSpan *foot = NULL;
+  size_t nfoot = 0, capfoot = 0;
+  uint8_t *saved = NULL;
+  if (!bad || !go)
+    goto done;
+  for (size_t i = 0; i < nruns; i++)
+    for (size_t j = 0; j < runs[i].n; j++) {
+      const KGRec *r = &runs[i].r[j];
+      if (r->kind == BE_ACC_WRITE || (r->kind == BE_ACC_READ && !written(W, mx, nw, r->lo, r->hi)))
+        continue;
+      for (size_t k = block_from(c->blk, nb, r->b0); k < nb && c->blk[k] < r->b0 + r->nb; k++) {
+        uintptr_t lo = r->lo + (c->blk[k] - r->b0) * r->len;
+        if (r->kind == BE_ACC_ATOMIC || written(W, mx, nw, lo, lo + r->len))
+          bad[k] = true;
+      }
+    }
+  for (size_t k = 0; k < nb; k++)
+    if (!bad[k])
+      go[ngo++] = c->blk[k];
+  if (!ngo)
+    goto done;
+  for (size_t i = 0; i < nw; i++) /* what the replay writes */
+    if (W[i].kind == BE_ACC_WRITE)
+      for (size_t k = block_from(go, ngo, W[i].b0); k < ngo && go[k] < W[i].b0 + W[i].nb; k++) {
+        if (!grow(&foot, &capfoot, nfoot + 1, sizeof *foot))
+          goto done;
+        uintptr_t lo = W[i].lo + (go[k] - W[i].b0) * W[i].len;
+        foot[nfoot++] = (KGSpan){lo, lo + W[i].len};
+      }
+  nfoot = spans_merge(foot, nfoot);
+  size_t total = 0;
+  for (size_t i = 0; i < nfoot; i++)
+    total += foot[i].hi - foot[i].lo;
+  if (!(saved = malloc(total ? total : 1)))
+    goto done;
+  for (size_t i = 0, o = 0; i < nfoot; o += foot[i].hi - foot[i].lo, i++)
+    memcpy(saved + o, (const void *)foot[i].lo, foot[i].hi - foot[i].lo);
+  bool ok = replay(user, go, ngo, c);
+  for (size_t i = 0, o = 0; i < nfoot; o += foot[i].hi - foot[i].lo, i++)
+    memcpy((void *)foot[i].lo, saved + o, foot[i].hi - foot[i].lo);
+  if (!ok || c->over) {
+    c->npc = 0;
+    goto done;
+  }
+  qsort(c->pc, c->npc, sizeof *c->pc, piece_cmp);
+  size_t j = 0;
+  for (size_t i = 0; i < c->npc; i++) { /* a block's pieces made disjoint (an overlap holds the same bytes) */
+    KGPiece p = c->pc[i];
+    if (j && c->pc[j - 1].blk == p.blk && p.lo < c->pc[j - 1].hi) {
+      if (p.hi <= c->pc[j - 1].hi)
+        continue;
+      p.off += c->pc[j - 1].hi - p.lo;
+      p.lo = c->pc[j - 1].hi;
+    }
+    c->pc[j++] = p;
+  }
+  c->npc = j;
+done:
+  free(bad);
+  free(go);
+  free(foot);
+  free(saved);
+}
+
+bool kernel_race_check(KHost *in, KGList *runs, size_t nruns, const uint32_t grid[3], const Op *kop,
+                       KGReplay replay, void *user) {
   size_t n = 0, nw = 0;
   for (size_t i = 0; i < nruns; i++) {
     if (runs[i].over)
@@ -402,7 +766,8 @@ bool kernel_race_check(KHost *in, KGList *runs, size_t nruns, const uint32_t gri
   KGRec *W = malloc(nw * sizeof *W);
   uintptr_t *mx = malloc(nw * sizeof *mx);
   size_t *act = malloc(nw * sizeof *act), *at_i = malloc(nw * sizeof *at_i);
-  bool raced = false, told = false;
+  KGCap cap = {0};
+  bool raced = false;
   if (!W || !mx || !act || !at_i)
     goto done;
   size_t k = 0;
@@ -417,20 +782,25 @@ bool kernel_race_check(KHost *in, KGList *runs, size_t nruns, const uint32_t gri
     if (W[i].kind == BE_ACC_ATOMIC)
       at_i[nat++] = i;
   }
-  Atoms at = {at_i, nat};
-  size_t nact = 0;
-  for (size_t i = 0; i < nw && !raced; i++) { /* writes and atomics against each other */
-    raced = scan(in, kop, W, act, &nact, &W[i], grid, &told, &at);
-    act[nact++] = i;
-  }
-  for (size_t i = 0; i < nruns && !raced; i++) /* reads against them */
-    for (size_t j = 0; j < runs[i].n && !raced; j++)
-      if (runs[i].r[j].kind == BE_ACC_READ)
-        raced = read_vs_writes(in, kop, &runs[i].r[j], W, mx, nw, grid, &told, &at);
+  /* a quiet pass first: a launch with nothing to report is done; else the writes it could not
+   * compare are replayed, and a second pass reports */
+  Check ck = {in, kop, grid, {at_i, nat}, true, false, false, &cap};
+  sweep(&ck, runs, nruns, W, mx, nw, act);
+  if (!ck.found)
+    goto done;
+  if (cap.nu && !cap.over && replay)
+    replay_writers(&ck, runs, nruns, W, mx, nw, replay, user);
+  ck.quiet = false;
+  ck.told = false;
+  raced = sweep(&ck, runs, nruns, W, mx, nw, act);
 done:
   free(W);
   free(mx);
   free(act);
   free(at_i);
+  free(cap.u);
+  free(cap.blk);
+  free(cap.pc);
+  free(cap.bytes);
   return raced;
 }
