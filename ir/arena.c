@@ -36,10 +36,11 @@ IrCtx *ir_ctx_create(void) {
 void ir_ctx_destroy(IrCtx *ctx) {
   if (!ctx)
     return;
-  for (Chunk *c = ctx->chunks, *n; c; c = n) {
-    n = c->next;
-    free(c);
-  }
+  for (int l = 0; l < 2; l++)
+    for (Chunk *c = l ? ctx->opchunks : ctx->chunks, *n; c; c = n) {
+      n = c->next;
+      free(c);
+    }
   free(ctx->strtab);
   free(ctx->typetab);
   for (uint32_t i = 0; i < ctx->nsources; i++)
@@ -52,11 +53,9 @@ void ir_ctx_destroy(IrCtx *ctx) {
 /* What a zero-size request gets: a valid pointer to nothing, shared. */
 static _Alignas(16) unsigned char nothing[16];
 
-void *ir_alloc(IrCtx *ctx, size_t bytes) {
-  if (!bytes)
-    return nothing;
-  bytes = (bytes + 7) & ~(size_t)7; /* 8-byte alignment is all IR objects need */
-  Chunk *c = ctx->chunks;
+/* Bump-allocates bytes (a multiple of 8, not zero) from the chunk list at *head. */
+static void *bump(struct Chunk **head, size_t bytes) {
+  Chunk *c = *head;
   if (!c || c->cap - c->used < bytes) {
     size_t cap = bytes > CHUNK / 4 ? bytes : CHUNK;
     if (bytes > CHUNK / 4 && c) {
@@ -78,13 +77,26 @@ void *ir_alloc(IrCtx *ctx, size_t bytes) {
     c = xmalloc(sizeof *c + cap);
     c->used = 0;
     c->cap = cap;
-    c->next = ctx->chunks;
-    ctx->chunks = c;
+    c->next = *head;
+    *head = c;
   }
   void *p = c->data + c->used;
   c->used += bytes;
   memset(p, 0, bytes);
   return p;
+}
+
+void *ir_alloc(IrCtx *ctx, size_t bytes) {
+  if (!bytes)
+    return nothing;
+  bytes = (bytes + 7) & ~(size_t)7; /* 8-byte alignment is all IR objects need */
+  return bump(&ctx->chunks, bytes);
+}
+
+Op *ir_alloc_op(IrCtx *ctx, uint32_t nresults) {
+  Op *op = bump(&ctx->opchunks, sizeof *op + (size_t)nresults * sizeof(Value));
+  op->results = nresults ? (Value *)(op + 1) : (Value *)nothing;
+  return op;
 }
 
 void *ir_dup(IrCtx *ctx, const void *src, size_t bytes) {

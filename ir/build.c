@@ -26,13 +26,12 @@ static void set_operand_list(IrCtx *ctx, Op *op, Value *const *vs, uint32_t n) {
 
 Op *ir_op_new(IrCtx *ctx, const char *name, Loc *loc, Value *const *operands, uint32_t noperands,
               Type *const *result_types, uint32_t nresults, Attr *props, uint32_t nregions) {
-  Op *op = ir_alloc(ctx, sizeof *op);
+  Op *op = ir_alloc_op(ctx, nresults);
   op->name = ir_intern_cstr(ctx, name);
   op->info = ir_op_info(op->name);
   op->loc = op->src = loc;
   set_operand_list(ctx, op, operands, noperands);
   op->nresults = nresults;
-  op->results = ir_alloc(ctx, nresults * sizeof(Value) + 1);
   for (uint32_t i = 0; i < nresults; i++) {
     op->results[i].type = result_types[i];
     op->results[i].def = op;

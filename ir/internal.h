@@ -22,6 +22,7 @@ typedef struct SourceBuf {
 
 struct IrCtx {
   struct Chunk *chunks;
+  struct Chunk *opchunks; /* ops and their results only (ir_alloc_op) */
   Str *strtab;
   uint32_t nstr, strcap;
   Type **typetab;
@@ -36,6 +37,11 @@ struct IrCtx {
 };
 
 void *ir_dup(IrCtx *ctx, const void *src, size_t bytes);
+/* A zeroed op with its results right after it (op->results set), from chunks that hold only
+ * ops: the ops of a block lie side by side in the order they were made, so the many walks over
+ * a block's ops (verifying, compiling, running) read memory in sequence instead of jumping
+ * over each op's operands, uses and attributes. */
+Op *ir_alloc_op(IrCtx *ctx, uint32_t nresults);
 
 static inline uint32_t ir_hash_mix(uint32_t h, uint64_t v) {
   h ^= (uint32_t)v + 0x9e3779b9u + (h << 6) + (h >> 2);

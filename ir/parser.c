@@ -552,7 +552,7 @@ static bool parse_op(Parser *p, Block *block);
 
 static Op *build_op(Parser *p, OpState *st) {
   IrCtx *ctx = p->ctx;
-  Op *op = ir_alloc(ctx, sizeof *op);
+  Op *op = ir_alloc_op(ctx, st->nresults);
   op->info = st->info;
   op->name = st->name;
   op->src = st->src;
@@ -568,7 +568,6 @@ static Op *build_op(Parser *p, OpState *st) {
     op->operands[i]->uses = u;
   }
   op->nresults = st->nresults;
-  op->results = ir_alloc(ctx, st->nresults * sizeof(Value));
   for (uint32_t i = 0; i < st->nresults; i++) {
     op->results[i].type = st->result_types[i];
     op->results[i].def = op;

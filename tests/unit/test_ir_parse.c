@@ -1,5 +1,6 @@
 /* test_ir_parse.c - the parser's bookkeeping: forward references to values and blocks, nested
- * symbol references, location aliases defined after use, the implicit top-level module. */
+ * symbol references, location aliases defined after use, the implicit top-level module, and where
+ * ops are laid out. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -247,6 +248,40 @@ static void test_ir_parse_not_nul_terminated(void **state) {
   assert_true(ir_str_eq(top->regions[0].first->first->name, "t.x"));
 }
 
+/* Ops lie side by side in the order they were made, each with its results right after it, so a
+   walk over a block's ops reads memory in sequence (ir/arena.c, ir_alloc_op). */
+static void test_ir_ops_lie_in_sequence(void **state) {
+  Fixture *f = *state;
+  enum { N = 100 };
+  char src[N * 64 + 64];
+  int o = snprintf(src, sizeof src, "func.func @f(%%a: i32) {\n");
+  for (int i = 0; i < N; i++)
+    o += i % 3 == 2 ? snprintf(src + o, sizeof src - o, "  \"t.use\"(%%v%d) : (i32) -> ()\n", i - 1)
+                    : snprintf(src + o, sizeof src - o, "  %%v%d = arith.addi %%a, %%a : i32\n", i);
+  snprintf(src + o, sizeof src - o, "  return\n}\n");
+  Op *top = parse(f, src);
+  assert_non_null(top);
+  Block *b = top->regions[0].first->first->regions[0].first;
+  int n = 0;
+  for (Op *op = b->first; op; op = op->next, n++) {
+    if (op->nresults)
+      assert_ptr_equal(op->results, (Value *)(op + 1));
+    if (op->next)
+      assert_ptr_equal((char *)op->next, (char *)(op + 1) + op->nresults * sizeof(Value));
+  }
+  assert_int_equal(n, N + 1);
+  /* an op built later comes from the same chunks, its results after it too */
+  Type *i32 = b->first->results[0].type;
+  Op *made = ir_op_new(f->ctx, "t.made", NULL, NULL, 0, (Type *[]){i32, i32}, 2, NULL, 0);
+  assert_ptr_equal(made->results, (Value *)(made + 1));
+  assert_ptr_equal(made->results[1].def, made);
+  assert_int_equal(made->results[1].index, 1);
+  assert_ptr_equal(made->results[1].type, i32);
+  Op *none = ir_op_new(f->ctx, "t.none", NULL, NULL, 0, NULL, 0, NULL, 0);
+  assert_int_equal(none->nresults, 0);
+  assert_ptr_equal(none->name.s, ir_intern_cstr(f->ctx, "t.none").s);
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -265,6 +300,7 @@ int main(void) {
       T(test_ir_parse_two_modules_wrapped),
       T(test_ir_parse_empty_input_gives_empty_module),
       T(test_ir_parse_not_nul_terminated),
+      T(test_ir_ops_lie_in_sequence),
   };
 #undef T
   return cmocka_run_group_tests_name("ir_parse", tests, NULL, NULL);
