@@ -183,9 +183,23 @@ static void table_grow(Parser *p) {
   p->ssacap = ncap;
 }
 
+/* A name's hash: of what precedes its trailing digits, plus the number they spell. Programs
+ * number their values (%0, %1, ... or %t0, %t1, ...) and use mostly recent ones, so the names
+ * in use lie in neighbouring buckets, which stay in the cache however long the program is; a
+ * hash of every byte would scatter them over the whole table. */
+static uint32_t name_hash(const char *name, uint32_t len) {
+  uint32_t d = len;
+  while (d > 0 && len - d < 9 && name[d - 1] >= '0' && name[d - 1] <= '9')
+    d--;
+  uint32_t num = 0;
+  for (uint32_t i = d; i < len; i++)
+    num = num * 10 + (uint32_t)(name[i] - '0');
+  return ir_hash_bytes(name, d) + num;
+}
+
 static SsaEntry *table_find(Parser *p, const char *name, uint32_t len, uint32_t frame, bool is_block,
                             uint32_t *hash_out) {
-  uint32_t h = ir_hash_bytes(name, len) ^ (frame * 0x9e3779b1u) ^ (is_block ? 0x5bd1e995u : 0);
+  uint32_t h = name_hash(name, len) ^ (frame * 0x9e3779b1u) ^ (is_block ? 0x5bd1e995u : 0);
   *hash_out = h;
   if (!p->ssacap)
     return NULL;

@@ -1,6 +1,6 @@
 /* test_ir_parse.c - the parser's bookkeeping: forward references to values and blocks, nested
- * symbol references, location aliases defined after use, the implicit top-level module, and where
- * ops are laid out. */
+ * symbol references, location aliases defined after use, the implicit top-level module, names
+ * that hash alike, and where ops are laid out. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -248,6 +248,28 @@ static void test_ir_parse_not_nul_terminated(void **state) {
   assert_true(ir_str_eq(top->regions[0].first->first->name, "t.x"));
 }
 
+/* The name table hashes a name's trailing digits as a number: names that spell the same number,
+   or the same last nine digits, must still be told apart by their text. */
+static void test_ir_parse_names_with_equal_numbers(void **state) {
+  Fixture *f = *state;
+  const char *names[] = {"5", "x5", "x05", "x0005", "y5", "x50", "v12345678901", "v22345678901", "v2345678901"};
+  enum { N = sizeof names / sizeof *names };
+  char src[4096];
+  int o = snprintf(src, sizeof src, "func.func @f() {\n");
+  for (int i = 0; i < N; i++)
+    o += snprintf(src + o, sizeof src - o, "  %%%s = \"t.def\"() {n = %d : i32} : () -> i32\n", names[i], i);
+  for (int i = N - 1; i >= 0; i--)
+    o += snprintf(src + o, sizeof src - o, "  \"t.use\"(%%%s) : (i32) -> ()\n", names[i]);
+  snprintf(src + o, sizeof src - o, "  return\n}\n");
+  Op *top = parse(f, src);
+  assert_non_null(top);
+  Block *b = top->regions[0].first->first->regions[0].first;
+  for (int i = 0; i < N; i++) {
+    Op *use = nth_op(b, N + (N - 1 - i));
+    assert_ptr_equal(use->operands[0], &nth_op(b, i)->results[0]);
+  }
+}
+
 /* Ops lie side by side in the order they were made, each with its results right after it, so a
    walk over a block's ops reads memory in sequence (ir/arena.c, ir_alloc_op). */
 static void test_ir_ops_lie_in_sequence(void **state) {
@@ -300,6 +322,7 @@ int main(void) {
       T(test_ir_parse_two_modules_wrapped),
       T(test_ir_parse_empty_input_gives_empty_module),
       T(test_ir_parse_not_nul_terminated),
+      T(test_ir_parse_names_with_equal_numbers),
       T(test_ir_ops_lie_in_sequence),
   };
 #undef T
