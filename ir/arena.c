@@ -113,17 +113,26 @@ uint32_t ir_hash_bytes(const char *s, size_t len) {
   return h;
 }
 
+/* A slot of the intern table. The hash is kept beside the string (in what would be Str's
+ * padding), so growing the table does not hash every string again, and a probe compares the
+ * string's bytes only when hash and length agree: a probe past other strings reads only the
+ * table, not those strings wherever they lie in the arena. */
+struct StrSlot {
+  const char *s;
+  uint32_t len, hash;
+};
+
 Str ir_intern(IrCtx *ctx, const char *s, size_t len) {
   if (ctx->nstr * 2 >= ctx->strcap) {
     uint32_t ncap = ctx->strcap ? ctx->strcap * 2 : 1024;
-    Str *tab = calloc(ncap, sizeof *tab);
+    struct StrSlot *tab = calloc(ncap, sizeof *tab);
     if (!tab)
       abort();
     for (uint32_t i = 0; i < ctx->strcap; i++) {
-      Str e = ctx->strtab[i];
+      struct StrSlot e = ctx->strtab[i];
       if (!e.s)
         continue;
-      uint32_t j = ir_hash_bytes(e.s, e.len) & (ncap - 1);
+      uint32_t j = e.hash & (ncap - 1);
       while (tab[j].s)
         j = (j + 1) & (ncap - 1);
       tab[j] = e;
@@ -133,18 +142,18 @@ Str ir_intern(IrCtx *ctx, const char *s, size_t len) {
     ctx->strcap = ncap;
   }
   uint32_t mask = ctx->strcap - 1;
-  uint32_t j = ir_hash_bytes(s, len) & mask;
+  uint32_t h = ir_hash_bytes(s, len);
+  uint32_t j = h & mask;
   for (; ctx->strtab[j].s; j = (j + 1) & mask) {
-    Str e = ctx->strtab[j];
-    if (e.len == len && memcmp(e.s, s, len) == 0)
-      return e;
+    struct StrSlot e = ctx->strtab[j];
+    if (e.hash == h && e.len == len && memcmp(e.s, s, len) == 0)
+      return (Str){e.s, e.len};
   }
   char *copy = ir_alloc(ctx, len + 1);
   memcpy(copy, s, len);
-  Str e = {copy, (uint32_t)len};
-  ctx->strtab[j] = e;
+  ctx->strtab[j] = (struct StrSlot){copy, (uint32_t)len, h};
   ctx->nstr++;
-  return e;
+  return (Str){copy, (uint32_t)len};
 }
 
 Str ir_intern_cstr(IrCtx *ctx, const char *s) { return ir_intern(ctx, s, strlen(s)); }

@@ -23,7 +23,7 @@ typedef struct SourceBuf {
 struct IrCtx {
   struct Chunk *chunks;
   struct Chunk *opchunks; /* ops and their results only (ir_alloc_op) */
-  Str *strtab;
+  struct StrSlot *strtab; /* the intern table: each string with its hash (arena.c) */
   uint32_t nstr, strcap;
   Type **typetab;
   uint32_t ntype, typecap;

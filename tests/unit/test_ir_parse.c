@@ -1,6 +1,6 @@
 /* test_ir_parse.c - the parser's bookkeeping: forward references to values and blocks, nested
  * symbol references, location aliases defined after use, the implicit top-level module, names
- * that hash alike, and where ops are laid out. */
+ * that hash alike, interned strings across the table's growth, and where ops are laid out. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -270,6 +270,28 @@ static void test_ir_parse_names_with_equal_numbers(void **state) {
   }
 }
 
+/* Interning keeps each string's hash in the table: across the table's growth a string interned
+   again is the same pointer, and distinct strings stay distinct. */
+static void test_ir_intern_across_growth(void **state) {
+  Fixture *f = *state;
+  enum { N = 5000 };
+  const char **first = calloc(N, sizeof *first);
+  char buf[32];
+  for (int i = 0; i < N; i++) {
+    int n = snprintf(buf, sizeof buf, "s%d", i);
+    first[i] = ir_intern(f->ctx, buf, (size_t)n).s;
+  }
+  for (int i = 0; i < N; i++) {
+    int n = snprintf(buf, sizeof buf, "s%d", i);
+    Str s = ir_intern(f->ctx, buf, (size_t)n);
+    assert_ptr_equal(s.s, first[i]);
+    assert_int_equal(s.len, n);
+    assert_string_equal(s.s, buf);
+  }
+  assert_ptr_not_equal(first[1], first[10]);
+  free(first);
+}
+
 /* Ops lie side by side in the order they were made, each with its results right after it, so a
    walk over a block's ops reads memory in sequence (ir/arena.c, ir_alloc_op). */
 static void test_ir_ops_lie_in_sequence(void **state) {
@@ -323,6 +345,7 @@ int main(void) {
       T(test_ir_parse_empty_input_gives_empty_module),
       T(test_ir_parse_not_nul_terminated),
       T(test_ir_parse_names_with_equal_numbers),
+      T(test_ir_intern_across_growth),
       T(test_ir_ops_lie_in_sequence),
   };
 #undef T
