@@ -94,22 +94,26 @@ void interp_gpu_free(Interp *in) {
 
 /* ---- shared pieces -------------------------------------------------------------------------- */
 
-typedef struct GOp {
+typedef struct GOp {                  /* pointers first, then the narrow fields: no padding */
   const char *loc;
-  uint32_t ndeps;
-  bool async;      /* has a token result (the last result) */
-  Type *type;      /* the memref operated on */
-  uint32_t rank, esize;
-  bool host_shared;
+  Type *type;                         /* the memref operated on */
   Kernel *k;
   Offload *off;                       /* gpu.launch_func on a device that runs device code */
-  uint32_t *in_slots, *in_words, nin; /* gpu.launch: host values the body uses */
-  uint32_t first_arg, nargs;          /* gpu.launch_func: kernel operands */
-  int smem;                           /* operand of the dynamic shared memory size, or -1 */
-  int stream;                         /* gpu.launch_func <%stream>: its operand, or -1 */
+  uint32_t *in_slots, *in_words;      /* gpu.launch: host values the body uses */
   const char *label;                  /* the op as traces name it: "gpu.memcpy", "gpu.launch_func
                                          @kernels::@vadd" (be_trace_label) */
   ExecFn run;                         /* what labelled() runs */
+  const Value *kargs;                 /* gpu.launch_func of a gpu.func whose argument types are the
+                                         operands': its arguments, which x_launch_func reads for
+                                         their types instead of the op (one kernel's, in cache) */
+  uint32_t ndeps;
+  uint32_t rank, esize;
+  uint32_t nin;
+  uint32_t first_arg, nargs;          /* gpu.launch_func: kernel operands */
+  int smem;                           /* operand of the dynamic shared memory size, or -1 */
+  int stream;                         /* gpu.launch_func <%stream>: its operand, or -1 */
+  bool async;                         /* has a token result (the last result) */
+  bool host_shared;
   bool owned;                         /* its token result is released at its last use */
 } GOp;
 
@@ -117,7 +121,7 @@ static bool is_token(const Type *t) { return t->kind == TY_GPU_TOKEN; }
 
 static GOp *gop(Comp *c, Op *op) {
   GOp *g = ir_alloc(c->in->ctx, sizeof *g);
-  g->loc = interp_loc(c, op);
+  g->loc = interp_loc_once(c, op);
   while (g->ndeps < op->noperands && is_token(op->operands[g->ndeps]->type))
     g->ndeps++;
   g->async = op->nresults && is_token(op->results[op->nresults - 1].type);
@@ -179,63 +183,109 @@ static bool named(const Op *op, const char *const *names, size_t n) {
   return false;
 }
 
+#define NAMED(op, list) named(op, list, sizeof list / sizeof *list)
+#define NOT_OWNED UINT32_MAX /* gpu_own_tokens: a token with a use that is not only a wait */
+
 /* The op of b that is user or holds it, if user only reads the token and every op between holds
    regions that run inline; else NULL. */
 static Op *holder_in(Block *b, Op *user) {
-  if (!named(user, token_readers, sizeof token_readers / sizeof *token_readers))
+  if (!NAMED(user, token_readers))
     return NULL;
   Op *o = user;
   while (o->parent != b) {
     o = ir_op_parent_op(o);
-    if (!o || !named(o, inline_regions, sizeof inline_regions / sizeof *inline_regions))
+    if (!o || !NAMED(o, inline_regions))
       return NULL;
   }
   return o;
 }
 
+/* An async gpu op of b (ins[k] compiled from b's k-th op), whose token may be owned. */
+static GOp *async_gop(const Ins *ins, uint32_t k) {
+  GOp *g = ins[k].fn == labelled ? ins[k].aux : NULL;
+  return g && g->async ? g : NULL;
+}
+
+/* The uses in u, and in the ops nested in it, of the tokens of b's ops, u being held by b's k-th
+   op (inl: every op between them holds regions that run inline), into last (by op of b: the
+   last holder of its token, or NOT_OWNED). Where b is its region's only block, these are all the
+   uses there are. */
+static void scan_uses(Block *b, const Ins *ins, const Op *u, uint32_t k, bool inl, uint32_t *last) {
+  bool reader = inl && NAMED(u, token_readers);
+  for (uint32_t i = 0; i < u->noperands; i++) {
+    const Value *v = u->operands[i];
+    const Op *d = v->def;
+    if (!d || d->parent != b || v != &d->results[d->nresults - 1] || !async_gop(ins, d->order))
+      continue;
+    if (!reader)
+      last[d->order] = NOT_OWNED;
+    else if (k > last[d->order] && last[d->order] != NOT_OWNED)
+      last[d->order] = k;
+  }
+  if (!u->nregions)
+    return;
+  inl = inl && NAMED(u, inline_regions);
+  for (uint32_t r = 0; r < u->nregions; r++)
+    for (Block *nb = u->regions[r].first; nb; nb = nb->next)
+      for (Op *o = nb->first; o; o = o->next)
+        scan_uses(b, ins, o, k, inl, last);
+}
+
+/* Which tokens of b's ops are owned (every use only waits for it, in b's ops or inline regions
+   of theirs) and the op of b that uses each last. Where b is its region's only block, one walk
+   forward over b's ops and their operands finds them: an op's operands lie by the op, where the
+   compile just read them, and the ops they name came before. Elsewhere a use may be in another
+   block, and each token's use list is walked: the uses lie by the later ops that make them,
+   scattered over the program. The loops go by index (ins[k].op is b's k-th op), not down the
+   ops' links, so that the loads of one op do not wait for those of the one before. */
 bool gpu_own_tokens(Comp *c, Block *b, Ins *ins, uint32_t n) {
-  uint32_t *last = NULL, *count = NULL;
-  uint32_t k = 0;
-  for (Op *o = b->first; o; o = o->next)
-    o->order = k++;
-  k = 0;
-  for (Op *o = b->first; o; o = o->next, k++) {
-    GOp *g = ins[k].fn == labelled ? ins[k].aux : NULL;
-    if (!g || !g->async)
-      continue;
-    uint32_t at = k;
-    bool ok = true;
-    for (Use *u = o->results[o->nresults - 1].uses; u && ok; u = u->next) {
-      Op *h = holder_in(b, u->user);
-      ok = h != NULL;
-      if (h && h->order > at)
-        at = h->order;
-    }
-    if (!ok)
-      continue;
-    if (!last) {
-      last = malloc(n * sizeof *last);
-      count = calloc(n, sizeof *count);
-      if (!last || !count) {
-        free(last);
-        free(count);
-        return false;
+  bool any = false;
+  for (uint32_t k = 0; k < n; k++) {
+    ins[k].op->order = k;
+    any = any || async_gop(ins, k);
+  }
+  if (!any)
+    return true;
+  uint32_t *last = malloc(n * sizeof *last), *count = calloc(n, sizeof *count);
+  if (!last || !count) {
+    free(last);
+    free(count);
+    return false;
+  }
+  for (uint32_t k = 0; k < n; k++)
+    last[k] = k;
+  if (b->parent && b->parent->first == b && !b->next) {
+    for (uint32_t k = 0; k < n; k++)
+      scan_uses(b, ins, ins[k].op, k, true, last);
+  } else {
+    for (uint32_t k = 0; k < n; k++) {
+      if (!async_gop(ins, k))
+        continue;
+      Op *o = ins[k].op;
+      for (Use *u = o->results[o->nresults - 1].uses; u && last[k] != NOT_OWNED; u = u->next) {
+        Op *h = holder_in(b, u->user);
+        if (!h)
+          last[k] = NOT_OWNED;
+        else if (h->order > last[k])
+          last[k] = h->order;
       }
     }
-    last[k] = at;
-    count[at]++;
-    g->owned = true;
   }
-  if (!last)
-    return true;
+  for (uint32_t k = 0; k < n; k++) {
+    GOp *g = async_gop(ins, k);
+    if (g && last[k] != NOT_OWNED) {
+      count[last[k]]++;
+      g->owned = true;
+    }
+  }
   struct TokDrops **d = calloc(n, sizeof *d);
   if (!d) {
     free(last);
     free(count);
     return false;
   }
-  k = 0;
-  for (Op *o = b->first; o; o = o->next, k++) {
+  for (uint32_t k = 0; k < n; k++) {
+    Op *o = ins[k].op;
     GOp *g = ins[k].fn == labelled ? ins[k].aux : NULL;
     if (!g || !g->owned)
       continue;
@@ -593,7 +643,8 @@ static int x_launch_func(Frame *fr, const Ins *ins) {
   uint32_t w = 0;
   for (uint32_t i = 0; i < g->nargs; i++) {
     uint32_t n = g->in_words[i];
-    if (!view_ok(fr, ins, ins->op->operands[g->first_arg + i]->type, &fr->s[ins->in[g->first_arg + i]])) {
+    const Type *t = g->kargs ? g->kargs[i].type : ins->op->operands[g->first_arg + i]->type;
+    if (!view_ok(fr, ins, t, &fr->s[ins->in[g->first_arg + i]])) {
       if (buf != small)
         free(buf);
       return EX_ERROR;
@@ -678,6 +729,13 @@ bool c_gpu_launch_func(Comp *c, Op *op, Ins *ins) {
                 kernel_input_words(g->k));
     c->in->errors++;
     return false;
+  }
+  Block *entry = !ptx && ir_str_eq(fn->name, "gpu.func") && fn->nregions ? fn->regions[0].first : NULL;
+  if (entry && entry->nargs >= g->nargs) {
+    g->kargs = entry->args;
+    for (uint32_t i = 0; i < g->nargs; i++)
+      if (entry->args[i].type != op->operands[g->first_arg + i]->type)
+        g->kargs = NULL;
   }
   if (ptx && !kernel_ptx_bind(&c->in->host, op, g->k, g->first_arg, g->nargs))
     return false;

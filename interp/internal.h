@@ -168,6 +168,7 @@ static inline void interp_store_elem(const Type *t, void *p, const Slot *in) { k
 /* An op's site as the backend names it: "file:line:col", or its name when it has no location. */
 static inline void interp_site(const Op *op, char *buf, size_t n) { kernel_site(op, buf, n); }
 const char *interp_loc(Comp *c, Op *op);
+const char *interp_loc_once(Comp *c, Op *op); /* interp_loc, not interned: an op compiled once */
 void interp_free_globals(Interp *in);
 /* Zeroed host memory for the program (align: a power of two); NULL when it cannot be had, a size
  * past the machine's memory included. */

@@ -145,10 +145,16 @@ bool interp_compile_func(Interp *in, Func *fn) {
   fn->compiling = true;
   Comp c = {in, fn, 0};
   Region *r = &fn->op->regions[0];
-  for (Block *b = r->first; b && !fn->coroutine; b = b->next)
-    for (Op *o = b->first; o && !fn->coroutine; o = o->next)
-      fn->coroutine = ir_str_eq(o->name, "llvm.intr.coro.begin");
-  assign_region(&c, r);
+  /* assign_region's walk, finding out on the way whether the body is a coroutine: one walk
+   * over a long body's ops instead of two */
+  for (Block *b = r->first; b; b = b->next) {
+    for (uint32_t i = 0; i < b->nargs; i++)
+      b->args[i].id = alloc_slots(&c, b->args[i].type);
+    for (Op *o = b->first; o; o = o->next) {
+      fn->coroutine = fn->coroutine || ir_str_eq(o->name, "llvm.intr.coro.begin");
+      assign_op(&c, o);
+    }
+  }
   bool ok = interp_compile_body(&c, r, &fn->body);
   /* block ids were used as indices; values keep their slots */
   fn->nslots = c.nslots;

@@ -39,6 +39,16 @@ const char *interp_loc(Comp *c, Op *op) {
   return ir_intern_cstr(c->in->ctx, buf).s;
 }
 
+/* The same string, copied into the context without interning, for an op compiled once (a gpu op's
+ * GOp): what reads it compares sites by their text, and interning each op's distinct site only
+ * grew the intern table with the program, every op probing it at a random place. */
+const char *interp_loc_once(Comp *c, Op *op) {
+  char buf[512];
+  interp_site(op, buf, sizeof buf);
+  size_t n = strlen(buf) + 1;
+  return memcpy(ir_alloc(c->in->ctx, n), buf, n);
+}
+
 /* ---- alloc and dealloc ---------------------------------------------------------------------- */
 
 /* Every block of host memory the program sizes (memref.alloc and alloca, realloc, globals, malloc
