@@ -48,10 +48,12 @@
  *               the low-water mark passes the stamp it is freed, as are "made" clocks.
  * With the drops, the live records of a byte range are its last write and the reads since that
  * nothing orders (FastTrack's write epoch and read set), so an access costs O(1) in the common
- * case, and an op O(chains in use). An allocation's live records are an interval treap (below),
- * so an access finds the ones it overlaps in the log of their number, however many separate
- * ranges earlier kernels left; the drop by the host's clock is tried on those, and on all of the
- * allocation's records once their number doubled since the last sweep (rec_sweep). Under `serial` no late op is ever in flight at a submit, so
+ * case, and an op O(chains in use). An allocation's live records are skip lists by length class
+ * with fingers (race_set.c), so an access finds the ones it overlaps in O(1) when it follows the
+ * one before in offset order (a kernel's accesses do), else in the log of their number, however
+ * many separate ranges earlier kernels left; the drop by the host's clock is tried on those, and
+ * on all of the allocation's records once their number doubled since the last sweep
+ * (rec_sweep). Under `serial` no late op is ever in flight at a submit, so
  * nothing goes stale; under `threads` the stale lists hold what the ops running meanwhile may
  * still race with.
  *
@@ -412,147 +414,15 @@ static bool races(const Rec *r, const Rec *n, const Vc *nvc, const Op *late, boo
   return race_conflict(r, n) && !*before && !after;
 }
 
-/* ---- the records of an allocation: an interval treap ----
- *
- * An allocation's live records are the nodes of a treap keyed by (lo, ord) whose nodes also know
- * the largest hi below them (maxhi), so the records an access overlaps are found in the log of
- * the records plus the ones found, however many separate ranges the earlier kernels left (a
- * strided kernel leaves one per row). Nodes are slots of a->recs, named by slot + 1; a dropped
- * record's slot goes on a free list. Priorities hash ord, so the shape is the same every run. */
-
-struct RecHit { uint64_t ord; uint32_t t; };
-
-static inline Rec *node(const Alloc *a, uint32_t t) { return &a->recs[t - 1]; }
-
-static inline size_t maxhi_of(const Alloc *a, uint32_t t) { return t ? node(a, t)->maxhi : 0; }
-
-static void fix(Alloc *a, uint32_t t) {
-  Rec *r = node(a, t);
-  size_t m = r->hi, l = maxhi_of(a, r->left), g = maxhi_of(a, r->right);
-  r->maxhi = m > l ? (m > g ? m : g) : (l > g ? l : g);
-}
-
-static bool key_before(const Rec *x, const Rec *y) {
-  return x->lo < y->lo || (x->lo == y->lo && x->ord < y->ord);
-}
-
-/* Split t into the nodes ordered before k (*l) and the rest (*g). */
-static void split(Alloc *a, uint32_t t, const Rec *k, uint32_t *l, uint32_t *g) {
-  if (!t) {
-    *l = *g = 0;
-    return;
-  }
-  Rec *r = node(a, t);
-  if (key_before(r, k)) {
-    split(a, r->right, k, &r->right, g);
-    *l = t;
-  } else {
-    split(a, r->left, k, l, &r->left);
-    *g = t;
-  }
-  fix(a, t);
-}
-
-/* Join l and g, every node of l ordered before every node of g. */
-static uint32_t join(Alloc *a, uint32_t l, uint32_t g) {
-  if (!l || !g)
-    return l ? l : g;
-  if (node(a, l)->prio > node(a, g)->prio) {
-    node(a, l)->right = join(a, node(a, l)->right, g);
-    fix(a, l);
-    return l;
-  }
-  node(a, g)->left = join(a, l, node(a, g)->left);
-  fix(a, g);
-  return g;
-}
-
-/* t's subtree without the node x (which is in it). */
-static uint32_t erase(Alloc *a, uint32_t t, uint32_t x) {
-  Rec *r = node(a, t);
-  if (t == x)
-    return join(a, r->left, r->right);
-  if (key_before(node(a, x), r))
-    r->left = erase(a, r->left, x);
-  else
-    r->right = erase(a, r->right, x);
-  fix(a, t);
-  return t;
-}
-
-/* Add n to a's records. False: out of memory. */
-static bool rec_insert(Alloc *a, const Rec *n) {
-  uint32_t t = a->rec_free;
-  if (t) {
-    a->rec_free = node(a, t)->left;
-  } else {
-    void *p = xrealloc_array(a->recs, &a->caprecs, a->nrecs + 1, sizeof *a->recs);
-    if (!p)
-      return false;
-    a->recs = p;
-    t = (uint32_t)++a->nrecs;
-  }
-  Rec *r = node(a, t);
-  *r = *n;
-  r->ord = ++a->rec_ord;
-  uint64_t h = r->ord * 0x9e3779b97f4a7c15u;  /* a fixed hash: the same shape every run */
-  r->prio = (uint32_t)(h >> 32) ^ (uint32_t)h;
-  r->left = r->right = 0;
-  r->maxhi = r->hi;
-  uint32_t l, g;
-  split(a, a->rec_root, r, &l, &g);
-  a->rec_root = join(a, join(a, l, t), g);
-  a->nlive++;
-  return true;
-}
-
-/* Take the node t out of a's records (its Rec is left as it was until the slot is reused). */
-static void rec_remove(Alloc *a, uint32_t t) {
-  a->rec_root = erase(a, a->rec_root, t);
-  Rec *r = node(a, t);
-  r->ord = 0;
-  r->left = a->rec_free;
-  a->rec_free = t;
-  a->nlive--;
-}
-
-/* Push the nodes of t that overlap [lo, hi) on dev->hits. False: out of memory. */
-static bool overlapping(SimDevice *dev, const Alloc *a, uint32_t t, size_t lo, size_t hi,
-                        size_t *nhits) {
-  while (t) {
-    const Rec *r = node(a, t);
-    if (r->maxhi <= lo)
-      return true;
-    if (!overlapping(dev, a, r->left, lo, hi, nhits))
-      return false;
-    if (r->lo >= hi)  /* and so every node to its right */
-      return true;
-    if (r->hi > lo) {
-      void *p = xrealloc_array(dev->hits, &dev->caphits, *nhits + 1, sizeof *dev->hits);
-      if (!p)
-        return false;
-      dev->hits = p;
-      dev->hits[(*nhits)++] = (struct RecHit){r->ord, t};
-    }
-    t = r->right;
-  }
-  return true;
-}
-
-static int hit_cmp(const void *x, const void *y) {
-  uint64_t a = ((const struct RecHit *)x)->ord, b = ((const struct RecHit *)y)->ord;
-  return a < b ? -1 : a > b;
-}
-
 /* Drop the record in node t: free it, or (stale) move it to the stale list. False: out of memory
    for the stale list (it stays live, which is exact too). */
 static bool rec_drop(SimDevice *dev, Alloc *a, uint32_t t, bool stale) {
-  Rec *r = node(a, t);
+  Rec *r = race_set_rec(a, t);
   if (stale && !rec_stale(dev, a, r))
     return false;
   if (!stale)
     rec_free(dev, r);
-  rec_remove(a, t);
+  race_set_remove(a, t);
   return true;
 }
 
@@ -601,15 +471,13 @@ static void access_at(SimDevice *dev, Alloc *a, Rec n, const Op *op, const Vc *n
     }
   }
   size_t nhits = 0;
-  if (!overlapping(dev, a, a->rec_root, n.lo, n.hi, &nhits)) {
+  if (!race_set_find(a, n.lo, n.hi, &dev->hits, &dev->caphits, &nhits)) {
     race_off(dev, n.loc);
     return;
   }
-  if (nhits > 1)
-    qsort(dev->hits, nhits, sizeof *dev->hits, hit_cmp);
   for (size_t i = 0; i < nhits; i++) {
     uint32_t t = dev->hits[i].t;
-    Rec *r = node(a, t);
+    Rec *r = race_set_rec(a, t);
     if (r->vc && r->made < low) {  /* every late op it could be after is done */
       vc_unref(dev, r->vc);
       r->vc = NULL;
@@ -647,7 +515,7 @@ static void access_at(SimDevice *dev, Alloc *a, Rec n, const Op *op, const Vc *n
     n.vc = rv;
     n.made = dev->late_next;
   }
-  if (!rec_insert(a, &n)) {
+  if (!race_set_add(a, &n)) {
     if (n.vc)
       vc_unref(dev, n.vc);
     race_off(dev, n.loc);
@@ -713,12 +581,11 @@ void race_recs_clear(SimDevice *dev, Alloc *a) {
       rec_free(dev, &a->recs[i]);
   for (size_t i = a->stale_lo; i < a->nstale; i++)
     rec_free(dev, &a->stale[i]);
-  free(a->recs);
+  race_set_clear(a);
   free(a->stale);
-  a->recs = a->stale = NULL;
-  a->nrecs = a->caprecs = a->stale_lo = a->nstale = a->capstale = 0;
-  a->rec_root = a->rec_free = 0;
-  a->nlive = a->sweep_at = 0;
+  a->stale = NULL;
+  a->stale_lo = a->nstale = a->capstale = 0;
+  a->sweep_at = 0;
   race_oracle_recs_clear(dev, a);
 }
 

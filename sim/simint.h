@@ -15,6 +15,7 @@
  *   stream.c  streams and events on top of exec.c
  *   mem.c     the allocation table, the device arena, init shadow, host and kernel accesses
  *   race.c    chains, vector clocks, access records, race reports
+ *   race_set.c  an allocation's live access records: skip lists by length class, with fingers
  *   race_oracle.c  an exact happens-before reference race.c is checked against (tests)
  */
 #ifndef SIM_SIMINT_H
@@ -54,13 +55,15 @@ typedef struct Chain {
 } Chain;
 
 /* One recorded access of bytes [lo, hi) of an allocation (offsets), at its op's epoch
-   (chain, seq). A live record is a node of its allocation's interval treap (race.c). */
+   (chain, seq). A live record is a node of one of its allocation's skip lists (race_set.c). */
+enum { RACE_SET_LEVELS = 12 };  /* skip list levels (a node is on level i with odds 4^-i) */
 typedef struct Rec {
   size_t lo, hi;
-  size_t maxhi;        /* treap: the largest hi in this node's subtree */
-  uint64_t ord;        /* treap: the order of recording (1, 2, ...), the key after lo; 0: a free slot */
-  uint32_t left, right;/* treap: children (slot + 1, 0: none); left links the free slots */
-  uint32_t prio;       /* treap: heap priority, a hash of ord */
+  uint64_t ord;        /* the order of recording (1, 2, ...), the key after lo; 0: a free slot */
+  uint32_t nx[RACE_SET_LEVELS]; /* race_set.c: the next node on each level (slot + 1, 0: none);
+                          nx[0] links the free slots */
+  uint8_t height;      /* race_set.c: the levels the node is on */
+  uint8_t cls;         /* race_set.c: its length class (floor(log2(hi - lo))): index in a->cls */
   uint32_t chain, seq;
   Vc *vc;              /* the clock of the access (a reference), kept only while a late op that was
                           in flight when it was recorded still is (made); NULL otherwise */
@@ -71,6 +74,21 @@ typedef struct Rec {
   bool write, isfree;
   bool atomic;         /* an atomic access (write is true too) */
 } Rec;
+
+/* The live records of one length class (race_set.c): a skip list by (lo, ord), and a finger, the
+   last node before the key last sought on each level. */
+typedef struct RecClass {
+  uint32_t head[RACE_SET_LEVELS]; /* the first node on each level (slot + 1, 0: none) */
+  uint32_t fin[RACE_SET_LEVELS];  /* the finger (0: the head) */
+  size_t fin_lo;                  /* the key it is before */
+  uint64_t fin_ord;
+  uint32_t n;                     /* nodes */
+  uint8_t top;                    /* levels in use */
+  uint8_t cls;
+} RecClass;
+
+/* What one access overlaps: a record's ord and slot + 1. */
+typedef struct RecHit { uint64_t ord; uint32_t t; } RecHit;
 
 /* ---- memory (mem.c) ---- */
 
@@ -88,10 +106,12 @@ struct Alloc {
   bool dead;           /* freed / unregistered / removed */
   bool released;       /* dead and its memory given back */
   int pins;            /* submitted, not completed memcpy/memset ops that use it */
-  Rec *recs;           /* access records (race.c): slots of an interval treap by (lo, ord) */
+  Rec *recs;           /* access records (race_set.c): node slots, slot + 1 names one */
   size_t nrecs, caprecs;  /* slots in use or freed: [0, nrecs) */
-  uint32_t rec_root;   /* the treap's root (slot + 1, 0: empty) */
-  uint32_t rec_free;   /* freed slots, linked by left (slot + 1, 0: none) */
+  uint32_t rec_free;   /* freed slots, linked by nx[0] (slot + 1, 0: none) */
+  RecClass *cls;       /* the length classes with records now or before, as first used */
+  size_t ncls;
+  uint64_t clsmask;    /* which classes cls holds */
   size_t nlive;        /* live records */
   size_t sweep_at;     /* nlive at which every record is next checked against the host's clock */
   uint64_t rec_ord;    /* the last ord given out */
@@ -292,7 +312,7 @@ struct SimDevice {
   uint64_t late_base, late_next; /* lidx of late[late_head]; last lidx given out */
   size_t nlate_live;         /* late ops in flight (non-NULL entries of the ring) */
   Vc *free_vcs;
-  struct RecHit *hits;       /* the records one access overlaps (access_at's scratch) */
+  RecHit *hits;              /* the records one access overlaps (access_at's scratch) */
   size_t caphits;
   struct RaceOracle *oracle; /* GPUINTERP_RACE_ORACLE=1: the exact reference (race_oracle.c) */
 
@@ -369,6 +389,18 @@ void vc_unref(SimDevice *dev, Vc *vc);
 void race_free_all(SimDevice *dev);
 /* Do accesses x and y conflict (at least one writes; a free counts as a write)? Ranges aside. */
 bool race_conflict(const Rec *x, const Rec *y);
+
+/* race_set.c: an allocation's live records. Nodes are slots of a->recs, named by slot + 1. */
+/* Add a record like n (its ord is given here); its node, 0: out of memory. */
+uint32_t race_set_add(Alloc *a, const Rec *n);
+/* Take the node t out (its Rec is left as it was until the slot is reused, but for ord = 0). */
+void race_set_remove(Alloc *a, uint32_t t);
+/* Put the nodes that overlap [lo, hi) in *hits (*cap: its capacity), in the order recorded, and
+   their number in *nhits. False: out of memory. */
+bool race_set_find(Alloc *a, size_t lo, size_t hi, RecHit **hits, size_t *cap, size_t *nhits);
+/* Free the storage of a's records (their clocks and pins are the caller's). */
+void race_set_clear(Alloc *a);
+static inline Rec *race_set_rec(const Alloc *a, uint32_t t) { return &a->recs[t - 1]; }
 
 /* race_oracle.c: all with mu held; a no-op unless dev->oracle */
 void race_oracle_init(SimDevice *dev);
