@@ -411,7 +411,7 @@ static bool rec_stale(SimDevice *dev, Alloc *a, Rec *r) {
 static bool races(const Rec *r, const Rec *n, const Vc *nvc, const Op *late, bool *before) {
   *before = vc_get(nvc, r->chain) >= r->seq;
   bool after = late && r->vc && vc_get(r->vc, late->chain) >= late->seq;
-  return race_conflict(r, n) && !*before && !after;
+  return !*before && !after && race_conflict(r, n);
 }
 
 /* Drop the record in node t: free it, or (stale) move it to the stale list. False: out of memory
