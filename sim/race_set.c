@@ -14,8 +14,11 @@
  * Fingers. Each class keeps, on each level, the last node before the key it was last asked
  * about. A key after that one is sought from there, climbing only as far as the distance needs
  * (O(log d) expected for d nodes passed); a key before it from the head (O(log n)). Every change
- * of a list goes through a seek of its key, so the finger stays right. So a run of accesses in
- * offset order costs O(1) each, after one seek from the head per run, and an access elsewhere
+ * of a list goes through a seek of its key, so the finger stays right. A query, which changes
+ * nothing, first walks the bottom level on from a cursor of its own, the node its last window
+ * started after, and seeks only if that is not a few steps away (a dropped cursor becomes its
+ * predecessor). So a run of accesses in offset order costs O(1) each, after one seek from the
+ * head per run, and an access elsewhere
  * O(log n): a kernel that replaces the previous kernel's records row by row costs the same per
  * row however many rows there are.
  *
@@ -138,6 +141,8 @@ void race_set_remove(Alloc *a, uint32_t t) {
   seek(a, c, r->lo, r->ord);
   for (int i = 0; i < r->height; i++)
     set_nxt(a, c, c->fin[i], i, r->nx[i]);
+  if (c->cur == t)
+    c->cur = c->fin[0];
   while (c->top && !c->head[c->top - 1])
     c->top--;
   c->n--;
@@ -152,6 +157,25 @@ static int hit_cmp(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
+/* The first node of c at or after (lo, 0). A few steps on from where the last query started
+   (a node before it: the run of accesses goes on), else a seek. */
+static uint32_t window(const Alloc *a, RecClass *c, size_t lo) {
+  uint32_t x = c->cur;
+  if (before(a, x, lo, 0)) {
+    for (int k = 0; k < 16; k++) {
+      uint32_t n = nxt(a, c, x, 0);
+      if (!n || !before(a, n, lo, 0)) {
+        c->cur = x;
+        return n;
+      }
+      x = n;
+    }
+  }
+  seek(a, c, lo, 0);
+  c->cur = c->fin[0];
+  return nxt(a, c, c->fin[0], 0);
+}
+
 bool race_set_find(Alloc *a, size_t lo, size_t hi, RecHit **hits, size_t *cap, size_t *nhits) {
   size_t n = 0;
   for (RecClass *c = a->cls, *e = a->cls + a->ncls; c < e; c++) {
@@ -160,8 +184,7 @@ bool race_set_find(Alloc *a, size_t lo, size_t hi, RecHit **hits, size_t *cap, s
     uint32_t t = c->head[0];  /* a few nodes: all of them */
     if (c->n > 8) {
       size_t span = c->cls >= 62 ? SIZE_MAX : (size_t)2 << c->cls;  /* longer than any of it */
-      seek(a, c, lo >= span ? lo - span + 1 : 0, 0);
-      t = nxt(a, c, c->fin[0], 0);
+      t = window(a, c, lo >= span ? lo - span + 1 : 0);
     }
     for (; t; t = race_set_rec(a, t)->nx[0]) {
       const Rec *r = race_set_rec(a, t);

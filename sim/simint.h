@@ -82,6 +82,7 @@ typedef struct RecClass {
   uint32_t fin[RACE_SET_LEVELS];  /* the finger (0: the head) */
   size_t fin_lo;                  /* the key it is before */
   uint64_t fin_ord;
+  uint32_t cur;                   /* a node before the last window queried (0: the head) */
   uint32_t n;                     /* nodes */
   uint8_t top;                    /* levels in use */
   uint8_t cls;
@@ -391,7 +392,7 @@ void race_free_all(SimDevice *dev);
 bool race_conflict(const Rec *x, const Rec *y);
 
 /* race_set.c: an allocation's live records. Nodes are slots of a->recs, named by slot + 1. */
-/* Add a record like n (its ord is given here); its node, 0: out of memory. */
+/* Add a record like n (n->hi > n->lo; its ord is given here); its node, 0: out of memory. */
 uint32_t race_set_add(Alloc *a, const Rec *n);
 /* Take the node t out (its Rec is left as it was until the slot is reused, but for ord = 0). */
 void race_set_remove(Alloc *a, uint32_t t);

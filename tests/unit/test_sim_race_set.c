@@ -123,6 +123,11 @@ static void check_lists(const Model *m) {
       }
     }
     assert_int_equal(n, c->n);
+    if (c->cur) {  /* the query cursor is a node of the class */
+      const Rec *r = race_set_rec(a, c->cur);
+      assert_int_not_equal(r->ord, 0);
+      assert_int_equal(r->cls, k);
+    }
     total += n;
   }
   assert_int_equal(total, a->nlive);
