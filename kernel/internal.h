@@ -407,6 +407,32 @@ bool kernel_shared_lanes(KFrame *f, const KIns *k, uint32_t memo, const char *p,
  * memory op's pending accesses (memo: its kernel_new_memo), as the memref ops record theirs. */
 void kernel_note_rows(KFrame *f, const KIns *k, uint32_t memo, uintptr_t lo, uintptr_t len, int64_t stride,
                       uint32_t rows, bool write);
+/* A contiguous row of f32 accesses of the active threads (thread act[0] + i's the i-th element
+ * from p), as a memory op's fast path finds it, and the kernel_note_rows arguments it records
+ * the row with (kernel_fuse.c). */
+typedef struct KRow {
+  char *p;
+  uintptr_t len;
+  int64_t stride;
+  uint32_t memo;
+} KRow;
+/* kernel_ops.c, for kernel_fuse.c: whether k is a memref.load of varying result (a memref.store of
+ * a varying value) as c_kmem compiles it; kernel_mem_row: the row of the active threads' accesses
+ * where the op's own fast path would take one (a uniform descriptor, consecutive indices checked
+ * in bounds, global memory), else false; kernel_mem_row_note: records it as that path does. */
+bool kernel_is_load(const KIns *k);
+bool kernel_is_store(const KIns *k);
+bool kernel_mem_row(KFrame *f, const KIns *k, bool store, KRow *r);
+void kernel_mem_row_note(KFrame *f, const KIns *k, const KRow *r, bool store);
+/* kernel_llvm.c, the same for llvm.load and llvm.store (its fast path: an affine shape of
+ * consecutive elements in one memref the launch passed; recorded with kernel_note_rows) */
+bool kernel_llvm_is_load(const KIns *k);
+bool kernel_llvm_is_store(const KIns *k);
+bool kernel_llvm_row(KFrame *f, const KIns *k, bool store, KRow *r);
+/* kernel_arith.c: '+', '-' or '*' when k is arith.addf, subf or mulf of f32 as compiled, else 0 */
+int kernel_f32_binop(const KIns *k);
+/* kernel_fuse.c: a block's loads, f32 op and store of one stream fused into one pass */
+void kernel_fuse_block(KComp *kc, KBlock *b);
 /* The active threads sync with the others of their warp (a shuffle): what each did before is
  * ordered before what the others of its warp do after. */
 void kernel_warp_sync(KFrame *f);

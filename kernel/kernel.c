@@ -1343,6 +1343,7 @@ bool kernel_compile_body(KComp *kc, Region *r, KBody *out) {
       if (!kc->k->is_wide || !frame_index_only(o))
         ok = compile_op(kc, o, &kb->ins[i++]) && ok;
     kb->n = kernel_llvm_compact(kb->ins, i);
+    kernel_fuse_block(kc, kb);
   }
   kc->depth--;
   nb = 0;

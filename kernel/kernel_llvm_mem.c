@@ -246,7 +246,8 @@ static inline char *lane_ptr(const KFrame *f, const KIns *k, const LMem *m, uint
  * kernel, or none of these (then each thread is checked on its own). */
 static void bounds_of(const KFrame *f, LBounds *b);
 
-static int where(const KFrame *f, const LMem *m, uintptr_t lo, uintptr_t hi, LBounds *b) {
+static inline __attribute__((always_inline)) int where(const KFrame *f, const LMem *m, uintptr_t lo, uintptr_t hi,
+                                                       LBounds *b) {
   if (hi <= lo)
     return AT_NONE;
   if (lo >= (uintptr_t)f->lo && hi <= (uintptr_t)f->priv)
@@ -1042,3 +1043,25 @@ bool kernel_llvm_alloca(KComp *kc, Op *op, KIns *k) {
   return true;
 }
 
+/* ---- rows for fused streams (kernel_fuse.c) ---------------------------------------------------- */
+
+bool kernel_llvm_is_load(const KIns *k) { return k->fn == kernel_llvm_x_load && k->vout[0]; }
+
+bool kernel_llvm_is_store(const KIns *k) { return k->fn == kernel_llvm_x_store && k->vin[0]; }
+
+bool kernel_llvm_row(KFrame *f, const KIns *k, bool store, KRow *r) {
+  const LMem *m = k->aux;
+  LShape S = {0};
+  LBounds b;
+  b.n = UINT32_MAX;
+  (void)store;
+  if (m->bytes != 4 || m->t->kind != TY_FLOAT || !f->nact)
+    return false;
+  if (m->gfast && f->nact == f->n && (!m->gcy || f->bdim[2] == 1) ? !shape_gaff(f, m, &S)
+                                                                  : !k->vin[m->ptr] || !shape_of(f, k, m, &S))
+    return false;
+  if (!S.affine || S.sb != 4 || (S.rows > 1 && S.rb != (int64_t)S.bx * 4) || where(f, m, S.lo, S.hi, &b) != AT_GLOBAL)
+    return false;
+  *r = (KRow){(char *)S.p0, (uintptr_t)S.bx * S.rows * 4, S.rb, m->memo};
+  return true;
+}

@@ -1253,7 +1253,8 @@ static inline bool shared_lanes(KFrame *f, const KIns *k, const KMem *mem, size_
 
 /* The active threads are l0 .. l0 + m - 1 and thread l0 + i indexes x0 + i of a unit-stride line,
  * in bounds: their first element's index, else -1. */
-static inline int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es, uint32_t *l0) {
+static inline __attribute__((always_inline)) int64_t contiguous_run(const KFrame *f, const Lin *L, size_t es,
+                                                                   uint32_t *l0) {
   uint32_t m = f->nact, a = f->act[0];
   if (!L->si || L->sb != (int64_t)es || f->act[m - 1] != a + m - 1)
     return -1;
@@ -1758,4 +1759,31 @@ void kernel_note_group(KFrame *f, const KIns *k, uint32_t memo, const KMemoGroup
   }
   memo_flush(f, g);
   *g = (KMemo){lo, lo + len, stride, rows, false, grp->locs[member], 0, grp, member};
+}
+
+/* ---- rows for fused streams (kernel_fuse.c) ---------------------------------------------------- */
+
+bool kernel_is_load(const KIns *k) { return k->fn == x_load && k->vout[0]; }
+
+bool kernel_is_store(const KIns *k) { return k->fn == x_store && k->vin[0]; }
+
+bool kernel_mem_row(KFrame *f, const KIns *k, bool store, KRow *r) {
+  const KMem *m = k->aux;
+  Lin L;
+  uint32_t l0;
+  if (!f->nact || m->esize != 4 || m->elem->kind != TY_FLOAT || !lin_of(f, k, m, store ? 1 : 0, &L) ||
+      in_shared(f, L.base) || L.local)
+    return false;
+  int64_t c0 = f->nact == f->n ? consecutive(f, &L, 4) : contiguous_run(f, &L, 4, &l0);
+  if (c0 < 0)
+    return false;
+  *r = (KRow){L.base + c0 * 4, (uintptr_t)f->nact * 4, 0, m->memo};
+  return true;
+}
+
+void kernel_mem_row_note(KFrame *f, const KIns *k, const KRow *r, bool store) {
+  const KMem *m = k->aux;
+  note_rows(f, k, m, (uintptr_t)r->p, r->len, 0, 1, store);
+  if (glog_wide(f))
+    glog_lanes(f, (uintptr_t)r->p, 4, f->act[0], f->nact, store, k->loc);
 }

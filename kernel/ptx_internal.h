@@ -75,6 +75,7 @@ typedef struct PIns {
   int64_t off2;     /* cp.async.bulk: its mbarrier's address's constant offset (s[3] its base) */
   const KMemoGroup *grp; /* ld.global taking turns with others along rows (ptx_load_groups), or NULL: */
   uint32_t gmemo, gmember; /* the group's memo, and the load's index in it */
+  const struct PFuse *fuse; /* one of the four instructions of a fused stream (ptx_fuse_streams), or NULL */
 } PIns;
 
 /* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
@@ -353,6 +354,9 @@ int ptx_x_ld(KFrame *f, const KIns *k);
 int ptx_x_st(KFrame *f, const KIns *k);
 int ptx_x_atom(KFrame *f, const KIns *k);
 void ptx_load_groups(PComp *pc, PBlock *bl, uint32_t nb);
+int ptx_x_fused(KFrame *f, const KIns *k);
+int ptx_x_fused_rest(KFrame *f, const KIns *k);
+void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb);
 
 /* ptx_affine.c */
 void ptx_invariant_uni(PComp *pc, PBlock *b0, uint32_t nwords);

@@ -13,7 +13,8 @@
  *
  * Besides the access of each thread on its own, this file holds the shapes accesses take: global
  * accesses in rows and grids, accesses through address registers affine in the thread id, guards
- * at a cut of the thread ids, and loads of an unrolled loop taking turns along rows. */
+ * at a cut of the thread ids, loads of an unrolled loop taking turns along rows, and fused streams
+ * (a vector add's two loads, add and store in one pass over memory). */
 /* Lane loops are the interpreter's inner loops: let gcc vectorize them (as kernel_llvm.c does). */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
@@ -1064,4 +1065,172 @@ void ptx_load_groups(PComp *pc, PBlock *bl, uint32_t nb) {
         q->grp = g, q->gmemo = memo, q->gmember = (uint32_t)((q->off - o0) / p->bytes);
       }
     }
+}
+
+/* ---- fused streams ---------------------------------------------------------------------------------
+ *
+ * A vector add as mlir-opt's NVPTX back end writes it, `ld.global.b32 %r4, [%rd3]; ld.global.b32
+ * %r5, [%rd2]; add.rn.f32 %r6, %r4, %r5; st.global.b32 [%rd1], %r6`, run one instruction at a
+ * time moves each element from memory to a column, to another column and back: most of a small
+ * block's time. Where two loads of 4 bytes, an f32 add, sub or mul of what they loaded and a store
+ * of its result follow each other in a block, unguarded, their addresses affine registers
+ * (aff_grid), and the three registers are written once and read nowhere in the kernel but by the
+ * op and the store, the four run as one pass over memory (ptx_x_fused, in the first's place; the
+ * others, ptx_x_fused_rest, then do nothing). That needs each access to be aff_grid's dense row
+ * of the active threads (the same span, checks and probe as the instruction's own), the store's
+ * row apart from the loads' or at the same elements (then each element is read before it is
+ * written, as the four would), and the frame's credit to cover the whole block (a bound may stop
+ * a block between the four: `--max-steps`). The accesses are recorded as the four record them,
+ * in their order, and the op's NaNs are the canonical NaN as ptx_x_f32 makes them; the registers'
+ * columns, which nothing reads, are not written. Anything else runs the four as compiled
+ * (tests/lit/ptx/exec-fused.mlir). */
+
+typedef struct PFuse {
+  KIns ins[4];   /* the loads, the op and the store as compiled */
+  uint32_t flag; /* a uniform word: 1 when the first ran all four for the block */
+  bool swap;     /* the op's first source is the second load's register */
+} PFuse;
+
+typedef float PFV8 __attribute__((vector_size(32)));
+
+typedef uint32_t PUV8 __attribute__((vector_size(32)));
+
+/* c[i] = x[i] mode y[i], f32, for i < n, a NaN result 0x7fffffff; c is x, y, or apart from both,
+ * so each group of eight is read before it is written */
+static inline __attribute__((always_inline)) void fuse_loop(char *c, const char *x, const char *y, uint32_t n,
+                                                            unsigned mode) {
+  const PUV8 canon = {0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu,
+                      0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu};
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    PFV8 a, b, r;
+    memcpy(&a, x + (size_t)i * 4, 32);
+    memcpy(&b, y + (size_t)i * 4, 32);
+    r = mode == F_ADD ? a + b : mode == F_SUB ? a - b : a * b;
+    PUV8 nan = (PUV8)(r != r), o = ((PUV8)r & ~nan) | (canon & nan);
+    memcpy(c + (size_t)i * 4, &o, 32);
+  }
+  for (; i < n; i++) {
+    float a, b, r;
+    memcpy(&a, x + (size_t)i * 4, 4);
+    memcpy(&b, y + (size_t)i * 4, 4);
+    r = mode == F_ADD ? a + b : mode == F_SUB ? a - b : a * b;
+    uint32_t o = isnan(r) ? 0x7fffffffu : (uint32_t)bitsf32(r);
+    memcpy(c + (size_t)i * 4, &o, 4);
+  }
+}
+
+KLANEFN static void fuse_f32(char *c, const char *x, const char *y, uint32_t n, unsigned mode) {
+  if (mode == F_ADD)
+    fuse_loop(c, x, y, n, F_ADD);
+  else if (mode == F_SUB)
+    fuse_loop(c, x, y, n, F_SUB);
+  else
+    fuse_loop(c, x, y, n, F_MUL);
+}
+
+/* A store's row s against a load's l: apart, or at the same elements */
+static inline bool fuse_apart(const PGrid *s, const PGrid *l) {
+  return s->hi <= l->lo || l->hi <= s->lo || (s->lo == l->lo && s->hi == l->hi);
+}
+
+int ptx_x_fused(KFrame *f, const KIns *k) {
+  const PFuse *fu = ((const PIns *)k->aux)->fuse;
+  const PIns *pa = fu->ins[0].aux, *pb = fu->ins[1].aux, *pop = fu->ins[2].aux, *pst = fu->ins[3].aux;
+  PGrid a, b, d;
+  bool da = false, db = false, dd = false;
+  uint64_t *flag = &f->u[fu->flag].u;
+  if (f->credit <= 0 || !aff_grid(f, pa, 4, &a, &da) || !da || !aff_grid(f, pb, 4, &b, &db) || !db ||
+      !aff_grid(f, pst, 4, &d, &dd) || !dd || !fuse_apart(&d, &a) || !fuse_apart(&d, &b)) {
+    *flag = 0;
+    return fu->ins[0].fn(f, &fu->ins[0]);
+  }
+  *flag = 1;
+  kernel_prefetch_next(f, (const char *)a.lo, a.hi - a.lo);
+  kernel_prefetch_next(f, (const char *)b.lo, b.hi - b.lo);
+  kernel_prefetch_next(f, (const char *)d.lo, d.hi - d.lo);
+  const PGrid *x = fu->swap ? &b : &a, *y = fu->swap ? &a : &b;
+  fuse_f32((char *)d.q0, (const char *)x->q0, (const char *)y->q0, (uint32_t)((d.hi - d.lo) / 4), pop->mode);
+  kernel_note_rows(f, &fu->ins[0], pa->memo, a.lo, a.hi - a.lo, 0, 1, false);
+  kernel_note_rows(f, &fu->ins[1], pb->memo, b.lo, b.hi - b.lo, 0, 1, false);
+  kernel_note_rows(f, &fu->ins[3], pst->memo, d.lo, d.hi - d.lo, 0, 1, true);
+  return EX_NEXT;
+}
+
+int ptx_x_fused_rest(KFrame *f, const KIns *k) {
+  const PFuse *fu = ((const PIns *)k->aux)->fuse;
+  if (f->u[fu->flag].u)
+    return EX_NEXT;
+  const KIns *o = &fu->ins[1];
+  while (o->aux != k->aux)
+    o++;
+  return o->fn(f, o);
+}
+
+/* A load a fused stream may take: 4 bytes of one register, through an affine register, unguarded */
+static bool fuse_load(const KIns *k) {
+  const PIns *p = k->aux;
+  return k->fn == ptx_x_ld && p && !p->guard.kind && p->abase && !p->grp && p->nd == 1 && p->bytes == 4 &&
+         p->d[0].kind == O_REG && (p->space == PTX_SPACE_GLOBAL || p->space == PTX_SPACE_NONE);
+}
+
+static void count_regs(const POpd *o, uint32_t n, uint32_t *c, uint32_t nw) {
+  for (uint32_t i = 0; i < n; i++)
+    if (o[i].kind == O_REG && o[i].word < nw)
+      c[o[i].word]++;
+}
+
+void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
+  uint32_t nw = 0; /* the varying words registers take, at most */
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      const PIns *p = bl[b].ins[i].aux;
+      for (uint32_t j = 0; p && j < (uint32_t)p->nd + p->ns + 1; j++) {
+        const POpd *o = j < p->nd ? &p->d[j] : j < p->nd + p->ns ? &p->s[j - p->nd] : &p->guard;
+        if (o->kind == O_REG && o->word >= nw)
+          nw = o->word + 1;
+      }
+    }
+  uint32_t *reads = calloc((size_t)nw + 1, sizeof *reads), *writes = calloc((size_t)nw + 1, sizeof *writes);
+  if (!reads || !writes)
+    goto done;
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i < bl[b].n; i++) {
+      const PIns *p = bl[b].ins[i].aux;
+      if (!p)
+        continue;
+      count_regs(p->d, p->nd, writes, nw);
+      count_regs(p->s, p->ns, reads, nw);
+      count_regs(&p->guard, 1, reads, nw);
+    }
+  for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t i = 0; i + 3 < bl[b].n; i++) {
+      KIns *k = &bl[b].ins[i];
+      PIns *pa = k[0].aux, *pb = k[1].aux, *pop = k[2].aux, *pst = k[3].aux;
+      if (!fuse_load(&k[0]) || !fuse_load(&k[1]) || k[2].fn != ptx_x_f32 || k[3].fn != ptx_x_st)
+        continue;
+      uint32_t ra = pa->d[0].word, rb = pb->d[0].word;
+      const POpd *s = pop->s;
+      if (ra == rb || pop->guard.kind || pop->ftz || pop->sat || pop->rnd || pop->nan || pop->mode > F_MUL ||
+          pop->ns != 2 || pop->nd != 1 || pop->d[0].kind != O_REG || s[0].kind != O_REG || s[1].kind != O_REG ||
+          s[0].neg || s[1].neg || !((s[0].word == ra && s[1].word == rb) || (s[0].word == rb && s[1].word == ra)))
+        continue;
+      uint32_t rc = pop->d[0].word;
+      if (pst->guard.kind || !pst->abase || pst->ns != 2 || pst->bytes != 4 || pst->s[1].kind != O_REG ||
+          pst->s[1].neg || pst->s[1].word != rc || (pst->space != PTX_SPACE_GLOBAL && pst->space != PTX_SPACE_NONE))
+        continue;
+      if (reads[ra] != 1 || reads[rb] != 1 || reads[rc] != 1 || writes[ra] != 1 || writes[rb] != 1 || writes[rc] != 1)
+        continue;
+      PFuse *fu = ir_alloc(pc->h->ctx, sizeof *fu);
+      memcpy(fu->ins, k, sizeof fu->ins);
+      fu->flag = kernel_new_uniform(&pc->kc, 1);
+      fu->swap = s[0].word == rb;
+      pa->fuse = pb->fuse = pop->fuse = pst->fuse = fu;
+      k[0].fn = ptx_x_fused;
+      k[1].fn = k[2].fn = k[3].fn = ptx_x_fused_rest;
+      i += 3;
+    }
+done:
+  free(reads);
+  free(writes);
 }
