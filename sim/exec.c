@@ -21,8 +21,11 @@
  *            is), or it is of a lane (lane_of: a chain of ops each waiting for the one before) that
  *            takes turns with the lane the host keeps and whose last two timed kernels ran
  *            LANE_MIN_NS or more.
- *            Then the spinning worker takes it, and the ops submitted after it in its chain
- *            find it in flight and wait in the graph: one handoff per chain, not one per op, and
+ *            Not while the kernels the host timed of late ran shorter than LANE_MIN_NS, or before
+ *            it timed two (worth_handing): then it runs them itself, as `serial` would, unless
+ *            its lane is apart. Then the spinning worker takes it, and the ops submitted after it
+ *            in its chain find it in flight and wait in the graph: one handoff per chain, not one
+ *            per op, and
  *            two independent chains of kernels run on two threads. Such a kernel, of a lane
  *            whose kernels run LANE_MIN_NS or more, also goes to a sleeping worker, woken for it,
  *            when none spins (wake_for: the wake costs less than the kernel), and the host does
@@ -199,7 +202,7 @@ static Op *op_alloc(SimDevice *dev) {
   op->chain = op->seq = 0;
   op->lidx = 0;
   op->lane = op->lane_k = op->lane_ns = op->lane_last = 0;
-  op->extended = op->timed = op->woke = false;
+  op->extended = op->timed = op->lane_timed = op->woke = false;
   op->mark = 0;
   atomic_store_explicit(&op->state, OP_PENDING, memory_order_relaxed);
   return op;
@@ -296,12 +299,22 @@ static void op_begin(SimDevice *dev, Op *op, int worker) {
 
 /* A timed kernel's body ran ns: its lane's time is the shorter of its last two kernels', so that
    one kernel preempted or interrupted while it ran (on a loaded machine, or under a profiler)
-   does not make a lane of short kernels look long enough to hand over, and wake a worker for. */
-static void lane_note(Op *op, uint64_t ns) {
+   does not make a lane of short kernels look long enough to hand over, and wake a worker for.
+   The device's time (kern_ns), the same over the timed kernels the host ran itself (host), says
+   whether the kernels of late are short (worth_handing); not over a worker's: its kernel's data
+   crossed caches, and under a sanitizer such kernels timed there looked long and kept the
+   handoffs of short ones going. mu held. */
+static void lane_note(SimDevice *dev, Op *op, uint64_t ns, bool host) {
   if (!ns)
     ns = 1;
-  op->lane_ns = !op->lane_last ? 0 : ns < op->lane_last ? ns : op->lane_last;
-  op->lane_last = ns;
+  if (op->lane_timed) {
+    op->lane_ns = !op->lane_last ? 0 : ns < op->lane_last ? ns : op->lane_last;
+    op->lane_last = ns;
+  }
+  if (!host)
+    return;
+  dev->kern_ns = !dev->kern_last ? 0 : ns < dev->kern_last ? ns : dev->kern_last;
+  dev->kern_last = ns;
 }
 
 /* Runs a kernel's or host callback's function (then its release) as its ctx's thread, with mu
@@ -358,7 +371,7 @@ static void run_op(SimDevice *dev, Op *op, int worker) {
     pthread_mutex_lock(&dev->mu);
     d->release = NULL;
     if (op->timed)
-      lane_note(op, ns);
+      lane_note(dev, op, ns, worker < 0 && !sim_tls_ctx);
     break;
   }
   default:
@@ -402,7 +415,7 @@ static bool drain_finished(SimDevice *dev, int worker) {
     Op *op = fifo, *n = op->qnext;
     op->d.release = NULL;
     if (op->timed)
-      lane_note(op, op->ctx->ns);
+      lane_note(dev, op, op->ctx->ns, false);
     complete(dev, op, op->ctx ? op->ctx->worker : worker);
     fifo = n;
   }
@@ -452,6 +465,24 @@ static bool wake_for(const SimDevice *dev, bool apart) {
   return apart && dev->nsleeping > 0 && dev->rq_n == 0;
 }
 
+/* Did the kernels the host timed of late run shorter than LANE_MIN_NS (kern_ns, lane_note), or
+   has it not timed two yet? Then the host runs its first kernels, and times them, itself: one
+   handed over first, before anything was known, took its chain along to the worker for good
+   where the worker was slow (a sanitizer build), as the ops after it found it in flight. */
+static bool kernels_short(const SimDevice *dev) { return dev->kern_ns < LANE_MIN_NS; }
+
+/* Would a bounded kernel ready at the host's submit be worth a worker, were one spinning? Not on
+   the host's first submit since it waited, not when it continues the host's chain (follows) but
+   for a lane apart (lane_of), and not when the kernels timed of late ran shorter than LANE_MIN_NS
+   (kern_ns) but for a lane apart: a handoff costs the host more than such a kernel does (the op,
+   its context and its buffers change caches, and the graph's bookkeeping with them), and the
+   host then runs it itself as `serial` would, waking nobody. A lane of short kernels that takes
+   turns with the host's is timed once in TIME_EVERY turns, and a kernel the host runs once in
+   TIME_EVERY kernels, so the figure follows the program. */
+static bool worth_handing(const SimDevice *dev, bool follows, bool apart) {
+  return dev->host_submits && (apart || (!follows && !kernels_short(dev)));
+}
+
 /* Should the host hand a bounded op that is ready at its submit to a worker, and go on? Only when
    it can overlap with something: not on the host's first submit since it waited (it waits for
    this op next), not when the op continues the chain the host runs (nothing was submitted in
@@ -460,7 +491,7 @@ static bool wake_for(const SimDevice *dev, bool apart) {
    starts another chain goes; its successors then find it in flight and wait in the graph, so the
    worker that runs it runs them too: one handoff a chain, not one an op. */
 static bool hand_over(const SimDevice *dev, bool follows, bool apart) {
-  return dev->host_submits && (!follows || apart) && (spinner_free(dev) || wake_for(dev, apart));
+  return worth_handing(dev, follows, apart) && (spinner_free(dev) || wake_for(dev, apart));
 }
 
 static bool runs_inline(const SimDevice *dev, const Op *op, bool follows, bool apart) {
@@ -627,7 +658,10 @@ static bool lane_of(SimDevice *dev, Op *op, Op *const *deps, size_t ndeps, bool 
   *turns = op->lane != dev->host_lane && op->lane_k && dev->host_k > op->lane_k;
   op->lane_k = ++dev->nkernels;
   /* a lane of short kernels is timed once in TIME_EVERY of its turns (now_ns twice costs ~50 ns) */
-  op->timed = *turns && (op->lane_ns >= LANE_MIN_NS || !op->lane_ns || !(++dev->nturns % TIME_EVERY));
+  op->lane_timed = *turns && (op->lane_ns >= LANE_MIN_NS || !op->lane_ns || !(++dev->nturns % TIME_EVERY));
+  /* and the host's first two kernels, then one in TIME_EVERY, whatever their lane, for the
+     device's figure alone (worth_handing) */
+  op->timed = op->lane_timed || dev->nkernels <= 2 || !(dev->nkernels % TIME_EVERY);
   if (!*turns || op->lane_ns < LANE_MIN_NS)
     return false;
   /* a worker that runs this one, or spins for it, waits for the lane's next kernel a little
@@ -725,7 +759,7 @@ static SimStatus submit(SimDevice *dev, const SimOpDesc *desc, Op *const *deps, 
     for (size_t i = 0; i < ndeps && !follows && dev->host_last; i++)
       follows = deps[i] && deps[i]->id == dev->host_last;
     if (dev->cfg.sched == SIM_SCHED_THREADS && runs_inline(dev, op, follows, apart)) {
-      if (op->d.kind == SIM_OP_KERNEL && dev->host_submits && (!follows || apart) && dev->nsleeping)
+      if (op->d.kind == SIM_OP_KERNEL && worth_handing(dev, follows, apart) && dev->nsleeping)
         kick_worker(dev);  /* it would have gone to a spinning worker */
       if (op->d.kind == SIM_OP_KERNEL && !turns) {  /* the host keeps this lane */
         dev->host_lane = op->lane;

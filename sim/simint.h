@@ -185,7 +185,8 @@ struct SimOp {
                           shorter), 0: fewer than two yet */
   uint64_t lane_last;  /* threads: how long the body of the lane's last timed kernel ran, 0: none */
   bool extended;       /* threads: a later op continues its lane */
-  bool timed;          /* threads: a kernel whose body's time is noted in lane_ns */
+  bool timed;          /* threads: a kernel whose body's time is noted (lane_note) */
+  bool lane_timed;     /* threads: ... in lane_ns (else only in the device's kern_ns) */
   bool woke;           /* threads: queued for a worker woken for it (a lane of long kernels) */
   SimCtx *ctx;         /* kernel/host op while it runs */
   Op *next;            /* freelist, list of unopened gates */
@@ -270,6 +271,9 @@ struct SimDevice {
   uint64_t host_k;           /* threads: the host's kernel count at that kernel */
   uint64_t nkernels;         /* threads: kernels the host submitted */
   uint64_t nturns;           /* threads: kernels of short lanes that took turns with the host's */
+  uint64_t kern_ns;          /* threads: the shorter of the last two timed kernels' times (0: not
+                                known yet; lane_note), whatever their lane */
+  uint64_t kern_last;        /* threads: the last timed kernel's time */
   uint64_t next_op_id;
   Op *free_ops;
   Op *all_ops;

@@ -942,6 +942,126 @@ static void test_kernel_a_worker_ran_is_completed_by_the_host(void **state) {
   assert_int_equal(s.n, 0);
 }
 
+/* A random DAG of small copies, memsets and bounded kernels over a few buffers, each op waiting
+   for the last writer of what it reads and for the last writer and the readers since of what it
+   writes (as bench/gen_dag.py's programs), so ops fork and join all the time; `racy` adds one
+   kernel that reads a buffer without waiting for its writer. The kernels are a few hundred
+   nanoseconds: under `threads` the host runs them itself once it has timed two (worth_handing),
+   however long a worker spins, and the results, race verdicts and diagnostics are serial's. */
+enum { DAG_BUFS = 6, DAG_OPS = 10000, DAG_READERS = 8 };
+
+typedef struct DagK { unsigned *dst, *src; } DagK;
+
+static void dag_kernel(SimCtx *ctx, void *user) {
+  DagK *k = user;
+  if (sim_access(ctx, k->dst, 64, false, "dag.k") != SIM_OK || sim_access(ctx, k->src, 64, false, "dag.k") != SIM_OK ||
+      sim_access(ctx, k->dst, 64, true, "dag.k") != SIM_OK)
+    return;
+  for (int i = 0; i < 16; i++)
+    k->dst[i] = k->dst[i] * 3 + k->src[i] + 1; /* wraps */
+}
+
+typedef struct DagRun { unsigned d[DAG_BUFS][16]; int races, errors, kernels, on_workers; char first[512]; } DagRun;
+
+static void dag_obs(const SimObs *ev, void *user) {
+  DagRun *r = user;
+  if (ev->kind == SIM_OBS_START && ev->opkind == SIM_OP_KERNEL) {
+    r->kernels++;
+    r->on_workers += ev->worker >= 0;
+  }
+}
+
+static void dag_run(SimSched sched, bool racy, DagRun *r) {
+  Sink s;
+  memset(&s, 0, sizeof s);
+  memset(r, 0, sizeof *r);
+  SimConfig cfg = {.sched = sched, .workers = 1, .sink = sink_fn, .sink_user = &s, .observer = dag_obs,
+                   .observer_user = r};
+  SimDevice *dev = sim_create(&cfg);
+  assert_non_null(dev);
+  unsigned *buf[DAG_BUFS + 1]; /* the last one only the racy kernel writes */
+  SimOp *writer[DAG_BUFS + 1] = {0}, *readers[DAG_BUFS][DAG_READERS];
+  int nreaders[DAG_BUFS] = {0};
+  for (int b = 0; b <= DAG_BUFS; b++)
+    assert_int_equal(sim_mem_alloc(dev, 64, SIM_MEM_DEVICE, (void **)&buf[b], "buf"), SIM_OK);
+  static DagK args[DAG_OPS];
+  static SimOp *ops[DAG_OPS];
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < DAG_OPS; i++) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    unsigned x = (unsigned)(rng >> 33);
+    int dst = (int)(x % DAG_BUFS), src = (int)(x / DAG_BUFS % DAG_BUFS), kind = (int)(x / 36 % 4);
+    for (int b = 0; b < DAG_BUFS; b++)
+      if (nreaders[b] == DAG_READERS)
+        dst = b, kind = 0; /* a memset of it waits for its readers */
+    if (src == dst)
+      src = (dst + 1) % DAG_BUFS;
+    SimOpDesc d;
+    if (kind == 0)
+      d = (SimOpDesc){.kind = SIM_OP_MEMSET, .dst = buf[dst], .bytes = 64, .width = 4, .value = (uint32_t)i,
+                      .loc = "dag.set"};
+    else if (kind == 1)
+      d = (SimOpDesc){.kind = SIM_OP_MEMCPY, .dst = buf[dst], .src = buf[src], .bytes = 64, .loc = "dag.copy"};
+    else
+      d = (SimOpDesc){.kind = SIM_OP_KERNEL, .fn = dag_kernel, .user = &args[i], .loc = "dag.k", .bounded = true};
+    args[i] = (DagK){buf[dst], buf[src]};
+    bool race = racy && i == DAG_OPS / 2;
+    if (race) { /* reads buf[src] without waiting for its writer; writes its own buffer */
+      args[i].dst = buf[DAG_BUFS];
+      dst = DAG_BUFS;
+      d = (SimOpDesc){.kind = SIM_OP_KERNEL, .fn = dag_kernel, .user = &args[i], .loc = "dag.racy", .bounded = true};
+    }
+    SimOp *deps[2 + DAG_READERS];
+    size_t n = 0;
+    if (kind != 0 && !race)
+      deps[n++] = writer[src];
+    deps[n++] = writer[dst];
+    if (dst < DAG_BUFS)
+      for (int k = 0; k < nreaders[dst]; k++)
+        deps[n++] = readers[dst][k];
+    assert_int_equal(sim_submit(dev, &d, deps, n, &ops[i]), SIM_OK);
+    if (kind != 0 && !race)
+      readers[src][nreaders[src]++] = ops[i];
+    writer[dst] = ops[i];
+    if (dst < DAG_BUFS)
+      nreaders[dst] = 0;
+  }
+  assert_int_equal(sim_device_sync(dev, "sync"), SIM_OK);
+  for (int b = 0; b < DAG_BUFS; b++)
+    memcpy(r->d[b], buf[b], sizeof r->d[b]);
+  for (int i = 0; i < DAG_OPS; i++)
+    sim_op_release(dev, ops[i]);
+  for (int b = 0; b <= DAG_BUFS; b++)
+    sim_mem_free(dev, buf[b], "free");
+  sim_destroy(dev);
+  r->races = count(&s, SIM_DIAG_RACE);
+  r->errors = s.n;
+  if (s.n)
+    snprintf(r->first, sizeof r->first, "%s", s.got[0].msg);
+}
+
+static void test_dag_of_small_ops_runs_on_host_as_serial(void **state) {
+  (void)state;
+  for (int racy = 0; racy < 2; racy++) {
+    DagRun ser, thr;
+    dag_run(SIM_SCHED_SERIAL, racy, &ser);
+    dag_run(SIM_SCHED_THREADS, racy, &thr);
+    for (int b = 0; b < DAG_BUFS; b++)
+      for (int i = 0; i < 16; i++)
+        assert_int_equal(thr.d[b][i], ser.d[b][i]);
+    assert_true(racy ? ser.races > 0 : ser.races == 0);
+    assert_int_equal(thr.races, ser.races);
+    assert_int_equal(thr.errors, ser.errors);
+    assert_string_equal(thr.first, ser.first);
+    assert_int_equal(thr.kernels, ser.kernels);
+    assert_int_equal(ser.on_workers, 0);
+    /* a worker that spins on a quiet machine took a quarter of them before (handing one over
+       costs the host more than the kernel); a timed kernel preempted twice in a row on a loaded
+       one may let a few through */
+    assert_true(thr.on_workers * 50 <= thr.kernels);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_bounded_kernel_on_idle_device_runs_on_submitter),
@@ -951,6 +1071,7 @@ int main(void) {
     cmocka_unit_test(test_two_lanes_of_long_kernels_run_on_two_threads),
     cmocka_unit_test(test_worker_goes_on_with_its_chain_while_the_host_runs_a_kernel),
     cmocka_unit_test(test_kernel_a_worker_ran_is_completed_by_the_host),
+    cmocka_unit_test(test_dag_of_small_ops_runs_on_host_as_serial),
     cmocka_unit_test(test_submit_deps_run_in_dependency_order),
     cmocka_unit_test(test_submit_join_waits_for_all_deps),
     cmocka_unit_test(test_host_wait_on_closed_gate_reports_deadlock),
