@@ -98,16 +98,12 @@ typedef struct LBounds {
   Slot own[2 * LB_MAX];
 } LBounds;
 
-/* Computed once per frame (the launch's arguments decide them), kept in uniform words. */
-static void bounds_of(const KFrame *f, LBounds *b) {
+/* Computed once per frame (the launch's arguments decide them), kept in uniform words: bounds_of
+ * takes them from there, bounds_fill computes them. */
+static __attribute__((noinline)) void bounds_fill(const KFrame *f, LBounds *b) {
   const LInfo *in = info(f);
   b->last = 0;
   Slot *keep = in && in->cached ? f->u + in->bwords : NULL;
-  if (keep && f->once[in->bonce]) {
-    b->n = (uint32_t)keep[2 * LB_MAX].u;
-    b->r = keep;
-    return;
-  }
   Slot *r = keep ? keep : b->own;
   b->n = 0;
   for (uint32_t i = 0; in && in->bound && i < in->n && i < LB_MAX; i++) {
@@ -121,6 +117,18 @@ static void bounds_of(const KFrame *f, LBounds *b) {
     keep[2 * LB_MAX].u = b->n;
     f->once[in->bonce] = 1;
   }
+}
+
+static inline void bounds_of(const KFrame *f, LBounds *b) {
+  const LInfo *in = info(f);
+  if (in && in->cached && f->once[in->bonce]) {
+    const Slot *keep = f->u + in->bwords;
+    b->last = 0;
+    b->n = (uint32_t)keep[2 * LB_MAX].u;
+    b->r = keep;
+    return;
+  }
+  bounds_fill(f, b);
 }
 
 /* check(), answering at once for an access in one of b's ranges */
@@ -244,8 +252,6 @@ static inline char *lane_ptr(const KFrame *f, const KIns *k, const LMem *m, uint
 
 /* Where bytes [lo, hi) lie: all in shared memory, in private memory, in one memref passed to the
  * kernel, or none of these (then each thread is checked on its own). */
-static void bounds_of(const KFrame *f, LBounds *b);
-
 static inline __attribute__((always_inline)) int where(const KFrame *f, const LMem *m, uintptr_t lo, uintptr_t hi,
                                                        LBounds *b) {
   if (hi <= lo)
@@ -1049,19 +1055,37 @@ bool kernel_llvm_is_load(const KIns *k) { return k->fn == kernel_llvm_x_load && 
 
 bool kernel_llvm_is_store(const KIns *k) { return k->fn == kernel_llvm_x_store && k->vin[0]; }
 
-bool kernel_llvm_row(KFrame *f, const KIns *k, bool store, KRow *r) {
-  const LMem *m = k->aux;
-  LShape S = {0};
+/* kernel_llvm_row's row from the shape of the active threads' addresses */
+static __attribute__((noinline)) bool row_shaped(KFrame *f, const KIns *k, const LMem *m, KRow *r) {
   LBounds b;
   b.n = UINT32_MAX;
-  (void)store;
-  if (m->bytes != 4 || m->t->kind != TY_FLOAT || !f->nact)
-    return false;
+  LShape S = {0};
   if (m->gfast && f->nact == f->n && (!m->gcy || f->bdim[2] == 1) ? !shape_gaff(f, m, &S)
                                                                   : !k->vin[m->ptr] || !shape_of(f, k, m, &S))
     return false;
   if (!S.affine || S.sb != 4 || (S.rows > 1 && S.rb != (int64_t)S.bx * 4) || where(f, m, S.lo, S.hi, &b) != AT_GLOBAL)
     return false;
   *r = (KRow){(char *)S.p0, (uintptr_t)S.bx * S.rows * 4, S.rb, m->memo};
+  return true;
+}
+
+bool kernel_llvm_row(KFrame *f, const KIns *k, bool store, KRow *r) {
+  const LMem *m = k->aux;
+  (void)store;
+  if (m->bytes != 4 || m->t->kind != TY_FLOAT || !f->nact)
+    return false;
+  /* the common row at once: an index known when compiled (shape_gaff's case) of consecutive
+   * elements under a full mask, in a block of one row or of rows that follow each other, so the
+   * threads touch [p0, p0 + 4 n) with no shape to work out */
+  uint32_t bx = f->bdim[0];
+  if (!m->gfast || m->gsb != 4 || f->nact != f->n ||
+      (f->n != bx && (!m->gcy || f->bdim[2] != 1 || m->grb != (int64_t)bx * 4)))
+    return row_shaped(f, k, m, r);
+  uintptr_t p0 = (uintptr_t)f->u[m->gbase].p + aff_base(f, m->aff) * (uint64_t)m->gscale, hi;
+  LBounds b;
+  b.n = UINT32_MAX;
+  if (__builtin_add_overflow(p0, (uintptr_t)f->n * 4, &hi) || where(f, m, p0, hi, &b) != AT_GLOBAL)
+    return false;
+  *r = (KRow){(char *)p0, (uintptr_t)f->n * 4, m->grb, m->memo};
   return true;
 }

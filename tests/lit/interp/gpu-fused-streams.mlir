@@ -9,6 +9,8 @@
 //             order of the four ops: each thread's load comes before any thread's store;
 //   oob_store the store's memref one element short: reported at the run's last element;
 //   oob_load  the second load's memref one element short: the same;
+//   oob_store_full, oob_load_full  the same over 768 elements, so the short block is full (every
+//             thread active: the path that takes the row without working out its shape);
 //   ww        each block's store row overlaps the next block's by one element, other values:
 //             a race between blocks on that one element (ww8: in blocks of 8, a block-wise frame);
 //   uninit    the second load reads device memory nothing wrote.
@@ -19,15 +21,24 @@
 // RUN: not %gpuinterp --sched=serial -e ww %s 2>&1 | FileCheck %s --check-prefix=WW
 // RUN: not %gpuinterp --sched=serial -e ww8 %s 2>&1 | FileCheck %s --check-prefix=WW
 // RUN: not %gpuinterp -e uninit %s 2>&1 | FileCheck %s --check-prefix=UNINIT
+// RUN: not %gpuinterp -e oob_store_full %s 2>&1 | FileCheck %s --check-prefix=OOBSTF
+// RUN: not %gpuinterp -e oob_load_full %s 2>&1 | FileCheck %s --check-prefix=OOBLDF
 // RUN: %mlir_opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))' -o %t.nvvm.mlir
 // RUN: %gpuinterp -e sums %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=SUMS
 // RUN: not %gpuinterp -e oob_store %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=OOBST-LLVM
 // RUN: not %gpuinterp -e oob_load %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=OOBLD-LLVM
 // RUN: not %gpuinterp --sched=serial -e ww %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=WW-LLVM
 // RUN: not %gpuinterp -e uninit %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=UNINIT
+// RUN: not %gpuinterp -e oob_store_full %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=OOBSTF-LLVM
+// RUN: not %gpuinterp -e oob_load_full %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=OOBLDF-LLVM
 // SUMS-COUNT-10: mismatches 0
 // SUMS-NOT: mismatches
 // SUMS-NOT: error:
+// The last block full (every thread active), out of bounds at its last thread:
+// OOBSTF: error: 'memref.store' op out-of-bounds store: bytes [3068, 3072) of the memref: index 767 is not in [0, 767) in dimension 0 (thread (255, 0, 0) of block (2, 0, 0))
+// OOBLDF: error: 'memref.load' op out-of-bounds load: bytes [3068, 3072) of the memref: index 767 is not in [0, 767) in dimension 0 (thread (255, 0, 0) of block (2, 0, 0))
+// OOBSTF-LLVM: error: 'llvm.store' op out-of-bounds store: bytes [3068, 3072) of the memref passed as kernel operand 2: element 767 is not in [0, 767) (thread (255, 0, 0) of block (2, 0, 0))
+// OOBLDF-LLVM: error: 'llvm.load' op out-of-bounds load: bytes [3068, 3072) of the memref passed as kernel operand 1: element 767 is not in [0, 767) (thread (255, 0, 0) of block (2, 0, 0))
 // OOBST: gpu-fused-streams.mlir:[[#@LINE+22]]:9: error: 'memref.store' op out-of-bounds store: bytes [2396, 2400) of the memref: index 599 is not in [0, 599) in dimension 0 (thread (87, 0, 0) of block (2, 0, 0))
 // OOBLD: gpu-fused-streams.mlir:[[#@LINE+19]]:14: error: 'memref.load' op out-of-bounds load: bytes [2396, 2400) of the memref: index 599 is not in [0, 599) in dimension 0 (thread (87, 0, 0) of block (2, 0, 0))
 // WW: gpu-fused-streams.mlir:[[#@LINE+88]]:9: error: 'memref.store' op data race in global memory: block (1, 0, 0) writes a different value to 4 bytes at 0x{{[0-9a-f]+}}, which block (0, 0, 0) writes at 'memref.store' ([[#@LINE+88]]:9); blocks of one launch are not ordered
@@ -310,12 +321,11 @@ module attributes {gpu.container_module} {
     return
   }
 
-  // a and b of na and nb elements, c of nc, the add over 600 in blocks of 256
-  func.func @short(%na: index, %nb: index, %nc: index, %write_b: i1) {
+  // a and b of na and nb elements, c of nc, the add over n (at most 768) in three blocks of 256
+  func.func @short(%na: index, %nb: index, %nc: index, %write_b: i1, %n: index) {
     %c1 = arith.constant 1 : index
     %c3 = arith.constant 3 : index
     %c256 = arith.constant 256 : index
-    %c600 = arith.constant 600 : index
     %one = arith.constant 1.0 : f32
     %a = gpu.alloc (%na) : memref<?xf32>
     %b = gpu.alloc (%nb) : memref<?xf32>
@@ -325,7 +335,7 @@ module attributes {gpu.container_module} {
       gpu.memset %b, %one : memref<?xf32>, f32
     }
     gpu.launch_func @k::@add blocks in (%c3, %c1, %c1) threads in (%c256, %c1, %c1)
-        args(%a : memref<?xf32>, %b : memref<?xf32>, %c : memref<?xf32>, %c600 : index)
+        args(%a : memref<?xf32>, %b : memref<?xf32>, %c : memref<?xf32>, %n : index)
     gpu.dealloc %a : memref<?xf32>
     gpu.dealloc %b : memref<?xf32>
     gpu.dealloc %c : memref<?xf32>
@@ -336,7 +346,7 @@ module attributes {gpu.container_module} {
     %c599 = arith.constant 599 : index
     %c600 = arith.constant 600 : index
     %t = arith.constant true
-    call @short(%c600, %c600, %c599, %t) : (index, index, index, i1) -> ()
+    call @short(%c600, %c600, %c599, %t, %c600) : (index, index, index, i1, index) -> ()
     return
   }
 
@@ -344,14 +354,30 @@ module attributes {gpu.container_module} {
     %c599 = arith.constant 599 : index
     %c600 = arith.constant 600 : index
     %t = arith.constant true
-    call @short(%c600, %c599, %c600, %t) : (index, index, index, i1) -> ()
+    call @short(%c600, %c599, %c600, %t, %c600) : (index, index, index, i1, index) -> ()
+    return
+  }
+
+  func.func @oob_store_full() {
+    %c767 = arith.constant 767 : index
+    %c768 = arith.constant 768 : index
+    %t = arith.constant true
+    call @short(%c768, %c768, %c767, %t, %c768) : (index, index, index, i1, index) -> ()
+    return
+  }
+
+  func.func @oob_load_full() {
+    %c767 = arith.constant 767 : index
+    %c768 = arith.constant 768 : index
+    %t = arith.constant true
+    call @short(%c768, %c767, %c768, %t, %c768) : (index, index, index, i1, index) -> ()
     return
   }
 
   func.func @uninit() {
     %c600 = arith.constant 600 : index
     %f = arith.constant false
-    call @short(%c600, %c600, %c600, %f) : (index, index, index, i1) -> ()
+    call @short(%c600, %c600, %c600, %f, %c600) : (index, index, index, i1, index) -> ()
     return
   }
 
