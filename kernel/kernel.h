@@ -121,7 +121,7 @@ typedef struct GpuState {
   uint32_t nkernels;
   struct Launch *launches;
   size_t nlaunch_list, sweep_at; /* kernel.c: launches in the list; sweep it for ended ones at this many */
-  struct GpuReg { void *base, *ptr; size_t bytes; const char *loc; } *regs; /* memory registered */
+  struct GpuReg { void *ptr; size_t bytes; const char *loc; } *regs; /* memory the interpreter registered (a binary's globals) */
   size_t nregs;
   pthread_mutex_t mu;
   _Atomic unsigned errors; /* reported by kernels, not yet added to KHost.errors */

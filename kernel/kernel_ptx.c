@@ -218,7 +218,7 @@ static const PGlobals *module_globals(PComp *pc) {
   }
   if (r) {
     gs->regs = r;
-    gs->regs[gs->nregs++] = (struct GpuReg){NULL, g->base, (size_t)total, rloc};
+    gs->regs[gs->nregs++] = (struct GpuReg){g->base, (size_t)total, rloc};
   }
   return g;
 }
