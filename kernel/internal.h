@@ -1,6 +1,6 @@
 /* internal.h - private to kernel/: the engine's executable form, shared by its files and its
- * front ends (kernel.c: gpu.func and gpu.launch bodies; kernel_llvm.c; kernel_ptx.c). What the
- * host sees is kernel.h.
+ * front ends (kernel.c: gpu.func and gpu.launch bodies; kernel_llvm.c and kernel_llvm_mem.c;
+ * kernel_ptx.c). What the host sees is kernel.h.
  *
  * A kernel is compiled once. Running it is one backend op per launch: the callback spreads the
  * grid's blocks over the workers, and each block runs every op once for all of its threads. */
@@ -424,7 +424,7 @@ bool kernel_is_load(const KIns *k);
 bool kernel_is_store(const KIns *k);
 bool kernel_mem_row(KFrame *f, const KIns *k, bool store, KRow *r);
 void kernel_mem_row_note(KFrame *f, const KIns *k, const KRow *r, bool store);
-/* kernel_llvm.c, the same for llvm.load and llvm.store (its fast path: an affine shape of
+/* kernel_llvm_mem.c, the same for llvm.load and llvm.store (its fast path: an affine shape of
  * consecutive elements in one memref the launch passed; recorded with kernel_note_rows) */
 bool kernel_llvm_is_load(const KIns *k);
 bool kernel_llvm_is_store(const KIns *k);
