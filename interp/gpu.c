@@ -13,8 +13,9 @@
  * scf regions of that block's ops, which run before their op returns) is released right after
  * the op of its block that uses it last (gpu_own_tokens), so a long program holds only the tokens
  * it can still name and the device frees each op once it is done (a launch keeps a reference of
- * its own, kernel.c, for the wait at the end of the run). Every other token a run makes
- * is kept in the run's list and released when the interpreter is destroyed; a token a
+ * its own, kernel.c, for the wait at the end of the run). An scf.for owns the tokens it carries
+ * where nothing else copies them ("tokens carried by scf.for" below). Every other token a run
+ * makes is kept in the run's list and released when the interpreter is destroyed; a token a
  * synchronous op made and waited for is released at once.
  *
  * Memrefs passed to these ops are descriptors; byte counts come from their sizes and element type
@@ -115,6 +116,8 @@ typedef struct GOp {                  /* pointers first, then the narrow fields:
   bool async;                         /* has a token result (the last result) */
   bool host_shared;
   bool owned;                         /* its token result is released at its last use */
+  bool to_loop;                       /* its token result goes to an scf.for's carried argument,
+                                         which owns it then (gpu_loop_tokens) */
 } GOp;
 
 static bool is_token(const Type *t) { return t->kind == TY_GPU_TOKEN; }
@@ -186,10 +189,45 @@ static bool named(const Op *op, const char *const *names, size_t n) {
 #define NAMED(op, list) named(op, list, sizeof list / sizeof *list)
 #define NOT_OWNED UINT32_MAX /* gpu_own_tokens: a token with a use that is not only a wait */
 
-/* The op of b that is user or holds it, if user only reads the token and every op between holds
-   regions that run inline; else NULL. */
-static Op *holder_in(Block *b, Op *user) {
-  if (!NAMED(user, token_readers))
+/* A loop-carried token of an scf.for: its body's argument slot, the slot the yield moves there
+ * (the same slot where the yield passes the argument on unchanged), and the loop's result ri,
+ * which gpu_own_tokens may find owned: only waited for in the loop's block, released after the
+ * op `at` of that block (the loop then hands its reference to the result). The init operand of
+ * such a token counts as a wait: the loop takes a reference of its own. */
+typedef struct LoopTok {
+  uint32_t arg, y, ri, at;
+  bool pass, res_owned;
+  bool to_loop; /* the result is what an enclosing scf.for's yield carries on (gpu_loop_tokens) */
+} LoopTok;
+struct LoopToks {
+  uint32_t n;
+  LoopTok t[];
+};
+
+/* The carried tokens an scf.for owns, where ins is its compiled op (also when drops wrap it). */
+static LoopToks *for_tokens(const Ins *ins) {
+  return ins->fn == x_then_release ? interp_for_tokens(ins->drops->fn, ins->aux) : interp_for_tokens(ins->fn, ins->aux);
+}
+
+/* The token of lt that the loop's result ri carries, or NULL. */
+static LoopTok *carried(LoopToks *lt, uint32_t ri) {
+  for (uint32_t i = 0; lt && i < lt->n; i++)
+    if (lt->t[i].ri == ri)
+      return &lt->t[i];
+  return NULL;
+}
+
+/* Whether operand `index` of u, an op of the block whose compiled ops are ins, is the init of a
+   token its loop owns. */
+static bool loop_init(const Ins *ins, const Op *u, uint32_t index) {
+  const Ins *li = &ins[u->order];
+  return index >= 3 && li->op == u && carried(for_tokens(li), index - 3);
+}
+
+/* The op of b (its compiled ops: ins) that is user or holds it, if user only reads the token (at
+   its operand index) and every op between holds regions that run inline; else NULL. */
+static Op *holder_in(Block *b, const Ins *ins, Op *user, uint32_t index) {
+  if (!NAMED(user, token_readers) && !(user->parent == b && loop_init(ins, user, index)))
     return NULL;
   Op *o = user;
   while (o->parent != b) {
@@ -217,7 +255,7 @@ static void scan_uses(Block *b, const Ins *ins, const Op *u, uint32_t k, bool in
     const Op *d = v->def;
     if (!d || d->parent != b || v != &d->results[d->nresults - 1] || !async_gop(ins, d->order))
       continue;
-    if (!reader)
+    if (!reader && !(inl && u->parent == b && loop_init(ins, u, i)))
       last[d->order] = NOT_OWNED;
     else if (k > last[d->order] && last[d->order] != NOT_OWNED)
       last[d->order] = k;
@@ -231,6 +269,30 @@ static void scan_uses(Block *b, const Ins *ins, const Op *u, uint32_t k, bool in
         scan_uses(b, ins, o, k, inl, last);
 }
 
+/* Whether the result of loop (b's k-th op) that carried token t becomes only waits for, in b's
+   ops or inline regions of theirs; then t->at: the op of b that uses it last. */
+static bool loop_result_owned(Block *b, const Ins *ins, const Op *loop, uint32_t k, LoopTok *t) {
+  t->at = k;
+  for (Use *u = loop->results[t->ri].uses; u; u = u->next) {
+    Op *h = holder_in(b, ins, u->user, u->index);
+    if (!h)
+      return t->res_owned = false;
+    if (h->order > t->at)
+      t->at = h->order;
+  }
+  return t->res_owned = true;
+}
+
+/* Adds token slot `slot` to what op `at` releases after it runs (room for count[at] of them). */
+static void add_drop(Comp *c, const Ins *ins, struct TokDrops **d, const uint32_t *count, uint32_t at,
+                     uint32_t slot) {
+  if (!d[at]) {
+    d[at] = ir_alloc(c->in->ctx, sizeof *d[at] + count[at] * sizeof d[at]->slot[0]);
+    d[at]->fn = ins[at].fn;
+  }
+  d[at]->slot[d[at]->n++] = slot;
+}
+
 /* Which tokens of b's ops are owned (every use only waits for it, in b's ops or inline regions
    of theirs) and the op of b that uses each last. Where b is its region's only block, one walk
    forward over b's ops and their operands finds them: an op's operands lie by the op, where the
@@ -242,7 +304,7 @@ bool gpu_own_tokens(Comp *c, Block *b, Ins *ins, uint32_t n) {
   bool any = false;
   for (uint32_t k = 0; k < n; k++) {
     ins[k].op->order = k;
-    any = any || async_gop(ins, k);
+    any = any || async_gop(ins, k) || for_tokens(&ins[k]);
   }
   if (!any)
     return true;
@@ -263,7 +325,7 @@ bool gpu_own_tokens(Comp *c, Block *b, Ins *ins, uint32_t n) {
         continue;
       Op *o = ins[k].op;
       for (Use *u = o->results[o->nresults - 1].uses; u && last[k] != NOT_OWNED; u = u->next) {
-        Op *h = holder_in(b, u->user);
+        Op *h = holder_in(b, ins, u->user, u->index);
         if (!h)
           last[k] = NOT_OWNED;
         else if (h->order > last[k])
@@ -277,6 +339,10 @@ bool gpu_own_tokens(Comp *c, Block *b, Ins *ins, uint32_t n) {
       count[last[k]]++;
       g->owned = true;
     }
+    LoopToks *lt = for_tokens(&ins[k]);
+    for (uint32_t i = 0; lt && i < lt->n; i++)
+      if (loop_result_owned(b, ins, ins[k].op, k, &lt->t[i]))
+        count[lt->t[i].at]++;
   }
   struct TokDrops **d = calloc(n, sizeof *d);
   if (!d) {
@@ -287,14 +353,12 @@ bool gpu_own_tokens(Comp *c, Block *b, Ins *ins, uint32_t n) {
   for (uint32_t k = 0; k < n; k++) {
     Op *o = ins[k].op;
     GOp *g = ins[k].fn == labelled ? ins[k].aux : NULL;
-    if (!g || !g->owned)
-      continue;
-    uint32_t at = last[k];
-    if (!d[at]) {
-      d[at] = ir_alloc(c->in->ctx, sizeof *d[at] + count[at] * sizeof d[at]->slot[0]);
-      d[at]->fn = ins[at].fn;
-    }
-    d[at]->slot[d[at]->n++] = o->results[o->nresults - 1].id;
+    if (g && g->owned)
+      add_drop(c, ins, d, count, last[k], o->results[o->nresults - 1].id);
+    LoopToks *lt = for_tokens(&ins[k]);
+    for (uint32_t i = 0; lt && i < lt->n; i++)
+      if (lt->t[i].res_owned)
+        add_drop(c, ins, d, count, lt->t[i].at, o->results[lt->t[i].ri].id);
   }
   for (uint32_t i = 0; i < n; i++)
     if (d[i]) {
@@ -305,6 +369,96 @@ bool gpu_own_tokens(Comp *c, Block *b, Ins *ins, uint32_t n) {
   free(last);
   free(count);
   return true;
+}
+
+/* ---- tokens carried by scf.for ------------------------------------------------------------ */
+
+
+/* The GOp of a compiled gpu op, also where its last-use drops wrap it (gpu_own_tokens). */
+static GOp *ins_gop(const Ins *ins) {
+  ExecFn fn = ins->fn == x_then_release ? ins->drops->fn : ins->fn;
+  return fn == labelled ? ins->aux : NULL;
+}
+
+/* Whether every use of v in b (but the yield y's, at its operand i) only waits for it, in b's
+   ops or the inline regions of theirs; and y uses v once, at i, if at all. */
+static bool waited_only(Block *b, const Ins *ins, const Value *v, const Op *y, uint32_t i) {
+  for (uint32_t j = 0; j < y->noperands; j++)
+    if (j != i && y->operands[j] == v)
+      return false;
+  for (Use *u = v->uses; u; u = u->next)
+    if (u->user != y && !holder_in(b, ins, u->user, u->index))
+      return false;
+  return true;
+}
+
+LoopToks *gpu_loop_tokens(Comp *c, Op *op, Body *body) {
+  Block *b = op->regions[0].first;
+  Op *y = b ? b->last : NULL;
+  if (!c->in->be || !b || b->next || body->nblocks != 1 || !y || !ir_str_eq(y->name, "scf.yield") ||
+      y->noperands + 1 != b->nargs)
+    return NULL;
+  const Block1 *blk = &body->blocks[0];
+  LoopToks *lt = NULL;
+  for (uint32_t i = 0; i < y->noperands; i++) {
+    Value *arg = &b->args[i + 1], *v = y->operands[i];
+    if (!is_token(arg->type) || !waited_only(b, blk->ins, arg, y, i))
+      continue;
+    GOp *g = NULL;
+    LoopTok *inner = NULL;
+    if (v != arg) { /* a token of an op of the body that only waits read else: the last result of an
+                       async gpu op, or a token an scf.for of the body carried */
+      Op *d = v->def;
+      if (!d || d->parent != b || d->order >= blk->n || blk->ins[d->order].op != d ||
+          !waited_only(b, blk->ins, v, y, i))
+        continue;
+      const Ins *di = &blk->ins[d->order];
+      g = ins_gop(di);
+      if (g && (!g->async || g->owned || v != &d->results[d->nresults - 1]))
+        continue;
+      if (!g && (!(inner = carried(for_tokens(di), (uint32_t)(v - d->results))) || inner->res_owned))
+        continue;
+    }
+    if (!lt) {
+      lt = ir_alloc(c->in->ctx, sizeof *lt + y->noperands * sizeof lt->t[0]);
+      lt->n = 0;
+    }
+    if (g)
+      g->to_loop = true;
+    if (inner)
+      inner->to_loop = true;
+    lt->t[lt->n++] = (LoopTok){arg->id, v->id, i, 0, v == arg, false, false};
+  }
+  return lt;
+}
+
+void gpu_loop_enter(Frame *fr, const LoopToks *lt) {
+  for (uint32_t i = 0; i < lt->n; i++) {
+    be_token_retain(fr->in->be, fr->s[lt->t[i].arg].p);
+    if (!lt->t[i].pass)
+      fr->s[lt->t[i].y].p = NULL;
+  }
+}
+
+void gpu_loop_release(Frame *fr, const LoopToks *lt) {
+  for (uint32_t i = 0; i < lt->n; i++)
+    if (!lt->t[i].pass)
+      be_token_release(fr->in->be, fr->s[lt->t[i].arg].p);
+}
+
+void gpu_loop_moved(Frame *fr, const LoopToks *lt) {
+  for (uint32_t i = 0; i < lt->n; i++)
+    if (!lt->t[i].pass)
+      fr->s[lt->t[i].y].p = NULL;
+}
+
+void gpu_loop_leave(Frame *fr, const LoopToks *lt, bool failed) {
+  for (uint32_t i = 0; i < lt->n; i++) {
+    if (failed || (!lt->t[i].res_owned && !lt->t[i].to_loop))
+      gpu_keep_token(fr->in, fr->s[lt->t[i].arg].p);
+    if (!lt->t[i].pass)
+      gpu_keep_token(fr->in, fr->s[lt->t[i].y].p);
+  }
 }
 
 static bool no_device(Comp *c, Op *op) {
@@ -369,7 +523,7 @@ static const BeToken *deps_of(Frame *fr, const Ins *ins, uint32_t n, BeToken *bu
 static int finish(Frame *fr, const Ins *ins, const GOp *g, BeToken tok) {
   Interp *in = fr->in;
   if (g->async) {
-    if (!g->owned)
+    if (!g->owned && !g->to_loop)
       gpu_keep_token(in, tok);
     fr->s[ins->out[ins->nout - 1]].p = tok;
     return EX_NEXT;

@@ -213,6 +213,23 @@ void gpu_fold_errors(Interp *in);
  * scf regions of b's ops, is released after the op of b that uses it last (gpu.c "token
  * lifetime"); false: out of memory */
 bool gpu_own_tokens(Comp *c, Block *b, Ins *ins, uint32_t n);
+/* gpu.c: the tokens an scf.for (op, its compiled body) carries from one iteration to the next
+ * that the loop can own: each argument only waited for in the body, and the yield passing it on
+ * or passing the token of an async gpu op of the body that only waits read else (that op then
+ * neither keeps nor releases it); NULL where there are none. The loop holds a reference of each
+ * (gpu_loop_enter, after its inits moved), drops the argument's before each yield moves
+ * (gpu_loop_release), clears the moved slots after (gpu_loop_moved), and at its end hands what
+ * it holds to its results, which gpu_own_tokens may release at their last use, or else keeps it
+ * in the run's list, as at an error (gpu_loop_leave): the tokens of a long loop are not kept per
+ * iteration, nor those of a loop run again and again. */
+typedef struct LoopToks LoopToks;
+LoopToks *gpu_loop_tokens(Comp *c, Op *op, Body *body);
+void gpu_loop_enter(Frame *fr, const LoopToks *lt);
+void gpu_loop_release(Frame *fr, const LoopToks *lt);
+void gpu_loop_moved(Frame *fr, const LoopToks *lt);
+void gpu_loop_leave(Frame *fr, const LoopToks *lt, bool failed);
+/* interp.c: the carried tokens an scf.for compiled to fn and aux owns, NULL for any other op */
+LoopToks *interp_for_tokens(ExecFn fn, void *aux);
 /* kernel_host.c: the host ops kernels run once per thread (KHost.ops) */
 extern const KHostOps interp_kernel_host_ops;
 /* gpu.c: waits for kernels still running and counts their errors (the end of a run); frees

@@ -496,7 +496,24 @@ typedef struct Loop {
   uint32_t iv;      /* slot of the induction variable */
   uint32_t width;   /* its integer width */
   bool is_unsigned;
+  LoopToks *toks;   /* scf.for: the carried tokens it owns (gpu_loop_tokens), or NULL */
 } Loop;
+
+/* The yield of an scf.for that owns carried tokens: the arguments' tokens are dropped as the
+ * yielded ones take their place. */
+typedef struct YieldToks {
+  const Moves *m;
+  const LoopToks *toks;
+} YieldToks;
+
+static int x_yield_toks(Frame *fr, const Ins *ins) {
+  const YieldToks *y = ins->aux;
+  gpu_loop_release(fr, y->toks);
+  move(fr, ins, 0, y->m);
+  gpu_loop_moved(fr, y->toks);
+  fr->jump = -1;
+  return EX_DONE;
+}
 
 static int x_for(Frame *fr, const Ins *ins) {
   const Loop *l = ins->aux;
@@ -505,10 +522,15 @@ static int x_for(Frame *fr, const Ins *ins) {
   if (step <= 0 && !l->is_unsigned)
     return interp_error(fr, ins, "step must be positive, got %lld", (long long)step);
   move(fr, ins, 3, l->init);
+  if (l->toks)
+    gpu_loop_enter(fr, l->toks);
   for (int64_t iv = lb; l->is_unsigned ? (uint64_t)iv < (uint64_t)ub : iv < ub;) {
     s[l->iv].i = iv;
-    if (interp_run_body(fr, &l->body) == EX_ERROR)
+    if (interp_run_body(fr, &l->body) == EX_ERROR) {
+      if (l->toks)
+        gpu_loop_leave(fr, l->toks, true);
       return EX_ERROR;
+    }
     int64_t next = interp_sext((uint64_t)iv + (uint64_t)step, l->width);
     if (l->is_unsigned ? (uint64_t)next <= (uint64_t)iv : next <= iv)
       break; /* wrapped around */
@@ -517,8 +539,12 @@ static int x_for(Frame *fr, const Ins *ins) {
   /* the loop-carried values are the results */
   for (uint32_t i = 0; i < ins->nout; i++)
     interp_copy(&s[ins->out[i]], &s[l->results->dst[i]], l->results->words[i]);
+  if (l->toks)
+    gpu_loop_leave(fr, l->toks, false);
   return EX_NEXT;
 }
+
+LoopToks *interp_for_tokens(ExecFn fn, void *aux) { return fn == x_for ? ((const Loop *)aux)->toks : NULL; }
 
 bool c_for(Comp *c, Op *op, Ins *ins) {
   Loop *l = ir_alloc(c->in->ctx, sizeof *l);
@@ -535,7 +561,18 @@ bool c_for(Comp *c, Op *op, Ins *ins) {
   l->results = l->init;
   ins->fn = x_for;
   ins->aux = l;
-  return interp_compile_body(c, &op->regions[0], &l->body);
+  if (!interp_compile_body(c, &op->regions[0], &l->body))
+    return false;
+  Ins *y = l->body.nblocks == 1 && l->body.blocks[0].n ? &l->body.blocks[0].ins[l->body.blocks[0].n - 1] : NULL;
+  l->toks = y && y->fn == x_yield ? gpu_loop_tokens(c, op, &l->body) : NULL;
+  if (l->toks) {
+    YieldToks *yt = ir_alloc(c->in->ctx, sizeof *yt);
+    yt->m = y->aux;
+    yt->toks = l->toks;
+    y->fn = x_yield_toks;
+    y->aux = yt;
+  }
+  return true;
 }
 
 static int x_if(Frame *fr, const Ins *ins) {
