@@ -12,6 +12,7 @@
  *   ptx_mem.c     loads, stores and atomics: access checks, shaped global accesses, accesses through
  *                 affine address registers, guards at a cut, loads taking turns along rows,
  *                 fused streams (two loads, an f32 op and a store in one pass)
+ *   ptx_macc.c    multiply-accumulate steps (two loads, an f32 mul and add in one pass)
  *   ptx_affine.c  uniform and affine registers, the once-per-frame instructions, branches over one
  *                 block, and the analyses that find them
  *   ptx_async.c   cp.async, cp.async.bulk, mbarriers and named barriers
@@ -608,6 +609,7 @@ static Kernel *compile(PComp *pc) {
     ptx_affine_regs(pc, pc->bl, nb, pc->fn->nregs + 1);
     ptx_load_groups(pc, pc->bl, nb);
     ptx_fuse_streams(pc, pc->bl, nb);
+    ptx_macc_steps(pc, pc->bl, nb);
     ptx_invariant_uni(pc, &pc->bl[0], kernel_new_uniform(&pc->kc, 0)); /* the words so far */
     ptx_group_uni_once(pc, &pc->bl[0]);
     ptx_uop_ins(pc, &pc->bl[0]);

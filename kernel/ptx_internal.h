@@ -76,6 +76,7 @@ typedef struct PIns {
   const KMemoGroup *grp; /* ld.global taking turns with others along rows (ptx_load_groups), or NULL: */
   uint32_t gmemo, gmember; /* the group's memo, and the load's index in it */
   const struct PFuse *fuse; /* one of the four instructions of a fused stream (ptx_fuse_streams), or NULL */
+  const struct PMacc *macc; /* one of the four instructions of a multiply-accumulate step (ptx_macc_steps), or NULL */
 } PIns;
 
 /* A memref the first launch passes (kernel_ptx_bind): its descriptor's first parameter, its rank
@@ -118,6 +119,15 @@ enum { B_LOP3, B_SHF_L, B_SHF_R, B_PRMT, B_BFE, B_BFI, B_MUL24_LO, B_MUL24_HI, B
 enum { R_NONE, R_N, R_Z, R_M, R_P }; /* rounding of cvt: to nearest even, toward zero, down, up */
 
 enum { W_GLOBAL, W_SHARED, W_LOCAL }; /* where an access lies (ptx_access_ok) */
+
+/* A global access whose addresses form a grid of the block's shape (ptx_mem.c, global_grid):
+ * thread y * bx + x's at q0 + x * sx + y * sy, sx 0 or the access's bytes, sy 0 or at least a
+ * row's bytes (len), the bytes [lo, hi). */
+typedef struct PGrid {
+  uintptr_t q0, lo, hi, len;
+  uint64_t sx, sy;
+  uint32_t bx, rows;
+} PGrid;
 
 /* Consecutive threads' global accesses, merged while they stay contiguous, recorded as rows. */
 typedef struct PRun {
@@ -357,6 +367,14 @@ void ptx_load_groups(PComp *pc, PBlock *bl, uint32_t nb);
 int ptx_x_fused(KFrame *f, const KIns *k);
 int ptx_x_fused_rest(KFrame *f, const KIns *k);
 void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb);
+bool ptx_aff_grid(KFrame *f, const PIns *p, uint32_t total, PGrid *g, bool *dense);
+void ptx_ld_note(KFrame *f, const KIns *k, const PIns *p, uintptr_t lo, uintptr_t len, int64_t stride,
+                 uint32_t rows);
+
+/* ptx_macc.c */
+int ptx_x_macc(KFrame *f, const KIns *k);
+int ptx_x_macc_rest(KFrame *f, const KIns *k);
+void ptx_macc_steps(PComp *pc, PBlock *bl, uint32_t nb);
 
 /* ptx_affine.c */
 void ptx_invariant_uni(PComp *pc, PBlock *b0, uint32_t nwords);

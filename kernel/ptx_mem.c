@@ -177,15 +177,6 @@ KLANEFN static bool lanes_grid(const Slot *restrict b, uint32_t bx, uint32_t row
   return !grid_bad(b, bx, rows, sx, sy);
 }
 
-/* A global access whose addresses form a grid of the block's shape (global_grid): thread
- * y * bx + x's at q0 + x * sx + y * sy, sx 0 or the access's bytes, sy 0 or at least a row's
- * bytes (len), the bytes [lo, hi). */
-typedef struct PGrid {
-  uintptr_t q0, lo, hi, len;
-  uint64_t sx, sy;
-  uint32_t bx, rows;
-} PGrid;
-
 /* The fast path of a global (or generic) access under the full mask whose addresses are a grid
  * of the block's shape (rows of bdim.x threads, each at consecutive accesses or all at one, the
  * rows a constant distance apart, at least a row's bytes, or all at one: a matmul's loads and
@@ -507,6 +498,11 @@ static bool aff_grid(KFrame *f, const PIns *p, uint32_t total, PGrid *g, bool *d
   return true;
 }
 
+/* aff_grid, for the steps of ptx_macc.c */
+bool ptx_aff_grid(KFrame *f, const PIns *p, uint32_t total, PGrid *g, bool *dense) {
+  return aff_grid(f, p, total, g, dense);
+}
+
 /* shared_run for an affine address register: the first thread's address from u, the rest
  * consecutive by the steps; NULL when shared_run would not apply (or may race). */
 static char *aff_shared(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
@@ -530,6 +526,12 @@ static inline void ld_note(KFrame *f, const KIns *k, const PIns *p, uintptr_t lo
     kernel_note_group(f, k, p->gmemo, p->grp, p->gmember, lo, len, stride, rows);
   else
     kernel_note_rows(f, k, p->memo, lo, len, stride, rows, false);
+}
+
+/* ld_note, for the steps of ptx_macc.c */
+void ptx_ld_note(KFrame *f, const KIns *k, const PIns *p, uintptr_t lo, uintptr_t len, int64_t stride,
+                 uint32_t rows) {
+  ld_note(f, k, p, lo, len, stride, rows);
 }
 
 /* ld through an affine address register: true when done; else its column is made for the usual
