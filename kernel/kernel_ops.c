@@ -1431,6 +1431,60 @@ KLANEFN static int x_load(KFrame *f, const KIns *k) {
   return res;
 }
 
+/* A store of rank 2 whose two indices both vary as a block's rows and columns, thread (x, y)
+ * storing at [r0 + y, c0 + x] of a uniform descriptor of unit inner stride (a matmul's result,
+ * `memref.store %s, %c[%row, %col]`), under the full mask in a frame of one block of one layer:
+ * checked in bounds and outside the block's own memory at once, then stored a row at a time and
+ * recorded as the threads one by one would record it (their runs: one per row, or one for all
+ * where the rows are contiguous, each after its bytes are stored). False: the caller goes thread
+ * by thread, which reports what is wrong. */
+KLANEFN static bool grid_store(KFrame *f, const KIns *k, const KMem *m, const Slot *V, size_t sv) {
+  const uint32_t dop = 1, n = f->n, bx = f->bdim[0], rows = bx ? n / bx : 0;
+  if (m->rank != 2 || k->vin[dop] || !k->vin[m->first] || !k->vin[m->first + 1] || f->nact != n || f->wide ||
+      f->bdim[2] != 1 || bx < 2 || rows < 2 || rows * bx != n || (m->esize != 4 && m->esize != 8))
+    return false;
+  const Slot *d = f->u + k->in[dop], *I0 = KIN(f, k, m->first), *I1 = KIN(f, k, m->first + 1);
+  int64_t r0 = I0[0].i, c0 = I1[0].i, n0 = d[D_SIZES].i, n1 = d[D_SIZES + 1].i, st0 = d[D_SIZES + 2].i;
+  if (d[D_SIZES + 3].i != 1 || I0[bx].i != r0 + 1 || I1[1].i != c0 + 1 || r0 < 0 || c0 < 0 ||
+      r0 > n0 - (int64_t)rows || c0 > n1 - (int64_t)bx || st0 < (int64_t)bx)
+    return false;
+  uint64_t bad = 0; /* or-ing the differences vectorizes */
+  for (uint32_t y = 0; y < rows; y++)
+    for (uint32_t x = 0; x < bx; x++)
+      bad |= ((uint64_t)I0[y * bx + x].i - y - (uint64_t)r0) | ((uint64_t)I1[y * bx + x].i - x - (uint64_t)c0);
+  int64_t off = d[D_OFFSET].i, es = (int64_t)m->esize, len = (int64_t)bx * es, first, row, span, last;
+  /* every element's offset computed as the threads one by one would, without overflow */
+  if (bad || !kernel_madd(&off, r0, st0) || !kernel_madd(&off, c0, 1) || __builtin_mul_overflow(off, es, &first) ||
+      __builtin_mul_overflow(st0, es, &row) || __builtin_mul_overflow((int64_t)(rows - 1), row, &span) ||
+      __builtin_add_overflow(span, len, &span) || __builtin_add_overflow(first, span, &last))
+    return false;
+  char *p = (char *)((uintptr_t)d[D_ALIGNED].p + (uintptr_t)first);
+  if ((uintptr_t)p + (uintptr_t)span < (uintptr_t)p || (p < f->hi && p + span > f->lo))
+    return false;
+  bool one = row == len; /* the rows contiguous: the threads' accesses make one run */
+  for (uint32_t y = 0; y < rows; y++) {
+    char *q = p + (uintptr_t)y * (uintptr_t)row;
+    const Slot *v = V + (size_t)y * bx * sv;
+    if (es == 4 && sv)
+      for (uint32_t x = 0; x < bx; x++) {
+        uint32_t w = (uint32_t)v[x].u;
+        memcpy(q + (size_t)x * 4, &w, 4);
+      }
+    else
+      for (uint32_t x = 0; x < bx; x++)
+        store_elem(m, q + (size_t)x * es, &v[x * sv]);
+    if (!one) {
+      Run r = {(uintptr_t)q, (uintptr_t)q + (uintptr_t)len, 0, UINT32_MAX};
+      run_log(f, &r, true, k->loc);
+    }
+  }
+  if (one) {
+    Run r = {(uintptr_t)p, (uintptr_t)p + (uintptr_t)span, 0, UINT32_MAX};
+    run_log(f, &r, true, k->loc);
+  }
+  return true;
+}
+
 KLANEFN static int x_store(KFrame *f, const KIns *k) {
   const KMem *m = k->aux;
   const Slot *V = KIN(f, k, 0);
@@ -1493,6 +1547,8 @@ KLANEFN static int x_store(KFrame *f, const KIns *k) {
     run_end(f, &r, true, k->loc);
     return res;
   }
+  if (grid_store(f, k, m, V, sv))
+    return EX_NEXT;
   r = run_new(f);
   KLANES(f, l, {
     char *p = address(f, k, m, 1, l);
