@@ -590,6 +590,15 @@ static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, boo
   return EX_NEXT;
 }
 
+/* Records the active threads' access through a uniform pointer (one address), outside the block's
+ * memory, through the op's memo as the shapes' rows are (record_shape): the accesses of one
+ * block after the other then merge (`out[block_id]`) instead of adding a range per block. */
+static void note_one(KFrame *f, const KIns *k, const LMem *m, bool write) {
+  char *p = ptr_of(f, k, m->ptr, 0);
+  if (f->nact && !(p >= f->lo && p < f->hi))
+    kernel_note_rows(f, k, m->memo, (uintptr_t)p, m->bytes, 0, 1, write);
+}
+
 int kernel_llvm_x_load(KFrame *f, const KIns *k) {
   const LMem *m = k->aux;
   LRun run = {0, 0};
@@ -614,9 +623,13 @@ int kernel_llvm_x_load(KFrame *f, const KIns *k) {
       return EX_ERROR;
     if (vary || i == 0) /* a uniform result: one address for all threads */
       load_one(m, p, &o[vary ? l : 0]);
-    record(f, &run, p, m->bytes, false, k->loc);
+    if (k->vin[m->ptr])
+      record(f, &run, p, m->bytes, false, k->loc);
   }
-  flush_run(f, &run, false, k->loc);
+  if (k->vin[m->ptr])
+    flush_run(f, &run, false, k->loc);
+  else
+    note_one(f, k, m, false);
   return EX_NEXT;
 }
 
@@ -641,9 +654,13 @@ int kernel_llvm_x_store(KFrame *f, const KIns *k) {
         (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true, m->t, &v[l * sv])))
       return EX_ERROR;
     store_one(m, p, &v[l * sv]);
-    record(f, &run, p, m->bytes, true, k->loc);
+    if (k->vin[m->ptr])
+      record(f, &run, p, m->bytes, true, k->loc);
   }
-  flush_run(f, &run, true, k->loc);
+  if (k->vin[m->ptr])
+    flush_run(f, &run, true, k->loc);
+  else
+    note_one(f, k, m, true);
   return EX_NEXT;
 }
 
