@@ -599,26 +599,27 @@ static void note_one(KFrame *f, const KIns *k, const LMem *m, bool write) {
     kernel_note_rows(f, k, m->memo, (uintptr_t)p, m->bytes, 0, 1, write);
 }
 
-int kernel_llvm_x_load(KFrame *f, const KIns *k) {
+/* What kernel_llvm_x_load does past access_run: the shapes, else thread by thread (bp: the bounds
+ * access_run has found so far, or NULL) */
+static __attribute__((noinline)) int load_lanes(KFrame *f, const KIns *k, LBounds *bp) {
   const LMem *m = k->aux;
   LRun run = {0, 0};
   bool vary = k->vout[0];
   Slot *o = KOUT(f, k, 0);
-  LBounds b;
-  b.n = UINT32_MAX; /* computed when needed */
+  LBounds own, *b = bp ? bp : &own;
+  if (!bp)
+    own.n = UINT32_MAX; /* computed when needed */
   if (vary) {
-    int r = run_case(f, m) ? access_run(f, k, m, &b, false, o, NULL, 0) : -1;
-    if (r < 0)
-      r = access_shape(f, k, m, &b, false, o, NULL, 0);
+    int r = access_shape(f, k, m, b, false, o, NULL, 0);
     if (r >= 0)
       return r;
   }
-  if (b.n == UINT32_MAX)
-    bounds_of(f, &b);
+  if (b->n == UINT32_MAX)
+    bounds_of(f, b);
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = lane_ptr(f, k, m, l);
-    if (!check_fast(f, k, m, l, p, &b) ||
+    if (!check_fast(f, k, m, l, p, b) ||
         (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false, NULL, NULL)))
       return EX_ERROR;
     if (vary || i == 0) /* a uniform result: one address for all threads */
@@ -633,24 +634,24 @@ int kernel_llvm_x_load(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
-int kernel_llvm_x_store(KFrame *f, const KIns *k) {
+/* What kernel_llvm_x_store does past access_run, as load_lanes */
+static __attribute__((noinline)) int store_lanes(KFrame *f, const KIns *k, LBounds *bp) {
   const LMem *m = k->aux;
   LRun run = {0, 0};
   const Slot *v = KIN(f, k, 0);
   size_t sv = k->vin[0];
-  LBounds b;
-  b.n = UINT32_MAX; /* computed when needed */
-  int r = run_case(f, m) ? access_run(f, k, m, &b, true, NULL, v, sv) : -1;
-  if (r < 0)
-    r = access_shape(f, k, m, &b, true, NULL, v, sv);
+  LBounds own, *b = bp ? bp : &own;
+  if (!bp)
+    own.n = UINT32_MAX; /* computed when needed */
+  int r = access_shape(f, k, m, b, true, NULL, v, sv);
   if (r >= 0)
     return r;
-  if (b.n == UINT32_MAX)
-    bounds_of(f, &b);
+  if (b->n == UINT32_MAX)
+    bounds_of(f, b);
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = lane_ptr(f, k, m, l);
-    if (!check_fast(f, k, m, l, p, &b) ||
+    if (!check_fast(f, k, m, l, p, b) ||
         (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true, m->t, &v[l * sv])))
       return EX_ERROR;
     store_one(m, p, &v[l * sv]);
@@ -662,6 +663,28 @@ int kernel_llvm_x_store(KFrame *f, const KIns *k) {
   else
     note_one(f, k, m, true);
   return EX_NEXT;
+}
+
+/* The ops' entry points: access_run's case first, with as little around it as can be (a tree
+ * reduction's later steps are mostly such ops' fixed cost). */
+int kernel_llvm_x_load(KFrame *f, const KIns *k) {
+  const LMem *m = k->aux;
+  if (!k->vout[0] || !run_case(f, m))
+    return load_lanes(f, k, NULL);
+  LBounds b;
+  b.n = UINT32_MAX; /* computed when needed */
+  int r = access_run(f, k, m, &b, false, KOUT(f, k, 0), NULL, 0);
+  return r >= 0 ? r : load_lanes(f, k, &b);
+}
+
+int kernel_llvm_x_store(KFrame *f, const KIns *k) {
+  const LMem *m = k->aux;
+  if (!run_case(f, m))
+    return store_lanes(f, k, NULL);
+  LBounds b;
+  b.n = UINT32_MAX; /* computed when needed */
+  int r = access_run(f, k, m, &b, true, NULL, KIN(f, k, 0), k->vin[0]);
+  return r >= 0 ? r : store_lanes(f, k, &b);
 }
 
 static uint32_t bytes_of(const Type *t) {
