@@ -235,7 +235,16 @@ typedef struct LShape {
 
 enum { AT_NONE, AT_GLOBAL, AT_SHARED, AT_PRIVATE };
 
-static uint64_t aff_base(const KFrame *f, const struct LAff *a);
+static uint64_t aff_run(const KFrame *f, const struct LAff *a);
+
+/* The index of thread (0, 0) (modulo 2^64): the folded forms at once, else the program's run */
+static inline uint64_t aff_base(const KFrame *f, const struct LAff *a) {
+  if (a->form == A_WORD)
+    return f->u[a->word].u + a->c;
+  if (a->form == A_CONST)
+    return a->c;
+  return aff_run(f, a);
+}
 
 /* The index of thread l, from the index of thread (0, 0) (LMem.gaff) */
 static inline uint64_t aff_index(const KFrame *f, const LMem *m, uint64_t u, uint32_t l) {
@@ -515,7 +524,7 @@ static __attribute__((noinline)) int shared_each(KFrame *f, const KIns *k, const
  * EX_NEXT when done, EX_ERROR after a race report, -1 when access_shape is to look. */
 KLANEFN static int access_run(KFrame *f, const KIns *k, const LMem *m, LBounds *b, bool write, Slot *O,
                               const Slot *V, size_t sv) {
-  uint32_t n = f->nact, l0 = f->act[0];
+  uint32_t n = f->nact, l0 = n == f->n ? 0 : f->act[0];
   uintptr_t p0 = (uintptr_t)f->u[m->gbase].p + (aff_base(f, m->aff) + (uint64_t)m->gcx * l0) * (uint64_t)m->gscale,
             hi;
   if (__builtin_add_overflow(p0, (uintptr_t)n * m->bytes, &hi))
@@ -527,7 +536,7 @@ KLANEFN static int access_run(KFrame *f, const KIns *k, const LMem *m, LBounds *
     return shared_each(f, k, m, write, O, V, sv);
   if (at == AT_GLOBAL)
     kernel_prefetch_next(f, (const char *)p0, (size_t)n * m->bytes);
-  bool f32 = m->bytes == 4 && m->t->kind == TY_FLOAT, i32 = m->bytes == 4 && m->t->kind == TY_INT && m->t->u.i.width == 32;
+  bool f32 = m->f32, i32 = m->i32;
   if (write) {
     const Slot *restrict v = V + (size_t)l0 * sv;
     if ((f32 || i32) && sv) {
@@ -810,12 +819,8 @@ bool kernel_llvm_affine_tid(KComp *kc, const Value *v, int64_t *cx, int64_t *cy,
   return false;
 }
 
-/* The index of thread (0, 0) (modulo 2^64) */
-static uint64_t aff_base(const KFrame *f, const LAff *a) {
-  if (a->form == A_WORD)
-    return f->u[a->word].u + a->c;
-  if (a->form == A_CONST)
-    return a->c;
+/* aff_base's program, run */
+static __attribute__((noinline)) uint64_t aff_run(const KFrame *f, const LAff *a) {
   uint64_t st[LPROG];
   uint32_t sp = 0;
   for (uint32_t i = 0; i < a->n; i++) {
@@ -879,6 +884,8 @@ bool kernel_llvm_mem(KComp *kc, Op *op, KIns *k, uint32_t ptr, Type *t) {
   if (t->kind == TY_INT && t->u.i.width % 8 && t->u.i.width != 1)
     return kernel_unsupported(kc, op, "an access of an integer of this width");
   m->t = t;
+  m->f32 = m->bytes == 4 && t->kind == TY_FLOAT;
+  m->i32 = m->bytes == 4 && t->kind == TY_INT && t->u.i.width == 32;
   m->local = pt->u.ptr.addrspace == 3;
   m->memo = kernel_new_memo(kc, m->bytes);
   m->ptr = ptr;
