@@ -5,7 +5,8 @@
 // prefix of `t < s`, a full mask), its result store one address per block.
 //   @sums      sums of i32 (negative: sign extension), f32 (the bench's kernel), in blocks of one
 //              row (256 threads, and 96 threads from s = 48: odd steps that drop elements) and
-//              of 16 x 16 threads (indexed t = 16 y + x: rows of threads);
+//              of 16 x 16 threads (indexed t = 16 y + x: rows of threads), and a run of
+//              threads that starts at thread 40 (@upper: t >= 40 adds sh[t - 40] to sh[t]);
 //   @race      no barrier between the steps: thread 0 reads sh[64] of step 2, which thread 64
 //              wrote in step 1;
 //   @oob       the second index one past: thread 127 reads past the 256 elements of shared memory;
@@ -41,6 +42,7 @@
 // SUMS: [-44160,  21376,  86912,  152448]
 // SUMS: [32640,  98176,  163712,  229248]
 // SUMS: [-44160,  21376,  86912,  152448]
+// SUMS: [-560,  -558,  -556,  -554,  -552,  -550,  -548,  -546,  -544,  -542,  -540,  -538,  -536,  -534,  -532,  -530,  -528,  -526,  -524,  -522,  -520,  -518,  -516,  -514,  -432,  -430,  -428,  -426,  -424,  -422,  -420,  -418,  -416,  -414,  -412,  -410,  -408,  -406,  -404,  -402,  -400,  -398,  -396,  -394,  -392,  -390,  -388,  -386]
 // SUMS: [-16192,  -10048,  -3904,  2240]
 // SUMS-NOT: error
 // RACE: error: '{{memref|llvm}}.load' op data race in shared memory: reads bytes [256, 260), which thread (64, 0, 0) wrote at '{{[^']*}}'{{[^(]*}} ({{[0-9]+:[0-9]+}}) with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
@@ -175,6 +177,32 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    // threads t >= 40 of a block of 64 (a run that does not start at thread 0):
+    // out[24 b + t - 40] = sh[t] + sh[t - 40]
+    gpu.func @upper(%in: memref<?xi32>, %out: memref<?xi32>)
+        workgroup(%sh: memref<256xi32, #gpu.address_space<workgroup>>) kernel {
+      %bx = gpu.block_id x
+      %tx = gpu.thread_id x
+      %c24 = arith.constant 24 : index
+      %c40 = arith.constant 40 : index
+      %c64 = arith.constant 64 : index
+      %i0 = arith.muli %bx, %c64 : index
+      %i = arith.addi %i0, %tx : index
+      %v = memref.load %in[%i] : memref<?xi32>
+      memref.store %v, %sh[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %hi = arith.cmpi uge, %tx, %c40 : index
+      scf.if %hi {
+        %j = arith.subi %tx, %c40 : index
+        %a = memref.load %sh[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
+        %b = memref.load %sh[%j] : memref<256xi32, #gpu.address_space<workgroup>>
+        %t = arith.addi %a, %b : i32
+        %o0 = arith.muli %bx, %c24 : index
+        %o = arith.addi %o0, %j : index
+        memref.store %t, %out[%o] : memref<?xi32>
+      }
+      gpu.return
+    }
     // in[i] = i - 300 for i < n
     gpu.func @fill(%in: memref<?xi32>, %n: index) kernel {
       %bx = gpu.block_id x
@@ -232,7 +260,6 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c16 = arith.constant 16 : index
-    %c48 = arith.constant 48 : index
     %c96 = arith.constant 96 : index
     %c128 = arith.constant 128 : index
     %c256 = arith.constant 256 : index
@@ -262,6 +289,20 @@ module attributes {gpu.container_module} {
     gpu.dealloc %outf : memref<?xf32>
     gpu.dealloc %in : memref<?xi32>
     gpu.dealloc %out : memref<?xi32>
+    // a run of threads from thread 40
+    %c2 = arith.constant 2 : index
+    %c48 = arith.constant 48 : index
+    %c64 = arith.constant 64 : index
+    %in2 = gpu.alloc (%c1024) : memref<?xi32>
+    %out2 = gpu.alloc (%c48) : memref<?xi32>
+    gpu.launch_func @k::@fill blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1) args(%in2 : memref<?xi32>, %c1024 : index)
+    gpu.launch_func @k::@upper blocks in (%c2, %c1, %c1) threads in (%c64, %c1, %c1) args(%in2 : memref<?xi32>, %out2 : memref<?xi32>)
+    %h2 = memref.alloc(%c48) : memref<?xi32>
+    gpu.memcpy %h2, %out2 : memref<?xi32>, memref<?xi32>
+    %u2 = memref.cast %h2 : memref<?xi32> to memref<*xi32>
+    call @printMemrefI32(%u2) : (memref<*xi32>) -> ()
+    gpu.dealloc %in2 : memref<?xi32>
+    gpu.dealloc %out2 : memref<?xi32>
     // 96 threads from s = 48: 48, 24, 12, 6, 3, 1
     call @run(%c1024, %c1024, %c4, %c96, %c48, %c0, %t) : (index, index, index, index, index, index, i1) -> ()
     return
