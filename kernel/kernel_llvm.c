@@ -525,6 +525,13 @@ static int x_words(KFrame *f, const KIns *k) {
   return EX_NEXT;
 }
 
+/* x_words of one uniform word from a uniform operand (a loop's index cast between i64 and index,
+ * a field of a uniform descriptor): k->a the word it copies */
+static int x_word1(KFrame *f, const KIns *k) {
+  f->u[k->out[0]] = f->u[k->a];
+  return EX_NEXT;
+}
+
 /* The word offset of op's position attribute in a value of type t, or -1. */
 static int64_t position_word(const Op *op, const Type *t, const Type **leaf) {
   Attr *pos = ir_op_attr(op, "position");
@@ -586,6 +593,10 @@ static bool l_words(KComp *kc, Op *op, KIns *k) {
   }
   k->aux = src;
   k->fn = x_words;
+  if (n == 1 && src[0] >= 0 && !k->vout[0] && !k->vin[(uint32_t)src[0] >> 16]) {
+    k->a = k->in[(uint32_t)src[0] >> 16] + ((uint32_t)src[0] & 0xffff);
+    k->fn = x_word1;
+  }
   return true;
 }
 

@@ -235,7 +235,16 @@ typedef struct LShape {
 
 enum { AT_NONE, AT_GLOBAL, AT_SHARED, AT_PRIVATE };
 
-static uint64_t aff_base(const KFrame *f, const struct LAff *a);
+static uint64_t aff_run(const KFrame *f, const struct LAff *a);
+
+/* The index of thread (0, 0) (modulo 2^64): the folded forms at once, else the program's run */
+static inline uint64_t aff_base(const KFrame *f, const struct LAff *a) {
+  if (a->form == A_WORD)
+    return f->u[a->word].u + a->c;
+  if (a->form == A_CONST)
+    return a->c;
+  return aff_run(f, a);
+}
 
 /* The index of thread l, from the index of thread (0, 0) (LMem.gaff) */
 static inline uint64_t aff_index(const KFrame *f, const LMem *m, uint64_t u, uint32_t l) {
@@ -488,6 +497,80 @@ KLANEFN static void store_shape(KFrame *f, const LMem *m, const LShape *S, const
     KLANES(f, l, { store_one(m, B + I[l].u * s, &V[l * sv]); });
 }
 
+/* An access of shared memory in bounds, its threads checked for races one by one (which reports
+ * the first thread that races) */
+static __attribute__((noinline)) int shared_each(KFrame *f, const KIns *k, const LMem *m, bool write, Slot *O,
+                                                 const Slot *V, size_t sv) {
+  for (uint32_t i = 0; i < f->nact; i++) {
+    uint32_t l = f->act[i];
+    char *p = lane_ptr(f, k, m, l);
+    if (!kernel_shared_check(f, k, m->memo, l, p, m->bytes, write, write ? m->t : NULL, write ? &V[l * sv] : NULL))
+      return EX_ERROR;
+    if (write)
+      store_one(m, p, &V[l * sv]);
+    else
+      load_one(m, p, &O[l]);
+  }
+  return EX_NEXT;
+}
+
+/* The access of a run of threads to a run of elements, found with no pass over the threads: an
+ * index known when compiled to step one element per thread x id (LMem.grun), in a block of one
+ * row (thread l at x l), its active threads l0 .. l0 + n - 1 (a full mask, or the prefix of `if
+ * tid < s` in a tree reduction's later steps). Thread l0 + i touches the i-th element from p0, so
+ * the bytes are [p0, p0 + n * bytes) when that does not leave the address space (the addresses
+ * are computed modulo 2^64 as lane_ptr's). What it then does is what access_shape does with the
+ * shape shape_of finds for it: the same checks, race records and copies, at less cost per op.
+ * EX_NEXT when done, EX_ERROR after a race report, -1 when access_shape is to look. */
+KLANEFN static int access_run(KFrame *f, const KIns *k, const LMem *m, LBounds *b, bool write, Slot *O,
+                              const Slot *V, size_t sv) {
+  uint32_t n = f->nact, l0 = n == f->n ? 0 : f->act[0];
+  uintptr_t p0 = (uintptr_t)f->u[m->gbase].p + (aff_base(f, m->aff) + (uint64_t)m->gcx * l0) * (uint64_t)m->gscale,
+            hi;
+  if (__builtin_add_overflow(p0, (uintptr_t)n * m->bytes, &hi))
+    return -1;
+  int at = where(f, m, p0, hi, b);
+  if (at == AT_NONE)
+    return -1;
+  if (at == AT_SHARED && !kernel_shared_lanes(f, k, m->memo, (const char *)p0, l0, n, m->bytes, write))
+    return shared_each(f, k, m, write, O, V, sv);
+  if (at == AT_GLOBAL)
+    kernel_prefetch_next(f, (const char *)p0, (size_t)n * m->bytes);
+  bool f32 = m->f32, i32 = m->i32;
+  if (write) {
+    const Slot *restrict v = V + (size_t)l0 * sv;
+    if ((f32 || i32) && sv) {
+      uint32_t *restrict q = (uint32_t *)p0;
+      for (uint32_t t = 0; t < n; t++)
+        q[t] = (uint32_t)v[t].u;
+    } else {
+      for (uint32_t t = 0; t < n; t++)
+        store_one(m, (char *)p0 + (size_t)t * m->bytes, &v[t * sv]);
+    }
+  } else {
+    Slot *restrict o = O + l0;
+    const uint32_t *restrict q = (const uint32_t *)p0;
+    if (f32)
+      for (uint32_t t = 0; t < n; t++)
+        o[t].u = q[t];
+    else if (i32)
+      for (uint32_t t = 0; t < n; t++)
+        o[t].i = (int32_t)q[t];
+    else
+      for (uint32_t t = 0; t < n; t++)
+        load_one(m, (const char *)p0 + (size_t)t * m->bytes, &o[t]);
+  }
+  if (at == AT_GLOBAL)
+    kernel_note_rows(f, k, m->memo, p0, (uintptr_t)n * m->bytes, m->grb, 1, write);
+  return EX_NEXT;
+}
+
+/* Whether access_run takes the access */
+static inline bool run_case(const KFrame *f, const LMem *m) {
+  uint32_t n = f->nact;
+  return m->grun && f->bdim[0] == f->n && n && (n == f->n || f->act[n - 1] - f->act[0] == n - 1);
+}
+
 /* The fast path of a varying pointer's access: EX_NEXT when done, EX_ERROR after a race report,
  * -1 when the threads are to be taken one by one. */
 static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, bool write, Slot *O, const Slot *V,
@@ -502,19 +585,8 @@ static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, boo
   if (at == AT_SHARED) {
     /* consecutive threads at consecutive elements are checked at once; else one by one */
     bool run = S.affine && S.sb == (int64_t)m->bytes && (S.rows == 1 || S.rb == (int64_t)S.bx * S.sb);
-    if (!run || !kernel_shared_lanes(f, k, m->memo, (const char *)S.p0, S.l0, S.bx * S.rows, m->bytes, write)) {
-      for (uint32_t i = 0; i < f->nact; i++) {
-        uint32_t l = f->act[i];
-        char *p = lane_ptr(f, k, m, l);
-        if (!kernel_shared_check(f, k, m->memo, l, p, m->bytes, write, write ? m->t : NULL, write ? &V[l * sv] : NULL))
-          return EX_ERROR;
-        if (write)
-          store_one(m, p, &V[l * sv]);
-        else
-          load_one(m, p, &O[l]);
-      }
-      return EX_NEXT;
-    }
+    if (!run || !kernel_shared_lanes(f, k, m->memo, (const char *)S.p0, S.l0, S.bx * S.rows, m->bytes, write))
+      return shared_each(f, k, m, write, O, V, sv);
   }
   if (at == AT_GLOBAL && S.affine && S.sb == (int64_t)m->bytes && (S.rows == 1 || S.rb == (int64_t)S.bx * S.sb))
     kernel_prefetch_next(f, (const char *)S.p0, (size_t)S.bx * S.rows * m->bytes);
@@ -527,57 +599,101 @@ static int access_shape(KFrame *f, const KIns *k, const LMem *m, LBounds *b, boo
   return EX_NEXT;
 }
 
-int kernel_llvm_x_load(KFrame *f, const KIns *k) {
+/* Records the active threads' access through a uniform pointer (one address), outside the block's
+ * memory, through the op's memo as the shapes' rows are (record_shape): the accesses of one
+ * block after the other then merge (`out[block_id]`) instead of adding a range per block. */
+static void note_one(KFrame *f, const KIns *k, const LMem *m, bool write) {
+  char *p = ptr_of(f, k, m->ptr, 0);
+  if (f->nact && !(p >= f->lo && p < f->hi))
+    kernel_note_rows(f, k, m->memo, (uintptr_t)p, m->bytes, 0, 1, write);
+}
+
+/* What kernel_llvm_x_load does past access_run: the shapes, else thread by thread (bp: the bounds
+ * access_run has found so far, or NULL) */
+static __attribute__((noinline)) int load_lanes(KFrame *f, const KIns *k, LBounds *bp) {
   const LMem *m = k->aux;
   LRun run = {0, 0};
   bool vary = k->vout[0];
   Slot *o = KOUT(f, k, 0);
-  LBounds b;
-  b.n = UINT32_MAX; /* computed when needed */
+  LBounds own, *b = bp ? bp : &own;
+  if (!bp)
+    own.n = UINT32_MAX; /* computed when needed */
   if (vary) {
-    int r = access_shape(f, k, m, &b, false, o, NULL, 0);
+    int r = access_shape(f, k, m, b, false, o, NULL, 0);
     if (r >= 0)
       return r;
   }
-  if (b.n == UINT32_MAX)
-    bounds_of(f, &b);
+  if (b->n == UINT32_MAX)
+    bounds_of(f, b);
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = lane_ptr(f, k, m, l);
-    if (!check_fast(f, k, m, l, p, &b) ||
+    if (!check_fast(f, k, m, l, p, b) ||
         (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, false, NULL, NULL)))
       return EX_ERROR;
     if (vary || i == 0) /* a uniform result: one address for all threads */
       load_one(m, p, &o[vary ? l : 0]);
-    record(f, &run, p, m->bytes, false, k->loc);
+    if (k->vin[m->ptr])
+      record(f, &run, p, m->bytes, false, k->loc);
   }
-  flush_run(f, &run, false, k->loc);
+  if (k->vin[m->ptr])
+    flush_run(f, &run, false, k->loc);
+  else
+    note_one(f, k, m, false);
   return EX_NEXT;
 }
 
-int kernel_llvm_x_store(KFrame *f, const KIns *k) {
+/* What kernel_llvm_x_store does past access_run, as load_lanes */
+static __attribute__((noinline)) int store_lanes(KFrame *f, const KIns *k, LBounds *bp) {
   const LMem *m = k->aux;
   LRun run = {0, 0};
   const Slot *v = KIN(f, k, 0);
   size_t sv = k->vin[0];
-  LBounds b;
-  b.n = UINT32_MAX; /* computed when needed */
-  int r = access_shape(f, k, m, &b, true, NULL, v, sv);
+  LBounds own, *b = bp ? bp : &own;
+  if (!bp)
+    own.n = UINT32_MAX; /* computed when needed */
+  int r = access_shape(f, k, m, b, true, NULL, v, sv);
   if (r >= 0)
     return r;
-  if (b.n == UINT32_MAX)
-    bounds_of(f, &b);
+  if (b->n == UINT32_MAX)
+    bounds_of(f, b);
   for (uint32_t i = 0; i < f->nact; i++) {
     uint32_t l = f->act[i];
     char *p = lane_ptr(f, k, m, l);
-    if (!check_fast(f, k, m, l, p, &b) ||
+    if (!check_fast(f, k, m, l, p, b) ||
         (p >= f->lo && p < f->hi && !kernel_shared_check(f, k, m->memo, l, p, m->bytes, true, m->t, &v[l * sv])))
       return EX_ERROR;
     store_one(m, p, &v[l * sv]);
-    record(f, &run, p, m->bytes, true, k->loc);
+    if (k->vin[m->ptr])
+      record(f, &run, p, m->bytes, true, k->loc);
   }
-  flush_run(f, &run, true, k->loc);
+  if (k->vin[m->ptr])
+    flush_run(f, &run, true, k->loc);
+  else
+    note_one(f, k, m, true);
   return EX_NEXT;
+}
+
+/* The ops' entry points: access_run's case first, with as little around it as can be (a tree
+ * reduction's later steps are mostly such ops' fixed cost). */
+int kernel_llvm_x_load(KFrame *f, const KIns *k) {
+  const LMem *m = k->aux;
+  if (!k->vout[0] || !run_case(f, m))
+    return load_lanes(f, k, NULL);
+  LBounds b;
+  b.n = UINT32_MAX; /* computed when needed */
+  int r = access_run(f, k, m, &b, false, KOUT(f, k, 0), NULL, 0);
+  return r >= 0 ? r : load_lanes(f, k, &b);
+}
+
+int kernel_llvm_x_store(KFrame *f, const KIns *k) {
+  const LMem *m = k->aux;
+  if (!run_case(f, m))
+    return store_lanes(f, k, NULL);
+  LBounds b;
+  b.n = UINT32_MAX; /* computed when needed */
+  int r = access_run(f, k, m, &b, true, NULL, KIN(f, k, 0), k->vin[0]);
+  return r >= 0 ? r : store_lanes(f, k, &b);
 }
 
 static uint32_t bytes_of(const Type *t) {
@@ -703,12 +819,8 @@ bool kernel_llvm_affine_tid(KComp *kc, const Value *v, int64_t *cx, int64_t *cy,
   return false;
 }
 
-/* The index of thread (0, 0) (modulo 2^64) */
-static uint64_t aff_base(const KFrame *f, const LAff *a) {
-  if (a->form == A_WORD)
-    return f->u[a->word].u + a->c;
-  if (a->form == A_CONST)
-    return a->c;
+/* aff_base's program, run */
+static __attribute__((noinline)) uint64_t aff_run(const KFrame *f, const LAff *a) {
   uint64_t st[LPROG];
   uint32_t sp = 0;
   for (uint32_t i = 0; i < a->n; i++) {
@@ -753,6 +865,7 @@ bool kernel_llvm_gep_split(KComp *kc, const Op *use, uint32_t ptr, LMem *m) {
     m->gaff = kernel_llvm_affine_tid(kc, g->operands[1], &m->gcx, &m->gcy, &aff, 0);
     if (m->gaff) {
       m->gfast = !__builtin_mul_overflow(m->gcx, s, &m->gsb) && !__builtin_mul_overflow(m->gcy, s, &m->grb);
+      m->grun = m->gfast && m->gsb == (int64_t)m->bytes;
       aff_fold(&aff);
       m->aff = ir_alloc(kc->in->ctx, sizeof *m->aff);
       *m->aff = aff;
@@ -771,6 +884,8 @@ bool kernel_llvm_mem(KComp *kc, Op *op, KIns *k, uint32_t ptr, Type *t) {
   if (t->kind == TY_INT && t->u.i.width % 8 && t->u.i.width != 1)
     return kernel_unsupported(kc, op, "an access of an integer of this width");
   m->t = t;
+  m->f32 = m->bytes == 4 && t->kind == TY_FLOAT;
+  m->i32 = m->bytes == 4 && t->kind == TY_INT && t->u.i.width == 32;
   m->local = pt->u.ptr.addrspace == 3;
   m->memo = kernel_new_memo(kc, m->bytes);
   m->ptr = ptr;

@@ -57,6 +57,9 @@ typedef struct LMem {
                        need not run: unneeded()) */
   bool gfast;       /* gaff, and gsb = gcx * gscale and grb = gcy * gscale do not overflow */
   int64_t gsb, grb;
+  bool grun;        /* gfast and gsb = bytes: in a block of one row, a run of active threads
+                       touches a run of elements (kernel_llvm_mem.c's access_run) */
+  bool f32, i32;    /* t is f32, or i32: lane loops copy 4-byte words */
 } LMem;
 
 static inline const LInfo *info(const KFrame *f) { return *kernel_llvm_ext(f->k); }
