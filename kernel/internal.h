@@ -403,6 +403,19 @@ static inline void kernel_shruns_settle(KFrame *f) {
  * (the caller then checks them one by one, which reports the first). */
 bool kernel_shared_lanes(KFrame *f, const KIns *k, uint32_t memo, const char *p, uint32_t l0, uint32_t m, size_t es,
                          bool write);
+/* One access of kernel_shared_runs: op k (memo: its kernel_new_memo) reads or writes m consecutive
+ * elements from p. */
+typedef struct KShAccess {
+  const KIns *k;
+  const char *p;
+  uint32_t memo;
+  bool write;
+} KShAccess;
+/* kernel_shruns.c: n run accesses of threads l0 .. l0 + m - 1 (elements of es bytes), in this
+ * order, listed at once as n calls of kernel_shared_lanes would list them, when the interval's
+ * list takes them all with no race among them and its runs: true. False, with nothing recorded
+ * and the list and granules as they were (the caller then runs the accesses one by one). */
+bool kernel_shared_runs(KFrame *f, const KShAccess *a, uint32_t n, uint32_t l0, uint32_t m, size_t es);
 /* Records rows ranges [lo, lo + len) + r * stride of global memory for race detection, through the
  * memory op's pending accesses (memo: its kernel_new_memo), as the memref ops record theirs. */
 void kernel_note_rows(KFrame *f, const KIns *k, uint32_t memo, uintptr_t lo, uintptr_t len, int64_t stride,

@@ -507,19 +507,26 @@ static bool aff_grid(KFrame *f, const PIns *p, uint32_t total, PGrid *g, bool *d
   return true;
 }
 
-/* shared_run for an affine address register: the first thread's address from u, the rest
- * consecutive by the steps; NULL when shared_run would not apply (or may race). */
-static char *aff_shared(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
+/* The first active thread's element of a .shared access of es bytes a thread through an affine
+ * address register, when the active threads are a contiguous run at consecutive elements in the
+ * block's shared memory (what shared_run checks from the column); NULL otherwise. */
+static char *aff_shared_row(const KFrame *f, const PIns *p, uint32_t es) {
   const PAffReg *a = p->abase;
   uint32_t n = f->nact, l0 = n ? f->act[0] : 0, bx = f->bdim[0];
-  if (p->space != PTX_SPACE_SHARED || !n || f->act[n - 1] - l0 != n - 1 || !f->shadow ||
-      !(f->u[a->sword].u & AS_AFF) || a->width != 64 || a->cx != es || (bx != f->n && a->cy != (uint64_t)bx * es))
+  if (p->space != PTX_SPACE_SHARED || !n || f->act[n - 1] - l0 != n - 1 || !(f->u[a->sword].u & AS_AFF) ||
+      a->width != 64 || a->cx != es || (bx != f->n && a->cy != (uint64_t)bx * es))
     return NULL;
   uint64_t a0 = f->u[a->uword].u + (uint64_t)p->off + a->cx * l0, size = (uint64_t)(f->priv - f->lo);
   if (a0 > size || (uint64_t)n * es > size - a0)
     return NULL;
-  char *q = f->lo + a0;
-  return kernel_shared_lanes(f, k, p->memo, q, l0, n, es, write) ? q : NULL;
+  return f->lo + a0;
+}
+
+/* shared_run for an affine address register: the first thread's address from u, the rest
+ * consecutive by the steps; NULL when shared_run would not apply (or may race). */
+static char *aff_shared(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
+  char *q = f->shadow ? aff_shared_row(f, p, es) : NULL;
+  return q && kernel_shared_lanes(f, k, p->memo, q, f->act[0], f->nact, es, write) ? q : NULL;
 }
 
 /* Records a load's rows ranges [lo, lo + len) + r * stride as kernel_note_rows does; a load of a
@@ -1083,12 +1090,14 @@ void ptx_load_groups(PComp *pc, PBlock *bl, uint32_t nb) {
  * a block between the four: `--max-steps`). The accesses are recorded as the four record them,
  * in their order, and the op's NaNs are the canonical NaN as ptx_x_f32 makes them; the registers'
  * columns, which nothing reads, are not written. Anything else runs the four as compiled
- * (tests/lit/ptx/exec-fused.mlir). */
+ * (tests/lit/ptx/exec-fused.mlir). The same four in shared memory (a tree reduction's step) fuse
+ * too (fused_shared), their accesses listed at once as the race check's runs. */
 
 typedef struct PFuse {
   KIns ins[4];   /* the loads, the op and the store as compiled */
   uint32_t flag; /* a uniform word: 1 when the first ran all four for the block */
   bool swap;     /* the op's first source is the second load's register */
+  bool shared;   /* the three access .shared memory (else global or generic memory) */
 } PFuse;
 
 typedef float PFV8 __attribute__((vector_size(32)));
@@ -1134,12 +1143,34 @@ static inline bool fuse_apart(const PGrid *s, const PGrid *l) {
   return s->hi <= l->lo || l->hi <= s->lo || (s->lo == l->lo && s->hi == l->hi);
 }
 
+/* The four in shared memory: each access aff_shared_row's run of the active threads, the store's
+ * apart from the loads' or at the same elements, and the three listed at once as the race check's
+ * runs (kernel_shared_runs: as the three would list them one by one, else nothing is recorded). */
+static bool fused_shared(KFrame *f, const PFuse *fu) {
+  const PIns *pa = fu->ins[0].aux, *pb = fu->ins[1].aux, *pop = fu->ins[2].aux, *pst = fu->ins[3].aux;
+  char *a = aff_shared_row(f, pa, 4), *b = aff_shared_row(f, pb, 4), *d = aff_shared_row(f, pst, 4);
+  uint32_t n = f->nact;
+  size_t len = (size_t)n * 4;
+  if (!a || !b || !d || !(d + len <= a || a + len <= d || a == d) || !(d + len <= b || b + len <= d || b == d))
+    return false;
+  KShAccess acc[3] = {{&fu->ins[0], a, pa->memo, false}, {&fu->ins[1], b, pb->memo, false},
+                      {&fu->ins[3], d, pst->memo, true}};
+  if (!kernel_shared_runs(f, acc, 3, f->act[0], n, 4))
+    return false;
+  fuse_f32(d, fu->swap ? b : a, fu->swap ? a : b, n, pop->mode);
+  return true;
+}
+
 int ptx_x_fused(KFrame *f, const KIns *k) {
   const PFuse *fu = ((const PIns *)k->aux)->fuse;
   const PIns *pa = fu->ins[0].aux, *pb = fu->ins[1].aux, *pop = fu->ins[2].aux, *pst = fu->ins[3].aux;
   PGrid a, b, d;
   bool da = false, db = false, dd = false;
   uint64_t *flag = &f->u[fu->flag].u;
+  if (fu->shared) {
+    *flag = f->credit > 0 && fused_shared(f, fu);
+    return *flag ? EX_NEXT : fu->ins[0].fn(f, &fu->ins[0]);
+  }
   if (f->credit <= 0 || !aff_grid(f, pa, 4, &a, &da) || !da || !aff_grid(f, pb, 4, &b, &db) || !db ||
       !aff_grid(f, pst, 4, &d, &dd) || !dd || !fuse_apart(&d, &a) || !fuse_apart(&d, &b)) {
     *flag = 0;
@@ -1171,8 +1202,11 @@ int ptx_x_fused_rest(KFrame *f, const KIns *k) {
 static bool fuse_load(const KIns *k) {
   const PIns *p = k->aux;
   return k->fn == ptx_x_ld && p && !p->guard.kind && p->abase && !p->grp && p->nd == 1 && p->bytes == 4 &&
-         p->d[0].kind == O_REG && (p->space == PTX_SPACE_GLOBAL || p->space == PTX_SPACE_NONE);
+         p->d[0].kind == O_REG &&
+         (p->space == PTX_SPACE_GLOBAL || p->space == PTX_SPACE_NONE || p->space == PTX_SPACE_SHARED);
 }
+
+static bool fuse_shared(const PIns *p) { return p->space == PTX_SPACE_SHARED; }
 
 static void count_regs(const POpd *o, uint32_t n, uint32_t *c, uint32_t nw) {
   for (uint32_t i = 0; i < n; i++)
@@ -1217,7 +1251,9 @@ void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
         continue;
       uint32_t rc = pop->d[0].word;
       if (pst->guard.kind || !pst->abase || pst->ns != 2 || pst->bytes != 4 || pst->s[1].kind != O_REG ||
-          pst->s[1].neg || pst->s[1].word != rc || (pst->space != PTX_SPACE_GLOBAL && pst->space != PTX_SPACE_NONE))
+          pst->s[1].neg || pst->s[1].word != rc ||
+          (pst->space != PTX_SPACE_GLOBAL && pst->space != PTX_SPACE_NONE && pst->space != PTX_SPACE_SHARED) ||
+          fuse_shared(pa) != fuse_shared(pst) || fuse_shared(pb) != fuse_shared(pst))
         continue;
       if (reads[ra] != 1 || reads[rb] != 1 || reads[rc] != 1 || writes[ra] != 1 || writes[rb] != 1 || writes[rc] != 1)
         continue;
@@ -1225,6 +1261,7 @@ void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
       memcpy(fu->ins, k, sizeof fu->ins);
       fu->flag = kernel_new_uniform(&pc->kc, 1);
       fu->swap = s[0].word == rb;
+      fu->shared = fuse_shared(pst);
       pa->fuse = pb->fuse = pop->fuse = pst->fuse = fu;
       k[0].fn = ptx_x_fused;
       k[1].fn = k[2].fn = k[3].fn = ptx_x_fused_rest;
