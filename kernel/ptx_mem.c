@@ -643,14 +643,55 @@ static bool aff_st(KFrame *f, const KIns *k, const PIns *p) {
 #define CUT_COL (UINT64_C(1) << 61)    /* the column is written */
 
 /* The predicate of setp p for lane l of value v0 + cx * l (no wrap) against b */
-static bool cut_at(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t l, bool s) {
+static inline bool cut_at(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t l, bool s) {
   int64_t v = v0 + cx * (int64_t)l;
   switch (p->mode) {
+  case C_EQ: return v == b;
+  case C_NE: return v != b;
   case C_LT: case C_LO: return s ? v < b : (uint64_t)v < (uint64_t)b;
   case C_LE: case C_LS: return s ? v <= b : (uint64_t)v <= (uint64_t)b;
   case C_GT: case C_HI: return s ? v > b : (uint64_t)v > (uint64_t)b;
   default: return s ? v >= b : (uint64_t)v >= (uint64_t)b;
   }
+}
+
+/* The cut of an ordered compare whose predicate is `first` at lane 0 and not at lane n - 1: the
+ * first lane where it changes. It changes once (the values rise or fall with the lane), next to
+ * (b - v0) / cx: the lanes there are tried first, then a binary search. */
+static uint32_t cut_find(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t n, bool s, bool first) {
+  int64_t d;
+  if (!__builtin_sub_overflow(b, v0, &d))
+    for (int64_t h = d / cx - 1; h <= d / cx + 2; h++)
+      if (h >= 1 && h < (int64_t)n && cut_at(p, v0, cx, b, (uint32_t)h - 1, s) == first &&
+          cut_at(p, v0, cx, b, (uint32_t)h, s) != first)
+        return (uint32_t)h;
+  uint32_t l = 0, h = n - 1; /* at l it is first, at h not */
+  while (h - l > 1) {
+    uint32_t m = l + (h - l) / 2;
+    if (cut_at(p, v0, cx, b, m, s) == first)
+      l = m;
+    else
+      h = m;
+  }
+  return h;
+}
+
+/* The cut word of eq / ne, where the values equal b at one lane at most (or at all when cx is 0): the predicate
+ * holds at that lane alone (eq) or at all others (ne), a cut when the lane is the first or the
+ * last or none; 0 when it lies between. */
+static uint64_t cut_point(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t n) {
+  int64_t d;
+  bool eq = p->mode == C_EQ;
+  if (!cx)
+    return CUT_VALID | CUT_PREFIX | ((v0 == b) == eq ? n : 0);
+  if (__builtin_sub_overflow(b, v0, &d) || d % cx || d / cx < 0 || d / cx >= (int64_t)n)
+    return CUT_VALID | CUT_PREFIX | (eq ? 0 : n); /* equal nowhere */
+  int64_t at = d / cx;
+  if (at == 0)
+    return CUT_VALID | (eq ? CUT_PREFIX : 0) | 1;
+  if (at == (int64_t)n - 1)
+    return CUT_VALID | (eq ? 0 : CUT_PREFIX) | (n - 1);
+  return 0;
 }
 
 /* ptx_x_setp_cut of a register the same in every thread (its steps 0: a loop's induction), in a block
@@ -682,52 +723,83 @@ static bool uni_cut(KFrame *f, const PIns *p, const PAffReg *a, uint64_t *cw) {
   return true;
 }
 
+/* Writes predicate column g from cut word e, for every thread. */
+static void cut_fill(KFrame *f, uint64_t e, Slot *g) {
+  uint32_t c = (uint32_t)e, n = f->n;
+  uint64_t in = e & CUT_PREFIX ? 1 : 0;
+  for (uint32_t l = 0; l < n; l++)
+    g[l].u = l < c ? in : in ^ 1;
+}
+
+static bool cut_make(KFrame *f, const PIns *p, const PAffReg *a, uint64_t bw, uint64_t *cw);
+
+/* A cut is made of the register's u, the other operand's word and the block's shape; the last
+ * one made (cw[1..4]: u, the word, the shape, the cut) is taken again for the same three, as the
+ * same block of each launch gives them. */
 int ptx_x_setp_cut(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   const PAffReg *a = p->abase;
   uint64_t *cw = &f->u[p->cutword - 1].u;
+  uint32_t n = f->n;
+  if (p->cutfull && f->nact != n) { /* the cut would hold only for the threads here */
+    if ((*cw & (CUT_VALID | CUT_COL)) == CUT_VALID) /* the other threads' predicates, from the last cut */
+      cut_fill(f, *cw, f->v + (size_t)p->d[0].word * n);
+    *cw = 0;
+    ptx_aff_col(f, a);
+    return ptx_x_setp(f, k);
+  }
+  Slot one;
+  uint32_t sb = 0;
+  const Slot *bs = col(f, &p->s[1], &one, &sb);
+  uint64_t shape = (uint64_t)f->bdim[0] << 32 | n, u0 = f->u[a->uword].u;
+  if (f->wide || !(f->u[a->sword].u & AS_AFF) || !bs || sb) {
+    *cw = 0;
+    ptx_aff_col(f, a);
+    return ptx_x_setp(f, k);
+  }
+  if (cw[3] == shape && cw[1] == u0 && cw[2] == bs[0].u) {
+    *cw = cw[4];
+    return EX_NEXT;
+  }
+  if (cut_make(f, p, a, bs[0].u, cw)) {
+    cw[1] = u0, cw[2] = bs[0].u, cw[3] = shape, cw[4] = *cw;
+    return EX_NEXT;
+  }
+  *cw = 0;
+  ptx_aff_col(f, a);
+  return ptx_x_setp(f, k);
+}
+
+/* ptx_x_setp_cut's cut from u and the other operand's word bw, in *cw; false when none applies. */
+static bool cut_make(KFrame *f, const PIns *p, const PAffReg *a, uint64_t bw, uint64_t *cw) {
   unsigned w = ptx_type_bits(p->t);
   bool s = is_signed(p->t) && p->mode <= C_GE;
   uint32_t n = f->n;
-  if (!a->cx && !a->cy && !f->wide && (f->u[a->sword].u & AS_AFF) && uni_cut(f, p, a, cw))
-    return EX_NEXT;
-  if (n == f->bdim[0] && !f->wide && (f->u[a->sword].u & AS_AFF)) {
+  if (!a->cx && !a->cy && uni_cut(f, p, a, cw))
+    return true;
+  if (n == f->bdim[0]) {
     uint64_t u = wmask(f->u[a->uword].u, w);
     int64_t v0 = s ? sext(u, w) : (int64_t)u, cx = (int64_t)a->cx, t, hi, lo;
     int64_t min = s ? (w == 64 ? INT64_MIN : -((int64_t)1 << (w - 1))) : 0;
     int64_t max = s        ? (w == 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1)
                   : w >= 63 ? INT64_MAX
                             : (int64_t)((UINT64_C(1) << w) - 1);
-    Slot one;
-    uint32_t sb = 0;
-    const Slot *bs = col(f, &p->s[1], &one, &sb);
-    if (bs && !sb && !__builtin_mul_overflow(cx, (int64_t)n - 1, &t) && !__builtin_add_overflow(v0, t, &hi)) {
+    if (!__builtin_mul_overflow(cx, (int64_t)n - 1, &t) && !__builtin_add_overflow(v0, t, &hi)) {
       lo = t < 0 ? hi : v0, hi = t < 0 ? v0 : hi;
       if (lo >= min && hi <= max && (s || w < 63)) {
-        int64_t b = s ? sext(bs[0].u, w) : (int64_t)wmask(bs[0].u, w);
-        bool first = cut_at(p, v0, cx, b, 0, s), last = cut_at(p, v0, cx, b, n - 1, s);
-        uint32_t c;
-        if (first == last)
-          c = first ? n : 0;
-        else { /* the first thread where it changes */
-          uint32_t l = 0, h = n - 1; /* at l it is first, at h not */
-          while (h - l > 1) {
-            uint32_t m = l + (h - l) / 2;
-            if (cut_at(p, v0, cx, b, m, s) == first)
-              l = m;
-            else
-              h = m;
-          }
-          c = h;
+        int64_t b = s ? sext(bw, w) : (int64_t)wmask(bw, w);
+        if (p->mode == C_EQ || p->mode == C_NE) {
+          *cw = cut_point(p, v0, cx, b, n);
+          return *cw != 0;
         }
+        bool first = cut_at(p, v0, cx, b, 0, s), last = cut_at(p, v0, cx, b, n - 1, s);
+        uint32_t c = first == last ? (first ? n : 0) : cut_find(p, v0, cx, b, n, s, first);
         *cw = CUT_VALID | (first || first == last ? CUT_PREFIX : 0) | c;
-        return EX_NEXT;
+        return true;
       }
     }
   }
-  *cw = 0;
-  ptx_aff_col(f, a);
-  return ptx_x_setp(f, k);
+  return false;
 }
 
 /* The branch's predicate over the active threads from the cut: how many hold, whether they change
@@ -764,11 +836,7 @@ void ptx_cut_col(KFrame *f, const PIns *p) {
   uint64_t *e = &f->u[p->cutword - 1].u;
   if ((*e & (CUT_VALID | CUT_COL)) != CUT_VALID)
     return;
-  Slot *g = f->v + (size_t)p->guard.word * f->n;
-  uint32_t c = (uint32_t)*e;
-  uint64_t in = *e & CUT_PREFIX ? 1 : 0;
-  for (uint32_t l = 0; l < f->n; l++)
-    g[l].u = l < c ? in : in ^ 1;
+  cut_fill(f, *e, f->v + (size_t)p->guard.word * f->n);
   *e |= CUT_COL;
 }
 
