@@ -465,6 +465,22 @@ void ptx_aff_col(KFrame *f, const PAffReg *a) {
   *st |= AS_COL;
 }
 
+/* The address register's words of the active threads alone, for an ld or st that goes the usual
+ * way (which reads no other), when they are few: the column is not marked written. */
+static void aff_col_act(KFrame *f, const PAffReg *a) {
+  uint32_t nact = f->nact, bx = f->bdim[0];
+  if ((f->u[a->sword].u & (AS_AFF | AS_COL)) != AS_AFF || nact * 8 > f->n) {
+    ptx_aff_col(f, a);
+    return;
+  }
+  Slot *c = f->v + (size_t)a->colword * f->n;
+  uint64_t u = f->u[a->uword].u, m = wmask(UINT64_MAX, a->width);
+  for (uint32_t i = 0; i < nact; i++) {
+    uint32_t l = f->act[i];
+    c[l].u = (u + a->cx * (l % bx) + a->cy * (l / bx)) & m;
+  }
+}
+
 /* The grid an affine address register gives the active threads' accesses of total bytes, as
  * global_row (*dense) or global_grid would find it from the column, with the same span, checks
  * and probe; false when neither would apply (the caller then makes the column). */
@@ -575,7 +591,7 @@ static bool aff_ld(KFrame *f, const KIns *k, const PIns *p) {
       KLANES(f, l, { wr(f, &p->d[0], l, load_bytes(sq + (size_t)(l - l0) * p->bytes, p->bytes, s)); });
     return true;
   }
-  ptx_aff_col(f, p->abase);
+  aff_col_act(f, p->abase);
   return false;
 }
 
@@ -622,7 +638,7 @@ static bool aff_st(KFrame *f, const KIns *k, const PIns *p) {
     });
     return true;
   }
-  ptx_aff_col(f, p->abase);
+  aff_col_act(f, p->abase);
   return false;
 }
 

@@ -11,7 +11,8 @@
 //            what threads 32..63 wrote;
 //   near     the step of 64 threads reads sh[tid + 1]: thread 1 writes what thread 0 read;
 //   tail     the first step reads sh[tid + 129]: thread 127 reads past the 1024 bytes;
-//   div      a barrier inside the first step: 128 of 256 threads reach it.
+//   div      a barrier inside the first step: 128 of 256 threads reach it;
+//   short    two blocks, one output element: block 1's thread 0 alone stores past its end.
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/tree.ptx %s > %t.mlir
 // RUN: %gpuinterp -e sums %t.mlir 2>&1 | FileCheck %s --check-prefix=SUMS
 // RUN: %gpuinterp --sched=serial --race-check=off -e sums %t.mlir 2>&1 | FileCheck %s --check-prefix=SUMS
@@ -35,6 +36,7 @@
 // RUN: sed 's/^\(.*\/\/ DIV\)$/\tbar.sync 0;\n\1/' %S/Inputs/exec/tree.ptx > %t.div.ptx
 // RUN: python3 %S/Inputs/exec/embed.py %t.div.ptx %s > %t.div.mlir
 // RUN: not %gpuinterp -e one %t.div.mlir 2>&1 | FileCheck %s --check-prefix=DIV
+// RUN: not %gpuinterp -e short %t.mlir 2>&1 | FileCheck %s --check-prefix=SHORT
 // SUMS: [32640,  98176]
 // SUMS: [4560,  13776]
 // SUMS-NOT: error
@@ -45,6 +47,7 @@
 // NOBAR: {{^}}@k.ptx:{{[0-9]+}}:2: error: 'ld.shared.b32' op data race in shared memory: reads bytes [128, 132), which thread (32, 0, 0) wrote at 'st.shared.b32' ({{[0-9]+}}:2) with no gpu.barrier in between (thread (0, 0, 0) of block (0, 0, 0))
 // NEAR: {{^}}@k.ptx:{{[0-9]+}}:2: error: 'st.shared.b32' op data race in shared memory: writes bytes [4, 8), which other threads read at 'ld.shared.b32' (58:2) with no gpu.barrier in between (thread (1, 0, 0) of block (0, 0, 0))
 // TAIL: {{^}}@k.ptx:{{[0-9]+}}:2: error: 'ld.shared.b32' op out-of-bounds access: 4 bytes at offset 1024 of the block's shared memory (1024 bytes) (thread (127, 0, 0) of block (0, 0, 0))
+// SHORT: {{^}}@k.ptx:{{[0-9]+}}:2: error: 'st.global.b32' op out-of-bounds store: bytes [4, 8) of the memref passed as kernel operand 1: element 1 is not in [0, 1) (thread (0, 0, 0) of block (1, 0, 0))
 // DIV: {{^}}@k.ptx:{{[0-9]+}}:2: error: 'bar.sync' op divergent barrier: 128 of 256 threads reached it: (0, 0, 0), {{.*}}; 128 did not: (128, 0, 0), {{.*}} (block (0, 0, 0))
 module attributes {gpu.container_module} {
   gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "@PTX@">]
@@ -69,14 +72,14 @@ module attributes {gpu.container_module} {
     return
   }
 
-  // the sums of nb blocks of bd threads over @fill's elements, printed
-  func.func @run(%nb: index, %bd: index, %s: f32, %o: f32, %sq: i1, %odd: i1) {
+  // the sums of nb blocks of bd threads over @fill's elements, printed (into nout elements)
+  func.func @run_into(%nb: index, %bd: index, %s: f32, %o: f32, %sq: i1, %odd: i1, %nout: index) {
     %c1 = arith.constant 1 : index
     %n = arith.muli %nb, %bd : index
     %h = memref.alloc(%n) : memref<?xf32>
     call @fill(%h, %n, %s, %o, %sq) : (memref<?xf32>, index, f32, f32, i1) -> ()
     %in = gpu.alloc (%n) : memref<?xf32>
-    %out = gpu.alloc host_shared (%nb) : memref<?xf32>
+    %out = gpu.alloc host_shared (%nout) : memref<?xf32>
     gpu.memcpy %in, %h : memref<?xf32>, memref<?xf32>
     scf.if %odd {
       gpu.launch_func @k::@odd blocks in (%nb, %c1, %c1) threads in (%bd, %c1, %c1)
@@ -90,6 +93,22 @@ module attributes {gpu.container_module} {
     gpu.dealloc %in : memref<?xf32>
     gpu.dealloc %out : memref<?xf32>
     memref.dealloc %h : memref<?xf32>
+    return
+  }
+
+  func.func @run(%nb: index, %bd: index, %s: f32, %o: f32, %sq: i1, %odd: i1) {
+    call @run_into(%nb, %bd, %s, %o, %sq, %odd, %nb) : (index, index, f32, f32, i1, i1, index) -> ()
+    return
+  }
+
+  func.func @short() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c256 = arith.constant 256 : index
+    %one = arith.constant 1.0 : f32
+    %zero = arith.constant 0.0 : f32
+    %f = arith.constant false
+    call @run_into(%c2, %c256, %one, %zero, %f, %f, %c1) : (index, index, f32, f32, i1, i1, index) -> ()
     return
   }
 
