@@ -46,37 +46,3 @@ bool kernel_shruns_refuse(KFrame *f) {
   kernel_shruns_settle(f);
   return false;
 }
-
-bool kernel_shared_runs(KFrame *f, const KShAccess *a, uint32_t n, uint32_t l0, uint32_t m, size_t es) {
-  if (!f->shadow)
-    return true; /* checks are off */
-  KShadow *s = &f->sh;
-  if (f->split || s->gran_epoch == f->epoch || s->keep || !m || es != (size_t)1 << f->gshift)
-    return false;
-  uint32_t have = s->run_epoch == f->epoch ? s->nrun : 0; /* an older interval's list is empty now */
-  if (n > KSH_RUNS - have)
-    return false;
-  KShRun add[KSH_RUNS];
-  for (uint32_t i = 0; i < n; i++) {
-    const char *p = a[i].p;
-    if (p < f->lo || p > f->priv || (size_t)m * es > (size_t)(f->priv - p) || ((size_t)(p - f->lo) & (es - 1)))
-      return false;
-    uint32_t j0 = (uint32_t)((size_t)(p - f->lo) >> f->gshift), j1 = j0 + m;
-    int64_t off = (int64_t)j0 - l0;
-    for (uint32_t x = 0; x < have + i; x++) { /* as kernel_shruns_add compares */
-      const KShRun *u = x < have ? &s->run[x] : &add[x - have];
-      if ((a[i].write || u->write) && u->j0 < j1 && j0 < u->j0 + u->m && (int64_t)u->j0 - u->l0 != off)
-        return false;
-    }
-    add[i] = (KShRun){j0, l0, m, a[i].memo < KSH_OPS ? a[i].memo : KSH_OPS, a[i].write};
-  }
-  if (s->run_epoch != f->epoch) {
-    s->run_epoch = f->epoch;
-    s->nrun = 0;
-  }
-  for (uint32_t i = 0; i < n; i++) {
-    s->loc[add[i].op] = a[i].k->loc;
-    s->run[s->nrun++] = add[i];
-  }
-  return true;
-}

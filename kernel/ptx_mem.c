@@ -1182,6 +1182,7 @@ typedef struct PFuse {
   uint32_t flag; /* a uniform word: 1 when the first ran all four for the block */
   bool swap;     /* the op's first source is the second load's register */
   bool shared;   /* the three access .shared memory (else global or generic memory) */
+  bool one_base; /* and through one address register */
 } PFuse;
 
 typedef float PFV8 __attribute__((vector_size(32)));
@@ -1232,10 +1233,26 @@ static inline bool fuse_apart(const PGrid *s, const PGrid *l) {
  * runs (kernel_shared_runs: as the three would list them one by one, else nothing is recorded). */
 static bool fused_shared(KFrame *f, const PFuse *fu) {
   const PIns *pa = fu->ins[0].aux, *pb = fu->ins[1].aux, *pop = fu->ins[2].aux, *pst = fu->ins[3].aux;
-  char *a = aff_shared_row(f, pa, 4), *b = aff_shared_row(f, pb, 4), *d = aff_shared_row(f, pst, 4);
   uint32_t n = f->nact;
   size_t len = (size_t)n * 4;
-  if (!a || !b || !d || !(d + len <= a || a + len <= d || a == d) || !(d + len <= b || b + len <= d || b == d))
+  char *a, *b, *d;
+  if (fu->one_base) { /* aff_shared_row's three rows, the register's words read once */
+    const PAffReg *r = pa->abase;
+    uint32_t l0 = n ? f->act[0] : 0, bx = f->bdim[0];
+    if (!n || f->act[n - 1] - l0 != n - 1 || !(f->u[r->sword].u & AS_AFF) || r->width != 64 || r->cx != 4 ||
+        (bx != f->n && r->cy != (uint64_t)bx * 4))
+      return false;
+    uint64_t a0 = f->u[r->uword].u + r->cx * l0, size = (uint64_t)(f->priv - f->lo);
+    uint64_t qa = a0 + (uint64_t)pa->off, qb = a0 + (uint64_t)pb->off, qd = a0 + (uint64_t)pst->off;
+    if (qa > size || len > size - qa || qb > size || len > size - qb || qd > size || len > size - qd)
+      return false;
+    a = f->lo + qa, b = f->lo + qb, d = f->lo + qd;
+  } else {
+    a = aff_shared_row(f, pa, 4), b = aff_shared_row(f, pb, 4), d = aff_shared_row(f, pst, 4);
+    if (!a || !b || !d)
+      return false;
+  }
+  if (!(d + len <= a || a + len <= d || a == d) || !(d + len <= b || b + len <= d || b == d))
     return false;
   KShAccess acc[3] = {{&fu->ins[0], a, pa->memo, false}, {&fu->ins[1], b, pb->memo, false},
                       {&fu->ins[3], d, pst->memo, true}};
@@ -1346,6 +1363,7 @@ void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
       fu->flag = kernel_new_uniform(&pc->kc, 1);
       fu->swap = s[0].word == rb;
       fu->shared = fuse_shared(pst);
+      fu->one_base = pa->abase == pb->abase && pb->abase == pst->abase;
       pa->fuse = pb->fuse = pop->fuse = pst->fuse = fu;
       k[0].fn = ptx_x_fused;
       k[1].fn = k[2].fn = k[3].fn = ptx_x_fused_rest;
