@@ -403,6 +403,52 @@ static inline void kernel_shruns_settle(KFrame *f) {
  * (the caller then checks them one by one, which reports the first). */
 bool kernel_shared_lanes(KFrame *f, const KIns *k, uint32_t memo, const char *p, uint32_t l0, uint32_t m, size_t es,
                          bool write);
+/* One access of kernel_shared_runs: op k (memo: its kernel_new_memo) reads or writes m consecutive
+ * elements from p. */
+typedef struct KShAccess {
+  const KIns *k;
+  const char *p;
+  uint32_t memo;
+  bool write;
+} KShAccess;
+/* The list of kernel_shruns.c: n run accesses of threads l0 .. l0 + m - 1 (elements of es bytes),
+ * in this order, listed at once as n calls of kernel_shared_lanes would list them, when the
+ * interval's list takes them all with no race among them and its runs: true. False, with nothing
+ * recorded and the list and granules as they were (the caller then runs the accesses one by one).
+ * Inline, as kernel_shruns_add: a fused step of a tree reduction calls it for every step. The new
+ * runs go to the list's free entries as they are checked (a list of an older interval is dropped,
+ * never applied, so its entries are free too) and count only once all are in. */
+static inline bool kernel_shared_runs(KFrame *f, const KShAccess *a, uint32_t n, uint32_t l0, uint32_t m,
+                                      size_t es) {
+  if (!f->shadow)
+    return true; /* checks are off */
+  KShadow *s = &f->sh;
+  if (f->split || s->gran_epoch == f->epoch || s->keep || !m || es != (size_t)1 << f->gshift)
+    return false;
+  uint32_t have = s->run_epoch == f->epoch ? s->nrun : 0; /* an older interval's list is empty now */
+  if (n > KSH_RUNS - have)
+    return false;
+  size_t size = (size_t)(f->priv - f->lo), span = (size_t)m * es;
+  for (uint32_t i = 0; i < n; i++) {
+    size_t o = (size_t)(a[i].p - f->lo);
+    if (a[i].p < f->lo || o > size || span > size - o || (o & (es - 1)))
+      return false;
+    uint32_t j0 = (uint32_t)(o >> f->gshift), j1 = j0 + m;
+    int64_t off = (int64_t)j0 - l0;
+    bool w = a[i].write;
+    for (uint32_t x = 0; x < have + i; x++) { /* as kernel_shruns_add compares */
+      const KShRun *u = &s->run[x];
+      if ((w || u->write) && u->j0 < j1 && j0 < u->j0 + u->m && (int64_t)u->j0 - u->l0 != off)
+        return false;
+    }
+    s->run[have + i] = (KShRun){j0, l0, m, a[i].memo < KSH_OPS ? a[i].memo : KSH_OPS, w};
+  }
+  s->run_epoch = f->epoch;
+  s->nrun = have + n;
+  for (uint32_t i = 0; i < n; i++)
+    s->loc[s->run[have + i].op] = a[i].k->loc;
+  return true;
+}
 /* Records rows ranges [lo, lo + len) + r * stride of global memory for race detection, through the
  * memory op's pending accesses (memo: its kernel_new_memo), as the memref ops record theirs. */
 void kernel_note_rows(KFrame *f, const KIns *k, uint32_t memo, uintptr_t lo, uintptr_t len, int64_t stride,

@@ -745,6 +745,18 @@ static bool loop_writes(const PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs
 
 /* Finds the affine registers (see ptx_mem.c) and makes their instructions x_aff and the accesses
  * through them aware of it. */
+/* Whether block b ends in an `@p bra` of predicate word w that reads w only as its guard. */
+static bool cut_reader(const PBlock *b, uint32_t w) {
+  const KIns *e = b->n ? &b->ins[b->n - 1] : NULL;
+  const PIns *q = e ? e->aux : NULL;
+  if (!e || e->fn != ptx_x_cond_bra || q->guard.kind != O_REG || q->guard.word != w)
+    return false;
+  for (uint32_t j = 0; j < q->ns; j++)
+    if (q->s[j].kind == O_REG && q->s[j].word == w)
+      return false;
+  return true;
+}
+
 void ptx_affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
   if (nb > 4096 || !nregs)
     return;
@@ -830,14 +842,27 @@ void ptx_affine_regs(PComp *pc, PBlock *bl, uint32_t nb, uint32_t nregs) {
       KIns *k = &bl[b].ins[i], *e = &bl[b].ins[bl[b].n - 1];
       PIns *p = k->aux, *q = e->aux;
       uint32_t a = 0, c = 0;
-      if (k->fn != ptx_x_setp || e->fn != ptx_x_cond_bra || p->nd != 1 || p->ns != 2 || p->combine || !is_int(p->t) ||
-          p->mode > C_HS || aff_class(&p->s[0], reg0, nregs, &a) != 1 || !state[a] ||
-          ((p->mode == C_EQ || p->mode == C_NE) && (cx[a] || cy[a])) || p->s[0].width < ptx_type_bits(p->t) ||
+      if (k->fn != ptx_x_setp || p->nd != 1 || p->ns != 2 || p->combine || !is_int(p->t) || p->mode > C_HS ||
+          aff_class(&p->s[0], reg0, nregs, &a) != 1 || !state[a] || p->s[0].width < ptx_type_bits(p->t) ||
           aff_class(&p->s[1], reg0, nregs, &c) != 0 || p->d[0].kind != O_REG || p->d[0].width != 1 ||
-          p->d[0].word - reg0 >= nregs || writes[p->d[0].word - reg0] != 1 || reads[p->d[0].word - reg0] != 1 ||
-          q->guard.kind != O_REG || q->guard.word != p->d[0].word)
+          p->d[0].word - reg0 >= nregs || writes[p->d[0].word - reg0] != 1)
         continue;
-      p->cutword = q->cutword = kernel_new_uniform(&pc->kc, 1) + 1;
+      uint32_t pr = p->d[0].word - reg0, nr = reads[pr];
+      if (nr == 1 && e->fn == ptx_x_cond_bra && q->guard.kind == O_REG && q->guard.word == p->d[0].word) {
+        p->cutword = q->cutword = kernel_new_uniform(&pc->kc, PCUT_WORDS) + 1;
+        continue;
+      }
+      /* read only by branches ending blocks the setp's dominates: a cut of the whole frame's threads */
+      uint32_t found = 0;
+      for (uint32_t b2 = 0; b2 < nb && nr > 1; b2++)
+        found += cut_reader(&bl[b2], p->d[0].word) && (b2 == b || dominates(idom, b, b2));
+      if (nr < 2 || found != nr)
+        continue;
+      p->cutword = kernel_new_uniform(&pc->kc, PCUT_WORDS) + 1;
+      p->cutfull = true;
+      for (uint32_t b2 = 0; b2 < nb; b2++)
+        if (cut_reader(&bl[b2], p->d[0].word))
+          ((PIns *)bl[b2].ins[bl[b2].n - 1].aux)->cutword = p->cutword;
     }
   free(reads);
   /* who reads the columns */

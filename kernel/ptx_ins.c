@@ -616,9 +616,9 @@ static inline uint64_t bitsf32c(float r) {
   return isnan(r) ? 0x7fffffffu : bitsf32(r);
 }
 
-/* f32 add, sub and mul (mode) of whole columns under the full mask, eight floats a vector: a
- * 32-bit register's Slot holds its bits in the low half and zeros above, so four Slots are eight
- * floats, and the high halves (0 op 0, never a NaN for these) stay zero. A NaN result becomes the
+/* f32 add, sub and mul (mode) of whole columns under the full mask or a range of its threads,
+ * eight floats a vector: a 32-bit register's Slot holds its bits in the low half and zeros above,
+ * so four Slots are eight floats, and the high halves (0 op 0, never a NaN for these) stay zero. A NaN result becomes the
  * canonical NaN, as bitsf32c makes it (a NaN lane's compare mask is all ones: with the sign bit
  * flipped, 0x7fffffff). a and b: columns (stride 1) or one word (stride 0). */
 typedef float PV8F __attribute__((vector_size(32)));
@@ -691,8 +691,10 @@ KLANEFN static bool f32_fast(KFrame *f, const PIns *p) {
   Slot *d = dcol(f, &p->d[0]);
   if (!a || !b || !c || !d)
     return false;
-  if (p->mode <= F_MUL && f->nact == f->n && (!sa || p->s[0].width == 32) && (!sb || p->s[1].width == 32)) {
-    f32_cols(d, a, sa, b, sb, f->n, p->mode);
+  uint32_t m = f->nact, l0 = m ? f->act[0] : 0;
+  if (p->mode <= F_MUL && m && f->act[m - 1] - l0 == m - 1 && (!sa || p->s[0].width == 32) &&
+      (!sb || p->s[1].width == 32)) { /* the full mask, or a range of it (`if (tid < s)`) */
+    f32_cols(d + l0, a + (size_t)l0 * sa, sa, b + (size_t)l0 * sb, sb, m, p->mode);
     return true;
   }
   switch (p->mode) {

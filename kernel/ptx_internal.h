@@ -68,7 +68,9 @@ typedef struct PIns {
   const KBlock *over; /* @p bra over one block (x_bra_over): that block */
   const struct PAffReg *abase; /* ld/st: the address register when it is affine (aff_ld, aff_st) */
   const struct PAff *aff;      /* an affine register's instruction (x_aff) */
-  uint32_t cutword;            /* a setp at a cut and its branch (ptx_x_setp_cut): the cut's uniform word + 1 */
+  uint32_t cutword;            /* a setp at a cut and its branch (ptx_x_setp_cut): the cut's uniform word + 1
+                                  (PCUT_WORDS words: the cut, then the last cut made and what it was made of) */
+  bool cutfull;                /* such a setp read by branches of other blocks: a cut only of the whole frame */
   uint32_t once;               /* x_uni_once: its KFrame.once flag */
   struct PSync *sync; /* cp.async, mbarrier, named barriers: the kernel's state of them */
   struct PICall *icall; /* an indirect call: its targets */
@@ -133,6 +135,8 @@ typedef struct PGrid {
 typedef struct PRun {
   uintptr_t lo, hi;
 } PRun;
+
+#define PCUT_WORDS 5
 
 enum { AS_AFF = 1, AS_COL = 2 }; /* a PAffReg's state: u holds (the steps hold), the column is written */
 

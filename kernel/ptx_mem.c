@@ -456,6 +456,22 @@ void ptx_aff_col(KFrame *f, const PAffReg *a) {
   *st |= AS_COL;
 }
 
+/* The address register's words of the active threads alone, for an ld or st that goes the usual
+ * way (which reads no other), when they are few: the column is not marked written. */
+static void aff_col_act(KFrame *f, const PAffReg *a) {
+  uint32_t nact = f->nact, bx = f->bdim[0];
+  if ((f->u[a->sword].u & (AS_AFF | AS_COL)) != AS_AFF || nact * 8 > f->n) {
+    ptx_aff_col(f, a);
+    return;
+  }
+  Slot *c = f->v + (size_t)a->colword * f->n;
+  uint64_t u = f->u[a->uword].u, m = wmask(UINT64_MAX, a->width);
+  for (uint32_t i = 0; i < nact; i++) {
+    uint32_t l = f->act[i];
+    c[l].u = (u + a->cx * (l % bx) + a->cy * (l / bx)) & m;
+  }
+}
+
 /* The grid an affine address register gives the active threads' accesses of total bytes, as
  * global_row (*dense) or global_grid would find it from the column, with the same span, checks
  * and probe; false when neither would apply (the caller then makes the column). */
@@ -503,19 +519,26 @@ bool ptx_aff_grid(KFrame *f, const PIns *p, uint32_t total, PGrid *g, bool *dens
   return aff_grid(f, p, total, g, dense);
 }
 
-/* shared_run for an affine address register: the first thread's address from u, the rest
- * consecutive by the steps; NULL when shared_run would not apply (or may race). */
-static char *aff_shared(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
+/* The first active thread's element of a .shared access of es bytes a thread through an affine
+ * address register, when the active threads are a contiguous run at consecutive elements in the
+ * block's shared memory (what shared_run checks from the column); NULL otherwise. */
+static char *aff_shared_row(const KFrame *f, const PIns *p, uint32_t es) {
   const PAffReg *a = p->abase;
   uint32_t n = f->nact, l0 = n ? f->act[0] : 0, bx = f->bdim[0];
-  if (p->space != PTX_SPACE_SHARED || !n || f->act[n - 1] - l0 != n - 1 || !f->shadow ||
-      !(f->u[a->sword].u & AS_AFF) || a->width != 64 || a->cx != es || (bx != f->n && a->cy != (uint64_t)bx * es))
+  if (p->space != PTX_SPACE_SHARED || !n || f->act[n - 1] - l0 != n - 1 || !(f->u[a->sword].u & AS_AFF) ||
+      a->width != 64 || a->cx != es || (bx != f->n && a->cy != (uint64_t)bx * es))
     return NULL;
   uint64_t a0 = f->u[a->uword].u + (uint64_t)p->off + a->cx * l0, size = (uint64_t)(f->priv - f->lo);
   if (a0 > size || (uint64_t)n * es > size - a0)
     return NULL;
-  char *q = f->lo + a0;
-  return kernel_shared_lanes(f, k, p->memo, q, l0, n, es, write) ? q : NULL;
+  return f->lo + a0;
+}
+
+/* shared_run for an affine address register: the first thread's address from u, the rest
+ * consecutive by the steps; NULL when shared_run would not apply (or may race). */
+static char *aff_shared(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
+  char *q = f->shadow ? aff_shared_row(f, p, es) : NULL;
+  return q && kernel_shared_lanes(f, k, p->memo, q, f->act[0], f->nact, es, write) ? q : NULL;
 }
 
 /* Records a load's rows ranges [lo, lo + len) + r * stride as kernel_note_rows does; a load of a
@@ -570,7 +593,7 @@ static bool aff_ld(KFrame *f, const KIns *k, const PIns *p) {
       KLANES(f, l, { wr(f, &p->d[0], l, load_bytes(sq + (size_t)(l - l0) * p->bytes, p->bytes, s)); });
     return true;
   }
-  ptx_aff_col(f, p->abase);
+  aff_col_act(f, p->abase);
   return false;
 }
 
@@ -617,7 +640,7 @@ static bool aff_st(KFrame *f, const KIns *k, const PIns *p) {
     });
     return true;
   }
-  ptx_aff_col(f, p->abase);
+  aff_col_act(f, p->abase);
   return false;
 }
 
@@ -638,14 +661,55 @@ static bool aff_st(KFrame *f, const KIns *k, const PIns *p) {
 #define CUT_COL (UINT64_C(1) << 61)    /* the column is written */
 
 /* The predicate of setp p for lane l of value v0 + cx * l (no wrap) against b */
-static bool cut_at(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t l, bool s) {
+static inline bool cut_at(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t l, bool s) {
   int64_t v = v0 + cx * (int64_t)l;
   switch (p->mode) {
+  case C_EQ: return v == b;
+  case C_NE: return v != b;
   case C_LT: case C_LO: return s ? v < b : (uint64_t)v < (uint64_t)b;
   case C_LE: case C_LS: return s ? v <= b : (uint64_t)v <= (uint64_t)b;
   case C_GT: case C_HI: return s ? v > b : (uint64_t)v > (uint64_t)b;
   default: return s ? v >= b : (uint64_t)v >= (uint64_t)b;
   }
+}
+
+/* The cut of an ordered compare whose predicate is `first` at lane 0 and not at lane n - 1: the
+ * first lane where it changes. It changes once (the values rise or fall with the lane), next to
+ * (b - v0) / cx: the lanes there are tried first, then a binary search. */
+static uint32_t cut_find(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t n, bool s, bool first) {
+  int64_t d;
+  if (!__builtin_sub_overflow(b, v0, &d))
+    for (int64_t h = d / cx - 1; h <= d / cx + 2; h++)
+      if (h >= 1 && h < (int64_t)n && cut_at(p, v0, cx, b, (uint32_t)h - 1, s) == first &&
+          cut_at(p, v0, cx, b, (uint32_t)h, s) != first)
+        return (uint32_t)h;
+  uint32_t l = 0, h = n - 1; /* at l it is first, at h not */
+  while (h - l > 1) {
+    uint32_t m = l + (h - l) / 2;
+    if (cut_at(p, v0, cx, b, m, s) == first)
+      l = m;
+    else
+      h = m;
+  }
+  return h;
+}
+
+/* The cut word of eq / ne, where the values equal b at one lane at most (or at all when cx is 0): the predicate
+ * holds at that lane alone (eq) or at all others (ne), a cut when the lane is the first or the
+ * last or none; 0 when it lies between. */
+static uint64_t cut_point(const PIns *p, int64_t v0, int64_t cx, int64_t b, uint32_t n) {
+  int64_t d;
+  bool eq = p->mode == C_EQ;
+  if (!cx)
+    return CUT_VALID | CUT_PREFIX | ((v0 == b) == eq ? n : 0);
+  if (__builtin_sub_overflow(b, v0, &d) || d % cx || d / cx < 0 || d / cx >= (int64_t)n)
+    return CUT_VALID | CUT_PREFIX | (eq ? 0 : n); /* equal nowhere */
+  int64_t at = d / cx;
+  if (at == 0)
+    return CUT_VALID | (eq ? CUT_PREFIX : 0) | 1;
+  if (at == (int64_t)n - 1)
+    return CUT_VALID | (eq ? 0 : CUT_PREFIX) | (n - 1);
+  return 0;
 }
 
 /* ptx_x_setp_cut of a register the same in every thread (its steps 0: a loop's induction), in a block
@@ -677,52 +741,83 @@ static bool uni_cut(KFrame *f, const PIns *p, const PAffReg *a, uint64_t *cw) {
   return true;
 }
 
+/* Writes predicate column g from cut word e, for every thread. */
+static void cut_fill(KFrame *f, uint64_t e, Slot *g) {
+  uint32_t c = (uint32_t)e, n = f->n;
+  uint64_t in = e & CUT_PREFIX ? 1 : 0;
+  for (uint32_t l = 0; l < n; l++)
+    g[l].u = l < c ? in : in ^ 1;
+}
+
+static bool cut_make(KFrame *f, const PIns *p, const PAffReg *a, uint64_t bw, uint64_t *cw);
+
+/* A cut is made of the register's u, the other operand's word and the block's shape; the last
+ * one made (cw[1..4]: u, the word, the shape, the cut) is taken again for the same three, as the
+ * same block of each launch gives them. */
 int ptx_x_setp_cut(KFrame *f, const KIns *k) {
   const PIns *p = k->aux;
   const PAffReg *a = p->abase;
   uint64_t *cw = &f->u[p->cutword - 1].u;
+  uint32_t n = f->n;
+  if (p->cutfull && f->nact != n) { /* the cut would hold only for the threads here */
+    if ((*cw & (CUT_VALID | CUT_COL)) == CUT_VALID) /* the other threads' predicates, from the last cut */
+      cut_fill(f, *cw, f->v + (size_t)p->d[0].word * n);
+    *cw = 0;
+    ptx_aff_col(f, a);
+    return ptx_x_setp(f, k);
+  }
+  Slot one;
+  uint32_t sb = 0;
+  const Slot *bs = col(f, &p->s[1], &one, &sb);
+  uint64_t shape = (uint64_t)f->bdim[0] << 32 | n, u0 = f->u[a->uword].u;
+  if (f->wide || !(f->u[a->sword].u & AS_AFF) || !bs || sb) {
+    *cw = 0;
+    ptx_aff_col(f, a);
+    return ptx_x_setp(f, k);
+  }
+  if (cw[3] == shape && cw[1] == u0 && cw[2] == bs[0].u) {
+    *cw = cw[4];
+    return EX_NEXT;
+  }
+  if (cut_make(f, p, a, bs[0].u, cw)) {
+    cw[1] = u0, cw[2] = bs[0].u, cw[3] = shape, cw[4] = *cw;
+    return EX_NEXT;
+  }
+  *cw = 0;
+  ptx_aff_col(f, a);
+  return ptx_x_setp(f, k);
+}
+
+/* ptx_x_setp_cut's cut from u and the other operand's word bw, in *cw; false when none applies. */
+static bool cut_make(KFrame *f, const PIns *p, const PAffReg *a, uint64_t bw, uint64_t *cw) {
   unsigned w = ptx_type_bits(p->t);
   bool s = is_signed(p->t) && p->mode <= C_GE;
   uint32_t n = f->n;
-  if (!a->cx && !a->cy && !f->wide && (f->u[a->sword].u & AS_AFF) && uni_cut(f, p, a, cw))
-    return EX_NEXT;
-  if (n == f->bdim[0] && !f->wide && (f->u[a->sword].u & AS_AFF)) {
+  if (!a->cx && !a->cy && uni_cut(f, p, a, cw))
+    return true;
+  if (n == f->bdim[0]) {
     uint64_t u = wmask(f->u[a->uword].u, w);
     int64_t v0 = s ? sext(u, w) : (int64_t)u, cx = (int64_t)a->cx, t, hi, lo;
     int64_t min = s ? (w == 64 ? INT64_MIN : -((int64_t)1 << (w - 1))) : 0;
     int64_t max = s        ? (w == 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1)
                   : w >= 63 ? INT64_MAX
                             : (int64_t)((UINT64_C(1) << w) - 1);
-    Slot one;
-    uint32_t sb = 0;
-    const Slot *bs = col(f, &p->s[1], &one, &sb);
-    if (bs && !sb && !__builtin_mul_overflow(cx, (int64_t)n - 1, &t) && !__builtin_add_overflow(v0, t, &hi)) {
+    if (!__builtin_mul_overflow(cx, (int64_t)n - 1, &t) && !__builtin_add_overflow(v0, t, &hi)) {
       lo = t < 0 ? hi : v0, hi = t < 0 ? v0 : hi;
       if (lo >= min && hi <= max && (s || w < 63)) {
-        int64_t b = s ? sext(bs[0].u, w) : (int64_t)wmask(bs[0].u, w);
-        bool first = cut_at(p, v0, cx, b, 0, s), last = cut_at(p, v0, cx, b, n - 1, s);
-        uint32_t c;
-        if (first == last)
-          c = first ? n : 0;
-        else { /* the first thread where it changes */
-          uint32_t l = 0, h = n - 1; /* at l it is first, at h not */
-          while (h - l > 1) {
-            uint32_t m = l + (h - l) / 2;
-            if (cut_at(p, v0, cx, b, m, s) == first)
-              l = m;
-            else
-              h = m;
-          }
-          c = h;
+        int64_t b = s ? sext(bw, w) : (int64_t)wmask(bw, w);
+        if (p->mode == C_EQ || p->mode == C_NE) {
+          *cw = cut_point(p, v0, cx, b, n);
+          return *cw != 0;
         }
+        bool first = cut_at(p, v0, cx, b, 0, s), last = cut_at(p, v0, cx, b, n - 1, s);
+        uint32_t c = first == last ? (first ? n : 0) : cut_find(p, v0, cx, b, n, s, first);
         *cw = CUT_VALID | (first || first == last ? CUT_PREFIX : 0) | c;
-        return EX_NEXT;
+        return true;
       }
     }
   }
-  *cw = 0;
-  ptx_aff_col(f, a);
-  return ptx_x_setp(f, k);
+  return false;
 }
 
 /* The branch's predicate over the active threads from the cut: how many hold, whether they change
@@ -759,11 +854,7 @@ void ptx_cut_col(KFrame *f, const PIns *p) {
   uint64_t *e = &f->u[p->cutword - 1].u;
   if ((*e & (CUT_VALID | CUT_COL)) != CUT_VALID)
     return;
-  Slot *g = f->v + (size_t)p->guard.word * f->n;
-  uint32_t c = (uint32_t)*e;
-  uint64_t in = *e & CUT_PREFIX ? 1 : 0;
-  for (uint32_t l = 0; l < f->n; l++)
-    g[l].u = l < c ? in : in ^ 1;
+  cut_fill(f, *e, f->v + (size_t)p->guard.word * f->n);
   *e |= CUT_COL;
 }
 
@@ -1085,12 +1176,15 @@ void ptx_load_groups(PComp *pc, PBlock *bl, uint32_t nb) {
  * a block between the four: `--max-steps`). The accesses are recorded as the four record them,
  * in their order, and the op's NaNs are the canonical NaN as ptx_x_f32 makes them; the registers'
  * columns, which nothing reads, are not written. Anything else runs the four as compiled
- * (tests/lit/ptx/exec-fused.mlir). */
+ * (tests/lit/ptx/exec-fused.mlir). The same four in shared memory (a tree reduction's step) fuse
+ * too (fused_shared), their accesses listed at once as the race check's runs. */
 
 typedef struct PFuse {
   KIns ins[4];   /* the loads, the op and the store as compiled */
   uint32_t flag; /* a uniform word: 1 when the first ran all four for the block */
   bool swap;     /* the op's first source is the second load's register */
+  bool shared;   /* the three access .shared memory (else global or generic memory) */
+  bool one_base; /* and through one address register */
 } PFuse;
 
 typedef float PFV8 __attribute__((vector_size(32)));
@@ -1136,12 +1230,50 @@ static inline bool fuse_apart(const PGrid *s, const PGrid *l) {
   return s->hi <= l->lo || l->hi <= s->lo || (s->lo == l->lo && s->hi == l->hi);
 }
 
+/* The four in shared memory: each access aff_shared_row's run of the active threads, the store's
+ * apart from the loads' or at the same elements, and the three listed at once as the race check's
+ * runs (kernel_shared_runs: as the three would list them one by one, else nothing is recorded). */
+static bool fused_shared(KFrame *f, const PFuse *fu) {
+  const PIns *pa = fu->ins[0].aux, *pb = fu->ins[1].aux, *pop = fu->ins[2].aux, *pst = fu->ins[3].aux;
+  uint32_t n = f->nact;
+  size_t len = (size_t)n * 4;
+  char *a, *b, *d;
+  if (fu->one_base) { /* aff_shared_row's three rows, the register's words read once */
+    const PAffReg *r = pa->abase;
+    uint32_t l0 = n ? f->act[0] : 0, bx = f->bdim[0];
+    if (!n || f->act[n - 1] - l0 != n - 1 || !(f->u[r->sword].u & AS_AFF) || r->width != 64 || r->cx != 4 ||
+        (bx != f->n && r->cy != (uint64_t)bx * 4))
+      return false;
+    uint64_t a0 = f->u[r->uword].u + r->cx * l0, size = (uint64_t)(f->priv - f->lo);
+    uint64_t qa = a0 + (uint64_t)pa->off, qb = a0 + (uint64_t)pb->off, qd = a0 + (uint64_t)pst->off;
+    if (qa > size || len > size - qa || qb > size || len > size - qb || qd > size || len > size - qd)
+      return false;
+    a = f->lo + qa, b = f->lo + qb, d = f->lo + qd;
+  } else {
+    a = aff_shared_row(f, pa, 4), b = aff_shared_row(f, pb, 4), d = aff_shared_row(f, pst, 4);
+    if (!a || !b || !d)
+      return false;
+  }
+  if (!(d + len <= a || a + len <= d || a == d) || !(d + len <= b || b + len <= d || b == d))
+    return false;
+  KShAccess acc[3] = {{&fu->ins[0], a, pa->memo, false}, {&fu->ins[1], b, pb->memo, false},
+                      {&fu->ins[3], d, pst->memo, true}};
+  if (!kernel_shared_runs(f, acc, 3, f->act[0], n, 4))
+    return false;
+  fuse_f32(d, fu->swap ? b : a, fu->swap ? a : b, n, pop->mode);
+  return true;
+}
+
 int ptx_x_fused(KFrame *f, const KIns *k) {
   const PFuse *fu = ((const PIns *)k->aux)->fuse;
   const PIns *pa = fu->ins[0].aux, *pb = fu->ins[1].aux, *pop = fu->ins[2].aux, *pst = fu->ins[3].aux;
   PGrid a, b, d;
   bool da = false, db = false, dd = false;
   uint64_t *flag = &f->u[fu->flag].u;
+  if (fu->shared) {
+    *flag = f->credit > 0 && fused_shared(f, fu);
+    return *flag ? EX_NEXT : fu->ins[0].fn(f, &fu->ins[0]);
+  }
   if (f->credit <= 0 || !aff_grid(f, pa, 4, &a, &da) || !da || !aff_grid(f, pb, 4, &b, &db) || !db ||
       !aff_grid(f, pst, 4, &d, &dd) || !dd || !fuse_apart(&d, &a) || !fuse_apart(&d, &b)) {
     *flag = 0;
@@ -1173,8 +1305,11 @@ int ptx_x_fused_rest(KFrame *f, const KIns *k) {
 static bool fuse_load(const KIns *k) {
   const PIns *p = k->aux;
   return k->fn == ptx_x_ld && p && !p->guard.kind && p->abase && !p->grp && p->nd == 1 && p->bytes == 4 &&
-         p->d[0].kind == O_REG && (p->space == PTX_SPACE_GLOBAL || p->space == PTX_SPACE_NONE);
+         p->d[0].kind == O_REG &&
+         (p->space == PTX_SPACE_GLOBAL || p->space == PTX_SPACE_NONE || p->space == PTX_SPACE_SHARED);
 }
+
+static bool fuse_shared(const PIns *p) { return p->space == PTX_SPACE_SHARED; }
 
 static void count_regs(const POpd *o, uint32_t n, uint32_t *c, uint32_t nw) {
   for (uint32_t i = 0; i < n; i++)
@@ -1219,7 +1354,9 @@ void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
         continue;
       uint32_t rc = pop->d[0].word;
       if (pst->guard.kind || !pst->abase || pst->ns != 2 || pst->bytes != 4 || pst->s[1].kind != O_REG ||
-          pst->s[1].neg || pst->s[1].word != rc || (pst->space != PTX_SPACE_GLOBAL && pst->space != PTX_SPACE_NONE))
+          pst->s[1].neg || pst->s[1].word != rc ||
+          (pst->space != PTX_SPACE_GLOBAL && pst->space != PTX_SPACE_NONE && pst->space != PTX_SPACE_SHARED) ||
+          fuse_shared(pa) != fuse_shared(pst) || fuse_shared(pb) != fuse_shared(pst))
         continue;
       if (reads[ra] != 1 || reads[rb] != 1 || reads[rc] != 1 || writes[ra] != 1 || writes[rb] != 1 || writes[rc] != 1)
         continue;
@@ -1227,6 +1364,8 @@ void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
       memcpy(fu->ins, k, sizeof fu->ins);
       fu->flag = kernel_new_uniform(&pc->kc, 1);
       fu->swap = s[0].word == rb;
+      fu->shared = fuse_shared(pst);
+      fu->one_base = pa->abase == pb->abase && pb->abase == pst->abase;
       pa->fuse = pb->fuse = pop->fuse = pst->fuse = fu;
       k[0].fn = ptx_x_fused;
       k[1].fn = k[2].fn = k[3].fn = ptx_x_fused_rest;
