@@ -371,6 +371,9 @@ void ptx_load_groups(PComp *pc, PBlock *bl, uint32_t nb);
 int ptx_x_fused(KFrame *f, const KIns *k);
 int ptx_x_fused_rest(KFrame *f, const KIns *k);
 void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb);
+/* ptx_mem.c: how often each varying register word is read (*reads) and written (*writes) in the
+ * nb blocks, for the passes that fuse instructions (malloc'ed; false when out of memory) */
+bool ptx_reg_uses(const PBlock *bl, uint32_t nb, uint32_t **reads, uint32_t **writes);
 bool ptx_aff_grid(KFrame *f, const PIns *p, uint32_t total, PGrid *g, bool *dense);
 void ptx_ld_note(KFrame *f, const KIns *k, const PIns *p, uintptr_t lo, uintptr_t len, int64_t stride,
                  uint32_t rows);

@@ -193,35 +193,10 @@ static bool macc_op(const KIns *k, unsigned mode) {
          p->s[0].kind == O_REG && p->s[1].kind == O_REG && !p->s[0].neg && !p->s[1].neg;
 }
 
-static void count_regs(const POpd *o, uint32_t n, uint32_t *c, uint32_t nw) {
-  for (uint32_t i = 0; i < n; i++)
-    if (o[i].kind == O_REG && o[i].word < nw)
-      c[o[i].word]++;
-}
-
 void ptx_macc_steps(PComp *pc, PBlock *bl, uint32_t nb) {
-  uint32_t nw = 0; /* the varying words registers take, at most */
-  for (uint32_t b = 0; b < nb; b++)
-    for (uint32_t i = 0; i < bl[b].n; i++) {
-      const PIns *p = bl[b].ins[i].aux;
-      for (uint32_t j = 0; p && j < (uint32_t)p->nd + p->ns + 1; j++) {
-        const POpd *o = j < p->nd ? &p->d[j] : j < p->nd + p->ns ? &p->s[j - p->nd] : &p->guard;
-        if (o->kind == O_REG && o->word >= nw)
-          nw = o->word + 1;
-      }
-    }
-  uint32_t *reads = calloc((size_t)nw + 1, sizeof *reads), *writes = calloc((size_t)nw + 1, sizeof *writes);
-  if (!reads || !writes)
-    goto done;
-  for (uint32_t b = 0; b < nb; b++)
-    for (uint32_t i = 0; i < bl[b].n; i++) {
-      const PIns *p = bl[b].ins[i].aux;
-      if (!p)
-        continue;
-      count_regs(p->d, p->nd, writes, nw);
-      count_regs(p->s, p->ns, reads, nw);
-      count_regs(&p->guard, 1, reads, nw);
-    }
+  uint32_t *reads, *writes;
+  if (!ptx_reg_uses(bl, nb, &reads, &writes))
+    return;
   for (uint32_t b = 0; b < nb; b++)
     for (uint32_t i = 0; i + 3 < bl[b].n; i++) {
       KIns *k = &bl[b].ins[i];
@@ -248,7 +223,6 @@ void ptx_macc_steps(PComp *pc, PBlock *bl, uint32_t nb) {
       k[1].fn = k[2].fn = k[3].fn = ptx_x_macc_rest;
       i += 3;
     }
-done:
   free(reads);
   free(writes);
 }

@@ -1317,7 +1317,7 @@ static void count_regs(const POpd *o, uint32_t n, uint32_t *c, uint32_t nw) {
       c[o[i].word]++;
 }
 
-void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
+bool ptx_reg_uses(const PBlock *bl, uint32_t nb, uint32_t **reads, uint32_t **writes) {
   uint32_t nw = 0; /* the varying words registers take, at most */
   for (uint32_t b = 0; b < nb; b++)
     for (uint32_t i = 0; i < bl[b].n; i++) {
@@ -1328,18 +1328,29 @@ void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
           nw = o->word + 1;
       }
     }
-  uint32_t *reads = calloc((size_t)nw + 1, sizeof *reads), *writes = calloc((size_t)nw + 1, sizeof *writes);
-  if (!reads || !writes)
-    goto done;
+  *reads = calloc((size_t)nw + 1, sizeof **reads);
+  *writes = calloc((size_t)nw + 1, sizeof **writes);
+  if (!*reads || !*writes) {
+    free(*reads);
+    free(*writes);
+    return false;
+  }
   for (uint32_t b = 0; b < nb; b++)
     for (uint32_t i = 0; i < bl[b].n; i++) {
       const PIns *p = bl[b].ins[i].aux;
       if (!p)
         continue;
-      count_regs(p->d, p->nd, writes, nw);
-      count_regs(p->s, p->ns, reads, nw);
-      count_regs(&p->guard, 1, reads, nw);
+      count_regs(p->d, p->nd, *writes, nw);
+      count_regs(p->s, p->ns, *reads, nw);
+      count_regs(&p->guard, 1, *reads, nw);
     }
+  return true;
+}
+
+void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
+  uint32_t *reads, *writes;
+  if (!ptx_reg_uses(bl, nb, &reads, &writes))
+    return;
   for (uint32_t b = 0; b < nb; b++)
     for (uint32_t i = 0; i + 3 < bl[b].n; i++) {
       KIns *k = &bl[b].ins[i];
@@ -1371,7 +1382,6 @@ void ptx_fuse_streams(PComp *pc, PBlock *bl, uint32_t nb) {
       k[1].fn = k[2].fn = k[3].fn = ptx_x_fused_rest;
       i += 3;
     }
-done:
   free(reads);
   free(writes);
 }
