@@ -80,17 +80,17 @@ module attributes {gpu.container_module} {
     %inf = arith.constant 2139095040 : i32
     %ninf = arith.constant -8388608 : i32
     %sub = arith.constant 3 : i32
-    call @put(%ha, %c5, %nan) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %c5, %nan) : (memref<?xf32>, index, i32) -> ()
     %b7 = arith.muli %n, %c7 : index
     %b73 = arith.addi %b7, %c3 : index
-    call @put(%hb, %b73, %nnan) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hb, %b73, %nnan) : (memref<?xf32>, index, i32) -> ()
     %a2 = arith.muli %n, %c2 : index
     %a21 = arith.addi %a2, %c1 : index
     %a22 = arith.addi %a2, %c2 : index
-    call @put(%ha, %a21, %inf) : (memref<?xf32>, index, i32) -> ()
-    call @put(%ha, %a22, %ninf) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %a21, %inf) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %a22, %ninf) : (memref<?xf32>, index, i32) -> ()
     %a3 = arith.muli %n, %c3 : index
-    call @put(%ha, %a3, %sub) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %a3, %sub) : (memref<?xf32>, index, i32) -> ()
     return
   }
 
@@ -121,7 +121,7 @@ module attributes {gpu.container_module} {
           %t = arith.addf %acc, %p : f32
           scf.yield %t : f32
         }
-        %sc = call @canon(%s) : (f32) -> f32
+        %sc = func.call @canon(%s) : (f32) -> f32
         %o = arith.addi %rn, %q : index
         memref.store %sc, %want[%o] : memref<?xf32>
       }
@@ -145,7 +145,7 @@ module attributes {gpu.container_module} {
         %t = arith.addf %acc, %p : f32
         scf.yield %t : f32
       }
-      %sc = call @canon(%s) : (f32) -> f32
+      %sc = func.call @canon(%s) : (f32) -> f32
       memref.store %sc, %want[%i] : memref<?xf32>
     }
     return
@@ -168,8 +168,8 @@ module attributes {gpu.container_module} {
       scf.yield %k2 : i64
     }
     vector.print str "mismatches "
-    call @printI64(%bad) : (i64) -> ()
-    call @printNewline() : () -> ()
+    func.call @printI64(%bad) : (i64) -> ()
+    func.call @printNewline() : () -> ()
     return
   }
 
@@ -184,9 +184,9 @@ module attributes {gpu.container_module} {
     %hb = memref.alloc(%nn) : memref<?xf32>
     %hc = memref.alloc(%nn) : memref<?xf32>
     %hw = memref.alloc(%nn) : memref<?xf32>
-    call @fill(%ha, %nn, %o1) : (memref<?xf32>, index, f32) -> ()
-    call @fill(%hb, %nn, %o2) : (memref<?xf32>, index, f32) -> ()
-    call @specials(%ha, %hb, %n) : (memref<?xf32>, memref<?xf32>, index) -> ()
+    func.call @fill(%ha, %nn, %o1) : (memref<?xf32>, index, f32) -> ()
+    func.call @fill(%hb, %nn, %o2) : (memref<?xf32>, index, f32) -> ()
+    func.call @specials(%ha, %hb, %n) : (memref<?xf32>, memref<?xf32>, index) -> ()
     %a = gpu.alloc (%nn) : memref<?xf32>
     %b = gpu.alloc (%nn) : memref<?xf32>
     %c = gpu.alloc (%nn) : memref<?xf32>
@@ -201,8 +201,8 @@ module attributes {gpu.container_module} {
           args(%a : memref<?xf32>, %b : memref<?xf32>, %c : memref<?xf32>)
     }
     gpu.memcpy %hc, %c : memref<?xf32>, memref<?xf32>
-    call @expect_mm(%ha, %hb, %hw, %n) : (memref<?xf32>, memref<?xf32>, memref<?xf32>, index) -> ()
-    call @compare(%hc, %hw, %nn) : (memref<?xf32>, memref<?xf32>, index) -> ()
+    func.call @expect_mm(%ha, %hb, %hw, %n) : (memref<?xf32>, memref<?xf32>, memref<?xf32>, index) -> ()
+    func.call @compare(%hc, %hw, %nn) : (memref<?xf32>, memref<?xf32>, index) -> ()
     gpu.dealloc %a : memref<?xf32>
     gpu.dealloc %b : memref<?xf32>
     gpu.dealloc %c : memref<?xf32>
@@ -234,9 +234,9 @@ module attributes {gpu.container_module} {
     %hc = memref.alloc(%n) : memref<?xf32>
     %hg = memref.alloc(%n) : memref<?xf32>
     %hw = memref.alloc(%n) : memref<?xf32>
-    call @fill(%ha, %nm, %o1) : (memref<?xf32>, index, f32) -> ()
-    call @fill(%hb, %nm, %o2) : (memref<?xf32>, index, f32) -> ()
-    call @fill(%hc, %n, %o3) : (memref<?xf32>, index, f32) -> ()
+    func.call @fill(%ha, %nm, %o1) : (memref<?xf32>, index, f32) -> ()
+    func.call @fill(%hb, %nm, %o2) : (memref<?xf32>, index, f32) -> ()
+    func.call @fill(%hc, %n, %o3) : (memref<?xf32>, index, f32) -> ()
     %nan = arith.constant 2143289635 : i32
     %nnan = arith.constant -4193194 : i32
     %inf = arith.constant 2139095040 : i32
@@ -249,23 +249,23 @@ module attributes {gpu.container_module} {
     %nw = arith.constant -1082126336 : i32 // -(1 + 2^-11)
     // 0: c NaN; 1: a's NaN, b's NaN of the other sign; 2: inf * 0; 3: -0 + -0 * 1;
     // 4: subnormal * 1 + 0; 5: inf + -inf * 1; 6: the fused multiply-add's witness
-    call @put(%hc, %c0, %nnan) : (memref<?xf32>, index, i32) -> ()
-    call @put(%ha, %c1, %nan) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hb, %c1, %nnan) : (memref<?xf32>, index, i32) -> ()
-    call @put(%ha, %c2, %inf) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hb, %c2, %pz) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hc, %c3, %nz) : (memref<?xf32>, index, i32) -> ()
-    call @put(%ha, %c3, %nz) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hb, %c3, %one) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hc, %c4, %pz) : (memref<?xf32>, index, i32) -> ()
-    call @put(%ha, %c4, %sub) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hb, %c4, %one) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hc, %c5, %inf) : (memref<?xf32>, index, i32) -> ()
-    call @put(%ha, %c5, %ninf) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hb, %c5, %one) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hc, %c6, %nw) : (memref<?xf32>, index, i32) -> ()
-    call @put(%ha, %c6, %w) : (memref<?xf32>, index, i32) -> ()
-    call @put(%hb, %c6, %w) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hc, %c0, %nnan) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %c1, %nan) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hb, %c1, %nnan) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %c2, %inf) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hb, %c2, %pz) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hc, %c3, %nz) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %c3, %nz) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hb, %c3, %one) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hc, %c4, %pz) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %c4, %sub) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hb, %c4, %one) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hc, %c5, %inf) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %c5, %ninf) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hb, %c5, %one) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hc, %c6, %nw) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%ha, %c6, %w) : (memref<?xf32>, index, i32) -> ()
+    func.call @put(%hb, %c6, %w) : (memref<?xf32>, index, i32) -> ()
     %a = gpu.alloc (%nm) : memref<?xf32>
     %b = gpu.alloc (%nm) : memref<?xf32>
     %c = gpu.alloc (%n) : memref<?xf32>
@@ -278,8 +278,8 @@ module attributes {gpu.container_module} {
     gpu.launch_func @mac::@dot blocks in (%nb, %c1, %c1) threads in (%bd, %c1, %c1)
         args(%a : memref<?xf32>, %b : memref<?xf32>, %c : memref<?xf32>, %m : index)
     gpu.memcpy %hg, %c : memref<?xf32>, memref<?xf32>
-    call @expect_dot(%ha, %hb, %hc, %hw, %n, %m) : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) -> ()
-    call @compare(%hg, %hw, %n) : (memref<?xf32>, memref<?xf32>, index) -> ()
+    func.call @expect_dot(%ha, %hb, %hc, %hw, %n, %m) : (memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) -> ()
+    func.call @compare(%hg, %hw, %n) : (memref<?xf32>, memref<?xf32>, index) -> ()
     gpu.dealloc %a : memref<?xf32>
     gpu.dealloc %b : memref<?xf32>
     gpu.dealloc %c : memref<?xf32>
@@ -301,11 +301,11 @@ module attributes {gpu.container_module} {
     %c600 = arith.constant 600 : index
     %t = arith.constant true
     %f = arith.constant false
-    call @matmul(%c48, %c3, %f) : (index, index, i1) -> ()
-    call @matmul(%c40, %c3, %t) : (index, index, i1) -> ()
-    call @dots(%c600, %c1, %c256) : (index, index, index) -> ()
-    call @dots(%c600, %c3, %c256) : (index, index, index) -> ()
-    call @dots(%c600, %c3, %c250) : (index, index, index) -> ()
+    func.call @matmul(%c48, %c3, %f) : (index, index, i1) -> ()
+    func.call @matmul(%c40, %c3, %t) : (index, index, i1) -> ()
+    func.call @dots(%c600, %c1, %c256) : (index, index, index) -> ()
+    func.call @dots(%c600, %c3, %c256) : (index, index, index) -> ()
+    func.call @dots(%c600, %c3, %c250) : (index, index, index) -> ()
     return
   }
 
@@ -322,7 +322,7 @@ module attributes {gpu.container_module} {
     %nm1 = arith.constant 2303 : index
     %na = arith.select %short, %nm1, %nn : index
     %ha = memref.alloc(%nn) : memref<?xf32>
-    call @fill(%ha, %nn, %o1) : (memref<?xf32>, index, f32) -> ()
+    func.call @fill(%ha, %nn, %o1) : (memref<?xf32>, index, f32) -> ()
     %a = gpu.alloc (%na) : memref<?xf32>
     %b = gpu.alloc (%nn) : memref<?xf32>
     %a0 = memref.subview %ha[0] [%na] [1] : memref<?xf32> to memref<?xf32, strided<[1]>>
@@ -354,20 +354,20 @@ module attributes {gpu.container_module} {
 
   func.func @race() {
     %f = arith.constant false
-    call @bad(%f, %f) : (i1, i1) -> ()
+    func.call @bad(%f, %f) : (i1, i1) -> ()
     return
   }
 
   func.func @oob() {
     %t = arith.constant true
-    call @bad(%t, %t) : (i1, i1) -> ()
+    func.call @bad(%t, %t) : (i1, i1) -> ()
     return
   }
 
   func.func @uninit() {
     %t = arith.constant true
     %f = arith.constant false
-    call @bad(%t, %f) : (i1, i1) -> ()
+    func.call @bad(%t, %f) : (i1, i1) -> ()
     return
   }
 }
