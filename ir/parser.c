@@ -732,10 +732,15 @@ static bool unknown_op(Parser *p, Str name, const OpInfo *info) {
     if (!known)
       return p_error(p, "Dialect `%.*s' not found for custom op '%.*s'", (int)(dot - name.s), name.s,
                      (int)name.len, name.s);
+    return p_error(p, "custom op '%.*s' is unknown", (int)name.len, name.s);
   }
+  if (!p->ndialect) /* the top level: builtin */
+    return p_error(p, "custom op '%.*s' is unknown (tried 'builtin.%.*s' as well)", (int)name.len, name.s,
+                   (int)name.len, name.s);
   Str d = p_default_dialect(p);
-  if (!d.len)
-    d = ir_intern_cstr(p->ctx, "builtin");
+  if (!d.len) /* in a region of a custom op with no default dialect; mlir-opt's words */
+    return p_error(p, "Dialect `' not found for custom op '%.*s'  (tried '.%.*s' as well)", (int)name.len, name.s,
+                   (int)name.len, name.s);
   return p_error(p, "custom op '%.*s' is unknown (tried '%.*s.%.*s' as well)", (int)name.len, name.s,
                  (int)d.len, d.s, (int)name.len, name.s);
 }
@@ -815,27 +820,18 @@ static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t 
   if (p->tok.kind == TOK_STRING) {
     if (!p_string(p, &st.name))
       return false;
-    st.info = ir_op_info(st.name);
-    if (st.info && st.info->dialect && p->ndialect < 64) {
-      p->dialect_stack[p->ndialect++] = ir_intern_cstr(p->ctx, st.info->dialect);
-      pushed = true;
-    }
+    st.info = ir_op_info(st.name); /* the generic form keeps the enclosing default dialect */
     if (!parse_generic_body(p, &st))
       goto fail;
   } else if (p->tok.kind == TOK_BARE) {
     Str name = ir_intern(p->ctx, p->tok.text, p->tok.len);
     const OpInfo *info = ir_op_info(name);
-    if (!info && !memchr(name.s, '.', name.len)) {
-      Str d = p_default_dialect(p);
+    if (!info && !memchr(name.s, '.', name.len)) { /* the default dialect's, as mlir-opt looks */
+      Str d = p->ndialect ? p_default_dialect(p) : ir_intern_cstr(p->ctx, "builtin");
       char buf[256];
       int n = snprintf(buf, sizeof buf, "%.*s.%.*s", (int)d.len, d.s, (int)name.len, name.s);
       if (d.len && n < (int)sizeof buf)
         info = ir_op_info(ir_intern_cstr(p->ctx, buf));
-      if (!info) {
-        n = snprintf(buf, sizeof buf, "builtin.%.*s", (int)name.len, name.s);
-        if (n < (int)sizeof buf)
-          info = ir_op_info(ir_intern_cstr(p->ctx, buf));
-      }
     }
     if (!info && ir_str_eq(name, "func"))
       info = ir_op_info(ir_intern_cstr(p->ctx, "func.func")); /* the spelling before func.func */
@@ -844,8 +840,11 @@ static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t 
     st.info = info;
     st.name = ir_intern_cstr(p->ctx, info->name);
     p_next(p);
-    if (info->dialect && p->ndialect < 64) {
-      p->dialect_stack[p->ndialect++] = ir_intern_cstr(p->ctx, info->dialect);
+    /* a custom form sets its regions' default dialect: its own, or none (builtin), as MLIR's
+     * OpAsmOpInterface::getDefaultDialect does; so `call` is `func.call` in a func.func's body but
+     * unknown inside an scf.for there */
+    if (p->ndialect < 64) {
+      p->dialect_stack[p->ndialect++] = ir_intern_cstr(p->ctx, info->dialect ? info->dialect : "");
       pushed = true;
     }
     if (!info->parse(p, &st))
