@@ -609,8 +609,8 @@ static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
   const char *body;
   uint32_t blen;
   p->lx.cur = start + p->tok.len;
-  if (!lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "expected '<' with a balanced body");
+  if (!p_balanced(p, &body, &blen, "expected '<' with a balanced body"))
+    return false;
   char *buf = malloc(p->tok.len + blen + 1);
   if (!buf)
     abort();
@@ -715,8 +715,8 @@ static bool parse_dialect_attr(Parser *p, Attr **out) {
   const char *body = NULL;
   uint32_t blen = 0;
   p->lx.cur = s + len;
-  if (*p->lx.cur == '<' && !lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "unbalanced '<' in dialect attribute");
+  if (*p->lx.cur == '<' && !p_balanced(p, &body, &blen, "unbalanced '<' in dialect attribute"))
+    return false;
   char *buf = malloc(len + blen + 2);
   if (!buf)
     abort();
@@ -987,8 +987,8 @@ static bool parse_distinct(Parser *p, Attr **out) {
   p->lx.cur = c + 1;
   const char *body;
   uint32_t blen;
-  if (!lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "expected '<' after distinct[N]");
+  if (!p_balanced(p, &body, &blen, "expected '<' after distinct[N]"))
+    return false;
   Attr *a = new_attr(p->ctx, ATTR_OPAQUE);
   a->u.str = ir_normalize_body(p->ctx, start, (uint32_t)(body + blen - start));
   p_next(p);

@@ -42,8 +42,8 @@ bool p_flags_attr(Parser *p, const char *prefix, Attr **out) {
   const char *body;
   uint32_t blen;
   p->lx.cur = p->tok.text + p->tok.len;
-  if (!lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "expected '<'");
+  if (!p_balanced(p, &body, &blen, "expected '<'"))
+    return false;
   char buf[512];
   int n = snprintf(buf, sizeof buf, "#%s%.*s", prefix, (int)blen, body);
   if (n >= (int)sizeof buf)

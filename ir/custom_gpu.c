@@ -1213,8 +1213,8 @@ static bool parse_range(Parser *p, OpState *st) {
   const char *body;
   uint32_t blen;
   p->lx.cur = p->tok.text + p->tok.len;
-  if (!lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "expected '<'");
+  if (!p_balanced(p, &body, &blen, "expected '<'"))
+    return false;
   char buf[256];
   size_t o = (size_t)snprintf(buf, sizeof buf, "#llvm.constant_range");
   for (uint32_t i = 0; i < blen && o < sizeof buf - 2; i++) {

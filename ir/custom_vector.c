@@ -340,8 +340,8 @@ static bool parse_kind(Parser *p, OpState *st) {
   const char *body;
   uint32_t blen;
   p->lx.cur = p->tok.text;
-  if (!lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "expected '<'");
+  if (!p_balanced(p, &body, &blen, "expected '<'"))
+    return false;
   char buf[256];
   int o = snprintf(buf, sizeof buf, "#vector.kind%.*s", (int)blen, body);
   if (o >= (int)sizeof buf)

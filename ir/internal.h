@@ -86,6 +86,7 @@ typedef struct Token {
 typedef struct Lexer {
   const char *buf, *cur, *end;
   const char *err; /* message of the last TOK_ERROR */
+  const char *bad; /* where lex_balanced found a malformed string (err says how), else NULL */
 } Lexer;
 
 void lex_init(Lexer *lx, const char *buf, size_t len);
@@ -194,6 +195,9 @@ bool p_kw(Parser *p, const char *kw);
 bool p_opt_kw(Parser *p, const char *kw);
 bool p_bare(Parser *p, Str *out);             /* any bare identifier */
 bool p_error(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* lex_balanced for the parser: on failure reports a malformed string in the body where it is,
+ * anything else as msg at the current token. */
+bool p_balanced(Parser *p, const char **start, uint32_t *len, const char *msg);
 bool p_error_at(Parser *p, const char *pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 IrCtx *p_ctx(Parser *p);
 /* Types, attributes and locations nest by recursion (`[[...]]`, `((i32))`, `!llvm.struct<(...)>`,

@@ -46,27 +46,40 @@ static Token suffix_id(Lexer *lx, TokKind k, const char *start) {
   return make(k, start + 1, p);
 }
 
-static Token string_lit(Lexer *lx, const char *start) {
+/* The closing quote of the string literal that opens at start, or NULL with lx->err set and
+ * *bad at the fault. */
+static const char *string_end(Lexer *lx, const char *start, const char **bad) {
   const char *p = start + 1;
   for (;;) {
-    if (p >= lx->end || *p == '\n' || *p == '\r')
-      return error(lx, p, "expected '\"' in string literal");
+    if (p >= lx->end || *p == '\n' || *p == '\r') {
+      lx->err = "expected '\"' in string literal";
+      *bad = p;
+      return NULL;
+    }
     if (*p == '"')
-      break;
+      return p;
     if (*p == '\\') {
       p++;
-      if (*p == '"' || *p == '\\' || *p == 'n' || *p == 't') {
+      if (p < lx->end && (*p == '"' || *p == '\\' || *p == 'n' || *p == 't')) {
         p++;
-      } else if (strchr("0123456789abcdefABCDEF", *p) && p[0] && p[1] &&
+      } else if (p + 1 < lx->end && strchr("0123456789abcdefABCDEF", *p) && *p && p[1] &&
                  strchr("0123456789abcdefABCDEF", p[1])) {
         p += 2;
       } else {
-        return error(lx, p - 1, "unknown escape in string literal");
+        lx->err = "unknown escape in string literal";
+        *bad = p - 1;
+        return NULL;
       }
       continue;
     }
     p++;
   }
+}
+
+static Token string_lit(Lexer *lx, const char *start) {
+  const char *bad = NULL, *p = string_end(lx, start, &bad);
+  if (!p)
+    return error(lx, bad, lx->err);
   lx->cur = p + 1;
   return make(TOK_STRING, start, p + 1);
 }
@@ -203,6 +216,7 @@ Token lex_next(Lexer *lx) {
  * including the brackets. Strings are skipped whole; (), [], {} must balance inside. */
 bool lex_balanced(Lexer *lx, const char **start, uint32_t *len) {
   const char *p = lx->cur;
+  lx->bad = NULL;
   while (p < lx->end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
     p++;
   if (p >= lx->end || *p != '<')
@@ -212,12 +226,11 @@ bool lex_balanced(Lexer *lx, const char **start, uint32_t *len) {
   const char *s = p;
   for (; p < lx->end; p++) {
     char c = *p;
-    if (c == '"') {
-      for (p++; p < lx->end && *p != '"'; p++)
-        if (*p == '\\')
-          p++;
-      if (p >= lx->end)
-        break;
+    if (c == '"') { /* checked as the lexer checks a string token: mlir-opt lexes these bodies */
+      const char *q = string_end(lx, p, &lx->bad);
+      if (!q)
+        return false;
+      p = q;
       continue;
     }
     if ((c == '-' && p[1] == '>') || ((c == '>' || c == '<' || c == '=') && p[1] == '=')) {

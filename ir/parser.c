@@ -158,6 +158,12 @@ bool p_error_at(Parser *p, const char *pos, const char *fmt, ...) {
   return false;
 }
 
+bool p_balanced(Parser *p, const char **start, uint32_t *len, const char *msg) {
+  if (lex_balanced(&p->lx, start, len))
+    return true;
+  return p->lx.bad ? p_error_at(p, p->lx.bad, "%s", p->lx.err) : p_error(p, "%s", msg);
+}
+
 Str p_default_dialect(Parser *p) {
   Str none = {"", 0};
   return p->ndialect ? p->dialect_stack[p->ndialect - 1] : none;

@@ -555,8 +555,8 @@ static bool parse_dialect_type(Parser *p, Type **out) {
   const char *body = NULL;
   uint32_t blen = 0;
   p->lx.cur = s + len;
-  if (*p->lx.cur == '<' && !lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "unbalanced '<' in dialect type");
+  if (*p->lx.cur == '<' && !p_balanced(p, &body, &blen, "unbalanced '<' in dialect type"))
+    return false;
   size_t total = len + blen;
   char *buf = malloc(total + 1);
   if (!buf)
@@ -812,8 +812,8 @@ static bool parse_llvm_type_body(Parser *p, Str name, Type **out) {
   uint32_t blen = 0;
   const char *save = p->lx.cur;
   p->lx.cur = p->tok.text;
-  if (p_is(p, TOK_LESS) && !lex_balanced(&p->lx, &body, &blen))
-    return p_error(p, "unbalanced '<' in llvm type");
+  if (p_is(p, TOK_LESS) && !p_balanced(p, &body, &blen, "unbalanced '<' in llvm type"))
+    return false;
   if (!blen)
     p->lx.cur = save;
   char buf[4096];
