@@ -361,6 +361,16 @@ static unsigned check_subgroup_reduce(Check *c) {
   const char *k = reduce_kind(ir_op_attr(op, "op"), buf, sizeof buf);
   if (k && !reduce_fits(k, elem))
     return fail_at(c, op, "`%s` reduction operation is not compatible with type '%s'", k, ty(c, t));
+  /* i32 attributes, compared as MLIR's uint32_t */
+  const Attr *size = ir_op_attr(op, "cluster_size"), *stride = ir_op_attr(op, "cluster_stride");
+  uint32_t sz = size && size->kind == ATTR_INT ? (uint32_t)size->u.i.v : 0;
+  uint32_t st = stride && stride->kind == ATTR_INT ? (uint32_t)stride->u.i.v : 1;
+  if (size && size->kind == ATTR_INT && (sz & (sz - 1) || !sz))
+    return op_fail(c, "cluster size %u is not a power of two", sz);
+  if (st != 1 && !size)
+    return op_fail(c, "cluster stride can only be specified if cluster size is specified");
+  if (st & (st - 1) || !st)
+    return op_fail(c, "cluster stride %u is not a power of two", st);
   return 0;
 }
 

@@ -753,3 +753,33 @@ module {
     }) {function_type = (f32, memref<?xf32>) -> (), gpu.kernel, sym_name = "huge_count", workgroup_attributions = -9223372036854775808 : i64} : () -> ()
   }
 }
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @cluster_size_not_pow2(%x: f32) kernel {
+    // expected-error@+1 {{'gpu.subgroup_reduce' op cluster size 6 is not a power of two}}
+    %r = gpu.subgroup_reduce add %x cluster(size = 6) : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @cluster_stride_not_pow2(%x: f32) kernel {
+    // expected-error@+1 {{'gpu.subgroup_reduce' op cluster stride 3 is not a power of two}}
+    %r = gpu.subgroup_reduce add %x cluster(size = 4, stride = 3) : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @cluster_stride_without_size(%x: f32) kernel {
+    // expected-error@+1 {{'gpu.subgroup_reduce' op cluster stride can only be specified if cluster size is specified}}
+    %r = "gpu.subgroup_reduce"(%x) <{op = #gpu<all_reduce_op add>, cluster_stride = 2 : i32}> : (f32) -> f32
+    gpu.return
+  }
+}
