@@ -1595,7 +1595,18 @@ static const Type *llvm_func_type(const Op *fn) {
 
 /* A direct llvm.call passes what its llvm.func callee takes. */
 static void llvm_call(Check *c) {
-  Op *fn = symbol(c->op, ir_op_attr(c->op, "callee"));
+  Attr *callee = ir_op_attr(c->op, "callee");
+  Op *fn = symbol(c->op, callee);
+  if (callee && callee->kind == ATTR_SYMREF && callee->u.sym.n == 1 && !fn) {
+    op_fail(c, "'%.*s' does not reference a symbol in the current scope", (int)callee->u.sym.path[0].len,
+            callee->u.sym.path[0].s);
+    return;
+  }
+  if (fn && !ir_str_eq(fn->name, "llvm.func") && !ir_str_eq(fn->name, "llvm.mlir.ifunc")) {
+    op_fail(c, "'%.*s' does not reference a valid LLVM function or IFunc", (int)callee->u.sym.path[0].len,
+            callee->u.sym.path[0].s);
+    return;
+  }
   const Type *ft = fn && ir_str_eq(fn->name, "llvm.func") ? llvm_func_type(fn) : NULL;
   if (!ft)
     return;

@@ -208,3 +208,20 @@ func.func @insertelement_type(%v: vector<4xf32>, %x: i32, %i: i32) {
   %r = "llvm.insertelement"(%v, %x, %i) : (vector<4xf32>, i32, i32) -> vector<4xf32>
   return
 }
+
+// -----
+
+llvm.func @call_undeclared() {
+  // expected-error@+1 {{'llvm.call' op 'nowhere' does not reference a symbol in the current scope}}
+  llvm.call @nowhere() : () -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.mlir.global internal @not_a_function(0 : i32) : i32
+llvm.func @call_a_global() {
+  // expected-error@+1 {{'llvm.call' op 'not_a_function' does not reference a valid LLVM function or IFunc}}
+  llvm.call @not_a_function() : () -> ()
+  llvm.return
+}
