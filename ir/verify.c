@@ -286,10 +286,25 @@ static void check_known(Verifier *v, Op *op) {
               res->u.sh.rank);
       return;
     }
+    uint32_t before = v->errors;
     if (expand)
       check_reshape(v, op, src, res);
     else
       check_reshape(v, op, res, src);
+    /* expand_shape's output_shape: a bound per result dimension, equal to its static size */
+    const Attr *shape = expand ? ir_op_attr(op, "static_output_shape") : NULL;
+    if (v->errors == before && ir_attr_is_dense_i64(shape) && res->kind == TY_MEMREF && !res->u.sh.unranked) {
+      if (shape->u.darr.n != res->u.sh.rank) {
+        op_fail(v, op, "expected number of static shape bounds to be equal to the output rank (%u) but found %u inputs instead",
+                res->u.sh.rank, shape->u.darr.n);
+        return;
+      }
+      for (uint32_t i = 0; i < res->u.sh.rank; i++)
+        if (res->u.sh.shape[i] != IR_DYNAMIC && res->u.sh.shape[i] != shape->u.darr.ivals[i]) {
+          op_fail(v, op, "invalid output shape provided at pos %u", i);
+          return;
+        }
+    }
   }
 }
 

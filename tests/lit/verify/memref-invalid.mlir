@@ -422,3 +422,27 @@ memref.global @g : f32
 // global_custom_initializer_string
 // expected-error@+1 {{custom op 'memref.global' initial value should be a unit or elements attribute}}
 memref.global @g : memref<4xf32> = "str"
+
+// -----
+
+func.func @expand_shape_bound_differs(%m: memref<8x16xf32>) {
+  // expected-error@+1 {{'memref.expand_shape' op invalid output shape provided at pos 1}}
+  %e = memref.expand_shape %m [[0, 1], [2]] output_shape [2, 5, 16] : memref<8x16xf32> into memref<2x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @expand_shape_dynamic_bound_for_static(%m: memref<8x16xf32>, %n: index) {
+  // expected-error@+1 {{'memref.expand_shape' op invalid output shape provided at pos 0}}
+  %e = memref.expand_shape %m [[0, 1], [2]] output_shape [%n, 4, 16] : memref<8x16xf32> into memref<2x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @expand_shape_too_few_bounds(%m: memref<8x16xf32>) {
+  // expected-error@+1 {{'memref.expand_shape' op expected number of static shape bounds to be equal to the output rank (3) but found 2 inputs instead}}
+  %e = memref.expand_shape %m [[0, 1], [2]] output_shape [2, 4] : memref<8x16xf32> into memref<2x4x16xf32>
+  return
+}
