@@ -1225,32 +1225,9 @@ static Str canonical_sparse(IrCtx *ctx, Str text, const Type *t) {
   return r;
 }
 
-/* The bit pattern of a non-finite value of an IEEE type (NaN payloads are not kept). */
-static bool nonfinite_bits(FloatKind fk, double v, char *b, size_t n) {
-  if (!isnan(v) && !isinf(v))
-    return false;
-  bool neg = signbit(v);
-  uint64_t bits;
-  int digits;
-  switch (fk) {
-  case F_F16: bits = isnan(v) ? 0x7E00 : 0x7C00 | (neg ? 0x8000 : 0); digits = 4; break;
-  case F_BF16: bits = isnan(v) ? 0x7FC0 : 0x7F80 | (neg ? 0x8000 : 0); digits = 4; break;
-  case F_F32: bits = isnan(v) ? 0x7FC00000 : 0x7F800000 | (neg ? 0x80000000u : 0); digits = 8; break;
-  case F_F64:
-    bits = isnan(v) ? 0x7FF8000000000000ULL : 0x7FF0000000000000ULL | (neg ? 1ULL << 63 : 0);
-    digits = 16;
-    break;
-  default: return false;
-  }
-  snprintf(b, n, "0x%0*llX", digits, (unsigned long long)bits);
-  return true;
-}
-
 static void tb_elem(TextBuf *tb, const Attr *a, uint64_t i) {
   char b[64];
-  if (a->u.dense.fvals && nonfinite_bits(a->type->u.sh.elem->u.f, a->u.dense.fvals[i], b, sizeof b))
-    ;
-  else if (a->u.dense.fvals)
+  if (a->u.dense.fvals)
     ir_format_float(b, sizeof b, a->u.dense.fvals[i], a->type->u.sh.elem->u.f);
   else if (ir_type_is_integer(a->type->u.sh.elem, 1))
     snprintf(b, sizeof b, "%s", a->u.dense.ivals[i] ? "true" : "false");

@@ -305,7 +305,30 @@ void pr_types(Printer *pr, Type *const *ts, uint32_t n) { print_type_list(pr, ts
 
 /* ---- Attributes ----------------------------------------------------------------------------- */
 
+/* The bit pattern of a non-finite value of an IEEE type (NaN payloads are not kept). */
+static bool nonfinite_bits(FloatKind fk, double v, char *b, size_t n) {
+  if (!isnan(v) && !isinf(v))
+    return false;
+  bool neg = signbit(v);
+  uint64_t bits;
+  int digits;
+  switch (fk) {
+  case F_F16: bits = isnan(v) ? 0x7E00 : 0x7C00 | (neg ? 0x8000 : 0); digits = 4; break;
+  case F_BF16: bits = isnan(v) ? 0x7FC0 : 0x7F80 | (neg ? 0x8000 : 0); digits = 4; break;
+  case F_F32: bits = isnan(v) ? 0x7FC00000 : 0x7F800000 | (neg ? 0x80000000u : 0); digits = 8; break;
+  case F_F64:
+    bits = isnan(v) ? 0x7FF8000000000000ULL : 0x7FF0000000000000ULL | (neg ? 1ULL << 63 : 0);
+    digits = 16;
+    break;
+  default: return false;
+  }
+  snprintf(b, n, "0x%0*llX", digits, (unsigned long long)bits);
+  return true;
+}
+
 void ir_format_float(char *b, size_t n, double v, FloatKind fk) {
+  if (nonfinite_bits(fk, v, b, n)) /* MLIR has no decimal spelling for these */
+    return;
   /* the fewest digits that read back to the same value at the type's precision */
   for (int prec = 1; prec <= 17; prec++) {
     snprintf(b, n, "%.*e", prec, v);

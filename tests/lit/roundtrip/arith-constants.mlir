@@ -37,6 +37,10 @@ func.func @constants() {
   %f32nan = arith.constant 0x7FC00000 : f32
   %f32den = arith.constant 0x00000001 : f32
   %f32max = arith.constant 3.40282347E+38 : f32
+  %f32over = arith.constant 1.0e+39 : f32
+  %f64over = arith.constant -1.0e+400 : f64
+  %f32hugeexp = arith.constant 1.0e+2147483648 : f32
+  %tover = arith.constant dense<[1.0e+39, -1.0e+39]> : tensor<2xf32>
   %f32third = arith.constant 0.333333343 : f32
   %f64 = arith.constant 2.718281828459045 : f64
   %f64h = arith.constant 0x3FB999999999999A : f64
