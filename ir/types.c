@@ -504,6 +504,38 @@ static bool parse_func_type_rest(Parser *p, Type **in, uint32_t nin, Type **out)
   return true;
 }
 
+static bool name_in_list(Str name, const char *const *list) {
+  for (int i = 0; list[i]; i++)
+    if (ir_str_eq(name, list[i]))
+      return true;
+  return false;
+}
+
+/* !dialect.name where the dialect is one MLIR has: a type it defines, or the error mlir-opt gives
+ * at the name. Other dialects' types are kept as text, as their generic ops are. */
+static bool known_dialect_type(Parser *p, Str dialect, Str name, const char *at) {
+  static const char *const gpu[] = {"async.token", "mma_matrix", "sparse.dntensor_handle",
+                                    "sparse.spmat_handle", "sparse.spgemmop_handle", NULL};
+  static const char *const async[] = {"token", "value", "group", "coro.id", "coro.handle", "coro.state", NULL};
+  static const char *const llvm[] = {"ptr", "void", "token", "array", "struct", "func", "label", "metadata",
+                                     "x86_amx", "target", "vec", "ppc_fp128", NULL};
+  static const char *const typeless[] = {"arith", "func", "scf", "cf", "math", "index", "memref", "vector",
+                                         "nvvm", "rocdl", "affine", "linalg", "tensor", "complex",
+                                         "bufferization", "builtin", NULL};
+  if (name.len && name.s[0] == '.') /* `!gpu..x`: the lexer reads `..` as the start of `...` */
+    return p_error_at(p, at + 1, "expected three consecutive dots for an ellipsis");
+  if (ir_str_eq(dialect, "gpu") && !name_in_list(name, gpu))
+    return p_error_at(p, at, "unknown gpu type: %.*s", (int)name.len, name.s);
+  if (ir_str_eq(dialect, "async") && !name_in_list(name, async))
+    return p_error_at(p, at, "unknown  type `%.*s` in dialect `async`", (int)name.len, name.s);
+  if (ir_str_eq(dialect, "llvm") && !name_in_list(name, llvm))
+    return p_error_at(p, at, "unknown LLVM type: %.*s", (int)name.len, name.s);
+  for (int i = 0; typeless[i]; i++)
+    if (ir_str_eq(dialect, typeless[i]))
+      return p_error_at(p, at, "dialect '%s' provides no type parsing hook", typeless[i]);
+  return true;
+}
+
 static bool parse_dialect_type(Parser *p, Type **out) {
   /* p->tok is TOK_BANG with text dialect.name or an alias */
   const char *s = p->tok.text;
@@ -523,6 +555,8 @@ static bool parse_dialect_type(Parser *p, Type **out) {
   }
   Str dialect = ir_intern(p->ctx, s, dot ? (uint32_t)(dot - s) : len);
   Str name = ir_intern(p->ctx, dot ? dot + 1 : s + len, dot ? (uint32_t)(s + len - dot - 1) : 0);
+  if (dot && !known_dialect_type(p, dialect, name, dot + 1))
+    return false;
   if (ir_str_eq(dialect, "llvm")) {
     p_next(p);
     return parse_llvm_type_body(p, name, out);
