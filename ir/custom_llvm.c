@@ -645,8 +645,13 @@ bool parse_llvm_gep(Parser *p, OpState *st) {
         if (!p_operand(p, &dyn[ndyn++]))
           return false;
         raw[nraw++] = GEP_DYNAMIC;
-      } else if (!p_int(p, &raw[nraw++])) {
-        return false;
+      } else {
+        const char *at = p_tok(p)->text;
+        if (!p_int(p, &raw[nraw]))
+          return false;
+        if (raw[nraw] < INT32_MIN || raw[nraw] > INT32_MAX) /* the indices are i32 */
+          return p_error_at(p, at, "custom op 'llvm.getelementptr' integer value too large");
+        nraw++;
       }
     } while (p_opt(p, TOK_COMMA));
   }

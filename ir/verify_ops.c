@@ -1525,6 +1525,13 @@ static void llvm_gep(Check *c) {
   Attr *et = ir_op_attr(c->op, "elem_type"), *raw = ir_op_attr(c->op, "rawConstantIndices");
   if (!et || et->kind != ATTR_TYPE || !raw || raw->kind != ATTR_DENSE_ARRAY || !raw->u.darr.ivals)
     return;
+  uint32_t ndyn = 0;
+  for (uint32_t i = 0; i < raw->u.darr.n; i++)
+    ndyn += raw->u.darr.ivals[i] == GEP_DYNAMIC;
+  if (c->op->noperands && ndyn != c->op->noperands - 1) { /* a constant that reads as the marker */
+    op_fail(c, "expected as many dynamic indices as specified in 'rawConstantIndices'");
+    return;
+  }
   const Type *t = et->type;
   for (uint32_t i = 1; i < raw->u.darr.n && t; i++) {
     int64_t k = raw->u.darr.ivals[i];
