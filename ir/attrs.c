@@ -604,12 +604,44 @@ static Str rename_affine(IrCtx *ctx, Str text) {
 
 static Str canonical_sparse(IrCtx *ctx, Str text, const Type *t);
 
+/* An integer literal of an affine map or set that int64_t cannot hold: mlir-opt's error at it. */
+static bool affine_literals_fit(Parser *p, const char *s, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (!isdigit(c) || (i && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_' || s[i - 1] == '$')))
+      continue;
+    uint32_t j = i;
+    bool hex = c == '0' && i + 2 < n && s[i + 1] == 'x' && isxdigit((unsigned char)s[i + 2]);
+    uint64_t v = 0;
+    bool big = false;
+    for (j = hex ? i + 2 : i; j < n && (hex ? isxdigit((unsigned char)s[j]) : isdigit((unsigned char)s[j])); j++) {
+      unsigned d = isdigit((unsigned char)s[j]) ? (unsigned)(s[j] - '0') : (unsigned)((s[j] | 0x20) - 'a' + 10);
+      big |= v > ((uint64_t)INT64_MAX - d) / (hex ? 16 : 10);
+      v = v * (hex ? 16 : 10) + d;
+    }
+    if (big)
+      return p_error_at(p, s + i, "constant too large for index");
+    i = j;
+  }
+  return true;
+}
+
+/* The elements of a ranked shape; 0 when a dimension is 0 or dynamic. */
+static uint64_t shape_elems(const Type *t) {
+  uint64_t n = 1;
+  for (uint32_t i = 0; i < t->u.sh.rank; i++)
+    n = t->u.sh.shape[i] < 0 ? 0 : n * (uint64_t)t->u.sh.shape[i];
+  return n;
+}
+
 static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
   const char *start = p->tok.text;
   const char *body;
   uint32_t blen;
   p->lx.cur = start + p->tok.len;
   if (!p_balanced(p, &body, &blen, "expected '<' with a balanced body"))
+    return false;
+  if ((kind == ATTR_AFFINE_MAP || kind == ATTR_INTEGER_SET) && !affine_literals_fit(p, body, blen))
     return false;
   char *buf = malloc(p->tok.len + blen + 1);
   if (!buf)
@@ -741,6 +773,10 @@ static bool parse_dialect_attr(Parser *p, Attr **out) {
       a->u.str = ir_intern(p->ctx, nb, a->u.str.len - skip);
       free(nb);
     }
+  }
+  /* #gpu.select_object<N>: an index into the binary's objects */
+  if (a->u.str.len > 20 && !memcmp(a->u.str.s, "#gpu.select_object<-", 20) && isdigit((unsigned char)a->u.str.s[20])) {
+    return p_error_at(p, body, "the object index must be positive");
   }
   /* #gpu.select_object<N> holds an integer attribute: MLIR prints its type */
   if (a->u.str.len > 20 && !memcmp(a->u.str.s, "#gpu.select_object<", 19) &&
@@ -1437,6 +1473,8 @@ static bool parse_dense(Parser *p, Type *expected, Attr **out) {
   } else if (root && root->tok.kind == TOK_STRING && root->tok.len > 4 && root->tok.text[1] == '0' &&
              root->tok.text[2] == 'x') {
     ok = dense_hex(p, a, root, pos);
+  } else if (!root && !t->u.sh.unranked && shape_elems(t)) {
+    ok = p_error_at(p, pos, "parsed zero elements, but type ('%s') expected at least 1", ir_type_str(p->ctx, t));
   } else if (!root || root->tok.kind != TOK_LSQUARE) {
     /* a splat, or empty `dense<>` */
     a->u.dense.splat = root != NULL;

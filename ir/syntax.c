@@ -108,6 +108,26 @@ Loc *p_loc_new(Parser *p, LocKind k) {
 
 static bool parse_loc_body(Parser *p, Loc **out);
 
+/* A line or column of a file location: an unsigned 32-bit integer, as MLIR keeps them. */
+static bool loc_number(Parser *p, uint32_t *out, const char *what) {
+  const char *at = p->tok.text;
+  char buf[24];
+  bool ok = p_is(p, TOK_INT) && p->tok.len < sizeof buf;
+  unsigned long long v = 0;
+  if (ok) {
+    memcpy(buf, p->tok.text, p->tok.len);
+    buf[p->tok.len] = 0;
+    errno = 0;
+    v = strtoull(buf, NULL, 0);
+    ok = !errno && v <= UINT32_MAX;
+  }
+  if (!ok)
+    return p_error_at(p, at, "expected integer %s number in FileLineColRange", what);
+  *out = (uint32_t)v;
+  p_next(p);
+  return true;
+}
+
 static bool parse_loc_inner(Parser *p, Loc **out) {
   if (!p_nest_enter(p, "locations"))
     return false;
@@ -177,22 +197,22 @@ static bool parse_loc_body(Parser *p, Loc **out) {
     if (!p_string(p, &s))
       return false;
     if (p_opt(p, TOK_COLON)) {
-      int64_t line, col = 0; /* `"file":line` is column 0, as in MLIR */
-      if (!p_int(p, &line) || (p_opt(p, TOK_COLON) && !p_int(p, &col)))
+      uint32_t line, col = 0; /* `"file":line` is column 0, as in MLIR */
+      if (!loc_number(p, &line, "line") || (p_opt(p, TOK_COLON) && !loc_number(p, &col, "column")))
         return false;
-      Loc *l = ir_loc_file(p->ctx, s, (uint32_t)line, (uint32_t)col);
+      Loc *l = ir_loc_file(p->ctx, s, line, col);
       if (p_opt_kw(p, "to")) {
-        int64_t a, b = 0;
+        uint32_t a, b = 0;
         if (p_opt(p, TOK_COLON)) {
-          if (!p_int(p, &a))
+          if (!loc_number(p, &a, "column"))
             return false;
           l->end_line = l->line;
-          l->end_col = (uint32_t)a;
+          l->end_col = a;
         } else {
-          if (!p_int(p, &a) || !p_expect(p, TOK_COLON, "':'") || !p_int(p, &b))
+          if (!loc_number(p, &a, "line") || !p_expect(p, TOK_COLON, "':'") || !loc_number(p, &b, "column"))
             return false;
-          l->end_line = (uint32_t)a;
-          l->end_col = (uint32_t)b;
+          l->end_line = a;
+          l->end_col = b;
         }
       }
       *out = l;
