@@ -1339,6 +1339,11 @@ static void scf_while(Check *c) {
 
 /* scf.yield ends the regions of these ops only (scf.forall's body ends in scf.forall.in_parallel,
  * scf.parallel's in scf.reduce). */
+static void scf_execute_region(Check *c) {
+  if (c->op->nregions == 1 && !c->op->regions[0].first)
+    op_fail(c, "region needs to have at least one block");
+}
+
 static void scf_yield(Check *c) {
   static const char *const parents[] = {"scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"};
   Op *parent = ir_op_parent_op(c->op);
@@ -1555,6 +1560,35 @@ static void llvm_gep(Check *c) {
   }
 }
 
+/* The scalars of a vector, or of an llvm.array of them (nested), as MLIR counts a constant's
+ * type; 0 for any other type. */
+static uint64_t llvm_const_elems(const Type *t) {
+  uint64_t n = 1;
+  for (; t && t->kind == TY_LLVM_ARRAY; t = t->u.arr.elem)
+    n *= t->u.arr.count;
+  if (t && n && (t->kind == TY_INT || t->kind == TY_FLOAT))
+    return n;
+  if (!t || t->kind != TY_VECTOR || t->u.sh.scalable)
+    return 0;
+  for (uint32_t i = 0; i < t->u.sh.rank; i++)
+    n *= (uint64_t)t->u.sh.shape[i];
+  return n;
+}
+
+/* llvm.mlir.constant of elements: as many as its type holds. */
+static void llvm_constant(Check *c) {
+  Attr *v = ir_op_attr(c->op, "value");
+  if (!v || v->kind != ATTR_DENSE || !v->type || v->type->kind == TY_MEMREF || v->type->u.sh.unranked ||
+      c->op->nresults != 1)
+    return;
+  uint64_t want = llvm_const_elems(c->op->results[0].type), have = 1;
+  for (uint32_t i = 0; i < v->type->u.sh.rank; i++)
+    have *= (uint64_t)v->type->u.sh.shape[i];
+  if (want && want != have)
+    op_fail(c, "type and attribute have a different number of elements: %llu vs. %llu", (unsigned long long)want,
+            (unsigned long long)have);
+}
+
 static void llvm_extractelement(Check *c) {
   const Type *v = c->op->noperands == 2 ? vector_of(c->op->operands[0]->type) : NULL;
   if (v && c->op->nresults == 1 && c->op->results[0].type != v->u.sh.elem)
@@ -1764,6 +1798,7 @@ static const OpCheck checks[] = {
     {"llvm.insertvalue", llvm_insertvalue},
     {"llvm.load", llvm_load},
     {"llvm.mlir.addressof", llvm_addressof},
+    {"llvm.mlir.constant", llvm_constant},
     {"llvm.return", llvm_return},
     {"llvm.select", llvm_select},
     {"llvm.sext", llvm_extend},
@@ -1785,6 +1820,7 @@ static const OpCheck checks[] = {
     {"memref.transpose", memref_transpose},
     {"memref.view", memref_view},
     {"scf.condition", condition},
+    {"scf.execute_region", scf_execute_region},
     {"scf.for", scf_for},
     {"scf.forall", scf_forall},
     {"scf.if", scf_if},
