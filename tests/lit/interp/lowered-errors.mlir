@@ -156,13 +156,14 @@ llvm.func @main() {
 }
 
 //--- gep-huge.mlir
-// A constant getelementptr index of 2^63-1 over 24-byte structs: the address wraps, as LLVM's
-// does, and the load through it is refused.
+// A getelementptr index of 2^63-1 over 24-byte structs (a constant index is an i32, so this one
+// is an operand): the address wraps, as LLVM's does, and the load through it is refused.
 llvm.func @malloc(i64) -> !llvm.ptr
 llvm.func @main() {
   %n = llvm.mlir.constant(48 : i64) : i64
+  %k = llvm.mlir.constant(9223372036854775807 : i64) : i64
   %p = llvm.call @malloc(%n) : (i64) -> !llvm.ptr
-  %q = llvm.getelementptr %p[9223372036854775807] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64)>
+  %q = llvm.getelementptr %p[%k] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i64, i64, i64)>
   // GEPHUGE: gep-huge.mlir:[[@LINE+1]]:8: error: 'llvm.load' op
   %v = llvm.load %q : !llvm.ptr -> i64
   llvm.return
