@@ -334,14 +334,17 @@ static void replace_uses(Value *from, Value *to) {
 
 /* Binds name to vals (the results of an op, or one block argument). */
 static bool define_values(Parser *p, const char *name, uint32_t len, const char *pos, Value **vals,
-                          uint32_t count) {
+                          uint32_t count, bool entry) {
   uint32_t h;
   SsaEntry *e = table_find(p, name, len, p->frame, false, &h);
   if (e && !e->forward) {
     bool first = !p->failed;
-    p_error_at(p, pos, "redefinition of SSA value '%%%.*s'", (int)len, name);
+    if (entry) /* a region's entry argument, in mlir-opt's words */
+      p_error_at(p, pos, "region entry argument '%%%.*s' is already in use", (int)len, name);
+    else
+      p_error_at(p, pos, "redefinition of SSA value '%%%.*s'", (int)len, name);
     if (first)
-      ir_diag(p->ctx, DIAG_NOTE, loc_at(p, e->pos), "previously defined here");
+      ir_diag(p->ctx, DIAG_NOTE, loc_at(p, e->pos), entry ? "previously referenced here" : "previously defined here");
     return false;
   }
   if (e) {
@@ -884,7 +887,7 @@ static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t 
       abort();
     for (uint32_t k = 0; k < names[i].count; k++)
       vp[k] = &op->results[r + k];
-    bool ok = define_values(p, names[i].name, names[i].len, names[i].pos, vp, names[i].count);
+    bool ok = define_values(p, names[i].name, names[i].len, names[i].pos, vp, names[i].count, false);
     if (vp != vals)
       free(vp);
     if (!ok)
@@ -901,7 +904,7 @@ fail:
 /* ---- Regions -------------------------------------------------------------------------------- */
 
 /* Gives block b its arguments and binds their names. */
-static bool define_block_args(Parser *p, Block *b, const RegionArg *args, uint32_t n) {
+static bool define_block_args(Parser *p, Block *b, const RegionArg *args, uint32_t n, bool entry) {
   b->args = ir_alloc(p->ctx, n * sizeof(Value) + 1);
   b->nargs = n;
   for (uint32_t i = 0; i < n; i++) {
@@ -912,7 +915,7 @@ static bool define_block_args(Parser *p, Block *b, const RegionArg *args, uint32
     v->loc = args[i].loc;
     if (!v->loc && args[i].ref.name) /* MLIR: an argument without loc(...) is located at its name */
       v->loc = loc_at(p, args[i].ref.pos);
-    if (args[i].ref.name && !define_values(p, args[i].ref.name, args[i].ref.len, args[i].ref.pos, &v, 1))
+    if (args[i].ref.name && !define_values(p, args[i].ref.name, args[i].ref.len, args[i].ref.pos, &v, 1, entry))
       return false;
   }
   return true;
@@ -922,7 +925,7 @@ static bool parse_block_args(Parser *p, Block *b) {
   /* `(` %a `:` type loc? (`,` ...)* `)` */
   RegionArg *args;
   uint32_t n;
-  return p_arg_list(p, &args, &n, NULL, NULL, false) && define_block_args(p, b, args, n);
+  return p_arg_list(p, &args, &n, NULL, NULL, false) && define_block_args(p, b, args, n, false);
 }
 
 static void region_append(Region *r, Block *b) {
@@ -1004,7 +1007,7 @@ bool p_region(Parser *p, Region *out, RegionArg *args, uint32_t nargs, bool isol
     args = NULL; /* no named arguments: the entry block may carry a label */
   if (args) {
     Block *entry = ir_alloc(p->ctx, sizeof *entry);
-    ok = define_block_args(p, entry, args, nargs);
+    ok = define_block_args(p, entry, args, nargs, true);
     region_append(out, entry);
     if (ok && p->tok.kind == TOK_CARET && p->tok.len && !p->failed) {
       /* MLIR: a region with named arguments has an unnamed entry block */
