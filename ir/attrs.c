@@ -603,6 +603,7 @@ static Str rename_affine(IrCtx *ctx, Str text) {
 }
 
 static Str canonical_sparse(IrCtx *ctx, Str text, const Type *t);
+static bool sparse_check(Parser *p, const char *at, Str text, const Type *t);
 
 /* An integer literal of an affine map or set that int64_t cannot hold: mlir-opt's error at it. */
 static bool affine_literals_fit(Parser *p, const char *s, uint32_t n) {
@@ -655,6 +656,8 @@ static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
     a->u.str = ir_affine_canonicalize(p->ctx, rename_affine(p->ctx, a->u.str));
   p_next(p);
   if (typed && p_opt(p, TOK_COLON) && !p_type(p, &a->type))
+    return false;
+  if (kind == ATTR_SPARSE && !sparse_check(p, start, a->u.str, a->type))
     return false;
   if (kind == ATTR_SPARSE)
     a->u.str = canonical_sparse(p->ctx, a->u.str, a->type);
@@ -1230,6 +1233,130 @@ static bool sparse_list(TextBuf *tb, const char *s, const char *e, const Type *e
 /* sparse<indices, values> : T spelled as dense elements are: ir_format_float for floats,
  * decimal integers, true/false, and a list of equal elements as one. Anything else (hex bit
  * patterns, strings, complex or wide elements, no type) keeps its text. */
+/* The shape of the literal list in [s, e) (its first element at each depth; the list is taken
+ * to be rectangular) and, when ints is given, its integers in order; false when it holds more
+ * than it can keep. A literal that is not a list has shape []. */
+typedef struct SpList { uint32_t rank, n; int64_t shape[8]; int64_t *ints; } SpList;
+
+static bool sp_list(const char *s, const char *e, SpList *l, bool ints) {
+  uint32_t depth = 0, seen[8] = {0};
+  bool done[8] = {0}, item = false;
+  l->rank = 0;
+  l->n = 0;
+  l->ints = NULL;
+  uint32_t cap = 0;
+  for (const char *c = s; c < e; c++) {
+    if (*c == '(') { /* a complex element: one item */
+      for (int k = 0; c < e && (k += *c == '(' ? 1 : *c == ')' ? -1 : 0) > 0; c++)
+        ;
+      item = true;
+      continue;
+    }
+    if (*c == '[') {
+      if (depth == 8)
+        return false;
+      if (depth == l->rank)
+        l->rank++;
+      seen[depth] = 0;
+      item = false;
+      depth++;
+    } else if (*c == ']' || *c == ',') {
+      if (depth && (item || *c == ','))
+        seen[depth - 1]++;
+      if (*c == ']' && depth) {
+        if (!done[depth - 1])
+          l->shape[depth - 1] = seen[depth - 1], done[depth - 1] = true;
+        depth--;
+        item = true;
+      } else {
+        item = false;
+      }
+    } else if (!isspace((unsigned char)*c)) {
+      if (ints && (isdigit((unsigned char)*c) || *c == '-') && !item) {
+        if (l->n == cap) {
+          cap = cap ? cap * 2 : 16;
+          int64_t *g = realloc(l->ints, cap * sizeof *g);
+          if (!g)
+            abort();
+          l->ints = g;
+        }
+        l->ints[l->n++] = strtoll(c, NULL, 0);
+      }
+      item = true;
+    }
+  }
+  return true;
+}
+
+static void sp_shape(char *b, size_t n, const int64_t *shape, uint32_t rank) {
+  size_t o = (size_t)snprintf(b, n, "[");
+  for (uint32_t i = 0; i < rank && o < n; i++)
+    o += (size_t)snprintf(b + o, n - o, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  if (o < n)
+    snprintf(b + o, n - o, "]");
+}
+
+/* sparse<indices, values> : T as mlir-opt checks it: N indices of T's rank ([N, rank], or [N] or
+ * one integer for rank 1), N values or one (a splat), and each index inside T's shape. */
+static bool sparse_check(Parser *p, const char *at, Str text, const Type *t) {
+  if (!t || (t->kind != TY_TENSOR && t->kind != TY_VECTOR) || t->u.sh.unranked || !t->u.sh.rank ||
+      t->u.sh.rank > 8 || text.len < 9 || memcmp(text.s, "sparse<", 7))
+    return true;
+  const char *s = text.s + 7, *e = text.s + text.len - 1, *comma = NULL;
+  int depth = 0;
+  for (const char *c = s; c < e && !comma; c++) {
+    if (*c == '"')
+      return true; /* strings (hex blobs): left as they are */
+    depth += *c == '[' ? 1 : *c == ']' ? -1 : 0;
+    if (*c == ',' && depth == 0)
+      comma = c;
+  }
+  SpList ix, vs;
+  if (!comma || memchr(comma, '"', (size_t)(e - comma)) || !sp_list(s, comma, &ix, true))
+    return true;
+  if (!sp_list(comma + 1, e, &vs, false)) {
+    free(ix.ints);
+    return true;
+  }
+  uint32_t rank = t->u.sh.rank;
+  int64_t n = ix.rank == 2 ? ix.shape[0] : ix.rank == 1 ? ix.shape[0] : 1;
+  bool ok = vs.rank <= 1;
+  if (!ok) {
+    free(ix.ints);
+    return p_error_at(p, at, "expected 1-d tensor for sparse element values");
+  }
+  ok = (ix.rank == 2 && ix.shape[1] == (int64_t)rank) || (rank == 1 && ix.rank <= 1);
+  ok = ok && (vs.rank == 0 || vs.shape[0] == n) && (uint64_t)ix.n == (uint64_t)n * rank;
+  if (!ok) {
+    char a[128], b[128], c[128];
+    sp_shape(a, sizeof a, t->u.sh.shape, rank);
+    sp_shape(b, sizeof b, ix.shape, ix.rank);
+    sp_shape(c, sizeof c, vs.shape, vs.rank);
+    free(ix.ints);
+    if ((uint64_t)ix.n != (uint64_t)n * rank && ((ix.rank == 2 && ix.shape[1] == (int64_t)rank) ||
+                                                  (rank == 1 && ix.rank <= 1)))
+      return true; /* ragged: not what this checks */
+    return p_error_at(p, at, "expected shape (%s); inferred shape of indices literal (%s); inferred shape of values literal (%s)",
+                      a, b, c);
+  }
+  for (int64_t k = 0; k < n; k++)
+    for (uint32_t d = 0; d < rank; d++) {
+      if ((uint64_t)ix.ints[k * rank + d] < (uint64_t)t->u.sh.shape[d])
+        continue;
+      char b[512];
+      size_t o = (size_t)snprintf(b, sizeof b, "[");
+      for (uint32_t j = 0; j < rank && o < sizeof b; j++)
+        o += (size_t)snprintf(b + o, sizeof b - o, "%s%llu", j ? ", " : "", (unsigned long long)ix.ints[k * rank + j]);
+      if (o < sizeof b)
+        snprintf(b + o, sizeof b - o, "]");
+      free(ix.ints);
+      return p_error_at(p, at, "sparse index #%lld is not contained within the value shape, with index=%s, and type='%s'",
+                        (long long)k, b, ir_type_str(p->ctx, t));
+    }
+  free(ix.ints);
+  return true;
+}
+
 static Str canonical_sparse(IrCtx *ctx, Str text, const Type *t) {
   if (!t || (t->kind != TY_TENSOR && t->kind != TY_VECTOR) || text.len < 9 ||
       memcmp(text.s, "sparse<", 7) || text.s[text.len - 1] != '>')
