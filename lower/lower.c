@@ -90,8 +90,10 @@ typedef struct Lower {
   Block *block;
   Op *at;
   Loc *loc;           /* location of the ops being made */
-  /* functions called, to declare at the end, with the properties of a call to each */
+  /* functions called, to declare at the end in the symbol table of the calls (a module nested in
+   * the file's one declares its own), with the properties of a call to each */
   Str *called;
+  Op **called_in;
   Attr **call_props;
   uint32_t ncalled, capcalled;
   /* constants are made once per function, at the top of its entry block */
@@ -228,19 +230,27 @@ static Value *cast(Lower *l, Value *v, Type *t) {
 /* llvm.call @name(args) : (types) -> ret; ret NULL for none. Remembers name for the declaration. */
 static Value *call(Lower *l, const char *name, Value *const *args, uint32_t n, Type *ret) {
   IrCtx *ctx = l->ctx;
+  Op *table = l->block && l->block->parent ? l->block->parent->parent : NULL;
+  while (table && !ir_str_eq(table->name, "builtin.module")) /* host code lives in modules */
+    table = ir_op_parent_op(table);
+  if (!table)
+    table = l->module;
   uint32_t k = 0;
-  while (k < l->ncalled && strcmp(l->called[k].s, name))
+  while (k < l->ncalled && (strcmp(l->called[k].s, name) || l->called_in[k] != table))
     k++;
   if (k == l->ncalled) {
     if (l->ncalled == l->capcalled) {
       l->capcalled = l->capcalled ? 2 * l->capcalled : 16;
       Str *grown = ir_alloc(ctx, l->capcalled * sizeof *grown);
+      Op **gi = ir_alloc(ctx, l->capcalled * sizeof *gi);
       Attr **gp = ir_alloc(ctx, l->capcalled * sizeof *gp);
       if (l->ncalled) {
         memcpy(grown, l->called, l->ncalled * sizeof *grown);
+        memcpy(gi, l->called_in, l->ncalled * sizeof *gi);
         memcpy(gp, l->call_props, l->ncalled * sizeof *gp);
       }
       l->called = grown;
+      l->called_in = gi;
       l->call_props = gp;
     }
     Str callee = ir_intern_cstr(ctx, name);
@@ -254,6 +264,7 @@ static Value *call(Lower *l, const char *name, Value *const *args, uint32_t n, T
         {ir_intern_cstr(ctx, "operandSegmentSizes"), ir_attr_dense_i32(ctx, seg, 2)},
     };
     l->called[k] = callee;
+    l->called_in[k] = table;
     l->call_props[k] = ir_attr_dict(ctx, p, 6); /* a function is always called with n arguments */
     l->ncalled++;
   }
@@ -268,13 +279,15 @@ static void call2(Lower *l, const char *name, Value *a, Value *b) {
   call(l, name, ab, 2, NULL);
 }
 
-/* The declarations of every function called, in first-call order, after the module's last op,
- * as MLIR 22 places them; a function the module already declares is left alone. */
+/* The declarations of every function called, in first-call order, after the last op of the
+ * module that holds the calls, as MLIR 22 places them; a function it already declares is left
+ * alone. */
 static void declare_called(Lower *l) {
   IrCtx *ctx = l->ctx;
-  Block *top = l->module->regions[0].first;
   for (uint32_t c = 0; c < l->ncalled; c++) {
-    if (ir_symbol_lookup(l->module, l->called[c]))
+    Op *table = l->called_in[c];
+    Block *top = table->regions[0].first;
+    if (!top || ir_symbol_lookup(table, l->called[c]))
       continue;
     const char *name = l->called[c].s;
     Type *params[4];
@@ -310,7 +323,7 @@ static void declare_called(Lower *l) {
         {ir_intern_cstr(ctx, "unnamed_addr"), ir_attr_int(ctx, l->i64, 0)},
         {ir_intern_cstr(ctx, "visibility_"), ir_attr_int(ctx, l->i64, 0)},
     };
-    Op *decl = ir_op_new(ctx, "llvm.func", l->module->loc, NULL, 0, NULL, 0,
+    Op *decl = ir_op_new(ctx, "llvm.func", table->loc, NULL, 0, NULL, 0,
                          ir_attr_dict(ctx, p, 6), 1);
     ir_block_push_back(top, decl);
   }
