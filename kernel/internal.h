@@ -296,7 +296,7 @@ int kernel_tidx_cmp(const Op *op);
  * memref.cast, memref.subview, ...). */
 bool kernel_compile_host(KHost *in, Op *op, KIns *k);
 
-/* ---- compiling kernels (kernel.c), shared with kernel_ops.c ----------------------------------- */
+/* ---- compiling kernels (kernel.c), shared with the files of their ops ------------------------ */
 
 #define KHASH 4096 /* slots of KFrame.hash */
 
@@ -322,6 +322,63 @@ typedef struct KAttr {
   size_t off;       /* in the block's shared memory, or in each thread's private memory */
 } KAttr;
 
+/* ---- kernels and launches (kernel.c compiles them, kernel_launch.c runs them) ----------------- */
+
+/* A compiled kernel: its body and what a frame running it needs room for. */
+struct Kernel {
+  KHost *in;
+  Op *op;
+  const char *loc;
+  KBody body;
+  uint32_t nu, nv;
+  /* inputs: the gpu.func's arguments, or the host values a gpu.launch body uses */
+  uint32_t ninputs, input_words;
+  uint32_t *in_word, *in_words;
+  Type **in_types; /* gpu.launch: the type of each input (kernel_input_type) */
+  /* gpu.launch body arguments: block ids, thread ids, grid sizes, block sizes */
+  bool is_launch;
+  uint32_t ids[12];
+  bool ids_vary[12];
+  KAttr *attrs;
+  uint32_t nattrs;
+  size_t shared_bytes, private_bytes;
+  uint32_t depth;   /* deepest nesting of regions */
+  uint32_t maxmove; /* most words one move carries */
+  uint32_t nmemo;   /* memory ops (KFrame.memo) */
+  uint32_t minaccess; /* bytes of the smallest access of those, 0 if none */
+  uint32_t nonce;   /* ops with a KFrame.once flag */
+  void *llvm;       /* kernel_llvm.c: what it knows of an llvm.func kernel's arguments */
+  /* the same kernel compiled to run several small blocks as one frame (block_wise), or NULL */
+  struct Kernel *wide;
+  bool is_wide;     /* this is such a variant: block ids vary, thread ids carry no KV_TID flags */
+  bool bounded;     /* no loop but scf.for, no call: it ends without waiting (BeLaunch.bounded) */
+};
+
+/* A launch being run or that ran: its sizes and inputs, and how its runs share its blocks. */
+typedef struct Launch {
+  struct Launch *next;
+  Kernel *k;
+  const Kernel *rk; /* what runs: k, or k->wide running `group` blocks per frame */
+  uint32_t group;
+  KHost *in;
+  Slot *inputs;
+  uint32_t grid[3], block[3];
+  size_t smem, nblocks, nruns;
+  _Atomic size_t next_block; /* the first block no run has taken yet (blocks_take) */
+  BeToken tok;      /* a reference of its own (released when the launch is forgotten) */
+  atomic_int failed, done;
+  const char *loc;  /* the launch op's, and its number in the run: for InterpOptions.device_print */
+  uint64_t seq;
+  uint8_t *told;    /* per memory op (KMem.memo): a benign hazard of it was reported (gpu mutex) */
+  Op *site;         /* the launch op */
+  KGList *gruns;    /* per run of blocks: its records for inter-block race checks (kernel_race.c) */
+  /* kernel_race_check's replay (replay_blocks): the blocks to run again, the next one, and what
+   * their frames read their writes into */
+  const size_t *replay;
+  size_t nreplay, ireplay;
+  KGCap *gcap;
+} Launch;
+
 void kernel_operand(KComp *kc, Value *v, uint32_t *word, uint8_t *vary);
 /* 1 when v is known to be a uniform value plus gpu.thread_id x (then, in a block of one row,
  * consecutive threads hold consecutive values), 2 when plus gpu.thread_id y, else 0. */
@@ -339,7 +396,22 @@ uint32_t kernel_new_memo(KComp *kc, uint32_t esize);
 uint32_t kernel_new_once(KComp *kc);
 /* n uniform words of the kernel's own (kept across the blocks of a frame) */
 uint32_t kernel_new_uniform(KComp *kc, uint32_t n);
+/* kernel.c, for calls compiled in place (kernel_cfg.c): decides which values of callee region r
+ * vary (its entry block's argument i when vary[i]) and places them in the kernel's words. */
+void kernel_place_callee(KComp *kc, Region *r, const uint8_t *vary);
+
+/* kernel_cfg.c: runs body b under the frame's mask (EX_NEXT, or EX_ERROR after a diagnostic) */
 int kernel_run_body(KFrame *f, const KBody *b);
+/* kernel_cfg.c: compile functions of control flow (scf, cf and llvm branches, terminators) and
+ * of func.call (compiled in place; kernel_llvm.c's llvm.call of a device function too) */
+bool kernel_compile_for(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_if(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_while(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_condition(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_yield(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_execute_region(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_br(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_call(KComp *kc, Op *op, KIns *k);
 
 /* kernel_ops.c: compile functions of the ops it runs, and memory helpers */
 bool c_kid(KComp *kc, Op *op, KIns *k);
@@ -546,9 +618,5 @@ void **kernel_llvm_ext(const Kernel *k); /* kernel.c: kernel_llvm.c's data of k 
 Kernel *kernel_new_front(KHost *h, Op *op);
 uint32_t kernel_new_varying(KComp *kc, uint32_t n);
 void kernel_front_done(Kernel *k, const KBody *body, uint32_t depth, uint32_t ninputs, uint32_t *in_word);
-
-
-/* kernel.c: a call compiled in place (func.call's way) */
-bool kernel_compile_call(KComp *kc, Op *op, KIns *k);
 
 #endif

@@ -37,7 +37,7 @@
  * keeps nothing, so that a launch whose writes never overlap pays nothing for the grading: the
  * check makes a quiet pass first (Check.quiet), which only finds whether there is anything to
  * report and collects the stretches whose bytes no record holds (KGCap.u). The blocks that wrote
- * them are then replayed (replay_writers, through kernel.c's replay_blocks: alone, in order, on
+ * them are then replayed (replay_writers, through kernel_launch.c's replay_blocks: alone, in order, on
  * this thread, output and accesses dropped), each frame reading at its block's end what its writes
  * left there (capture), and the bytes the replayed blocks wrote are put back as the launch left
  * them; the second pass reports. A block is replayed only when it reads nothing that a write or
