@@ -10,6 +10,7 @@
 #include "ir/internal.h"
 #include "kernel/kernel.h"
 
+#include <math.h>
 #include <pthread.h>
 
 /* "file:line:col" of an op, interned in the host's context (values.c) */
@@ -24,7 +25,7 @@ typedef struct KFrame KFrame;
 typedef struct KIns KIns;
 
 /* A block's shared memory, per granule (KFrame.gshift): its last writer and readers
- * (kernel_ops.c), one word each, so that runs of granules are checked and updated in vector
+ * (kernel_mem.c), one word each, so that runs of granules are checked and updated in vector
  * loops. The op is a memory op's KMem.memo (ops past KSH_OPS share the last one). The interval
  * is the accessing thread's epoch (KFrame.epoch, or KFrame.lep once split). */
 /* A run access not yet in the granules (kernel_shruns.c): threads l0 .. l0 + m - 1 at granules
@@ -155,7 +156,7 @@ struct KFrame {
   Slot *tmp;            /* room for moves */
   KRange *acc;
   size_t nacc, capacc;
-  uint32_t *hash;       /* kernel.c: ranges by their end address */
+  uint32_t *hash;       /* kernel_mem.c: ranges by their end address */
   KMemo *memo;          /* per memory op (KMem.memo): its pending accesses */
   uint32_t nmemo;
   uint8_t *once;        /* per op that computes a column once per frame (kernel_new_once): done */
@@ -385,7 +386,7 @@ void kernel_operand(KComp *kc, Value *v, uint32_t *word, uint8_t *vary);
 int kernel_tid(const Value *v);
 bool kernel_compile_body(KComp *kc, Region *r, KBody *out);
 bool kernel_unsupported(KComp *kc, Op *op, const char *what);
-/* Private memory a kernel's memref.alloca needs per thread (kernel_ops.c reserves it). */
+/* Private memory a kernel's memref.alloca needs per thread (kernel_mem.c reserves it). */
 void kernel_reserve_private(KComp *kc, KAttr *a);
 /* Static shared memory a kernel needs per block; its offset from KFrame.lo. */
 size_t kernel_reserve_shared(KComp *kc, size_t bytes);
@@ -413,7 +414,61 @@ bool kernel_compile_execute_region(KComp *kc, Op *op, KIns *k);
 bool kernel_compile_br(KComp *kc, Op *op, KIns *k);
 bool kernel_compile_call(KComp *kc, Op *op, KIns *k);
 
-/* kernel_ops.c: compile functions of the ops it runs, and memory helpers */
+/* A reduction as gpu.all_reduce and gpu.subgroup_reduce compile it (kernel_ops.c), and
+ * memref.atomic_rmw's combining of the old value with its operand (kernel_mem.c): two values
+ * combined; inline, as both call it in their loops over threads. */
+typedef struct KReduce {
+  int kind;          /* index in reduce_kinds, or -1 for the region form */
+  bool is_float, f64;
+  uint32_t w;
+  KBody body;
+  uint32_t lhs, rhs; /* region arguments (uniform) */
+  int32_t cluster, stride;
+} KReduce;
+
+static inline Slot kernel_reduce_combine(const KReduce *r, Slot a, Slot b) {
+  Slot o = {0};
+  if (r->is_float) {
+    double x = r->f64 ? a.f : a.f32, y = r->f64 ? b.f : b.f32, z;
+    switch (r->kind) {
+    case 0: z = x + y; break;
+    case 1: z = x * y; break;
+    case 4: case 2: case 3: z = fmin(x, y); break;
+    case 7: case 5: case 6: z = fmax(x, y); break;
+    case 11: z = (x != x || y != y) ? x + y : (x == y ? (signbit(x) ? x : y) : (x < y ? x : y)); break;
+    case 12: z = (x != x || y != y) ? x + y : (x == y ? (signbit(x) ? y : x) : (x > y ? x : y)); break;
+    default: z = x; break;
+    }
+    if (r->f64)
+      o.f = z;
+    else if (r->kind == 0)
+      o.f32 = a.f32 + b.f32;
+    else if (r->kind == 1)
+      o.f32 = a.f32 * b.f32;
+    else
+      o.f32 = (float)z;
+    return o;
+  }
+  int64_t x = a.i, y = b.i;
+  uint64_t ux = kernel_zext(x, r->w), uy = kernel_zext(y, r->w);
+  int64_t z;
+  switch (r->kind) {
+  case 0: z = (int64_t)((uint64_t)x + (uint64_t)y); break;
+  case 1: z = (int64_t)((uint64_t)x * (uint64_t)y); break;
+  case 2: z = x < y ? x : y; break;
+  case 3: z = ux < uy ? x : y; break;
+  case 5: z = x > y ? x : y; break;
+  case 6: z = ux > uy ? x : y; break;
+  case 8: z = x & y; break;
+  case 9: z = x | y; break;
+  case 10: z = x ^ y; break;
+  default: z = x; break;
+  }
+  o.i = kernel_sext((uint64_t)z, r->w);
+  return o;
+}
+
+/* kernel_ops.c and kernel_mem.c: compile functions of the ops they run, and memory helpers */
 bool c_kid(KComp *kc, Op *op, KIns *k);
 /* block_id x * block_dim x + thread_id x in a block-wise kernel (kernel.c, frame_index) */
 bool c_kframe_index(KComp *kc, Op *op, KIns *k);
@@ -421,6 +476,7 @@ bool c_kbarrier(KComp *kc, Op *op, KIns *k);
 bool c_kshuffle(KComp *kc, Op *op, KIns *k);
 bool c_kreduce(KComp *kc, Op *op, KIns *k);
 bool c_kprintf(KComp *kc, Op *op, KIns *k);
+/* kernel_mem.c */
 bool c_kdynamic_shared(KComp *kc, Op *op, KIns *k);
 bool c_kmem(KComp *kc, Op *op, KIns *k);
 bool c_kalloca(KComp *kc, Op *op, KIns *k);
@@ -534,7 +590,7 @@ typedef struct KRow {
   int64_t stride;
   uint32_t memo;
 } KRow;
-/* kernel_ops.c, for kernel_fuse.c: whether k is a memref.load of varying result (a memref.store of
+/* kernel_mem.c, for kernel_fuse.c: whether k is a memref.load of varying result (a memref.store of
  * a varying value) as c_kmem compiles it; kernel_mem_row: the row of the active threads' accesses
  * where the op's own fast path would take one (a uniform descriptor, consecutive indices checked
  * in bounds, global memory), else false; kernel_mem_row_note: records it as that path does. */
@@ -568,12 +624,12 @@ static inline void kernel_glog(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t k
 /* kernel_race.c: logs reads [lo, hi) of the running block by the loads of grp taking turns, the
  * element at lo read by its phase-th. */
 void kernel_glog_group(KFrame *f, uintptr_t lo, uintptr_t hi, const KMemoGroup *grp, uint32_t phase);
-/* kernel_ops.c: records one load's rows of elements as kernel_note_rows does, for member `member`
+/* kernel_mem.c: records one load's rows of elements as kernel_note_rows does, for member `member`
  * of the loads of grp sharing memo (their kernel_new_memo): an element that follows the memo's
  * rows in the group's turn grows them. */
 void kernel_note_group(KFrame *f, const KIns *k, uint32_t memo, const KMemoGroup *grp, uint32_t member, uintptr_t lo,
                        uintptr_t len, int64_t stride, uint32_t rows);
-/* kernel_ops.c: logs the part of each memo's accesses the running block made (not in a block-wise
+/* kernel_mem.c: logs the part of each memo's accesses the running block made (not in a block-wise
  * frame: its memory ops log each block's part as they run). */
 void kernel_glog_memos(KFrame *f);
 /* The frame's block (or blocks) ended: its log becomes the run's records. */

@@ -20,13 +20,13 @@
  * run of blocks) and reported to the backend with be_kernel_access when the run of blocks ends, so
  * race detection sees every address the kernel touched at little cost. Shared and private memory
  * of a block is its own and is not reported; instead, accesses of a block's threads to its shared
- * memory are checked against each other between barriers (kernel_ops.c: two threads, one element,
+ * memory are checked against each other between barriers (kernel_mem.c: two threads, one element,
  * one write, no barrier in between is a race). Atomics on global memory are reported as atomic
  * accesses (kernel_note_atomic, BE_ACC_ATOMIC): they race with plain accesses of other launches
  * and the host, never with other atomics.
  *
- * The ops themselves: control flow and calls in kernel_cfg.c; ids, barriers, shuffles, reductions,
- * gpu.printf and memory in kernel_ops.c; arith, index and math in kernel_arith.c.
+ * The ops themselves: control flow and calls in kernel_cfg.c; ids, barriers, shuffles, reductions
+ * and gpu.printf in kernel_ops.c; memory in kernel_mem.c; arith, index and math in kernel_arith.c.
  *
  * Diagnostics and gpu.printf output take the interpreter's gpu mutex; the first error of a launch
  * stops its other blocks and fails the device (be_launch_failed): the host stops at its next

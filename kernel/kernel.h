@@ -2,7 +2,7 @@
  * block at a time, one op for all threads of the block, and the host's way in.
  *
  * Three front ends compile into the engine: gpu.func and gpu.launch bodies (kernel.c, with the ops
- * of kernel_cfg.c, kernel_ops.c and kernel_arith.c), llvm.func kernels lowered to the llvm and nvvm dialects
+ * of kernel_cfg.c, kernel_ops.c, kernel_mem.c and kernel_arith.c), llvm.func kernels lowered to the llvm and nvvm dialects
  * (kernel_llvm.c), and PTX .entry functions (kernel_ptx.c, over ptx/). Running one is one backend
  * op per launch: the callback spreads the grid's blocks over the workers. Launch inputs (a kernel's
  * arguments, or the host values a gpu.launch body uses) are copied into the launch when it is

@@ -34,7 +34,7 @@
  * shared memory (only when the epochs near wrapping: older epochs than a block's own read as
  * ordered before it, so a reused shadow needs no clearing), and the inputs. The map of access
  * ranges (KFrame.hash) is never cleared: every entry is checked against the range it names
- * before it is used (kernel_ops.c), so a stale one only misses. */
+ * before it is used (kernel_mem.c), so a stale one only misses. */
 enum { FRAME_CACHE = 16, EPOCH_RESET = 1u << 30 };
 
 typedef struct FrameBox {
