@@ -13,7 +13,7 @@
  * scf regions of that block's ops, which run before their op returns) is released right after
  * the op of its block that uses it last (gpu_own_tokens), so a long program holds only the tokens
  * it can still name and the device frees each op once it is done (a launch keeps a reference of
- * its own, kernel.c, for the wait at the end of the run). An scf.for owns the tokens it carries
+ * its own, kernel_launch.c, for the wait at the end of the run). An scf.for owns the tokens it carries
  * where nothing else copies them ("tokens carried by scf.for" below). Every other token a run
  * makes is kept in the run's list and released when the interpreter is destroyed; a token a
  * synchronous op made and waited for is released at once.

@@ -10,6 +10,7 @@
 #include "ir/internal.h"
 #include "kernel/kernel.h"
 
+#include <math.h>
 #include <pthread.h>
 
 /* "file:line:col" of an op, interned in the host's context (values.c) */
@@ -24,7 +25,7 @@ typedef struct KFrame KFrame;
 typedef struct KIns KIns;
 
 /* A block's shared memory, per granule (KFrame.gshift): its last writer and readers
- * (kernel_ops.c), one word each, so that runs of granules are checked and updated in vector
+ * (kernel_mem.c), one word each, so that runs of granules are checked and updated in vector
  * loops. The op is a memory op's KMem.memo (ops past KSH_OPS share the last one). The interval
  * is the accessing thread's epoch (KFrame.epoch, or KFrame.lep once split). */
 /* A run access not yet in the granules (kernel_shruns.c): threads l0 .. l0 + m - 1 at granules
@@ -155,7 +156,7 @@ struct KFrame {
   Slot *tmp;            /* room for moves */
   KRange *acc;
   size_t nacc, capacc;
-  uint32_t *hash;       /* kernel.c: ranges by their end address */
+  uint32_t *hash;       /* kernel_mem.c: ranges by their end address */
   KMemo *memo;          /* per memory op (KMem.memo): its pending accesses */
   uint32_t nmemo;
   uint8_t *once;        /* per op that computes a column once per frame (kernel_new_once): done */
@@ -296,7 +297,7 @@ int kernel_tidx_cmp(const Op *op);
  * memref.cast, memref.subview, ...). */
 bool kernel_compile_host(KHost *in, Op *op, KIns *k);
 
-/* ---- compiling kernels (kernel.c), shared with kernel_ops.c ----------------------------------- */
+/* ---- compiling kernels (kernel.c), shared with the files of their ops ------------------------ */
 
 #define KHASH 4096 /* slots of KFrame.hash */
 
@@ -322,13 +323,70 @@ typedef struct KAttr {
   size_t off;       /* in the block's shared memory, or in each thread's private memory */
 } KAttr;
 
+/* ---- kernels and launches (kernel.c compiles them, kernel_launch.c runs them) ----------------- */
+
+/* A compiled kernel: its body and what a frame running it needs room for. */
+struct Kernel {
+  KHost *in;
+  Op *op;
+  const char *loc;
+  KBody body;
+  uint32_t nu, nv;
+  /* inputs: the gpu.func's arguments, or the host values a gpu.launch body uses */
+  uint32_t ninputs, input_words;
+  uint32_t *in_word, *in_words;
+  Type **in_types; /* gpu.launch: the type of each input (kernel_input_type) */
+  /* gpu.launch body arguments: block ids, thread ids, grid sizes, block sizes */
+  bool is_launch;
+  uint32_t ids[12];
+  bool ids_vary[12];
+  KAttr *attrs;
+  uint32_t nattrs;
+  size_t shared_bytes, private_bytes;
+  uint32_t depth;   /* deepest nesting of regions */
+  uint32_t maxmove; /* most words one move carries */
+  uint32_t nmemo;   /* memory ops (KFrame.memo) */
+  uint32_t minaccess; /* bytes of the smallest access of those, 0 if none */
+  uint32_t nonce;   /* ops with a KFrame.once flag */
+  void *llvm;       /* kernel_llvm.c: what it knows of an llvm.func kernel's arguments */
+  /* the same kernel compiled to run several small blocks as one frame (block_wise), or NULL */
+  struct Kernel *wide;
+  bool is_wide;     /* this is such a variant: block ids vary, thread ids carry no KV_TID flags */
+  bool bounded;     /* no loop but scf.for, no call: it ends without waiting (BeLaunch.bounded) */
+};
+
+/* A launch being run or that ran: its sizes and inputs, and how its runs share its blocks. */
+typedef struct Launch {
+  struct Launch *next;
+  Kernel *k;
+  const Kernel *rk; /* what runs: k, or k->wide running `group` blocks per frame */
+  uint32_t group;
+  KHost *in;
+  Slot *inputs;
+  uint32_t grid[3], block[3];
+  size_t smem, nblocks, nruns;
+  _Atomic size_t next_block; /* the first block no run has taken yet (blocks_take) */
+  BeToken tok;      /* a reference of its own (released when the launch is forgotten) */
+  atomic_int failed, done;
+  const char *loc;  /* the launch op's, and its number in the run: for InterpOptions.device_print */
+  uint64_t seq;
+  uint8_t *told;    /* per memory op (KMem.memo): a benign hazard of it was reported (gpu mutex) */
+  Op *site;         /* the launch op */
+  KGList *gruns;    /* per run of blocks: its records for inter-block race checks (kernel_race.c) */
+  /* kernel_race_check's replay (replay_blocks): the blocks to run again, the next one, and what
+   * their frames read their writes into */
+  const size_t *replay;
+  size_t nreplay, ireplay;
+  KGCap *gcap;
+} Launch;
+
 void kernel_operand(KComp *kc, Value *v, uint32_t *word, uint8_t *vary);
 /* 1 when v is known to be a uniform value plus gpu.thread_id x (then, in a block of one row,
  * consecutive threads hold consecutive values), 2 when plus gpu.thread_id y, else 0. */
 int kernel_tid(const Value *v);
 bool kernel_compile_body(KComp *kc, Region *r, KBody *out);
 bool kernel_unsupported(KComp *kc, Op *op, const char *what);
-/* Private memory a kernel's memref.alloca needs per thread (kernel_ops.c reserves it). */
+/* Private memory a kernel's memref.alloca needs per thread (kernel_mem.c reserves it). */
 void kernel_reserve_private(KComp *kc, KAttr *a);
 /* Static shared memory a kernel needs per block; its offset from KFrame.lo. */
 size_t kernel_reserve_shared(KComp *kc, size_t bytes);
@@ -339,9 +397,78 @@ uint32_t kernel_new_memo(KComp *kc, uint32_t esize);
 uint32_t kernel_new_once(KComp *kc);
 /* n uniform words of the kernel's own (kept across the blocks of a frame) */
 uint32_t kernel_new_uniform(KComp *kc, uint32_t n);
-int kernel_run_body(KFrame *f, const KBody *b);
+/* kernel.c, for calls compiled in place (kernel_cfg.c): decides which values of callee region r
+ * vary (its entry block's argument i when vary[i]) and places them in the kernel's words. */
+void kernel_place_callee(KComp *kc, Region *r, const uint8_t *vary);
 
-/* kernel_ops.c: compile functions of the ops it runs, and memory helpers */
+/* kernel_cfg.c: runs body b under the frame's mask (EX_NEXT, or EX_ERROR after a diagnostic) */
+int kernel_run_body(KFrame *f, const KBody *b);
+/* kernel_cfg.c: compile functions of control flow (scf, cf and llvm branches, terminators) and
+ * of func.call (compiled in place; kernel_llvm.c's llvm.call of a device function too) */
+bool kernel_compile_for(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_if(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_while(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_condition(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_yield(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_execute_region(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_br(KComp *kc, Op *op, KIns *k);
+bool kernel_compile_call(KComp *kc, Op *op, KIns *k);
+
+/* A reduction as gpu.all_reduce and gpu.subgroup_reduce compile it (kernel_ops.c), and
+ * memref.atomic_rmw's combining of the old value with its operand (kernel_mem.c): two values
+ * combined; inline, as both call it in their loops over threads. */
+typedef struct KReduce {
+  int kind;          /* index in reduce_kinds, or -1 for the region form */
+  bool is_float, f64;
+  uint32_t w;
+  KBody body;
+  uint32_t lhs, rhs; /* region arguments (uniform) */
+  int32_t cluster, stride;
+} KReduce;
+
+static inline Slot kernel_reduce_combine(const KReduce *r, Slot a, Slot b) {
+  Slot o = {0};
+  if (r->is_float) {
+    double x = r->f64 ? a.f : a.f32, y = r->f64 ? b.f : b.f32, z;
+    switch (r->kind) {
+    case 0: z = x + y; break;
+    case 1: z = x * y; break;
+    case 4: case 2: case 3: z = fmin(x, y); break;
+    case 7: case 5: case 6: z = fmax(x, y); break;
+    case 11: z = (x != x || y != y) ? x + y : (x == y ? (signbit(x) ? x : y) : (x < y ? x : y)); break;
+    case 12: z = (x != x || y != y) ? x + y : (x == y ? (signbit(x) ? y : x) : (x > y ? x : y)); break;
+    default: z = x; break;
+    }
+    if (r->f64)
+      o.f = z;
+    else if (r->kind == 0)
+      o.f32 = a.f32 + b.f32;
+    else if (r->kind == 1)
+      o.f32 = a.f32 * b.f32;
+    else
+      o.f32 = (float)z;
+    return o;
+  }
+  int64_t x = a.i, y = b.i;
+  uint64_t ux = kernel_zext(x, r->w), uy = kernel_zext(y, r->w);
+  int64_t z;
+  switch (r->kind) {
+  case 0: z = (int64_t)((uint64_t)x + (uint64_t)y); break;
+  case 1: z = (int64_t)((uint64_t)x * (uint64_t)y); break;
+  case 2: z = x < y ? x : y; break;
+  case 3: z = ux < uy ? x : y; break;
+  case 5: z = x > y ? x : y; break;
+  case 6: z = ux > uy ? x : y; break;
+  case 8: z = x & y; break;
+  case 9: z = x | y; break;
+  case 10: z = x ^ y; break;
+  default: z = x; break;
+  }
+  o.i = kernel_sext((uint64_t)z, r->w);
+  return o;
+}
+
+/* kernel_ops.c and kernel_mem.c: compile functions of the ops they run, and memory helpers */
 bool c_kid(KComp *kc, Op *op, KIns *k);
 /* block_id x * block_dim x + thread_id x in a block-wise kernel (kernel.c, frame_index) */
 bool c_kframe_index(KComp *kc, Op *op, KIns *k);
@@ -349,6 +476,7 @@ bool c_kbarrier(KComp *kc, Op *op, KIns *k);
 bool c_kshuffle(KComp *kc, Op *op, KIns *k);
 bool c_kreduce(KComp *kc, Op *op, KIns *k);
 bool c_kprintf(KComp *kc, Op *op, KIns *k);
+/* kernel_mem.c */
 bool c_kdynamic_shared(KComp *kc, Op *op, KIns *k);
 bool c_kmem(KComp *kc, Op *op, KIns *k);
 bool c_kalloca(KComp *kc, Op *op, KIns *k);
@@ -462,7 +590,7 @@ typedef struct KRow {
   int64_t stride;
   uint32_t memo;
 } KRow;
-/* kernel_ops.c, for kernel_fuse.c: whether k is a memref.load of varying result (a memref.store of
+/* kernel_mem.c, for kernel_fuse.c: whether k is a memref.load of varying result (a memref.store of
  * a varying value) as c_kmem compiles it; kernel_mem_row: the row of the active threads' accesses
  * where the op's own fast path would take one (a uniform descriptor, consecutive indices checked
  * in bounds, global memory), else false; kernel_mem_row_note: records it as that path does. */
@@ -496,12 +624,12 @@ static inline void kernel_glog(KFrame *f, uintptr_t lo, uintptr_t hi, uint32_t k
 /* kernel_race.c: logs reads [lo, hi) of the running block by the loads of grp taking turns, the
  * element at lo read by its phase-th. */
 void kernel_glog_group(KFrame *f, uintptr_t lo, uintptr_t hi, const KMemoGroup *grp, uint32_t phase);
-/* kernel_ops.c: records one load's rows of elements as kernel_note_rows does, for member `member`
+/* kernel_mem.c: records one load's rows of elements as kernel_note_rows does, for member `member`
  * of the loads of grp sharing memo (their kernel_new_memo): an element that follows the memo's
  * rows in the group's turn grows them. */
 void kernel_note_group(KFrame *f, const KIns *k, uint32_t memo, const KMemoGroup *grp, uint32_t member, uintptr_t lo,
                        uintptr_t len, int64_t stride, uint32_t rows);
-/* kernel_ops.c: logs the part of each memo's accesses the running block made (not in a block-wise
+/* kernel_mem.c: logs the part of each memo's accesses the running block made (not in a block-wise
  * frame: its memory ops log each block's part as they run). */
 void kernel_glog_memos(KFrame *f);
 /* The frame's block (or blocks) ended: its log becomes the run's records. */
@@ -546,9 +674,5 @@ void **kernel_llvm_ext(const Kernel *k); /* kernel.c: kernel_llvm.c's data of k 
 Kernel *kernel_new_front(KHost *h, Op *op);
 uint32_t kernel_new_varying(KComp *kc, uint32_t n);
 void kernel_front_done(Kernel *k, const KBody *body, uint32_t depth, uint32_t ninputs, uint32_t *in_word);
-
-
-/* kernel.c: a call compiled in place (func.call's way) */
-bool kernel_compile_call(KComp *kc, Op *op, KIns *k);
 
 #endif

@@ -2,7 +2,7 @@
  * block at a time, one op for all threads of the block, and the host's way in.
  *
  * Three front ends compile into the engine: gpu.func and gpu.launch bodies (kernel.c, with the ops
- * of kernel_ops.c and kernel_arith.c), llvm.func kernels lowered to the llvm and nvvm dialects
+ * of kernel_cfg.c, kernel_ops.c, kernel_mem.c and kernel_arith.c), llvm.func kernels lowered to the llvm and nvvm dialects
  * (kernel_llvm.c), and PTX .entry functions (kernel_ptx.c, over ptx/). Running one is one backend
  * op per launch: the callback spreads the grid's blocks over the workers. Launch inputs (a kernel's
  * arguments, or the host values a gpu.launch body uses) are copied into the launch when it is
@@ -120,12 +120,12 @@ typedef struct GpuState {
   struct { Op *op; struct Kernel *k; } *kernels;
   uint32_t nkernels;
   struct Launch *launches;
-  size_t nlaunch_list, sweep_at; /* kernel.c: launches in the list; sweep it for ended ones at this many */
+  size_t nlaunch_list, sweep_at; /* kernel_launch.c: launches in the list; sweep it for ended ones at this many */
   struct GpuReg { void *ptr; size_t bytes; const char *loc; } *regs; /* memory the interpreter registered (a binary's globals) */
   size_t nregs;
   pthread_mutex_t mu;
   _Atomic unsigned errors; /* reported by kernels, not yet added to KHost.errors */
-  struct FrameBox *frames; /* kernel.c: idle kernel frames, most recently used first (under mu) */
+  struct FrameBox *frames; /* kernel_launch.c: idle kernel frames, most recently used first (under mu) */
   uint32_t nframes;
 } GpuState;
 

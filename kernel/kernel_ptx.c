@@ -29,7 +29,7 @@
  * host's value.
  *
  * Control flow. The body is cut into basic blocks at labels and after branches, ret and exit;
- * the function runs as a multi-block region of the engine (kernel.c, run_cfg): each thread has a
+ * the function runs as a multi-block region of the engine (kernel_cfg.c, run_cfg): each thread has a
  * next block and the lowest block any thread waits for runs next, under the threads waiting
  * there, which reconverges threads at the first block they share. `bra` sets the active threads'
  * next block, `@p bra` each thread's by its predicate, `ret` and `exit` end the thread; a block

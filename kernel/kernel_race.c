@@ -12,7 +12,7 @@
  * when it starts where that one ends, has its length and its blocks follow: the same code ran,
  * and a streaming kernel's op is one record for all the blocks of a run. Nothing is sorted per
  * block. A block-wise frame (kernel.c: several one-row blocks side by side) logs as its memory ops
- * run, each of its blocks' part on its own (kernel_ops.c: its memos merge the blocks' ranges):
+ * run, each of its blocks' part on its own (kernel_mem.c: its memos merge the blocks' ranges):
  * the frame's whole blocks among consecutive threads as one range of nb blocks, a partial block
  * as one of its own; its log then goes on as one block's would, frame after frame.
  *
@@ -37,7 +37,7 @@
  * keeps nothing, so that a launch whose writes never overlap pays nothing for the grading: the
  * check makes a quiet pass first (Check.quiet), which only finds whether there is anything to
  * report and collects the stretches whose bytes no record holds (KGCap.u). The blocks that wrote
- * them are then replayed (replay_writers, through kernel.c's replay_blocks: alone, in order, on
+ * them are then replayed (replay_writers, through kernel_launch.c's replay_blocks: alone, in order, on
  * this thread, output and accesses dropped), each frame reading at its block's end what its writes
  * left there (capture), and the bytes the replayed blocks wrote are put back as the launch left
  * them; the second pass reports. A block is replayed only when it reads nothing that a write or
@@ -77,7 +77,7 @@ void kernel_glog_blocks(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_
 static void glog_add(KFrame *f, uintptr_t lo, uintptr_t len, size_t b0, size_t nb, uint32_t kind, const char *loc,
                      const KMemoGroup *grp, uint32_t phase) {
   if (((char *)lo >= f->lo && (char *)lo < f->hi) || !len || !nb)
-    return; /* shared or private memory: checked per block (kernel_ops.c) */
+    return; /* shared or private memory: checked per block (kernel_mem.c) */
   if (kind == BE_ACC_WRITE && len <= sizeof f->glog->snap && nb > 1) {
     glog_each(f, lo, len, b0, nb, loc);
     return;

@@ -1,7 +1,7 @@
 /* kernel_shruns.c - the shared-memory race check's runs: whole runs of threads checked against
  * each other between two barriers with no per-granule work.
  *
- * The check of kernel_ops.c keeps, per granule of shared memory, its last writer and reader and
+ * The check of kernel_mem.c keeps, per granule of shared memory, its last writer and reader and
  * their epoch (KShadow). A run access (threads l0 .. l0 + m - 1 at granules j0 .. j0 + m - 1,
  * thread l0 + i at the i-th: what `sh[tid]` and `sh[tid + s]` are) updates m granules that way,
  * and a tree reduction makes a few such runs per barrier interval. Here the interval's run
