@@ -2,7 +2,8 @@
  *
  * Output is canonical: every attribute carries its type, floats use the shortest decimal that
  * reads back to the same value, SSA values are renamed (%N for results, %argN for block
- * arguments, numbered through each isolated-from-above region; ^bbN for blocks per region). So
+ * arguments, numbered on into isolated-from-above regions, each starting where the names around it
+ * end, as mlir-opt numbers; ^bbN for blocks per region). So
  * two inputs that differ only in spelling print the same text, which is what the round-trip
  * tests compare. Ops with a custom form (ops.def) print it unless the generic form is asked for;
  * a custom printer declines (returns false, before writing anything) when an op does not fit its
@@ -545,8 +546,9 @@ static void name_op(Namer *nm, Op *op) {
   }
   bool iso = op->info && (op->info->flags & OPF_ISOLATED);
   for (uint32_t i = 0; i < op->nregions; i++) {
-    if (iso) {
-      Namer inner = {0, 0};
+    if (iso) { /* numbered on from the names above, which stay visible, and again from there for
+                  the next region: as mlir-opt numbers */
+      Namer inner = *nm;
       name_region(&inner, &op->regions[i]);
     } else {
       name_region(nm, &op->regions[i]);
