@@ -1254,6 +1254,19 @@ static void scf_for(Check *c) {
     op_fail(c, "failed to verify that all of {lowerBound, upperBound, step} have same type");
     return;
   }
+  Block *body = op->nregions ? op->regions[0].first : NULL;
+  if (body) { /* the induction variable, then one argument per init (the count as MLIR's size_t) */
+    uint64_t iter = (uint64_t)body->nargs - 1;
+    if (op->noperands - 3 != iter) {
+      op_fail(c, "different number of inits and region iter_args: %u != %llu", op->noperands - 3,
+              (unsigned long long)iter);
+      return;
+    }
+    if (body->args[0].type != op->operands[0]->type) {
+      op_fail(c, "expected induction variable to be same type as bounds and step");
+      return;
+    }
+  }
   Op *y = op->nregions ? terminator(&op->regions[0]) : NULL;
   if (!y || !ir_str_eq(y->name, "scf.yield"))
     return;
