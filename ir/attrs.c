@@ -1595,8 +1595,13 @@ static bool parse_dense(Parser *p, Type *expected, Attr **out) {
   Attr *a = new_attr(p->ctx, ATTR_DENSE);
   a->type = t;
   bool ok = true;
+  bool dynamic = false;
+  for (uint32_t i = 0; (t->kind == TY_VECTOR || t->kind == TY_TENSOR || t->kind == TY_MEMREF) && i < t->u.sh.rank; i++)
+    dynamic |= t->u.sh.shape[i] == IR_DYNAMIC;
   if (t->kind != TY_VECTOR && t->kind != TY_TENSOR && t->kind != TY_MEMREF) {
     ok = p_error_at(p, pos, "elements literal type must be a shaped type");
+  } else if (t->u.sh.unranked || dynamic) {
+    ok = p_error_at(p, pos, "elements literal type must have static shape");
   } else if (root && root->tok.kind == TOK_STRING && root->tok.len > 4 && root->tok.text[1] == '0' &&
              root->tok.text[2] == 'x') {
     ok = dense_hex(p, a, root, pos);
