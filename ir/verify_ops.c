@@ -626,6 +626,23 @@ static void vector_store(Check *c) {
 }
 /* maskedload, expandload: base, indices, mask, pass_thru; maskedstore, compressstore: base,
  * indices, mask, value */
+/* vector.mask: its results are those of the op it masks. */
+static void vector_mask(Check *c) {
+  Block *b = c->op->nregions ? c->op->regions[0].first : NULL;
+  Op *m = b ? b->first : NULL;
+  if (!m || m == b->last || m->next != b->last) /* empty, or not one op and a terminator */
+    return;
+  if (m->nresults != c->op->nresults) {
+    op_fail(c, "expects number of results to match maskable operation number of results");
+    return;
+  }
+  for (uint32_t i = 0; i < m->nresults; i++)
+    if (m->results[i].type != c->op->results[i].type) {
+      op_fail(c, "expects result type to match maskable operation result type");
+      return;
+    }
+}
+
 static void vector_masked(Check *c) { vector_indices(c, 0, (int64_t)c->op->noperands - 3); }
 /* gather: base, offsets, index vector, mask, pass_thru; scatter: ..., value */
 static void vector_gather(Check *c) { vector_indices(c, 0, (int64_t)c->op->noperands - 4); }
@@ -1855,6 +1872,7 @@ static const OpCheck checks[] = {
     {"vector.insert_strided_slice", insert_strided_slice},
     {"vector.interleave", vector_interleave},
     {"vector.load", vector_load},
+    {"vector.mask", vector_mask},
     {"vector.maskedload", vector_masked},
     {"vector.maskedstore", vector_masked},
     {"vector.multi_reduction", vector_multi_reduction},
