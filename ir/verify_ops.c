@@ -630,7 +630,11 @@ static void vector_store(Check *c) {
 static void vector_mask(Check *c) {
   Block *b = c->op->nregions ? c->op->regions[0].first : NULL;
   Op *m = b ? b->first : NULL;
-  if (!m || m == b->last || m->next != b->last) /* empty, or not one op and a terminator */
+  if (m && m != b->last && m->next != b->last) {
+    op_fail(c, "expects only one operation to mask");
+    return;
+  }
+  if (!m || m == b->last) /* empty: a terminator alone */
     return;
   if (m->nresults != c->op->nresults) {
     op_fail(c, "expects number of results to match maskable operation number of results");
@@ -1591,15 +1595,16 @@ static void llvm_gep(Check *c) {
 }
 
 /* The scalars of a vector, or of an llvm.array of them (nested), as MLIR counts a constant's
- * type; 0 for any other type. */
+ * type; UINT64_MAX for any other type. */
 static uint64_t llvm_const_elems(const Type *t) {
   uint64_t n = 1;
-  for (; t && t->kind == TY_LLVM_ARRAY; t = t->u.arr.elem)
+  bool array = false;
+  for (; t && t->kind == TY_LLVM_ARRAY; t = t->u.arr.elem, array = true)
     n *= t->u.arr.count;
-  if (t && n && (t->kind == TY_INT || t->kind == TY_FLOAT))
+  if (t && array && (t->kind == TY_INT || t->kind == TY_FLOAT))
     return n;
   if (!t || t->kind != TY_VECTOR || t->u.sh.scalable)
-    return 0;
+    return UINT64_MAX;
   for (uint32_t i = 0; i < t->u.sh.rank; i++)
     n *= (uint64_t)t->u.sh.shape[i];
   return n;
@@ -1614,7 +1619,7 @@ static void llvm_constant(Check *c) {
   uint64_t want = llvm_const_elems(c->op->results[0].type), have = 1;
   for (uint32_t i = 0; i < v->type->u.sh.rank; i++)
     have *= (uint64_t)v->type->u.sh.shape[i];
-  if (want && want != have)
+  if (want != UINT64_MAX && want != have)
     op_fail(c, "type and attribute have a different number of elements: %llu vs. %llu", (unsigned long long)want,
             (unsigned long long)have);
 }

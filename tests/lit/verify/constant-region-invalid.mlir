@@ -42,3 +42,11 @@ func.func @empty_execute_region() {
   }) : () -> ()
   return
 }
+
+// -----
+
+llvm.func @array_of_none() {
+  // expected-error@+1 {{'llvm.mlir.constant' op type and attribute have a different number of elements: 0 vs. 2}}
+  %c = llvm.mlir.constant(dense<[1.0, 2.0]> : tensor<2xf32>) : !llvm.array<0 x f32>
+  llvm.return
+}
