@@ -308,6 +308,7 @@ enum {
   OPF_NO_TERMINATOR = 1 << 2,/* single-block regions that need no terminator (module) */
   OPF_SYMBOL_TABLE = 1 << 3,
   OPF_GRAPH = 1 << 4,        /* graph regions: no dominance requirement (module bodies) */
+  OPF_SYMBOL = 1 << 5,       /* defines a symbol (sym_name): its parent must be a symbol table */
 };
 
 typedef bool (*ParseFn)(Parser *p, OpState *st);

@@ -183,19 +183,36 @@ static void check_reshape(Verifier *v, Op *op, const Type *collapsed, const Type
   }
 }
 
+/* MLIR's SymbolOpInterface verifier: a public declaration is refused, and a symbol lives in a
+ * symbol table (a module without a name is no symbol). */
+static bool check_symbol(Verifier *v, Op *op) {
+  if (!(op->info->flags & OPF_SYMBOL) || !ir_op_attr(op, "sym_name"))
+    return true;
+  Attr *vis = ir_op_attr(op, "sym_visibility");
+  bool decl = op->nregions && !op->regions[0].first;
+  if (decl && !strcmp(op->info->name, "func.func") &&
+      (!vis || (vis->kind == ATTR_STRING && ir_str_eq(vis->u.str, "public")))) {
+    op_fail(v, op, "symbol declaration cannot have public visibility");
+    return false;
+  }
+  Op *parent = ir_op_parent_op(op);
+  if (parent && parent->info && !(parent->info->flags & OPF_SYMBOL_TABLE)) {
+    op_fail(v, op, "symbol's parent must have the SymbolTable trait");
+    return false;
+  }
+  return true;
+}
+
 static void check_known(Verifier *v, Op *op) {
   const char *n = op->info->name;
+  if (!check_symbol(v, op))
+    return;
   v->errors += ir_verify_ops(v->ctx, op);
   if (!strncmp(n, "gpu.", 4) || !strcmp(n, "builtin.module")) {
     v->errors += ir_verify_gpu_op(v->ctx, op);
     return;
   }
-  if (!strcmp(n, "func.func") || !strcmp(n, "llvm.func") || !strcmp(n, "gpu.func")) {
-    Attr *vis = ir_op_attr(op, "sym_visibility");
-    bool decl = op->nregions && !op->regions[0].first;
-    if (decl && n[0] == 'f' && (!vis || (vis->kind == ATTR_STRING && ir_str_eq(vis->u.str, "public"))))
-      op_fail(v, op, "symbol declaration cannot have public visibility");
-  } else if (!strcmp(n, "func.return")) {
+  if (!strcmp(n, "func.return")) {
     Op *fn = enclosing(op, "func.func");
     Type *ft = fn ? func_type_of(fn) : NULL;
     if (!ft || ir_op_parent_op(op) != fn)

@@ -225,3 +225,11 @@ llvm.func @call_a_global() {
   llvm.call @not_a_function() : () -> ()
   llvm.return
 }
+
+// -----
+
+llvm.func @global_in_function() {
+  // expected-error@+1 {{'llvm.mlir.global' op symbol's parent must have the SymbolTable trait}}
+  llvm.mlir.global internal @g(0 : i32) : i32
+  llvm.return
+}

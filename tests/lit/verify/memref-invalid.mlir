@@ -446,3 +446,11 @@ func.func @expand_shape_too_few_bounds(%m: memref<8x16xf32>) {
   %e = memref.expand_shape %m [[0, 1], [2]] output_shape [2, 4] : memref<8x16xf32> into memref<2x4x16xf32>
   return
 }
+
+// -----
+
+func.func @global_in_function() {
+  // expected-error@+1 {{'memref.global' op symbol's parent must have the SymbolTable trait}}
+  memref.global "private" @g : memref<4xf32>
+  return
+}

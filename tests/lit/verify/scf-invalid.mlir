@@ -316,3 +316,16 @@ func.func @forall_body_yield() {
   }) : () -> ()
   return
 }
+
+// -----
+
+func.func @function_in_region() {
+  scf.execute_region {
+    // expected-error@+1 {{'func.func' op symbol's parent must have the SymbolTable trait}}
+    func.func @inner() {
+      return
+    }
+    scf.yield
+  }
+  return
+}
