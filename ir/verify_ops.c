@@ -1648,6 +1648,14 @@ static void llvm_addressof(Check *c) {
       (!g || !(ir_str_eq(g->name, "llvm.mlir.global") || ir_str_eq(g->name, "llvm.func") ||
                ir_str_eq(g->name, "llvm.mlir.alias") || ir_str_eq(g->name, "llvm.mlir.ifunc"))))
     op_fail(c, "must reference a global defined by 'llvm.mlir.global', 'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'");
+  else if (g && c->op->nresults == 1 && c->op->results[0].type->kind == TY_LLVM_PTR &&
+           (ir_str_eq(g->name, "llvm.mlir.global") || ir_str_eq(g->name, "llvm.mlir.alias"))) {
+    /* a pointer to a global is in the global's address space (functions have none) */
+    Attr *as = ir_op_attr(g, "addr_space");
+    int64_t space = as && as->kind == ATTR_INT && !as->u.i.big ? as->u.i.v : 0;
+    if (space != (int64_t)c->op->results[0].type->u.ptr.addrspace)
+      op_fail(c, "pointer address space must match address space of the referenced global or alias");
+  }
 }
 
 /* func.func: the entry block takes the signature's arguments. */

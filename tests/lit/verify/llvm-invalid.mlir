@@ -233,3 +233,13 @@ llvm.func @global_in_function() {
   llvm.mlir.global internal @g(0 : i32) : i32
   llvm.return
 }
+
+// -----
+
+llvm.mlir.global internal @shared(0 : i32) {addr_space = 3 : i32} : i32
+
+llvm.func @addressof_wrong_space() {
+  // expected-error@+1 {{'llvm.mlir.addressof' op pointer address space must match address space of the referenced global or alias}}
+  %p = llvm.mlir.addressof @shared : !llvm.ptr
+  llvm.return
+}
