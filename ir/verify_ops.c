@@ -1658,6 +1658,17 @@ static void llvm_addressof(Check *c) {
   }
 }
 
+/* llvm.mlir.global: a string initializer fills an array of exactly as many 8-bit integers. */
+static void llvm_global(Check *c) {
+  Attr *val = ir_op_attr(c->op, "value"), *gt = ir_op_attr(c->op, "global_type");
+  if (!val || val->kind != ATTR_STRING || !gt || gt->kind != ATTR_TYPE)
+    return;
+  const Type *t = gt->type;
+  if (t->kind != TY_LLVM_ARRAY || t->u.arr.elem->kind != TY_INT || t->u.arr.elem->u.i.width != 8 ||
+      t->u.arr.count != val->u.str.len)
+    op_fail(c, "requires an i8 array type of the length equal to that of the string attribute");
+}
+
 /* func.func: the entry block takes the signature's arguments. */
 static void func_func(Check *c) {
   Attr *ft = ir_op_attr(c->op, "function_type");
@@ -1765,6 +1776,7 @@ static const OpCheck checks[] = {
     {"llvm.insertvalue", llvm_insertvalue},
     {"llvm.load", llvm_load},
     {"llvm.mlir.addressof", llvm_addressof},
+    {"llvm.mlir.global", llvm_global},
     {"llvm.return", llvm_return},
     {"llvm.select", llvm_select},
     {"llvm.sext", llvm_extend},

@@ -243,3 +243,14 @@ llvm.func @addressof_wrong_space() {
   %p = llvm.mlir.addressof @shared : !llvm.ptr
   llvm.return
 }
+
+// -----
+
+// The string holds four bytes once its escapes are read.
+// expected-error@+1 {{'llvm.mlir.global' op requires an i8 array type of the length equal to that of the string attribute}}
+llvm.mlir.global internal constant @str("ab\0A\00") : !llvm.array<5 x i8>
+
+// -----
+
+// expected-error@+1 {{'llvm.mlir.global' op requires an i8 array type of the length equal to that of the string attribute}}
+llvm.mlir.global internal constant @wide("ab") : !llvm.array<2 x i16>
