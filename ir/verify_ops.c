@@ -434,6 +434,25 @@ static void offsets_sizes_strides(Check *c) {
       !int_list(ir_op_attr(c->op, "static_sizes"), sz, &nsz) ||
       !int_list(ir_op_attr(c->op, "static_strides"), st, &nst))
     return;
+  /* a `?` (IR_DYNAMIC) per operand in each list, checked before the lists' lengths and in
+   * mlir-opt's order: sizes, strides, offsets */
+  int64_t seg[4];
+  if (ir_op_segments(c->op, seg, 4)) {
+    static const char *const names[3] = {"offsets", "sizes", "strides"};
+    const int64_t *lists[3] = {off, sz, st};
+    const uint32_t lens[3] = {noff, nsz, nst};
+    for (int k = 1; k < 4; k++) {
+      int l = k % 3;
+      uint32_t dyn = 0;
+      for (uint32_t i = 0; i < lens[l]; i++)
+        dyn += lists[l][i] == IR_DYNAMIC;
+      if (seg[1 + l] != (int64_t)dyn) {
+        bare_fail(c, "expected the number of '%s' to match the number of dynamic entries in 'static_%s' (%lld vs %u)",
+                  names[l], names[l], (long long)seg[1 + l], dyn);
+        return;
+      }
+    }
+  }
   bool subview = c->op->name.s[7] == 's';
   if (subview && noff != nsz) {
     bare_fail(c, "expected mixed offsets rank to match mixed sizes rank (%u vs %u) so the rank of the result type is well-formed.",

@@ -454,3 +454,29 @@ func.func @global_in_function() {
   memref.global "private" @g : memref<4xf32>
   return
 }
+
+// -----
+
+// -9223372036854775808 is the `?` marker, which needs an operand.
+func.func @subview_dynamic_stride_without_operand(%m: memref<8xi32>) {
+  // expected-error@+1 {{expected the number of 'strides' to match the number of dynamic entries in 'static_strides' (0 vs 1)}}
+  %v = memref.subview %m[4] [4] [-9223372036854775808] : memref<8xi32> to memref<4xi32, strided<[1], offset: 4>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_cast_offset_operand_for_static(%m: memref<8xi32>, %i: index) {
+  // expected-error@+1 {{expected the number of 'offsets' to match the number of dynamic entries in 'static_offsets' (1 vs 0)}}
+  %v = "memref.reinterpret_cast"(%m, %i) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 4>, static_strides = array<i64: 1>}> : (memref<8xi32>, index) -> memref<4xi32, strided<[1]>>
+  return
+}
+
+// -----
+
+// The sizes are checked before the strides and the offsets.
+func.func @subview_dynamic_sizes_checked_first(%m: memref<8xi32>) {
+  // expected-error@+1 {{expected the number of 'sizes' to match the number of dynamic entries in 'static_sizes' (0 vs 1)}}
+  %v = "memref.subview"(%m) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: -9223372036854775808>, static_strides = array<i64: -9223372036854775808>}> : (memref<8xi32>) -> memref<4xi32, strided<[1], offset: ?>>
+  return
+}
