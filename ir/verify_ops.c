@@ -380,49 +380,63 @@ static bool layout_of(const Type *t, int64_t *offset, int64_t *strides) {
   return true;
 }
 
-/* memref.subview without rank reduction, everything static: the result's layout is the source's
- * offset moved by the offsets and its strides scaled by the strides, as MLIR infers it, exactly (a `?`
- * in the result does not match a static value). An offset or stride that overflows matches nothing. */
+/* MLIR's SaturatedInteger: `?` (IR_DYNAMIC) absorbs all but a product with 0; *overflow is set
+ * where the static result does not fit. */
+static int64_t sat_mul(int64_t a, int64_t b, bool *overflow) {
+  int64_t r;
+  if (a == 0 || b == 0)
+    return 0;
+  if (a == IR_DYNAMIC || b == IR_DYNAMIC)
+    return IR_DYNAMIC;
+  *overflow |= __builtin_mul_overflow(a, b, &r);
+  return r;
+}
+
+static int64_t sat_add(int64_t a, int64_t b, bool *overflow) {
+  int64_t r;
+  if (a == IR_DYNAMIC || b == IR_DYNAMIC)
+    return IR_DYNAMIC;
+  *overflow |= __builtin_add_overflow(a, b, &r);
+  return r;
+}
+
+/* memref.subview without rank reduction: the result's layout is the source's offset moved by the
+ * offsets and its strides scaled by the strides, as MLIR infers it (a `?` anywhere makes the
+ * sum or product `?`), exactly: a `?` in the result matches only a `?`. An offset or stride that
+ * overflows matches nothing. */
 static void subview_layout(Check *c, const Type *src, const Type *res, const int64_t *off, const int64_t *sz,
                            const int64_t *st, uint32_t n) {
   int64_t soff, sst[MAX_RANK], roff, rst[MAX_RANK], woff, wst[MAX_RANK];
   if (src->kind != TY_MEMREF || src->u.sh.rank != n || res->u.sh.rank != n || !layout_of(src, &soff, sst) ||
-      !layout_of(res, &roff, rst) || soff == IR_DYNAMIC)
+      !layout_of(res, &roff, rst))
     return;
   bool overflow = false, differ = false;
   woff = soff;
   for (uint32_t i = 0; i < n; i++) {
-    int64_t t;
-    if (off[i] == IR_DYNAMIC || st[i] == IR_DYNAMIC || sst[i] == IR_DYNAMIC)
-      return;
-    overflow |= __builtin_mul_overflow(off[i], sst[i], &t) || __builtin_add_overflow(woff, t, &woff) ||
-                __builtin_mul_overflow(sst[i], st[i], &wst[i]);
+    woff = sat_add(woff, sat_mul(off[i], sst[i], &overflow), &overflow);
+    wst[i] = sat_mul(sst[i], st[i], &overflow);
   }
   for (uint32_t i = 0; i < n; i++)
     differ |= rst[i] != wst[i];
   differ |= roff != woff;
   if (!overflow && !differ)
     return;
-  char want[512] = "memref<";
-  size_t k = strlen(want);
-  for (uint32_t i = 0; i < n && k < sizeof want; i++)
-    k += (size_t)snprintf(want + k, sizeof want - k, "%lldx", (long long)sz[i]);
-  const char *et = ty(c, res->u.sh.elem);
-  if (k < sizeof want)
-    k += (size_t)snprintf(want + k, sizeof want - k, "%s, strided<[", et);
-  for (uint32_t i = 0; i < n && k < sizeof want; i++)
-    k += overflow ? (size_t)snprintf(want + k, sizeof want - k, "%s?", i ? ", " : "")
-                  : (size_t)snprintf(want + k, sizeof want - k, "%s%lld", i ? ", " : "", (long long)wst[i]);
-  if (k < sizeof want) {
-    if (overflow)
-      snprintf(want + k, sizeof want - k, "], offset: ?>>");
-    else if (woff)
-      snprintf(want + k, sizeof want - k, "], offset: %lld>>", (long long)woff);
-    else
-      snprintf(want + k, sizeof want - k, "]>>");
+  if (overflow) {
+    for (uint32_t i = 0; i < n; i++)
+      wst[i] = IR_DYNAMIC;
+    woff = IR_DYNAMIC;
   }
+  /* the type MLIR infers: the static sizes, the source's element type and memory space */
+  Attr layout = {.kind = ATTR_STRIDED};
+  layout.u.strided.strides = wst;
+  layout.u.strided.n = n;
+  layout.u.strided.offset = woff;
+  layout.u.strided.has_offset = woff != 0;
+  Type want = *src;
+  want.u.sh.shape = (int64_t *)sz;
+  want.u.sh.layout = &layout;
   bare_fail(c, "expected result type to be '%s' or a rank-reduced version. (mismatch of result layout), but got '%s'",
-            want, ty(c, res));
+            ty(c, &want), ty(c, res));
 }
 
 /* subview and reinterpret_cast: one offset, size and stride per result dimension (MLIR's

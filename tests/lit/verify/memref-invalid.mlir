@@ -283,6 +283,24 @@ func.func @subview_dynamic_result_offset(%m: memref<32xi32>) {
 
 // -----
 
+// A dynamic offset makes the offset `?`; a dynamic size leaves the strides as they are.
+func.func @subview_dynamic_offset_wrong_stride(%m: memref<8x16xf32>, %i: index, %j: index, %n: index) {
+  // expected-error@+1 {{expected result type to be 'memref<2x?xf32, strided<[16, 2], offset: ?>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2x?xf32, strided<[16, 3], offset: ?>>'}}
+  %s = memref.subview %m[%i, %j] [2, %n] [1, 2] : memref<8x16xf32> to memref<2x?xf32, strided<[16, 3], offset: ?>>
+  return
+}
+
+// -----
+
+// A dynamic source stride makes the result's stride `?`, which a static one does not match.
+func.func @subview_dynamic_source_stride(%m: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+  // expected-error@+1 {{expected result type to be 'memref<2x2xf32, strided<[?, 3], offset: ?>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2x2xf32, strided<[4, 3], offset: ?>>'}}
+  %s = memref.subview %m[1, 2] [2, 2] [1, 3] : memref<?x?xf32, strided<[?, 1], offset: ?>> to memref<2x2xf32, strided<[4, 3], offset: ?>>
+  return
+}
+
+// -----
+
 // an offset near 2^63: the result type the interpreter would trust is not the one MLIR infers
 func.func @subview_huge_offset(%m: memref<32xi32>) {
   // expected-error@+1 {{expected result type to be 'memref<16xi32, strided<[1], offset: 9223372036854775807>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<16xi32, strided<[1], offset: 16>>'}}
