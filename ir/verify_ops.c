@@ -214,6 +214,11 @@ static void dynamic_sizes(Check *c, int64_t given) {
 
 static void memref_alloc(Check *c) {
   int64_t seg[2];
+  Attr *align = ir_op_attr(c->op, "alignment");
+  if (align && !ir_alignment_ok(align)) {
+    op_fail(c, IR_ALIGNMENT_CONSTRAINT);
+    return;
+  }
   if (!ir_op_segments(c->op, seg, 2))
     return;
   dynamic_sizes(c, seg[0]);
@@ -260,9 +265,8 @@ static void memref_global(Check *c) {
     op_fail(c, "attribute 'type' failed to satisfy constraint: memref type attribute");
     return;
   }
-  if (align && (align->kind != ATTR_INT || !ir_type_is_integer(align->type, 64) || align->u.i.big ||
-                align->u.i.v <= 0 || (align->u.i.v & (align->u.i.v - 1)))) {
-    op_fail(c, "attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0");
+  if (align && !ir_alignment_ok(align)) {
+    op_fail(c, IR_ALIGNMENT_CONSTRAINT);
     return;
   }
   const Type *t = type->type;

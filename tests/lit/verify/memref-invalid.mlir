@@ -498,3 +498,32 @@ func.func @subview_dynamic_sizes_checked_first(%m: memref<8xi32>) {
   %v = "memref.subview"(%m) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: -9223372036854775808>, static_strides = array<i64: -9223372036854775808>}> : (memref<8xi32>) -> memref<4xi32, strided<[1], offset: ?>>
   return
 }
+
+// -----
+
+func.func @alloca_alignment_not_power_of_two() {
+  // expected-error@+1 {{custom op 'memref.alloca' 'memref.alloca' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+  %a = memref.alloca() {alignment = 9223372036854775807 : i64} : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_alignment_zero() {
+  // expected-error@+1 {{custom op 'memref.alloc' 'memref.alloc' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+  %a = memref.alloc() {alignment = 0} : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_alignment_i32_generic() {
+  // expected-error@+1 {{'memref.alloc' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+  %a = "memref.alloc"() <{alignment = 16 : i32, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<4xf32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{custom op 'memref.global' 'memref.global' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+memref.global "private" @misaligned : memref<4xf32> {alignment = -8 : i64}
