@@ -1751,10 +1751,30 @@ static void scf_index_switch(Check *c) {
   }
 }
 
+/* An operand arith.constant defines as an integer (MLIR's getConstantIntValue). */
+static bool constant_int(const Value *v, int64_t *out) {
+  const Op *def = v->def;
+  Attr *val = def && ir_str_eq(def->name, "arith.constant") ? ir_op_attr(def, "value") : NULL;
+  if (!val || val->kind != ATTR_INT || val->u.i.big)
+    return false;
+  *out = val->u.i.v;
+  return true;
+}
+
+/* scf.parallel: steps that are constants are positive; one induction variable per bound. */
 static void scf_parallel(Check *c) {
   int64_t seg[4];
   Block *body = c->op->nregions ? c->op->regions[0].first : NULL;
-  if (!ir_op_segments(c->op, seg, 4) || !body)
+  if (!ir_op_segments(c->op, seg, 4))
+    return;
+  for (int64_t i = 0; i < seg[2]; i++) {
+    int64_t step;
+    if (constant_int(c->op->operands[seg[0] + seg[1] + i], &step) && step <= 0) {
+      op_fail(c, "constant step operand must be positive");
+      return;
+    }
+  }
+  if (!body)
     return;
   if (seg[0] != seg[1] || seg[0] != seg[2] || (int64_t)body->nargs != seg[0])
     op_fail(c, "expects the same number of induction variables: %u as bound and step values: %lld", body->nargs,
