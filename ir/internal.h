@@ -309,6 +309,7 @@ enum {
   OPF_SYMBOL_TABLE = 1 << 3,
   OPF_GRAPH = 1 << 4,        /* graph regions: no dominance requirement (module bodies) */
   OPF_SYMBOL = 1 << 5,       /* defines a symbol (sym_name): its parent must be a symbol table */
+  OPF_ATTR_SIZED = 1 << 6,   /* operandSegmentSizes sizes its operand groups */
 };
 
 typedef bool (*ParseFn)(Parser *p, OpState *st);

@@ -626,6 +626,31 @@ static bool isolated_above(Value *val, Op *user) {
   return false;
 }
 
+/* MLIR's AttrSizedOperandSegments: the groups' sizes, none negative, add up to the operands
+ * (every group empty where the attribute is absent). One of another kind is the parser's; the
+ * gpu launches, which also need a least number of operands, are verify_gpu.c's. */
+static bool check_segments(Verifier *v, Op *op) {
+  if (!op->info || !(op->info->flags & OPF_ATTR_SIZED))
+    return true;
+  Attr *s = ir_op_attr(op, "operandSegmentSizes");
+  int64_t total = 0;
+  if (s && (s->kind != ATTR_DENSE_ARRAY || !s->u.darr.ivals || !ir_type_is_integer(s->type, 32)))
+    return true;
+  for (uint32_t i = 0; s && i < s->u.darr.n; i++) {
+    if (s->u.darr.ivals[i] < 0) {
+      op_fail(v, op, "'operandSegmentSizes' attribute cannot have negative elements");
+      return false;
+    }
+    total += s->u.darr.ivals[i];
+  }
+  if (total != (int64_t)op->noperands) {
+    op_fail(v, op, "operand count (%u) does not match with the total size (%lld) specified in attribute 'operandSegmentSizes'",
+            op->noperands, (long long)total);
+    return false;
+  }
+  return true;
+}
+
 static void verify_op(Verifier *v, Op *op, bool graph) {
   const OpInfo *info = op->info;
   if (info) {
@@ -653,7 +678,7 @@ static void verify_op(Verifier *v, Op *op, bool graph) {
     }
   }
   unsigned before = v->errors;
-  if (info)
+  if (info && check_segments(v, op))
     check_known(v, op);
   if (v->errors != before)
     return; /* as in MLIR, an op that fails is not looked into */

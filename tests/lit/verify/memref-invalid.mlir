@@ -527,3 +527,28 @@ func.func @alloc_alignment_i32_generic() {
 
 // expected-error@+1 {{custom op 'memref.global' 'memref.global' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
 memref.global "private" @misaligned : memref<4xf32> {alignment = -8 : i64}
+
+// -----
+
+func.func @alloc_negative_segment() {
+  // expected-error@+1 {{'memref.alloc' op 'operandSegmentSizes' attribute cannot have negative elements}}
+  %m = "memref.alloc"() <{operandSegmentSizes = array<i32: 0, -1>}> : () -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_segments_short_of_operands(%n: index) {
+  // expected-error@+1 {{'memref.alloc' op operand count (1) does not match with the total size (0) specified in attribute 'operandSegmentSizes'}}
+  %m = "memref.alloc"(%n) <{operandSegmentSizes = array<i32: 0, 0>}> : (index) -> memref<?xf32>
+  return
+}
+
+// -----
+
+// Without the attribute every group is empty.
+func.func @alloc_without_segments(%n: index) {
+  // expected-error@+1 {{'memref.alloc' op operand count (1) does not match with the total size (0) specified in attribute 'operandSegmentSizes'}}
+  %m = "memref.alloc"(%n) : (index) -> memref<?xf32>
+  return
+}
