@@ -308,12 +308,21 @@ static void check_known(Verifier *v, Op *op) {
       check_reshape(v, op, src, res);
     else
       check_reshape(v, op, res, src);
-    /* expand_shape's output_shape: a bound per result dimension, equal to its static size */
+    /* expand_shape's output_shape: a bound per result dimension, equal to its static size, and
+     * an operand per `?` */
     const Attr *shape = expand ? ir_op_attr(op, "static_output_shape") : NULL;
     if (v->errors == before && ir_attr_is_dense_i64(shape) && res->kind == TY_MEMREF && !res->u.sh.unranked) {
       if (shape->u.darr.n != res->u.sh.rank) {
         op_fail(v, op, "expected number of static shape bounds to be equal to the output rank (%u) but found %u inputs instead",
                 res->u.sh.rank, shape->u.darr.n);
+        return;
+      }
+      uint32_t dyn = 0;
+      for (uint32_t i = 0; i < shape->u.darr.n; i++)
+        dyn += shape->u.darr.ivals[i] == IR_DYNAMIC;
+      if (dyn != op->noperands - 1) {
+        op_fail(v, op, "mismatch in dynamic dims in output_shape and static_output_shape: static_output_shape has %u dynamic dims while output_shape has %u values",
+                dyn, op->noperands - 1);
         return;
       }
       for (uint32_t i = 0; i < res->u.sh.rank; i++)

@@ -552,3 +552,11 @@ func.func @alloc_without_segments(%n: index) {
   %m = "memref.alloc"(%n) : (index) -> memref<?xf32>
   return
 }
+
+// -----
+
+func.func @expand_shape_dynamic_bound_without_operand(%m: memref<8xi32>) {
+  // expected-error@+1 {{'memref.expand_shape' op mismatch in dynamic dims in output_shape and static_output_shape: static_output_shape has 1 dynamic dims while output_shape has 0 values}}
+  %e = "memref.expand_shape"(%m) <{reassociation = [[0, 1]], static_output_shape = array<i64: -9223372036854775808, 4>}> : (memref<8xi32>) -> memref<2x4xi32>
+  return
+}
