@@ -962,8 +962,18 @@ static Type *vector_tail(IrCtx *ctx, const Type *v, uint32_t from) {
 static void vector_extract(Check *c) {
   const Type *v = c->op->noperands >= 1 ? vector_of(c->op->operands[0]->type) : NULL;
   unsigned before = c->errors;
-  positions(c, v, false);
   Attr *pos = ir_op_attr(c->op, "static_position");
+  /* a dynamic position operand per `?` (mlir-opt checks this for extract only, not insert) */
+  if (pos && pos->kind == ATTR_DENSE_ARRAY && pos->u.darr.ivals && c->op->noperands >= 1) {
+    uint32_t dyn = 0;
+    for (uint32_t i = 0; i < pos->u.darr.n; i++)
+      dyn += pos->u.darr.ivals[i] == IR_DYNAMIC;
+    if (dyn != c->op->noperands - 1) {
+      op_fail(c, "mismatch between dynamic and static positions (kDynamic marker but no corresponding dynamic position) -- this can only happen due to an incorrect fold/rewrite");
+      return;
+    }
+  }
+  positions(c, v, false);
   if (c->errors != before || !v || !pos || pos->kind != ATTR_DENSE_ARRAY || c->op->nresults != 1)
     return;
   Type *want = vector_tail(c->ctx, v, pos->u.darr.n);
