@@ -443,6 +443,16 @@ static void subview_layout(Check *c, const Type *src, const Type *res, const int
             ty(c, &want), ty(c, res));
 }
 
+/* A static offset or size below zero (other than the `?` marker), reported. */
+static bool negative(Check *c, const char *what, const int64_t *vals, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (vals[i] < 0 && vals[i] != IR_DYNAMIC) {
+      bare_fail(c, "expected %s to be non-negative, but got %lld", what, (long long)vals[i]);
+      return true;
+    }
+  return false;
+}
+
 /* subview and reinterpret_cast: one offset, size and stride per result dimension (MLIR's
  * OffsetSizeAndStrideOpInterface). */
 static void offsets_sizes_strides(Check *c) {
@@ -481,11 +491,13 @@ static void offsets_sizes_strides(Check *c) {
   } else if (subview && c->op->noperands && shaped_rank(c->op->operands[0]->type) >= 0 &&
              (uint32_t)shaped_rank(c->op->operands[0]->type) != noff) {
     bare_fail(c, "expected %d offset values, got %u", shaped_rank(c->op->operands[0]->type), noff);
+  } else if (!subview && c->op->nresults && shaped_rank(c->op->results[0].type) >= 0 &&
+             (uint32_t)shaped_rank(c->op->results[0].type) != nsz) {
+    bare_fail(c, "expected %d size values, got %u", shaped_rank(c->op->results[0].type), nsz);
+  } else if (negative(c, "offsets", off, noff) || negative(c, "sizes", sz, nsz)) {
+    /* reported */
   } else if (!subview && c->op->nresults) {
-    int rank = shaped_rank(c->op->results[0].type);
-    if (rank >= 0 && (uint32_t)rank != nsz)
-      bare_fail(c, "expected %d size values, got %u", rank, nsz);
-    else if (rank >= 0 && noff == 1)
+    if (shaped_rank(c->op->results[0].type) >= 0 && noff == 1)
       reinterpret_result(c, c->op->results[0].type, off[0], sz, st);
   } else if (subview && c->op->nresults) {
     const Type *res = c->op->results[0].type;

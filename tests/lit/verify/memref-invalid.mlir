@@ -560,3 +560,19 @@ func.func @expand_shape_dynamic_bound_without_operand(%m: memref<8xi32>) {
   %e = "memref.expand_shape"(%m) <{reassociation = [[0, 1]], static_output_shape = array<i64: -9223372036854775808, 4>}> : (memref<8xi32>) -> memref<2x4xi32>
   return
 }
+
+// -----
+
+func.func @subview_negative_offset(%m: memref<3x16xi32>) {
+  // expected-error@+1 {{expected offsets to be non-negative, but got -1}}
+  %s = memref.subview %m[-1, 0] [1, 16] [1, 1] : memref<3x16xi32> to memref<16xi32, strided<[1], offset: 16>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_cast_negative_size(%m: memref<8xi32>) {
+  // expected-error@+1 {{expected sizes to be non-negative, but got -4}}
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [-4], strides: [1] : memref<8xi32> to memref<4xi32>
+  return
+}
