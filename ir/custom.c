@@ -100,6 +100,11 @@ bool ir_op_segments(const Op *op, int64_t *out, uint32_t n) {
   return sum == op->noperands;
 }
 
+bool ir_alignment_ok(const Attr *a) {
+  return a->kind == ATTR_INT && ir_type_is_integer(a->type, 64) && !a->u.i.big && a->u.i.v > 0 &&
+         !(a->u.i.v & (a->u.i.v - 1));
+}
+
 bool ir_region_ends_in_bare(const Region *r, const char *name) {
   if (!r->first || r->first != r->last || !r->last->last)
     return false;

@@ -36,6 +36,20 @@ static bool is_index(const Type *t) { return t->kind == TY_INDEX; }
 
 /* ---- memref --------------------------------------------------------------------------------- */
 
+/* An attr-dict whose `alignment` MLIR checks as soon as it is read (its verifyInherentAttrs),
+ * reported at the dict. */
+static bool attr_dict_aligned(Parser *p, OpState *st) {
+  const char *pos = p_tok(p)->text;
+  uint32_t from = st->nattrs;
+  if (!p_opt_attr_dict(p, st))
+    return false;
+  for (uint32_t i = from; i < st->nattrs; i++)
+    if (ir_str_eq(st->attrs[i].name, "alignment") && !ir_alignment_ok(st->attrs[i].value))
+      return p_error_at(p, pos, "custom op '%.*s' '%.*s' op " IR_ALIGNMENT_CONSTRAINT, (int)st->name.len,
+                        st->name.s, (int)st->name.len, st->name.s);
+  return true;
+}
+
 /* alloc ::= `(` dynamic-sizes `)` (`[` symbols `]`)? attr-dict `:` memref-type */
 bool parse_alloc(Parser *p, OpState *st) {
   OperandRef *dyn, *sym = NULL;
@@ -47,7 +61,7 @@ bool parse_alloc(Parser *p, OpState *st) {
       (!p_operand_list(p, &sym, &seg[1]) || !p_expect(p, TOK_RSQUARE, "']'")))
     return false;
   Type *t;
-  if (!p_opt_attr_dict(p, st) || !p_expect(p, TOK_COLON, "':'"))
+  if (!attr_dict_aligned(p, st) || !p_expect(p, TOK_COLON, "':'"))
     return false;
   const char *pos = p_tok(p)->text;
   if (!p_type(p, &t))
@@ -257,7 +271,7 @@ bool parse_memref_global(Parser *p, OpState *st) {
       init->type = tensor_of(ctx, t); /* `= dense<...>` takes the memref's shape as a tensor */
     st_add_prop(p, st, "initial_value", init);
   }
-  return p_opt_attr_dict(p, st);
+  return attr_dict_aligned(p, st);
 }
 
 bool print_memref_global(Printer *pr, Op *op) {

@@ -308,6 +308,8 @@ enum {
   OPF_NO_TERMINATOR = 1 << 2,/* single-block regions that need no terminator (module) */
   OPF_SYMBOL_TABLE = 1 << 3,
   OPF_GRAPH = 1 << 4,        /* graph regions: no dominance requirement (module bodies) */
+  OPF_SYMBOL = 1 << 5,       /* defines a symbol (sym_name): its parent must be a symbol table */
+  OPF_ATTR_SIZED = 1 << 6,   /* operandSegmentSizes sizes its operand groups */
 };
 
 typedef bool (*ParseFn)(Parser *p, OpState *st);
@@ -336,6 +338,10 @@ bool pr_flags(Printer *pr, const Attr *a, const char *prefix, const char *kw);
 
 /* What several custom forms check (custom.c). */
 bool ir_op_segments(const Op *op, int64_t *out, uint32_t n); /* operandSegmentSizes, summing right */
+/* An `alignment` MLIR's memref ops take: a signless i64 that is a positive power of two. */
+bool ir_alignment_ok(const Attr *a);
+#define IR_ALIGNMENT_CONSTRAINT                                                                    \
+  "attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0"
 /* The checks of op semantics (verify_ops.c) on one op: the number of errors reported. */
 unsigned ir_verify_ops(IrCtx *ctx, Op *op);
 /* Two ranked shapes of the same rank whose static extents agree (a `?` matches anything). */

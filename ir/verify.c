@@ -183,19 +183,36 @@ static void check_reshape(Verifier *v, Op *op, const Type *collapsed, const Type
   }
 }
 
+/* MLIR's SymbolOpInterface verifier: a public declaration is refused, and a symbol lives in a
+ * symbol table (a module without a name is no symbol). */
+static bool check_symbol(Verifier *v, Op *op) {
+  if (!(op->info->flags & OPF_SYMBOL) || !ir_op_attr(op, "sym_name"))
+    return true;
+  Attr *vis = ir_op_attr(op, "sym_visibility");
+  bool decl = op->nregions && !op->regions[0].first;
+  if (decl && !strcmp(op->info->name, "func.func") &&
+      (!vis || (vis->kind == ATTR_STRING && ir_str_eq(vis->u.str, "public")))) {
+    op_fail(v, op, "symbol declaration cannot have public visibility");
+    return false;
+  }
+  Op *parent = ir_op_parent_op(op);
+  if (parent && parent->info && !(parent->info->flags & OPF_SYMBOL_TABLE)) {
+    op_fail(v, op, "symbol's parent must have the SymbolTable trait");
+    return false;
+  }
+  return true;
+}
+
 static void check_known(Verifier *v, Op *op) {
   const char *n = op->info->name;
+  if (!check_symbol(v, op))
+    return;
   v->errors += ir_verify_ops(v->ctx, op);
   if (!strncmp(n, "gpu.", 4) || !strcmp(n, "builtin.module")) {
     v->errors += ir_verify_gpu_op(v->ctx, op);
     return;
   }
-  if (!strcmp(n, "func.func") || !strcmp(n, "llvm.func") || !strcmp(n, "gpu.func")) {
-    Attr *vis = ir_op_attr(op, "sym_visibility");
-    bool decl = op->nregions && !op->regions[0].first;
-    if (decl && n[0] == 'f' && (!vis || (vis->kind == ATTR_STRING && ir_str_eq(vis->u.str, "public"))))
-      op_fail(v, op, "symbol declaration cannot have public visibility");
-  } else if (!strcmp(n, "func.return")) {
+  if (!strcmp(n, "func.return")) {
     Op *fn = enclosing(op, "func.func");
     Type *ft = fn ? func_type_of(fn) : NULL;
     if (!ft || ir_op_parent_op(op) != fn)
@@ -291,12 +308,21 @@ static void check_known(Verifier *v, Op *op) {
       check_reshape(v, op, src, res);
     else
       check_reshape(v, op, res, src);
-    /* expand_shape's output_shape: a bound per result dimension, equal to its static size */
+    /* expand_shape's output_shape: a bound per result dimension, equal to its static size, and
+     * an operand per `?` */
     const Attr *shape = expand ? ir_op_attr(op, "static_output_shape") : NULL;
     if (v->errors == before && ir_attr_is_dense_i64(shape) && res->kind == TY_MEMREF && !res->u.sh.unranked) {
       if (shape->u.darr.n != res->u.sh.rank) {
         op_fail(v, op, "expected number of static shape bounds to be equal to the output rank (%u) but found %u inputs instead",
                 res->u.sh.rank, shape->u.darr.n);
+        return;
+      }
+      uint32_t dyn = 0;
+      for (uint32_t i = 0; i < shape->u.darr.n; i++)
+        dyn += shape->u.darr.ivals[i] == IR_DYNAMIC;
+      if (dyn != op->noperands - 1) {
+        op_fail(v, op, "mismatch in dynamic dims in output_shape and static_output_shape: static_output_shape has %u dynamic dims while output_shape has %u values",
+                dyn, op->noperands - 1);
         return;
       }
       for (uint32_t i = 0; i < res->u.sh.rank; i++)
@@ -609,6 +635,31 @@ static bool isolated_above(Value *val, Op *user) {
   return false;
 }
 
+/* MLIR's AttrSizedOperandSegments: the groups' sizes, none negative, add up to the operands
+ * (every group empty where the attribute is absent). One of another kind is the parser's; the
+ * gpu launches, which also need a least number of operands, are verify_gpu.c's. */
+static bool check_segments(Verifier *v, Op *op) {
+  if (!op->info || !(op->info->flags & OPF_ATTR_SIZED))
+    return true;
+  Attr *s = ir_op_attr(op, "operandSegmentSizes");
+  int64_t total = 0;
+  if (s && (s->kind != ATTR_DENSE_ARRAY || !s->u.darr.ivals || !ir_type_is_integer(s->type, 32)))
+    return true;
+  for (uint32_t i = 0; s && i < s->u.darr.n; i++) {
+    if (s->u.darr.ivals[i] < 0) {
+      op_fail(v, op, "'operandSegmentSizes' attribute cannot have negative elements");
+      return false;
+    }
+    total += s->u.darr.ivals[i];
+  }
+  if (total != (int64_t)op->noperands) {
+    op_fail(v, op, "operand count (%u) does not match with the total size (%lld) specified in attribute 'operandSegmentSizes'",
+            op->noperands, (long long)total);
+    return false;
+  }
+  return true;
+}
+
 static void verify_op(Verifier *v, Op *op, bool graph) {
   const OpInfo *info = op->info;
   if (info) {
@@ -636,7 +687,7 @@ static void verify_op(Verifier *v, Op *op, bool graph) {
     }
   }
   unsigned before = v->errors;
-  if (info)
+  if (info && check_segments(v, op))
     check_known(v, op);
   if (v->errors != before)
     return; /* as in MLIR, an op that fails is not looked into */

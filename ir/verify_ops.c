@@ -214,6 +214,11 @@ static void dynamic_sizes(Check *c, int64_t given) {
 
 static void memref_alloc(Check *c) {
   int64_t seg[2];
+  Attr *align = ir_op_attr(c->op, "alignment");
+  if (align && !ir_alignment_ok(align)) {
+    op_fail(c, IR_ALIGNMENT_CONSTRAINT);
+    return;
+  }
   if (!ir_op_segments(c->op, seg, 2))
     return;
   dynamic_sizes(c, seg[0]);
@@ -260,9 +265,8 @@ static void memref_global(Check *c) {
     op_fail(c, "attribute 'type' failed to satisfy constraint: memref type attribute");
     return;
   }
-  if (align && (align->kind != ATTR_INT || !ir_type_is_integer(align->type, 64) || align->u.i.big ||
-                align->u.i.v <= 0 || (align->u.i.v & (align->u.i.v - 1)))) {
-    op_fail(c, "attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0");
+  if (align && !ir_alignment_ok(align)) {
+    op_fail(c, IR_ALIGNMENT_CONSTRAINT);
     return;
   }
   const Type *t = type->type;
@@ -380,49 +384,73 @@ static bool layout_of(const Type *t, int64_t *offset, int64_t *strides) {
   return true;
 }
 
-/* memref.subview without rank reduction, everything static: the result's layout is the source's
- * offset moved by the offsets and its strides scaled by the strides, as MLIR infers it, exactly (a `?`
- * in the result does not match a static value). An offset or stride that overflows matches nothing. */
+/* MLIR's SaturatedInteger: `?` (IR_DYNAMIC) absorbs all but a product with 0; *overflow is set
+ * where the static result does not fit. */
+static int64_t sat_mul(int64_t a, int64_t b, bool *overflow) {
+  int64_t r;
+  if (a == 0 || b == 0)
+    return 0;
+  if (a == IR_DYNAMIC || b == IR_DYNAMIC)
+    return IR_DYNAMIC;
+  *overflow |= __builtin_mul_overflow(a, b, &r);
+  return r;
+}
+
+static int64_t sat_add(int64_t a, int64_t b, bool *overflow) {
+  int64_t r;
+  if (a == IR_DYNAMIC || b == IR_DYNAMIC)
+    return IR_DYNAMIC;
+  *overflow |= __builtin_add_overflow(a, b, &r);
+  return r;
+}
+
+/* memref.subview without rank reduction: the result's layout is the source's offset moved by the
+ * offsets and its strides scaled by the strides, as MLIR infers it (a `?` anywhere makes the
+ * sum or product `?`), exactly: a `?` in the result matches only a `?`. An offset or stride that
+ * overflows matches nothing. */
 static void subview_layout(Check *c, const Type *src, const Type *res, const int64_t *off, const int64_t *sz,
                            const int64_t *st, uint32_t n) {
   int64_t soff, sst[MAX_RANK], roff, rst[MAX_RANK], woff, wst[MAX_RANK];
   if (src->kind != TY_MEMREF || src->u.sh.rank != n || res->u.sh.rank != n || !layout_of(src, &soff, sst) ||
-      !layout_of(res, &roff, rst) || soff == IR_DYNAMIC)
+      !layout_of(res, &roff, rst))
     return;
   bool overflow = false, differ = false;
   woff = soff;
   for (uint32_t i = 0; i < n; i++) {
-    int64_t t;
-    if (off[i] == IR_DYNAMIC || st[i] == IR_DYNAMIC || sst[i] == IR_DYNAMIC)
-      return;
-    overflow |= __builtin_mul_overflow(off[i], sst[i], &t) || __builtin_add_overflow(woff, t, &woff) ||
-                __builtin_mul_overflow(sst[i], st[i], &wst[i]);
+    woff = sat_add(woff, sat_mul(off[i], sst[i], &overflow), &overflow);
+    wst[i] = sat_mul(sst[i], st[i], &overflow);
   }
   for (uint32_t i = 0; i < n; i++)
     differ |= rst[i] != wst[i];
   differ |= roff != woff;
   if (!overflow && !differ)
     return;
-  char want[512] = "memref<";
-  size_t k = strlen(want);
-  for (uint32_t i = 0; i < n && k < sizeof want; i++)
-    k += (size_t)snprintf(want + k, sizeof want - k, "%lldx", (long long)sz[i]);
-  const char *et = ty(c, res->u.sh.elem);
-  if (k < sizeof want)
-    k += (size_t)snprintf(want + k, sizeof want - k, "%s, strided<[", et);
-  for (uint32_t i = 0; i < n && k < sizeof want; i++)
-    k += overflow ? (size_t)snprintf(want + k, sizeof want - k, "%s?", i ? ", " : "")
-                  : (size_t)snprintf(want + k, sizeof want - k, "%s%lld", i ? ", " : "", (long long)wst[i]);
-  if (k < sizeof want) {
-    if (overflow)
-      snprintf(want + k, sizeof want - k, "], offset: ?>>");
-    else if (woff)
-      snprintf(want + k, sizeof want - k, "], offset: %lld>>", (long long)woff);
-    else
-      snprintf(want + k, sizeof want - k, "]>>");
+  if (overflow) {
+    for (uint32_t i = 0; i < n; i++)
+      wst[i] = IR_DYNAMIC;
+    woff = IR_DYNAMIC;
   }
+  /* the type MLIR infers: the static sizes, the source's element type and memory space */
+  Attr layout = {.kind = ATTR_STRIDED};
+  layout.u.strided.strides = wst;
+  layout.u.strided.n = n;
+  layout.u.strided.offset = woff;
+  layout.u.strided.has_offset = woff != 0;
+  Type want = *src;
+  want.u.sh.shape = (int64_t *)sz;
+  want.u.sh.layout = &layout;
   bare_fail(c, "expected result type to be '%s' or a rank-reduced version. (mismatch of result layout), but got '%s'",
-            want, ty(c, res));
+            ty(c, &want), ty(c, res));
+}
+
+/* A static offset or size below zero (other than the `?` marker), reported. */
+static bool negative(Check *c, const char *what, const int64_t *vals, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (vals[i] < 0 && vals[i] != IR_DYNAMIC) {
+      bare_fail(c, "expected %s to be non-negative, but got %lld", what, (long long)vals[i]);
+      return true;
+    }
+  return false;
 }
 
 /* subview and reinterpret_cast: one offset, size and stride per result dimension (MLIR's
@@ -434,6 +462,25 @@ static void offsets_sizes_strides(Check *c) {
       !int_list(ir_op_attr(c->op, "static_sizes"), sz, &nsz) ||
       !int_list(ir_op_attr(c->op, "static_strides"), st, &nst))
     return;
+  /* a `?` (IR_DYNAMIC) per operand in each list, checked before the lists' lengths and in
+   * mlir-opt's order: sizes, strides, offsets */
+  int64_t seg[4];
+  if (ir_op_segments(c->op, seg, 4)) {
+    static const char *const names[3] = {"offsets", "sizes", "strides"};
+    const int64_t *lists[3] = {off, sz, st};
+    const uint32_t lens[3] = {noff, nsz, nst};
+    for (int k = 1; k < 4; k++) {
+      int l = k % 3;
+      uint32_t dyn = 0;
+      for (uint32_t i = 0; i < lens[l]; i++)
+        dyn += lists[l][i] == IR_DYNAMIC;
+      if (seg[1 + l] != (int64_t)dyn) {
+        bare_fail(c, "expected the number of '%s' to match the number of dynamic entries in 'static_%s' (%lld vs %u)",
+                  names[l], names[l], (long long)seg[1 + l], dyn);
+        return;
+      }
+    }
+  }
   bool subview = c->op->name.s[7] == 's';
   if (subview && noff != nsz) {
     bare_fail(c, "expected mixed offsets rank to match mixed sizes rank (%u vs %u) so the rank of the result type is well-formed.",
@@ -444,11 +491,13 @@ static void offsets_sizes_strides(Check *c) {
   } else if (subview && c->op->noperands && shaped_rank(c->op->operands[0]->type) >= 0 &&
              (uint32_t)shaped_rank(c->op->operands[0]->type) != noff) {
     bare_fail(c, "expected %d offset values, got %u", shaped_rank(c->op->operands[0]->type), noff);
+  } else if (!subview && c->op->nresults && shaped_rank(c->op->results[0].type) >= 0 &&
+             (uint32_t)shaped_rank(c->op->results[0].type) != nsz) {
+    bare_fail(c, "expected %d size values, got %u", shaped_rank(c->op->results[0].type), nsz);
+  } else if (negative(c, "offsets", off, noff) || negative(c, "sizes", sz, nsz)) {
+    /* reported */
   } else if (!subview && c->op->nresults) {
-    int rank = shaped_rank(c->op->results[0].type);
-    if (rank >= 0 && (uint32_t)rank != nsz)
-      bare_fail(c, "expected %d size values, got %u", rank, nsz);
-    else if (rank >= 0 && noff == 1)
+    if (shaped_rank(c->op->results[0].type) >= 0 && noff == 1)
       reinterpret_result(c, c->op->results[0].type, off[0], sz, st);
   } else if (subview && c->op->nresults) {
     const Type *res = c->op->results[0].type;
@@ -946,8 +995,18 @@ static Type *vector_tail(IrCtx *ctx, const Type *v, uint32_t from) {
 static void vector_extract(Check *c) {
   const Type *v = c->op->noperands >= 1 ? vector_of(c->op->operands[0]->type) : NULL;
   unsigned before = c->errors;
-  positions(c, v, false);
   Attr *pos = ir_op_attr(c->op, "static_position");
+  /* a dynamic position operand per `?` (mlir-opt checks this for extract only, not insert) */
+  if (pos && pos->kind == ATTR_DENSE_ARRAY && pos->u.darr.ivals && c->op->noperands >= 1) {
+    uint32_t dyn = 0;
+    for (uint32_t i = 0; i < pos->u.darr.n; i++)
+      dyn += pos->u.darr.ivals[i] == IR_DYNAMIC;
+    if (dyn != c->op->noperands - 1) {
+      op_fail(c, "mismatch between dynamic and static positions (kDynamic marker but no corresponding dynamic position) -- this can only happen due to an incorrect fold/rewrite");
+      return;
+    }
+  }
+  positions(c, v, false);
   if (c->errors != before || !v || !pos || pos->kind != ATTR_DENSE_ARRAY || c->op->nresults != 1)
     return;
   Type *want = vector_tail(c->ctx, v, pos->u.darr.n);
@@ -1724,6 +1783,25 @@ static void llvm_addressof(Check *c) {
       (!g || !(ir_str_eq(g->name, "llvm.mlir.global") || ir_str_eq(g->name, "llvm.func") ||
                ir_str_eq(g->name, "llvm.mlir.alias") || ir_str_eq(g->name, "llvm.mlir.ifunc"))))
     op_fail(c, "must reference a global defined by 'llvm.mlir.global', 'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'");
+  else if (g && c->op->nresults == 1 && c->op->results[0].type->kind == TY_LLVM_PTR &&
+           (ir_str_eq(g->name, "llvm.mlir.global") || ir_str_eq(g->name, "llvm.mlir.alias"))) {
+    /* a pointer to a global is in the global's address space (functions have none) */
+    Attr *as = ir_op_attr(g, "addr_space");
+    int64_t space = as && as->kind == ATTR_INT && !as->u.i.big ? as->u.i.v : 0;
+    if (space != (int64_t)c->op->results[0].type->u.ptr.addrspace)
+      op_fail(c, "pointer address space must match address space of the referenced global or alias");
+  }
+}
+
+/* llvm.mlir.global: a string initializer fills an array of exactly as many 8-bit integers. */
+static void llvm_global(Check *c) {
+  Attr *val = ir_op_attr(c->op, "value"), *gt = ir_op_attr(c->op, "global_type");
+  if (!val || val->kind != ATTR_STRING || !gt || gt->kind != ATTR_TYPE)
+    return;
+  const Type *t = gt->type;
+  if (t->kind != TY_LLVM_ARRAY || t->u.arr.elem->kind != TY_INT || t->u.arr.elem->u.i.width != 8 ||
+      t->u.arr.count != val->u.str.len)
+    op_fail(c, "requires an i8 array type of the length equal to that of the string attribute");
 }
 
 /* func.func: the entry block takes the signature's arguments. */
@@ -1771,10 +1849,30 @@ static void scf_index_switch(Check *c) {
   }
 }
 
+/* An operand arith.constant defines as an integer (MLIR's getConstantIntValue). */
+static bool constant_int(const Value *v, int64_t *out) {
+  const Op *def = v->def;
+  Attr *val = def && ir_str_eq(def->name, "arith.constant") ? ir_op_attr(def, "value") : NULL;
+  if (!val || val->kind != ATTR_INT || val->u.i.big)
+    return false;
+  *out = val->u.i.v;
+  return true;
+}
+
+/* scf.parallel: steps that are constants are positive; one induction variable per bound. */
 static void scf_parallel(Check *c) {
   int64_t seg[4];
   Block *body = c->op->nregions ? c->op->regions[0].first : NULL;
-  if (!ir_op_segments(c->op, seg, 4) || !body)
+  if (!ir_op_segments(c->op, seg, 4))
+    return;
+  for (int64_t i = 0; i < seg[2]; i++) {
+    int64_t step;
+    if (constant_int(c->op->operands[seg[0] + seg[1] + i], &step) && step <= 0) {
+      op_fail(c, "constant step operand must be positive");
+      return;
+    }
+  }
+  if (!body)
     return;
   if (seg[0] != seg[1] || seg[0] != seg[2] || (int64_t)body->nargs != seg[0])
     op_fail(c, "expects the same number of induction variables: %u as bound and step values: %lld", body->nargs,
@@ -1834,6 +1932,7 @@ static const OpCheck checks[] = {
     {"llvm.load", llvm_load},
     {"llvm.mlir.addressof", llvm_addressof},
     {"llvm.mlir.constant", llvm_constant},
+    {"llvm.mlir.global", llvm_global},
     {"llvm.return", llvm_return},
     {"llvm.select", llvm_select},
     {"llvm.sext", llvm_extend},

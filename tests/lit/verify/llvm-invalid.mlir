@@ -225,3 +225,32 @@ llvm.func @call_a_global() {
   llvm.call @not_a_function() : () -> ()
   llvm.return
 }
+
+// -----
+
+llvm.func @global_in_function() {
+  // expected-error@+1 {{'llvm.mlir.global' op symbol's parent must have the SymbolTable trait}}
+  llvm.mlir.global internal @g(0 : i32) : i32
+  llvm.return
+}
+
+// -----
+
+llvm.mlir.global internal @shared(0 : i32) {addr_space = 3 : i32} : i32
+
+llvm.func @addressof_wrong_space() {
+  // expected-error@+1 {{'llvm.mlir.addressof' op pointer address space must match address space of the referenced global or alias}}
+  %p = llvm.mlir.addressof @shared : !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// The string holds four bytes once its escapes are read.
+// expected-error@+1 {{'llvm.mlir.global' op requires an i8 array type of the length equal to that of the string attribute}}
+llvm.mlir.global internal constant @str("ab\0A\00") : !llvm.array<5 x i8>
+
+// -----
+
+// expected-error@+1 {{'llvm.mlir.global' op requires an i8 array type of the length equal to that of the string attribute}}
+llvm.mlir.global internal constant @wide("ab") : !llvm.array<2 x i16>

@@ -283,6 +283,24 @@ func.func @subview_dynamic_result_offset(%m: memref<32xi32>) {
 
 // -----
 
+// A dynamic offset makes the offset `?`; a dynamic size leaves the strides as they are.
+func.func @subview_dynamic_offset_wrong_stride(%m: memref<8x16xf32>, %i: index, %j: index, %n: index) {
+  // expected-error@+1 {{expected result type to be 'memref<2x?xf32, strided<[16, 2], offset: ?>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2x?xf32, strided<[16, 3], offset: ?>>'}}
+  %s = memref.subview %m[%i, %j] [2, %n] [1, 2] : memref<8x16xf32> to memref<2x?xf32, strided<[16, 3], offset: ?>>
+  return
+}
+
+// -----
+
+// A dynamic source stride makes the result's stride `?`, which a static one does not match.
+func.func @subview_dynamic_source_stride(%m: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+  // expected-error@+1 {{expected result type to be 'memref<2x2xf32, strided<[?, 3], offset: ?>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2x2xf32, strided<[4, 3], offset: ?>>'}}
+  %s = memref.subview %m[1, 2] [2, 2] [1, 3] : memref<?x?xf32, strided<[?, 1], offset: ?>> to memref<2x2xf32, strided<[4, 3], offset: ?>>
+  return
+}
+
+// -----
+
 // an offset near 2^63: the result type the interpreter would trust is not the one MLIR infers
 func.func @subview_huge_offset(%m: memref<32xi32>) {
   // expected-error@+1 {{expected result type to be 'memref<16xi32, strided<[1], offset: 9223372036854775807>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<16xi32, strided<[1], offset: 16>>'}}
@@ -444,5 +462,117 @@ func.func @expand_shape_dynamic_bound_for_static(%m: memref<8x16xf32>, %n: index
 func.func @expand_shape_too_few_bounds(%m: memref<8x16xf32>) {
   // expected-error@+1 {{'memref.expand_shape' op expected number of static shape bounds to be equal to the output rank (3) but found 2 inputs instead}}
   %e = memref.expand_shape %m [[0, 1], [2]] output_shape [2, 4] : memref<8x16xf32> into memref<2x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @global_in_function() {
+  // expected-error@+1 {{'memref.global' op symbol's parent must have the SymbolTable trait}}
+  memref.global "private" @g : memref<4xf32>
+  return
+}
+
+// -----
+
+// -9223372036854775808 is the `?` marker, which needs an operand.
+func.func @subview_dynamic_stride_without_operand(%m: memref<8xi32>) {
+  // expected-error@+1 {{expected the number of 'strides' to match the number of dynamic entries in 'static_strides' (0 vs 1)}}
+  %v = memref.subview %m[4] [4] [-9223372036854775808] : memref<8xi32> to memref<4xi32, strided<[1], offset: 4>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_cast_offset_operand_for_static(%m: memref<8xi32>, %i: index) {
+  // expected-error@+1 {{expected the number of 'offsets' to match the number of dynamic entries in 'static_offsets' (1 vs 0)}}
+  %v = "memref.reinterpret_cast"(%m, %i) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 4>, static_strides = array<i64: 1>}> : (memref<8xi32>, index) -> memref<4xi32, strided<[1]>>
+  return
+}
+
+// -----
+
+// The sizes are checked before the strides and the offsets.
+func.func @subview_dynamic_sizes_checked_first(%m: memref<8xi32>) {
+  // expected-error@+1 {{expected the number of 'sizes' to match the number of dynamic entries in 'static_sizes' (0 vs 1)}}
+  %v = "memref.subview"(%m) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: -9223372036854775808>, static_strides = array<i64: -9223372036854775808>}> : (memref<8xi32>) -> memref<4xi32, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @alloca_alignment_not_power_of_two() {
+  // expected-error@+1 {{custom op 'memref.alloca' 'memref.alloca' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+  %a = memref.alloca() {alignment = 9223372036854775807 : i64} : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_alignment_zero() {
+  // expected-error@+1 {{custom op 'memref.alloc' 'memref.alloc' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+  %a = memref.alloc() {alignment = 0} : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_alignment_i32_generic() {
+  // expected-error@+1 {{'memref.alloc' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+  %a = "memref.alloc"() <{alignment = 16 : i32, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<4xf32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{custom op 'memref.global' 'memref.global' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+memref.global "private" @misaligned : memref<4xf32> {alignment = -8 : i64}
+
+// -----
+
+func.func @alloc_negative_segment() {
+  // expected-error@+1 {{'memref.alloc' op 'operandSegmentSizes' attribute cannot have negative elements}}
+  %m = "memref.alloc"() <{operandSegmentSizes = array<i32: 0, -1>}> : () -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_segments_short_of_operands(%n: index) {
+  // expected-error@+1 {{'memref.alloc' op operand count (1) does not match with the total size (0) specified in attribute 'operandSegmentSizes'}}
+  %m = "memref.alloc"(%n) <{operandSegmentSizes = array<i32: 0, 0>}> : (index) -> memref<?xf32>
+  return
+}
+
+// -----
+
+// Without the attribute every group is empty.
+func.func @alloc_without_segments(%n: index) {
+  // expected-error@+1 {{'memref.alloc' op operand count (1) does not match with the total size (0) specified in attribute 'operandSegmentSizes'}}
+  %m = "memref.alloc"(%n) : (index) -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @expand_shape_dynamic_bound_without_operand(%m: memref<8xi32>) {
+  // expected-error@+1 {{'memref.expand_shape' op mismatch in dynamic dims in output_shape and static_output_shape: static_output_shape has 1 dynamic dims while output_shape has 0 values}}
+  %e = "memref.expand_shape"(%m) <{reassociation = [[0, 1]], static_output_shape = array<i64: -9223372036854775808, 4>}> : (memref<8xi32>) -> memref<2x4xi32>
+  return
+}
+
+// -----
+
+func.func @subview_negative_offset(%m: memref<3x16xi32>) {
+  // expected-error@+1 {{expected offsets to be non-negative, but got -1}}
+  %s = memref.subview %m[-1, 0] [1, 16] [1, 1] : memref<3x16xi32> to memref<16xi32, strided<[1], offset: 16>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_cast_negative_size(%m: memref<8xi32>) {
+  // expected-error@+1 {{expected sizes to be non-negative, but got -4}}
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [-4], strides: [1] : memref<8xi32> to memref<4xi32>
   return
 }

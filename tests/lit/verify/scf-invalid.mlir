@@ -316,3 +316,52 @@ func.func @forall_body_yield() {
   }) : () -> ()
   return
 }
+
+// -----
+
+func.func @function_in_region() {
+  scf.execute_region {
+    // expected-error@+1 {{'func.func' op symbol's parent must have the SymbolTable trait}}
+    func.func @inner() {
+      return
+    }
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_zero_step() {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  // expected-error@+1 {{'scf.parallel' op constant step operand must be positive}}
+  scf.parallel (%i) = (%c0) to (%c4) step (%c0) {
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_negative_step() {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %cm1 = arith.constant -1 : index
+  // expected-error@+1 {{'scf.parallel' op constant step operand must be positive}}
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c4, %cm1) {
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// scf.for takes a zero step (it loops forever, or not at all).
+func.func @for_zero_step_is_valid() {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c0 {
+  }
+  return
+}

@@ -520,3 +520,11 @@ func.func @transfer_read_generic_in_bounds(%m: memref<4x4xf32>, %i: index, %p: f
   %v = "vector.transfer_read"(%m, %i, %i, %p) <{in_bounds = [true, true], operandSegmentSizes = array<i32: 1, 2, 1, 0>, permutation_map = affine_map<(d0, d1) -> (d1)>}> : (memref<4x4xf32>, index, index, f32) -> vector<4xf32>
   return %v : vector<4xf32>
 }
+
+// -----
+
+func.func @extract_dynamic_marker_without_operand(%v: vector<4xf32>) -> f32 {
+  // expected-error@+1 {{'vector.extract' op mismatch between dynamic and static positions (kDynamic marker but no corresponding dynamic position) -- this can only happen due to an incorrect fold/rewrite}}
+  %e = vector.extract %v[-9223372036854775808] : f32 from vector<4xf32>
+  return %e : f32
+}
