@@ -229,8 +229,14 @@ static void llvm_addressof(Check *c) {
   }
 }
 
-/* llvm.mlir.global: a string initializer fills an array of exactly as many 8-bit integers. */
+/* llvm.mlir.global: its address space is not negative, and a string initializer fills an array of
+ * exactly as many 8-bit integers. */
 static void llvm_global(Check *c) {
+  Attr *as = ir_op_attr(c->op, "addr_space");
+  if (as && as->kind == ATTR_INT && !as->u.i.big && (int32_t)as->u.i.v < 0) {
+    op_fail(c, "attribute 'addr_space' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative");
+    return;
+  }
   Attr *val = ir_op_attr(c->op, "value"), *gt = ir_op_attr(c->op, "global_type");
   if (!val || val->kind != ATTR_STRING || !gt || gt->kind != ATTR_TYPE)
     return;
