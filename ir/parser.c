@@ -336,8 +336,17 @@ static void replace_uses(Value *from, Value *to) {
 static bool define_values(Parser *p, const char *name, uint32_t len, const char *pos, Value **vals,
                           uint32_t count, bool entry) {
   uint32_t h;
-  SsaEntry *e = table_find(p, name, len, p->frame, false, &h);
-  if (e && !e->forward) {
+  SsaEntry *e = table_find(p, name, len, p->frame, false, &h), *seen = e && !e->forward ? e : NULL;
+  /* a region's entry argument may not take a name of an enclosing scope either: mlir-opt's names
+   * of a function's body are those around it too (p_resolve) */
+  for (uint32_t f = p->frame < p->cap_frames ? p->frame_parent[p->frame] : 0; entry && !seen && f;
+       f = f < p->cap_frames ? p->frame_parent[f] : 0) {
+    uint32_t h2;
+    SsaEntry *outer = table_find(p, name, len, f, false, &h2);
+    seen = outer && !outer->forward ? outer : NULL;
+  }
+  if (seen) {
+    e = seen;
     bool first = !p->failed;
     if (entry) /* a region's entry argument, in mlir-opt's words */
       p_error_at(p, pos, "region entry argument '%%%.*s' is already in use", (int)len, name);

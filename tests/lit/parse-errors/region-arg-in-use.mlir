@@ -15,3 +15,9 @@ func.func @f(%n: index) {
   }
   return
 }
+
+// A function's argument may not take the name of a value in the module around it either.
+// RUN: %root/tests/corpus-tools/exit-code.sh 2 %gpuinterp --emit=mlir %S/Inputs/module-value-arg.mlir 2>&1 | FileCheck %s --check-prefix=MODULE
+// RUN: not %mlir_opt %S/Inputs/module-value-arg.mlir 2>&1 | FileCheck %s --check-prefix=MODULE
+// MODULE: module-value-arg.mlir:4:16: error: region entry argument '%c' is already in use
+// MODULE: module-value-arg.mlir:2:3: note: previously referenced here
