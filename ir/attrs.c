@@ -1280,7 +1280,9 @@ static bool sp_list(const char *s, const char *e, SpList *l, bool ints) {
             abort();
           l->ints = g;
         }
-        l->ints[l->n++] = strtoll(c, NULL, 0);
+        const char *d = c + (*c == '-');
+        bool hex = d[0] == '0' && (d[1] == 'x' || d[1] == 'X'); /* else decimal, leading zeros too */
+        l->ints[l->n++] = strtoll(c, NULL, hex ? 16 : 10);
       }
       item = true;
     }

@@ -23,5 +23,11 @@ func.func @d() attributes {x = sparse<[[0, 1]], [[1.0]]> : tensor<2x3xf32>} { re
 
 // -----
 
+// Indices are decimal, leading zeros and all.
+// CHECK: sparse-literals.mlir:[[# @LINE + 1]]:32: error: sparse index #0 is not contained within the value shape, with index=[0, 9], and type='tensor<2x9xf32>'
+func.func @f() attributes {x = sparse<[[0, 09]], [1.0]> : tensor<2x9xf32>} { return }
+
+// -----
+
 // CHECK-NOT: error:
 func.func @e() attributes {a = sparse<[[0, 0], [1, 2]], 1.0> : tensor<2x3xf32>, b = sparse<[0, 2], [1, 2]> : tensor<3xi32>, c = sparse<[[0], [1]], [(1.0, 2.0), (3.0, 4.0)]> : tensor<3xcomplex<f32>>} { return }
