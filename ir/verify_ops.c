@@ -438,7 +438,7 @@ static void offsets_sizes_strides(Check *c) {
     }
   }
   bool subview = c->op->name.s[7] == 's';
-  if (subview && noff != nsz) {
+  if (noff != nsz && (subview || noff != 1)) { /* reinterpret_cast: one offset, or one per size */
     bare_fail(c, "expected mixed offsets rank to match mixed sizes rank (%u vs %u) so the rank of the result type is well-formed.",
               noff, nsz);
   } else if (nsz != nst) {

@@ -576,3 +576,11 @@ func.func @reinterpret_cast_negative_size(%m: memref<8xi32>) {
   %v = memref.reinterpret_cast %m to offset: [0], sizes: [-4], strides: [1] : memref<8xi32> to memref<4xi32>
   return
 }
+
+// -----
+
+func.func @reinterpret_cast_no_offset(%m: memref<?x?xf32>) {
+  // expected-error@+1 {{expected mixed offsets rank to match mixed sizes rank (0 vs 1) so the rank of the result type is well-formed.}}
+  %r = memref.reinterpret_cast %m to offset: [], sizes: [10], strides: [1] : memref<?x?xf32> to memref<10xf32, strided<[1], offset: 0>>
+  return
+}
