@@ -511,12 +511,15 @@ static bool name_in_list(Str name, const char *const *list) {
   return false;
 }
 
-/* !dialect.name where the dialect is one MLIR has: a type it defines, or the error mlir-opt gives
- * at the name. Other dialects' types are kept as text, as their generic ops are. */
+/* !dialect.name where the dialect is one MLIR has (gpu, async, nvgpu, llvm, and those without
+ * types): a type it defines, or the error mlir-opt gives at the name. Other dialects' types are
+ * kept as text, as their generic ops are. */
 static bool known_dialect_type(Parser *p, Str dialect, Str name, const char *at) {
   static const char *const gpu[] = {"async.token", "mma_matrix", "sparse.dntensor_handle",
                                     "sparse.spmat_handle", "sparse.spgemmop_handle", NULL};
   static const char *const async[] = {"token", "value", "group", "coro.id", "coro.handle", "coro.state", NULL};
+  static const char *const nvgpu[] = {"device.async.token", "mbarrier.group", "mbarrier.token",
+                                      "warpgroup.accumulator", "warpgroup.descriptor", "tensormap.descriptor", NULL};
   static const char *const llvm[] = {"ptr", "void", "token", "array", "struct", "func", "label", "metadata",
                                      "x86_amx", "target", "vec", "ppc_fp128", NULL};
   static const char *const typeless[] = {"arith", "func", "scf", "cf", "math", "index", "memref", "vector",
@@ -526,8 +529,9 @@ static bool known_dialect_type(Parser *p, Str dialect, Str name, const char *at)
     return p_error_at(p, at + 1, "expected three consecutive dots for an ellipsis");
   if (ir_str_eq(dialect, "gpu") && !name_in_list(name, gpu))
     return p_error_at(p, at, "unknown gpu type: %.*s", (int)name.len, name.s);
-  if (ir_str_eq(dialect, "async") && !name_in_list(name, async))
-    return p_error_at(p, at, "unknown  type `%.*s` in dialect `async`", (int)name.len, name.s);
+  if ((ir_str_eq(dialect, "async") && !name_in_list(name, async)) || (ir_str_eq(dialect, "nvgpu") && !name_in_list(name, nvgpu)))
+    return p_error_at(p, at, "unknown  type `%.*s` in dialect `%.*s`", (int)name.len, name.s, (int)dialect.len,
+                      dialect.s);
   if (ir_str_eq(dialect, "llvm") && !name_in_list(name, llvm))
     return p_error_at(p, at, "unknown LLVM type: %.*s", (int)name.len, name.s);
   for (int i = 0; typeless[i]; i++)

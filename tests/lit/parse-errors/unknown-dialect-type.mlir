@@ -29,5 +29,10 @@ func.func private @e(!nvvm.token)
 
 // -----
 
+// CHECK: unknown-dialect-type.mlir:[[# @LINE + 1]]:29: error: unknown  type `device..token` in dialect `nvgpu`
+func.func private @g(!nvgpu.device..token)
+
+// -----
+
 // CHECK-NOT: error:
-func.func private @f(!gpu.async.token, !async.token, !async.group, !async.value<f32>, !llvm.ptr, !llvm.label, !gpu.sparse.spmat_handle)
+func.func private @f(!gpu.async.token, !async.token, !async.group, !async.value<f32>, !llvm.ptr, !llvm.label, !gpu.sparse.spmat_handle, !nvgpu.device.async.token)
