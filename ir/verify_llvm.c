@@ -105,8 +105,14 @@ static uint64_t llvm_const_elems(const Type *t) {
   return n;
 }
 
-/* llvm.mlir.constant of elements: as many as its type holds. */
+/* llvm.mlir.constant: of an LLVM type, and of elements as many as its type holds. */
 static void llvm_constant(Check *c) {
+  const Type *rt = c->op->nresults == 1 ? c->op->results[0].type : NULL;
+  if (rt && (rt->kind == TY_INDEX || rt->kind == TY_MEMREF || rt->kind == TY_UNRANKED_MEMREF ||
+             rt->kind == TY_TENSOR || rt->kind == TY_COMPLEX)) { /* not an LLVM type */
+    op_fail(c, "result #0 must be LLVM dialect-compatible type, but got '%s'", ty(c, rt));
+    return;
+  }
   Attr *v = ir_op_attr(c->op, "value");
   if (!v || v->kind != ATTR_DENSE || !v->type || v->type->kind == TY_MEMREF || v->type->u.sh.unranked ||
       c->op->nresults != 1)

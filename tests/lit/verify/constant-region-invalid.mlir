@@ -1,4 +1,4 @@
-// llvm.mlir.constant's elements against its type, and scf.execute_region's region, checked as
+// llvm.mlir.constant's type and its elements against it, and scf.execute_region's region, checked as
 // mlir-opt 22 checks them, in its words.
 // RUN: %mlir_opt --split-input-file --verify-diagnostics %s
 // RUN: %gpuinterp --split-input-file --verify-diagnostics %s
@@ -48,5 +48,13 @@ func.func @empty_execute_region() {
 llvm.func @array_of_none() {
   // expected-error@+1 {{'llvm.mlir.constant' op type and attribute have a different number of elements: 0 vs. 2}}
   %c = llvm.mlir.constant(dense<[1.0, 2.0]> : tensor<2xf32>) : !llvm.array<0 x f32>
+  llvm.return
+}
+
+// -----
+
+llvm.func @index_constant() {
+  // expected-error@+1 {{'llvm.mlir.constant' op result #0 must be LLVM dialect-compatible type, but got 'index'}}
+  %c = llvm.mlir.constant(0 : index) : index
   llvm.return
 }
