@@ -1,6 +1,6 @@
-/* verify_check.h - private to ir/: what the op checks of verify_ops.c and verify_llvm.c share:
- * the check's state, how a check reports (in mlir-opt's words, on the op), and small readers of
- * types and attributes. */
+/* verify_check.h - private to ir/: what the op checks of verify_ops.c, verify_llvm.c and
+ * verify_vector.c share: the check's state, how a check reports (in mlir-opt's words, on the
+ * op), and small readers of types and attributes. */
 #ifndef IR_VERIFY_CHECK_H
 #define IR_VERIFY_CHECK_H
 
@@ -62,7 +62,27 @@ static inline const Type *elem_of(const Type *t) {
   }
 }
 
+/* An affine map's text "affine_map<(d0, d1)[s0] -> (d1, 0, d0 + s0)>" read as MLIR's verifiers
+ * look at it: the numbers of dimensions and symbols, and each result as a bare dimension (its
+ * position), the constant 0, or anything else. */
+enum { MAP_OTHER = -1, MAP_ZERO = -2 };
+typedef struct MapShape {
+  uint32_t ndims, nsyms, nres;
+  int64_t res[MAX_RANK]; /* a position, MAP_ZERO or MAP_OTHER */
+} MapShape;
+bool ir_map_shape(Str text, MapShape *m);
+
+/* The bits of an integer or float type; 0 for others. */
+uint32_t ir_bit_width(const Type *t);
+
+/* The rank of operand `base` when it is a ranked memref or tensor that takes other than nidx
+ * indices, else -1. */
+int ir_wrong_indices(Check *c, uint32_t base, int64_t nidx);
+
 /* The check of an llvm.* op that has one (verify_llvm.c). */
 void ir_verify_llvm(Check *c);
+
+/* The check of a vector.* op that has one (verify_vector.c). */
+void ir_verify_vector(Check *c);
 
 #endif
