@@ -79,6 +79,15 @@ uint32_t ir_bit_width(const Type *t);
  * indices, else -1. */
 int ir_wrong_indices(Check *c, uint32_t base, int64_t nidx);
 
+/* A table entry: an op name and its check. Tables are sorted by name. */
+typedef struct OpCheck {
+  const char *name;
+  void (*fn)(Check *);
+} OpCheck;
+
+/* Runs the check table[0..n) has for c's op, if any; whether it had one. */
+bool ir_op_check_run(const OpCheck *table, size_t n, Check *c);
+
 /* The check of an llvm.* op that has one (verify_llvm.c). */
 void ir_verify_llvm(Check *c);
 

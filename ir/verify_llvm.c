@@ -6,8 +6,6 @@
  * problem as MLIR's verifiers do. */
 #include "ir/verify_check.h"
 
-#include <stdlib.h>
-
 /* The type at position pos[0..n) inside an LLVM aggregate, or NULL after reporting. */
 static const Type *aggregate_at(Check *c, const Type *t, const int64_t *pos, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
@@ -260,13 +258,8 @@ static void llvm_insertelement(Check *c) {
 
 /* ---- the table ----------------------------------------------------------------------------- */
 
-typedef struct LlvmCheck {
-  const char *name;
-  void (*fn)(Check *);
-} LlvmCheck;
-
-/* sorted by name, for bsearch */
-static const LlvmCheck checks[] = {
+/* sorted by name, for ir_op_check_run */
+static const OpCheck checks[] = {
     {"llvm.call", llvm_call},
     {"llvm.extractelement", llvm_extractelement},
     {"llvm.extractvalue", llvm_extractvalue},
@@ -284,12 +277,6 @@ static const LlvmCheck checks[] = {
     {"llvm.zext", llvm_extend},
 };
 
-static int by_name(const void *key, const void *elem) {
-  return strcmp((const char *)key, ((const LlvmCheck *)elem)->name);
-}
-
 void ir_verify_llvm(Check *c) {
-  const LlvmCheck *k = bsearch(c->op->info->name, checks, sizeof checks / sizeof *checks, sizeof *checks, by_name);
-  if (k)
-    k->fn(c);
+  ir_op_check_run(checks, sizeof checks / sizeof *checks, c);
 }

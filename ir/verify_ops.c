@@ -1011,12 +1011,7 @@ static void scf_parallel(Check *c) {
 
 /* ---- the table ----------------------------------------------------------------------------- */
 
-typedef struct OpCheck {
-  const char *name;
-  void (*fn)(Check *);
-} OpCheck;
-
-/* sorted by name, for bsearch */
+/* sorted by name, for ir_op_check_run */
 static const OpCheck checks[] = {
     {"arith.bitcast", arith_cast},
     {"arith.cmpf", arith_compare},
@@ -1071,6 +1066,13 @@ static int by_name(const void *key, const void *elem) {
   return strcmp((const char *)key, ((const OpCheck *)elem)->name);
 }
 
+bool ir_op_check_run(const OpCheck *table, size_t n, Check *c) {
+  const OpCheck *k = bsearch(c->op->info->name, table, n, sizeof *table, by_name);
+  if (k)
+    k->fn(c);
+  return k != NULL;
+}
+
 unsigned ir_verify_ops(IrCtx *ctx, Op *op) {
   if (!op->info)
     return 0;
@@ -1080,12 +1082,11 @@ unsigned ir_verify_ops(IrCtx *ctx, Op *op) {
       form == parse_index_binary || form == parse_ternary || form == parse_llvm_binary ||
       form == parse_llvm_binary_ovf || form == parse_llvm_binary_fm || form == parse_llvm_unary_fm)
     same_types(&c);
-  const OpCheck *k = bsearch(op->info->name, checks, sizeof checks / sizeof *checks, sizeof *checks, by_name);
-  if (k && !c.errors)
-    k->fn(&c);
-  else if (!k && !c.errors && !strncmp(op->info->name, "llvm.", 5))
+  if (c.errors || ir_op_check_run(checks, sizeof checks / sizeof *checks, &c))
+    return c.errors;
+  if (!strncmp(op->info->name, "llvm.", 5))
     ir_verify_llvm(&c);
-  else if (!k && !c.errors && !strncmp(op->info->name, "vector.", 7))
+  else if (!strncmp(op->info->name, "vector.", 7))
     ir_verify_vector(&c);
   return c.errors;
 }

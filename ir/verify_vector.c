@@ -5,7 +5,6 @@
 #include "ir/verify_check.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 static bool any_scalable(const Type *v) {
   for (uint32_t i = 0; v->u.sh.scalable && i < v->u.sh.rank; i++)
@@ -595,13 +594,8 @@ static void vector_step(Check *c) {
 
 /* ---- the table ----------------------------------------------------------------------------- */
 
-typedef struct VectorCheck {
-  const char *name;
-  void (*fn)(Check *);
-} VectorCheck;
-
-/* sorted by name, for bsearch */
-static const VectorCheck checks[] = {
+/* sorted by name, for ir_op_check_run */
+static const OpCheck checks[] = {
     {"vector.bitcast", vector_bitcast},
     {"vector.broadcast", vector_broadcast},
     {"vector.compressstore", vector_masked},
@@ -632,12 +626,6 @@ static const VectorCheck checks[] = {
     {"vector.transpose", vector_transpose},
 };
 
-static int by_name(const void *key, const void *elem) {
-  return strcmp((const char *)key, ((const VectorCheck *)elem)->name);
-}
-
 void ir_verify_vector(Check *c) {
-  const VectorCheck *k = bsearch(c->op->info->name, checks, sizeof checks / sizeof *checks, sizeof *checks, by_name);
-  if (k)
-    k->fn(c);
+  ir_op_check_run(checks, sizeof checks / sizeof *checks, c);
 }
