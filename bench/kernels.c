@@ -384,7 +384,10 @@ static void peer_remove(void) {
  * makes of the program, put in place of its gpu.module (the host part stays as written). Each
  * round also runs the C peer at each size, every kernel as often as the programs launch it;
  * printed: the three times and ptx / gpu.func (target: <= 1.5x), ptx / C and gpu.func / C
- * (target: <= 3x). Without mlir-opt both modes say SKIPPED and exit 0. */
+ * (target: <= 3x). Both modes also run the second form with the race checks off (--no-race-check)
+ * and print it against the checked run (off/nvvm, off/ptx: at most 1x; a fast path that needed the
+ * checks' shadow once left PTX shared stores to a per-thread path, 4x slower unchecked than
+ * checked). Without mlir-opt both modes say SKIPPED and exit 0. */
 
 /* src with each "%KEY%" of keys replaced by the matching vals (malloc'ed) */
 static char *subst(const char *src, const char *const *keys, const long long *vals, int n) {
@@ -630,7 +633,8 @@ static int forms_main(int form) {
     fprintf(stderr, "bench: %s\n", err);
     return 1;
   }
-  static Prog progs[NV_KERNELS][NV_SIZES][2];
+  /* per kernel and size: gpu.func, the other form, and the other form with the race checks off */
+  static Prog progs[NV_KERNELS][NV_SIZES][3];
   char *texts[NV_KERNELS][NV_SIZES][2];
   for (int i = 0; i < NV_KERNELS; i++)
     for (int s = 0; s < NV_SIZES; s++) {
@@ -643,6 +647,8 @@ static int forms_main(int form) {
       prog_open(&progs[i][s][0], be, strdup(name), texts[i][s][0], false);
       snprintf(name, sizeof name, "%d-%d-%s.mlir", i, s, fname);
       prog_open(&progs[i][s][1], be, strdup(name), texts[i][s][1], false);
+      snprintf(name, sizeof name, "%d-%d-%s-unchecked.mlir", i, s, fname);
+      prog_open(&progs[i][s][2], be, strdup(name), texts[i][s][1], true);
     }
   if (form == FORM_PTX)
     printf("bench/kernels ptx (--sched=%s): gpu.func kernels against the PTX of "
@@ -666,36 +672,39 @@ static int forms_main(int form) {
     }
     for (int i = 0; i < NV_KERNELS; i++)
       for (int s = 0; s < NV_SIZES; s++)
-        for (int fo = 0; fo < 2; fo++)
+        for (int fo = 0; fo < 3; fo++)
           prog_round(&progs[i][s][fo], r);
   }
   if (form == FORM_PTX) {
     peer_remove();
-    printf("%-15s %-9s %10s %10s %10s %12s %10s %13s\n", "kernel", "size", "gpu.func", "ptx", "C",
-           "ptx/gpu.func", "ptx/C", "gpu.func/C");
+    printf("%-15s %-9s %10s %10s %10s %12s %10s %13s %10s\n", "kernel", "size", "gpu.func", "ptx", "C",
+           "ptx/gpu.func", "ptx/C", "gpu.func/C", "off/ptx");
   } else {
-    printf("%-16s %-10s %12s %12s %8s %8s\n", "kernel", "size", "gpu.func", "nvvm", "ratio", "target");
+    printf("%-16s %-10s %12s %12s %8s %8s %9s\n", "kernel", "size", "gpu.func", "nvvm", "ratio", "target", "off/nvvm");
   }
   for (int i = 0; i < NV_KERNELS; i++)
     for (int s = 0; s < NV_SIZES; s++) {
       double g = prog_close_n(&progs[i][s][0], (int)ks[i].v[s][2]);
       double v = prog_close_n(&progs[i][s][1], (int)ks[i].v[s][2]);
+      double o = prog_close_n(&progs[i][s][2], (int)ks[i].v[s][2]);
       if (form == FORM_PTX) {
         double c = bench_median(nat[i][s], RUNS);
-        printf("%-15s %-9s %8.3fms %8.3fms %8.3fms %11.2fx %9.2fx %12.2fx\n", ks[i].name, ks[i].what[s], g * 1e3,
-               v * 1e3, c * 1e3, v / g, v / c, g / c);
+        printf("%-15s %-9s %8.3fms %8.3fms %8.3fms %11.2fx %9.2fx %12.2fx %9.2fx\n", ks[i].name, ks[i].what[s],
+               g * 1e3, v * 1e3, c * 1e3, v / g, v / c, g / c, o / v);
       } else {
-        printf("%-16s %-10s %10.3fms %10.3fms %7.2fx %8s\n", ks[i].name, ks[i].what[s], g * 1e3, v * 1e3, v / g,
-               "<= 1.5x");
+        printf("%-16s %-10s %10.3fms %10.3fms %7.2fx %8s %8.2fx\n", ks[i].name, ks[i].what[s], g * 1e3, v * 1e3,
+               v / g, "<= 1.5x", o / v);
       }
       free(texts[i][s][0]);
       free(texts[i][s][1]);
     }
   if (form == FORM_PTX)
     printf("(median of %d rounds, CPU time per launch; targets: ptx/gpu.func <= 1.5x, ptx/C and gpu.func/C "
-           "<= 3x)\n", RUNS);
+           "<= 3x;\n off/ptx: the PTX run with --no-race-check against the checked run, at most 1x: turning the\n"
+           " checks off must not cost time)\n", RUNS);
   else
-    printf("(median of %d rounds, CPU time per launch)\n", RUNS);
+    printf("(median of %d rounds, CPU time per launch; off/nvvm: the nvvm run with --no-race-check against the\n"
+           " checked run, at most 1x)\n", RUNS);
   be_close(be, NULL);
   free(red_t);
   return 0;

@@ -370,7 +370,7 @@ KLANEFN static char *global_row(KFrame *f, const PIns *p, uint32_t total, uintpt
  * checks them one by one, which reports what is wrong). */
 KLANEFN static char *shared_run(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
   uint32_t n = f->nact, l0 = n ? f->act[0] : 0;
-  if (p->space != PTX_SPACE_SHARED || !n || f->act[n - 1] - l0 != n - 1 || !f->shadow)
+  if (p->space != PTX_SPACE_SHARED || !n || f->act[n - 1] - l0 != n - 1)
     return NULL;
   Slot one = {.u = 0};
   uint32_t sb = 0;
@@ -537,7 +537,7 @@ static char *aff_shared_row(const KFrame *f, const PIns *p, uint32_t es) {
 /* shared_run for an affine address register: the first thread's address from u, the rest
  * consecutive by the steps; NULL when shared_run would not apply (or may race). */
 static char *aff_shared(KFrame *f, const KIns *k, const PIns *p, uint32_t es, bool write) {
-  char *q = f->shadow ? aff_shared_row(f, p, es) : NULL;
+  char *q = aff_shared_row(f, p, es);
   return q && kernel_shared_lanes(f, k, p->memo, q, f->act[0], f->nact, es, write) ? q : NULL;
 }
 

@@ -18,6 +18,8 @@
 
 // RUN: python3 %S/Inputs/exec/embed.py %S/Inputs/exec/errors.ptx %s > %t.mlir
 // RUN: not %gpuinterp --split-input-file %t.mlir 2>&1 | FileCheck %s
+// The race checks off leave the bounds checks as they are (shared stores take a faster path then):
+// RUN: not %gpuinterp --race-check=off --split-input-file %t.mlir 2>&1 | FileCheck %s --check-prefix=OFF
 
 // CHECK: {{^}}@errors.ptx:13:2: error: 'vadd.u32.u32.u32' is not supported by the PTX kernel engine yet
 // CHECK-NEXT: vadd.u32.u32.u32 %r2, %r1, %r1, %r1;
@@ -125,6 +127,7 @@ module attributes {gpu.container_module} {
 // -----
 
 // CHECK: {{^}}@errors.ptx:51:2: error: 'st.shared.u32' op out-of-bounds access: 4 bytes at offset 16 of the block's shared memory (16 bytes) (thread (4, 0, 0) of block (0, 0, 0))
+// OFF: {{^}}@errors.ptx:51:2: error: 'st.shared.u32' op out-of-bounds access: 4 bytes at offset 16 of the block's shared memory (16 bytes) (thread (4, 0, 0) of block (0, 0, 0))
 // CHECK-NEXT: st.shared.u32 [%r3], %r1;
 // CHECK-NEXT: {{^}} ^
 // CHECK-NEXT: {{^.*}}.tmp.mlir:[[@LINE+15]]:5: note: in the kernel launched here
