@@ -33,6 +33,8 @@ IrCtx *ir_ctx_create(void) {
   return ctx;
 }
 
+void ir_ctx_allow_unregistered(IrCtx *ctx, bool allow) { ctx->allow_unregistered = allow; }
+
 void ir_ctx_destroy(IrCtx *ctx) {
   if (!ctx)
     return;

@@ -729,6 +729,23 @@ Str ir_canon_flags(IrCtx *ctx, Str text) {
   return text;
 }
 
+/* The error for #text of an unregistered dialect at pos, with its type when one follows (mlir-opt
+ * names it); frees buf. */
+static bool unregistered_attr(Parser *p, const char *pos, Str text, char *buf) {
+  p_next(p);
+  Type *t = NULL;
+  if (p_is(p, TOK_COLON)) {
+    p_next(p);
+    if (!p_type(p, &t)) {
+      free(buf);
+      return false;
+    }
+  }
+  bool ok = p_unregistered(p, pos, '#', text, t ? ir_type_str(p_ctx(p), t) : NULL);
+  free(buf);
+  return ok;
+}
+
 static bool parse_dialect_attr(Parser *p, Attr **out) {
   const char *s = p->tok.text;
   uint32_t len = p->tok.len;
@@ -759,6 +776,9 @@ static bool parse_dialect_attr(Parser *p, Attr **out) {
   memcpy(buf + 1, s, len);
   if (blen)
     memcpy(buf + 1 + len, body, blen);
+  const char *dot = memchr(s, '.', len);
+  if (!p_ctx(p)->allow_unregistered && !p_dialect_registered((Str){s, dot ? (uint32_t)(dot - s) : len}))
+    return unregistered_attr(p, dot ? dot + 1 : s - 1, (Str){buf + 1, len + blen}, buf);
   Attr *a = new_attr(p->ctx, ATTR_OPAQUE);
   a->u.str = ir_normalize_body(p->ctx, buf, 1 + len + blen);
   free(buf);

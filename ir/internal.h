@@ -34,6 +34,7 @@ struct IrCtx {
   struct IrExpect *expect; /* --verify-diagnostics: diagnostics go there instead (expect.c) */
   IrDiagRewrite rewrite;   /* ir_diag_set_rewrite: names the sites a message quotes, or NULL */
   void *rewrite_user;
+  bool allow_unregistered; /* ir_ctx_allow_unregistered */
 };
 
 void *ir_dup(IrCtx *ctx, const void *src, size_t bytes);
@@ -200,6 +201,12 @@ bool p_error(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3
 bool p_balanced(Parser *p, const char **start, uint32_t *len, const char *msg);
 bool p_error_at(Parser *p, const char *pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 IrCtx *p_ctx(Parser *p);
+/* Is dialect (a namespace, without the dot) one that mlir-opt 22 registers? */
+bool p_dialect_registered(Str dialect);
+/* The error for a dialect type (sigil '!') or attribute ('#') of an unregistered dialect at pos,
+ * in mlir-opt's words: text is what follows the sigil, as written; attr_type the attribute's
+ * type, or NULL. False, unless the context allows unregistered dialects (true then). */
+bool p_unregistered(Parser *p, const char *pos, char sigil, Str text, const char *attr_type);
 /* Types, attributes and locations nest by recursion (`[[...]]`, `((i32))`, `!llvm.struct<(...)>`,
  * `fused[...]`): every recursive parse goes through p_nest_enter, which bounds the nesting at
  * P_MAX_NEST as p_region bounds regions, so that deep input is an error, not a stack overflow.

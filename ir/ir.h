@@ -39,6 +39,10 @@ typedef struct Str {
 
 IrCtx *ir_ctx_create(void);
 void ir_ctx_destroy(IrCtx *ctx);
+/* Whether the parser accepts ops, types and attributes of dialects MLIR does not have, kept as
+ * they are written (mlir-opt's --allow-unregistered-dialect). Off by default: such input is an
+ * error, in mlir-opt's words. */
+void ir_ctx_allow_unregistered(IrCtx *ctx, bool allow);
 void *ir_alloc(IrCtx *ctx, size_t bytes);   /* zeroed, 16-byte aligned, lives with ctx */
 Str ir_intern(IrCtx *ctx, const char *s, size_t len);
 Str ir_intern_cstr(IrCtx *ctx, const char *s);

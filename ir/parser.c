@@ -729,25 +729,52 @@ typedef struct ResultName {
 
 static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t *nnames_out);
 
-/* Dialects that exist upstream: an op of one of them that the front end does not know is
- * "unknown", an op of any other dialect names a dialect that "is not found". */
-static const char *const known_dialects[] = {
-  "builtin", "func", "arith", "math", "index", "memref", "scf", "cf", "gpu", "llvm", "nvvm",
-  "async", "vector", "affine", "tensor", "linalg", "rocdl", "amdgpu", "nvgpu", "spirv", "complex",
-  "bufferization", "emitc", "ub", "shape", "sparse_tensor", "tosa", "transform", "x86vector",
-  "arm_neon", "arm_sve", "arm_sme", "omp", "acc", "mpi", "pdl", "pdl_interp", "quant", "ptr",
-  "dlti", "irdl", "mesh", "shard", "smt", "xegpu", "xevm", "wasmssa", NULL};
+/* The dialects mlir-opt 22 registers (`mlir-opt --show-dialects`): an op of one of them that the
+ * front end does not know is "unknown", an op of any other dialect names a dialect that "is not
+ * found", and the generic ops, types and attributes of any other are errors unless the context
+ * allows unregistered dialects. */
+static const char *const registered_dialects[] = {
+  "acc", "affine", "amdgpu", "amx", "arith", "arm_neon", "arm_sme", "arm_sve", "async",
+  "bufferization", "builtin", "cf", "complex", "dlti", "emitc", "func", "gpu", "index", "irdl",
+  "linalg", "llvm", "math", "memref", "ml_program", "mpi", "nvgpu", "nvvm", "omp", "pdl",
+  "pdl_interp", "ptr", "quant", "rocdl", "scf", "shape", "shard", "smt", "sparse_tensor", "spirv",
+  "tensor", "test", "test_dyn", "test_irdl_to_cpp", "tosa", "transform", "ub", "vector", "wasmssa",
+  "x86vector", "xegpu", "xevm", NULL};
+
+bool p_dialect_registered(Str dialect) {
+  for (int i = 0; registered_dialects[i]; i++)
+    if (strlen(registered_dialects[i]) == dialect.len && !memcmp(registered_dialects[i], dialect.s, dialect.len))
+      return true;
+  return false;
+}
+
+bool p_unregistered(Parser *p, const char *pos, char sigil, Str text, const char *attr_type) {
+  if (p->ctx->allow_unregistered)
+    return true;
+  /* mlir-opt names the thing as an opaque one: !"dialect"<"rest">, the rest as written */
+  const char *dot = memchr(text.s, '.', text.len), *lt = memchr(text.s, '<', text.len);
+  uint32_t dl = dot && (!lt || dot < lt) ? (uint32_t)(dot - text.s) : lt ? (uint32_t)(lt - text.s) : text.len;
+  const char *rest = text.s + dl + (dl < text.len && text.s[dl] == '.');
+  uint32_t rl = (uint32_t)(text.s + text.len - rest);
+  if (dl < text.len && text.s[dl] == '<' && rl >= 2) { /* !foo<body>: the body, in quotes */
+    rest++;
+    rl -= 2;
+  }
+  static const char tail[] = "created with unregistered dialect. If this is intended, please call "
+                             "allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect "
+                             "with the MLIR opt tool used";
+  if (sigil == '!')
+    return p_error_at(p, pos, "`!\"%.*s\"<\"%.*s\">` type %s", (int)dl, text.s, (int)rl, rest, tail);
+  return p_error_at(p, pos, "#\"%.*s\"<\"%.*s\"> : '%s' attribute %s", (int)dl, text.s, (int)rl, rest,
+                    attr_type ? attr_type : "none", tail);
+}
 
 static bool unknown_op(Parser *p, Str name, const OpInfo *info) {
   if (info)
     return p_error(p, "custom assembly of '%s' is not supported yet; use the generic form", info->name);
   const char *dot = memchr(name.s, '.', name.len);
   if (dot) {
-    bool known = false;
-    for (int i = 0; known_dialects[i] && !known; i++)
-      known = strlen(known_dialects[i]) == (size_t)(dot - name.s) &&
-              memcmp(known_dialects[i], name.s, (size_t)(dot - name.s)) == 0;
-    if (!known)
+    if (!p_dialect_registered((Str){name.s, (uint32_t)(dot - name.s)}))
       return p_error(p, "Dialect `%.*s' not found for custom op '%.*s'", (int)(dot - name.s), name.s,
                      (int)name.len, name.s);
     return p_error(p, "custom op '%.*s' is unknown", (int)name.len, name.s);
@@ -838,6 +865,11 @@ static bool parse_op_names(Parser *p, Block *block, ResultName *names, uint32_t 
   if (p->tok.kind == TOK_STRING) {
     if (!p_string(p, &st.name))
       return false;
+    const char *dot = memchr(st.name.s, '.', st.name.len);
+    if (!p->ctx->allow_unregistered &&
+        !p_dialect_registered((Str){st.name.s, dot ? (uint32_t)(dot - st.name.s) : st.name.len}))
+      return p_error(p, "operation being parsed with an unregistered dialect. If this is intended, please use "
+                        "-allow-unregistered-dialect with the MLIR tool used");
     st.info = ir_op_info(st.name); /* the generic form keeps the enclosing default dialect */
     if (!parse_generic_body(p, &st))
       goto fail;

@@ -602,6 +602,11 @@ static bool parse_dialect_type(Parser *p, Type **out) {
   memcpy(buf, s, len);
   if (blen)
     memcpy(buf + len, body, blen);
+  if (!p_dialect_registered(dialect) &&
+      !p_unregistered(p, dot ? dot + 1 : s - 1, '!', (Str){buf, (uint32_t)total}, NULL)) {
+    free(buf);
+    return false;
+  }
   t.u.opq.body = ir_normalize_body(p->ctx, buf, (uint32_t)total);
   t.u.opq.dialect = dialect;
   free(buf);

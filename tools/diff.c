@@ -495,6 +495,8 @@ static int load(Checker *C) {
   C->lo.ctx = ir_ctx_create();
   if (!C->hi.ctx || !C->lo.ctx)
     return 1;
+  ir_ctx_allow_unregistered(C->hi.ctx, o->allow_unregistered);
+  ir_ctx_allow_unregistered(C->lo.ctx, o->allow_unregistered);
   C->hi.top = ir_parse_file(C->hi.ctx, o->input);
   if (!C->hi.top || ir_verify(C->hi.ctx, C->hi.top))
     return 2;

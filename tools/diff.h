@@ -35,6 +35,7 @@ typedef struct DiffOptions {
   const char *against_backend;
   const char *cuda_lib;   /* the driver library of the cuda backend, or NULL */
   const char *mlir_opt;   /* InterpOptions.mlir_opt */
+  bool allow_unregistered; /* ir_ctx_allow_unregistered for both forms */
 } DiffOptions;
 
 /* Returns the exit status: 0 both forms agree, 1 a difference (or the program itself is wrong), 2

@@ -66,6 +66,10 @@ static const char usage_text[] =
     "  --print-generic            with --emit=mlir or --lower: print every op in the generic form\n"
     "  --print-locations          with --emit=mlir: print loc(...) for every op\n"
     "  --no-verify                with --emit=mlir: skip the verifier\n"
+    "  --allow-unregistered-dialect\n"
+    "                             accept ops, types and attributes of dialects MLIR does not\n"
+    "                             have, as mlir-opt's flag does (an op of one is reported when\n"
+    "                             it would run)\n"
     "  --split-input-file         split the input at lines '// -----' and handle each part as a\n"
     "                             program of its own (diagnostics keep the file's line numbers;\n"
     "                             --emit=mlir and --lower print the parts separated by '// -----')\n"
@@ -152,7 +156,8 @@ static const char *const mode_phrases[] = {"when running a program", "with --emi
   X(O_AGAINST, "--against", M_DIFF)                                                              \
   X(O_AGAINST_BACKEND, "--against-backend", M_DIFF)                                              \
   X(O_SEEDS, "--seeds", M_DIFF)                                                                  \
-  X(O_DIFF_STRICT, "--diff-strict", M_DIFF)
+  X(O_DIFF_STRICT, "--diff-strict", M_DIFF)                                                      \
+  X(O_UNREGISTERED, "--allow-unregistered-dialect", M_RUN | M_EMIT | M_LOWER | M_DIFF | M_CHECK)
 
 #define OPT_ENUM(id, name, modes) id,
 #define OPT_MODES(id, name, modes) modes,
@@ -413,7 +418,7 @@ done:
 /* What to do with each program of the input. */
 typedef struct Job {
   const char *name; /* the file name diagnostics give */
-  bool verify, verify_diags, lower, print, split;
+  bool verify, verify_diags, lower, print, split, allow_unregistered;
   LowerOptions *lopts;
   PrintOptions popts;
   const char *backend, *entry, *sched, *trace_path;
@@ -430,6 +435,7 @@ static int one_program(const Job *job, const char *text, size_t len, uint32_t li
   IrCtx *ctx = ir_ctx_create();
   if (!ctx)
     return 1;
+  ir_ctx_allow_unregistered(ctx, job->allow_unregistered);
   IrExpect *expect = job->verify_diags ? ir_expect_begin_part(ctx, job->name, text, len, line, col) : NULL;
   int status = 0;
   Op *top = ir_parse_part(ctx, job->name, text, len, line, col);
@@ -530,7 +536,7 @@ int main(int argc, char **argv) {
   bool verify = true;
   bool diff = false, diff_opt = false;
   DiffOptions dopts = {.seeds = 8, .leak_check = DIFF_LEAK_WARN};
-  bool split = false, verify_diags = false, run_opt = false;
+  bool split = false, verify_diags = false, run_opt = false, allow_unregistered = false;
   Bounds bounds = {0};
   const char *given[N_OPTIONS] = {0};
   bool trace_format_given = false, options_ended = false;
@@ -577,6 +583,9 @@ int main(int argc, char **argv) {
       given[O_SPLIT] = a;
     } else if (!strcmp(a, "--verify-diagnostics")) {
       verify_diags = true;
+    } else if (!strcmp(a, "--allow-unregistered-dialect")) {
+      allow_unregistered = true;
+      given[O_UNREGISTERED] = a;
     } else if (!strncmp(a, "--backend=", 10)) {
       backend = a + 10;
       run_opt = true;
@@ -791,6 +800,7 @@ int main(int argc, char **argv) {
     dopts.timeout = bounds.timeout;
     dopts.cuda_lib = rs.cuda_lib;
     dopts.mlir_opt = rs.mlir_opt;
+    dopts.allow_unregistered = allow_unregistered;
     return diff_run(&dopts);
   }
 
@@ -805,7 +815,7 @@ int main(int argc, char **argv) {
     free(text);
     return 2;
   }
-  Job job = {.name = name, .split = split, .verify = verify, .verify_diags = verify_diags, .lower = lower,
+  Job job = {.name = name, .split = split, .allow_unregistered = allow_unregistered, .verify = verify, .verify_diags = verify_diags, .lower = lower,
              .print = emit || lower, .lopts = &lopts, .popts = popts, .backend = backend,
              .entry = entry, .sched = sched, .no_race_check = no_race_check, .race_strict = race_strict,
              .bounds = bounds,

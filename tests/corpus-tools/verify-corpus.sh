@@ -11,7 +11,7 @@
 # and the exit status is 1 when there is any, 0 otherwise. A file that tests what gpuinterp does
 # with IR mlir-opt rejects says so in a line of its own:
 #   // verify-corpus: mlir-opt rejects the input      only gpuinterp's output is checked
-#   // verify-corpus: unregistered dialect            mlir-opt runs with --allow-unregistered-dialect
+#   // verify-corpus: unregistered dialect            both tools run with --allow-unregistered-dialect
 #
 # Speed: mlir-opt's start-up is most of the cost, so the inputs, and then the outputs, are first
 # given to one mlir-opt each, joined with `// -----` markers (--split-input-file keeps every
@@ -29,6 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 marked() { grep -q "^// verify-corpus: $2" "$1"; }
 first_error() { grep -m1 'error:' "$1" | sed 's/^[^ ]* error: //'; }
 split_flag() { grep -q '^// -----' "$1" && echo --split-input-file; }
+allow_flag() { marked "$1" 'unregistered dialect' && echo --allow-unregistered-dialect; }
 
 # What gpuinterp accepts, and what it prints for it: $tmp/N.mlir for the Nth line of $tmp/list.
 n=0
@@ -37,7 +38,7 @@ n=0
 : >"$tmp/out.mlir"
 for f in $(find "$@" -name '*.mlir' -type f | sort); do
     n=$((n + 1))
-    timeout 60 "$GPUINTERP" $(split_flag "$f") --emit=mlir "$f" >"$tmp/$n.mlir" 2>/dev/null || continue
+    timeout 60 "$GPUINTERP" $(split_flag "$f") $(allow_flag "$f") --emit=mlir "$f" >"$tmp/$n.mlir" 2>/dev/null || continue
     echo "$n $f" >>"$tmp/list"
     marked "$f" 'unregistered dialect' && continue # checked alone below
     if ! marked "$f" 'mlir-opt rejects the input'; then

@@ -22,6 +22,7 @@ typedef struct Fixture {
 static int setup(void **state) {
   Fixture *f = calloc(1, sizeof *f);
   f->ctx = ir_ctx_create();
+  ir_ctx_allow_unregistered(f->ctx, true); /* the tests' ops are t.* */
   f->diag_out = open_memstream(&f->diag, &f->diag_len);
   ir_diag_set_stream(f->ctx, f->diag_out);
   *state = f;
@@ -326,10 +327,27 @@ static void test_ir_ops_lie_in_sequence(void **state) {
   assert_ptr_equal(none->name.s, ir_intern_cstr(f->ctx, "t.none").s);
 }
 
+/* A fresh context refuses what no registered dialect defines; allowing it keeps the op as written. */
+static void test_ir_parse_unregistered_dialect(void **state) {
+  Fixture *f = *state;
+  ir_ctx_allow_unregistered(f->ctx, false);
+  assert_null(parse(f, "\"zz.op\"() : () -> ()\n"));
+  fflush(f->diag_out);
+  assert_non_null(strstr(f->diag, "t.mlir:1:8: error: operation being parsed with an unregistered dialect"));
+  assert_null(parse(f, "func.func private @g(!zz.t)\n"));
+  assert_null(parse(f, "func.func private @g() attributes {a = #zz.a}\n"));
+  assert_non_null(parse(f, "\"test.op\"() : () -> ()\n"));
+  ir_ctx_allow_unregistered(f->ctx, true);
+  Op *top = parse(f, "\"zz.op\"() {a = #zz.a} : () -> !zz.t\n");
+  assert_non_null(top);
+  assert_true(ir_str_eq(top->regions[0].first->first->name, "zz.op"));
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
       T(test_ir_parse_ssa_forward_reference),
+      T(test_ir_parse_unregistered_dialect),
       T(test_ir_parse_ssa_forward_reference_undefined),
       T(test_ir_parse_ssa_forward_reference_type_mismatch),
       T(test_ir_parse_block_forward_reference),

@@ -1,5 +1,5 @@
 // An op the interpreter cannot run yet is reported before anything runs, with its location.
-// RUN: not %gpuinterp %s 2>&1 | FileCheck %s
+// RUN: not %gpuinterp --allow-unregistered-dialect %s 2>&1 | FileCheck %s
 // verify-corpus: unregistered dialect
 // CHECK: unsupported.mlir:[[@LINE+4]]:8: error: 'mydialect.frobnicate' op 'mydialect.frobnicate' is not supported by the interpreter yet
 // CHECK-NOT: never printed
