@@ -660,8 +660,52 @@ static bool check_segments(Verifier *v, Op *op) {
   return true;
 }
 
+static const char *const upstream_ops[] = {
+#define UPSTREAM_OP(name) name,
+#include "ir/upstream_ops.def"
+#undef UPSTREAM_OP
+};
+
+static int str_cmp(Str a, const char *b) {
+  size_t n = strlen(b);
+  int c = memcmp(a.s, b, a.len < n ? a.len : n);
+  return c ? c : a.len < n ? -1 : a.len > n;
+}
+
+/* The dialect of an op the front end does not know, when that dialect allows no unknown ops and
+ * mlir-opt 22 registers no op of that name in it (upstream_ops.def), else NULL. */
+static const char *unregistered_in(Str name) {
+  static const char *const strict[] = {"affine", "amdgpu", "arith", "async", "builtin", "cf", "func", "gpu",
+                                       "index", "math", "memref", "nvgpu", "scf", "ub", "vector"};
+  const char *dot = memchr(name.s, '.', name.len);
+  if (!dot)
+    return NULL;
+  const char *d = NULL;
+  for (size_t i = 0; i < sizeof strict / sizeof *strict && !d; i++)
+    if (strlen(strict[i]) == (size_t)(dot - name.s) && !memcmp(strict[i], name.s, (size_t)(dot - name.s)))
+      d = strict[i];
+  size_t lo = 0, hi = sizeof upstream_ops / sizeof *upstream_ops;
+  while (d && lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = str_cmp(name, upstream_ops[mid]);
+    if (!c)
+      return NULL;
+    if (c < 0)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return d;
+}
+
 static void verify_op(Verifier *v, Op *op, bool graph) {
   const OpInfo *info = op->info;
+  const char *d = info ? NULL : unregistered_in(op->name);
+  if (d) { /* MLIR's verifier says so before anything else, and looks no further */
+    fail(v, op, "unregistered operation '%.*s' found in dialect ('%s') that does not allow unknown operations",
+         (int)op->name.len, op->name.s, d);
+    return;
+  }
   if (info) {
     if (info->nops >= 0 && op->noperands != (uint32_t)info->nops) {
       ir_op_error(v->ctx, op, "requires %d operand%s, but found %u", info->nops,
