@@ -161,6 +161,7 @@ void pr_symbol(Printer *pr, Str name) {
 /* ---- Types ---------------------------------------------------------------------------------- */
 
 static void print_type(Printer *pr, const Type *t, bool in_llvm);
+static void print_attr(Printer *pr, const Attr *a, bool with_type);
 
 static void print_type_list(Printer *pr, Type *const *ts, uint32_t n, bool in_llvm) {
   for (uint32_t i = 0; i < n; i++) {
@@ -229,8 +230,15 @@ static void print_type(Printer *pr, const Type *t, bool in_llvm) {
       pr_attr(pr, t->u.sh.layout);
     }
     if (t->u.sh.memspace) {
+      /* a memref's memory space leaves out an i64 type, as MLIR prints it (`memref<4xf32, 3>`) */
+      const Attr *ms = t->u.sh.memspace;
+      bool i64 = (t->kind == TY_MEMREF || t->kind == TY_UNRANKED_MEMREF) && ms->kind == ATTR_INT && ms->type && ms->type->kind == TY_INT &&
+                 ms->type->u.i.width == 64 && ms->type->u.i.sign == SIGNLESS;
       pr_strn(pr, ", ", 2);
-      pr_attr(pr, t->u.sh.memspace);
+      if (i64)
+        print_attr(pr, ms, false);
+      else
+        pr_attr(pr, ms);
     }
     pr_char(pr, '>');
     return;
