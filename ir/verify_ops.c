@@ -546,6 +546,65 @@ static bool permutation_map(Str text, uint32_t *ndims, int64_t *perm, uint32_t *
   return n == nd;
 }
 
+/* The result of memref.transpose against the input's layout permuted: MLIR compares the two types
+ * after canonicalizing their layouts. Checked where the input's layout is static and its strides
+ * not negative, and the result's layout strided or the identity. The canonical type is named as
+ * MLIR prints it, its layout an affine map. */
+static void transpose_result(Check *c, const int64_t *perm, uint32_t rank) {
+  const Type *in = c->op->operands[0]->type, *res = c->op->results[0].type;
+  int64_t ioff, ist[MAX_RANK], roff, rst[MAX_RANK];
+  if (in->kind != TY_MEMREF || res->kind != TY_MEMREF || rank > MAX_RANK || in->u.sh.rank != rank ||
+      res->u.sh.rank != rank || !layout_of(in, &ioff, ist) || ioff == IR_DYNAMIC)
+    return;
+  for (uint32_t i = 0; i < rank; i++)
+    if (ist[i] == IR_DYNAMIC || ist[i] < 0)
+      return;
+  bool same = res->u.sh.elem == in->u.sh.elem && res->u.sh.memspace == in->u.sh.memspace && layout_of(res, &roff, rst) &&
+              roff == ioff;
+  if (!res->u.sh.elem || res->u.sh.elem != in->u.sh.elem || (!same && !layout_of(res, &roff, rst)))
+    return; /* an affine-map layout, or the element type's own check */
+  for (uint32_t i = 0; i < rank && same; i++) {
+    int64_t size = in->u.sh.shape[perm[i]];
+    same = res->u.sh.shape[i] == size && rst[i] == ist[perm[i]];
+  }
+  if (same)
+    return;
+  char map[1024];
+  size_t n = 0;
+#define PUT(...) (n += n < sizeof map ? (size_t)snprintf(map + n, sizeof map - n, __VA_ARGS__) : 0)
+  PUT("affine_map<(");
+  for (uint32_t i = 0; i < rank; i++)
+    PUT("%sd%u", i ? ", " : "", i);
+  PUT(") -> (");
+  bool any = false;
+  for (uint32_t i = 0; i < rank; i++) {
+    int64_t st = ist[perm[i]];
+    if (!st)
+      continue;
+    PUT("%sd%u", any ? " + " : "", i);
+    if (st != 1)
+      PUT(" * %lld", (long long)st);
+    any = true;
+  }
+  if (ioff || !any)
+    PUT("%s%lld", any ? " + " : "", (long long)ioff);
+  PUT(")>");
+#undef PUT
+  if (n >= sizeof map)
+    return;
+  Type t = *in;
+  int64_t shape[MAX_RANK];
+  for (uint32_t i = 0; i < rank; i++)
+    shape[i] = in->u.sh.shape[perm[i]];
+  t.u.sh.shape = shape;
+  Attr *layout = ir_alloc(c->ctx, sizeof *layout);
+  layout->kind = ATTR_AFFINE_MAP;
+  layout->u.str = ir_intern_cstr(c->ctx, map);
+  t.u.sh.layout = layout;
+  op_fail(c, "result type '%s' is not equivalent to the canonical transposed input type '%s'", ty(c, res),
+          ir_type_str(c->ctx, &t));
+}
+
 static void memref_transpose(Check *c) {
   Attr *map = ir_op_attr(c->op, "permutation");
   int64_t perm[MAX_RANK];
@@ -557,8 +616,11 @@ static void memref_transpose(Check *c) {
     return;
   }
   int rank = shaped_rank(c->op->operands[0]->type);
-  if (rank >= 0 && (uint32_t)rank != nd)
+  if (rank >= 0 && (uint32_t)rank != nd) {
     op_fail(c, "expected a permutation map of same rank as the input");
+    return;
+  }
+  transpose_result(c, perm, nd);
 }
 
 static void memref_get_global(Check *c) {

@@ -584,3 +584,53 @@ func.func @reinterpret_cast_no_offset(%m: memref<?x?xf32>) {
   %r = memref.reinterpret_cast %m to offset: [], sizes: [10], strides: [1] : memref<?x?xf32> to memref<10xf32, strided<[1], offset: 0>>
   return
 }
+
+// -----
+
+// memref.transpose: the result is the input's layout permuted, compared after canonicalizing
+func.func @transpose_identity_result(%a: memref<2x3xf32>) {
+  // expected-error@+1 {{'memref.transpose' op result type 'memref<3x2xf32>' is not equivalent to the canonical transposed input type 'memref<3x2xf32, affine_map<(d0, d1) -> (d0 + d1 * 3)>>'}}
+  %0 = memref.transpose %a (i, j) -> (j, i) : memref<2x3xf32> to memref<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_offset(%a: memref<2x3x4xf32, strided<[12, 4, 1], offset: 5>>) {
+  // expected-error@+1 {{'memref.transpose' op result type 'memref<4x2x3xf32>' is not equivalent to the canonical transposed input type 'memref<4x2x3xf32, affine_map<(d0, d1, d2) -> (d0 + d1 * 12 + d2 * 4 + 5)>>'}}
+  %0 = memref.transpose %a (i, j, k) -> (k, i, j) : memref<2x3x4xf32, strided<[12, 4, 1], offset: 5>> to memref<4x2x3xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_unit_dim(%a: memref<3x1xf32>) {
+  // expected-error@+1 {{'memref.transpose' op result type 'memref<1x3xf32, strided<[5, 1]>>' is not equivalent to the canonical transposed input type 'memref<1x3xf32, affine_map<(d0, d1) -> (d0 + d1)>>'}}
+  %0 = memref.transpose %a (i, j) -> (j, i) : memref<3x1xf32> to memref<1x3xf32, strided<[5, 1]>>
+  return
+}
+
+// -----
+
+func.func @transpose_memory_space(%a: memref<2x3xf32, 3>) {
+  // expected-error@+1 {{'memref.transpose' op result type 'memref<3x2xf32>' is not equivalent to the canonical transposed input type 'memref<3x2xf32, affine_map<(d0, d1) -> (d0 + d1 * 3)>, 3>'}}
+  %0 = memref.transpose %a (i, j) -> (j, i) : memref<2x3xf32, 3> to memref<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_zero_stride(%a: memref<2x3xf32, strided<[0, 1]>>) {
+  // expected-error@+1 {{'memref.transpose' op result type 'memref<3x2xf32, strided<[1, 1]>>' is not equivalent to the canonical transposed input type 'memref<3x2xf32, affine_map<(d0, d1) -> (d0)>>'}}
+  %0 = memref.transpose %a (i, j) -> (j, i) : memref<2x3xf32, strided<[0, 1]>> to memref<3x2xf32, strided<[1, 1]>>
+  return
+}
+
+// -----
+
+func.func @transpose_ok(%a: memref<2x3xf32>, %b: memref<2x3xf32, strided<[12, 4], offset: 5>>) {
+  %0 = memref.transpose %a (i, j) -> (j, i) : memref<2x3xf32> to memref<3x2xf32, strided<[1, 3]>>
+  %1 = memref.transpose %a (i, j) -> (i, j) : memref<2x3xf32> to memref<2x3xf32>
+  %2 = memref.transpose %b (i, j) -> (j, i) : memref<2x3xf32, strided<[12, 4], offset: 5>> to memref<3x2xf32, strided<[4, 12], offset: 5>>
+  return
+}
