@@ -603,7 +603,7 @@ static Str rename_affine(IrCtx *ctx, Str text) {
 }
 
 static Str canonical_sparse(IrCtx *ctx, Str text, const Type *t);
-static bool sparse_check(Parser *p, const char *at, Str text, const Type *t);
+static bool sparse_check(Parser *p, const char *at, Str text, const Type *t, const char *raw, uint32_t rawlen);
 
 /* An integer literal of an affine map or set that int64_t cannot hold: mlir-opt's error at it. */
 static bool affine_literals_fit(Parser *p, const char *s, uint32_t n) {
@@ -657,7 +657,7 @@ static bool parse_text_attr(Parser *p, AttrKind kind, bool typed, Attr **out) {
   p_next(p);
   if (typed && p_opt(p, TOK_COLON) && !p_type(p, &a->type))
     return false;
-  if (kind == ATTR_SPARSE && !sparse_check(p, start, a->u.str, a->type))
+  if (kind == ATTR_SPARSE && !sparse_check(p, start, a->u.str, a->type, body, blen))
     return false;
   if (kind == ATTR_SPARSE)
     a->u.str = canonical_sparse(p->ctx, a->u.str, a->type);
@@ -1320,7 +1320,43 @@ static void sp_shape(char *b, size_t n, const int64_t *shape, uint32_t rank) {
 
 /* sparse<indices, values> : T as mlir-opt checks it: N indices of T's rank ([N, rank], or [N] or
  * one integer for rank 1), N values or one (a splat), and each index inside T's shape. */
-static bool sparse_check(Parser *p, const char *at, Str text, const Type *t) {
+/* The integer values [s, e) of a sparse literal against its element type et, as dense<> checks
+ * them: mlir-opt's error at the first that does not fit. */
+static bool sparse_values_fit(Parser *p, const char *s, const char *e, const Type *et) {
+  if (!et || (et->kind != TY_INT && et->kind != TY_INDEX))
+    return true;
+  uint32_t w = et->kind == TY_INDEX ? 64 : et->u.i.width;
+  bool uns = et->kind == TY_INT && et->u.i.sign == UNSIGNED;
+  if (w > 64 || w == 0)
+    return true;
+  for (const char *c = s; c < e; c++) {
+    if (!isdigit((unsigned char)*c) || (c > s && (isalnum((unsigned char)c[-1]) || c[-1] == '.')))
+      continue;
+    const char *q = c;
+    bool neg = false;
+    for (const char *b = c; b > s && (b[-1] == ' ' || b[-1] == '-'); b--)
+      neg |= b[-1] == '-';
+    bool hex = c[0] == '0' && c + 2 < e && (c[1] == 'x' || c[1] == 'X');
+    uint64_t v = 0;
+    bool big = false;
+    for (q = hex ? c + 2 : c; q < e && (hex ? isxdigit((unsigned char)*q) : isdigit((unsigned char)*q)); q++) {
+      unsigned d = isdigit((unsigned char)*q) ? (unsigned)(*q - '0') : (unsigned)((*q | 0x20) - 'a' + 10);
+      big |= v > (UINT64_MAX - d) / (hex ? 16 : 10);
+      v = v * (hex ? 16 : 10) + d;
+    }
+    if (q < e && (*q == '.' || *q == 'e' || *q == 'E'))
+      return true; /* a float among integers: not what this checks */
+    if (uns && neg && v)
+      return p_error_at(p, c, "expected unsigned integer elements, but parsed negative value");
+    uint64_t max = neg ? 1ULL << (w - 1) : w == 64 ? UINT64_MAX : (1ULL << w) - 1;
+    if (big || v > max)
+      return p_error_at(p, c, "integer constant out of range for type");
+    c = q - 1;
+  }
+  return true;
+}
+
+static bool sparse_check(Parser *p, const char *at, Str text, const Type *t, const char *raw, uint32_t rawlen) {
   if (!t || (t->kind != TY_TENSOR && t->kind != TY_VECTOR) || t->u.sh.unranked || !t->u.sh.rank ||
       t->u.sh.rank > 8 || text.len < 9 || memcmp(text.s, "sparse<", 7))
     return true;
@@ -1360,6 +1396,18 @@ static bool sparse_check(Parser *p, const char *at, Str text, const Type *t) {
       return true; /* ragged: not what this checks */
     return p_error_at(p, at, "expected shape (%s); inferred shape of indices literal (%s); inferred shape of values literal (%s)",
                       a, b, c);
+  }
+  /* the values as written, for their places: after the source body's top-level comma */
+  const char *rc = NULL, *re = raw + rawlen - 1;
+  depth = 0;
+  for (const char *c = raw + 1; c < re && !rc; c++) {
+    depth += *c == '[' ? 1 : *c == ']' ? -1 : 0;
+    if (*c == ',' && depth == 0)
+      rc = c;
+  }
+  if (rc && !sparse_values_fit(p, rc + 1, re, t->u.sh.elem)) {
+    free(ix.ints);
+    return false;
   }
   for (int64_t k = 0; k < n; k++)
     for (uint32_t d = 0; d < rank; d++) {
