@@ -1515,7 +1515,12 @@ static bool dense_values(Parser *p, Attr *a, const DLit **leaves, uint64_t n, co
       }
       if (d->tok.kind == TOK_INT) {
         bool ok;
-        v = bits_to_double(et->u.f, strtoull(buf, NULL, 16), &ok);
+        errno = 0;
+        uint64_t bits = strtoull(buf, NULL, 16);
+        uint32_t fw = ir_float_width(et->u.f);
+        if (fw <= 64 && (errno || (fw < 64 && bits >> fw)))
+          return p_error_at(p, d->tok.text, "hexadecimal float constant out of range for type");
+        v = bits_to_double(et->u.f, bits, &ok);
         if (!ok)
           return true;
       } else {
