@@ -171,6 +171,7 @@ typedef struct OpState {
   NamedAttr *props;
   uint32_t nprops, capprops;
   Attr *props_attr; /* a non-dictionary <{...}> from the generic form */
+  Attr *props_dict; /* a dictionary <{...}> from the generic form, as written */
   NamedAttr *attrs;
   uint32_t nattrs, capattrs;
   uint32_t num_results_expected; /* how many result names the source gave */

@@ -661,6 +661,36 @@ static void block_append(Block *b, Op *op) {
   b->last = op;
 }
 
+/* The operand segments of the ops with operandSegmentSizes, as MLIR defines them. */
+static const struct {
+  const char *name;
+  uint32_t n;
+} op_segments[] = {
+  {"async.execute", 2}, {"cf.cond_br", 3}, {"cf.switch", 3}, {"gpu.alloc", 3}, {"gpu.launch", 11},
+  {"gpu.launch_func", 13}, {"llvm.call", 2},
+  {"llvm.cond_br", 3}, {"llvm.switch", 3}, {"memref.alloc", 2}, {"memref.alloca", 2},
+  {"memref.reinterpret_cast", 4}, {"memref.subview", 4}, {"scf.forall", 4}, {"scf.parallel", 4},
+  {"vector.transfer_read", 4}, {"vector.transfer_write", 4},
+};
+
+/* A generic op's operandSegmentSizes in its <{properties}> with as many entries as the op has
+ * segments: MLIR reads properties into the op's own storage, and says so when they do not fit. */
+static bool segments_fit(Parser *p, const OpState *st) {
+  if (!st->props_dict || !st->info)
+    return true;
+  Attr *seg = NULL;
+  for (uint32_t i = 0; i < st->props_dict->u.dict.n; i++)
+    if (ir_str_eq(st->props_dict->u.dict.entries[i].name, "operandSegmentSizes"))
+      seg = st->props_dict->u.dict.entries[i].value;
+  if (!seg || seg->kind != ATTR_DENSE_ARRAY)
+    return true;
+  for (size_t k = 0; k < sizeof op_segments / sizeof *op_segments; k++)
+    if (!strcmp(op_segments[k].name, st->info->name) && seg->u.darr.n != op_segments[k].n)
+      return p_error_at(p, st->at, "invalid properties %s for op %s: size mismatch in attribute conversion: %u vs %u",
+                        ir_attr_str(p->ctx, st->props_dict), st->info->name, seg->u.darr.n, op_segments[k].n);
+  return true;
+}
+
 static bool parse_generic_body(Parser *p, OpState *st) {
   OperandRef *refs;
   uint32_t nrefs;
@@ -684,6 +714,7 @@ static bool parse_generic_body(Parser *p, OpState *st) {
     if (!p_attr(p, NULL, &a) || !p_expect(p, TOK_GREATER, "'>' to close properties"))
       return false;
     if (a->kind == ATTR_DICT) {
+      st->props_dict = a;
       for (uint32_t i = 0; i < a->u.dict.n; i++) {
         GROW(st->props, st->nprops, st->capprops);
         st->props[st->nprops++] = a->u.dict.entries[i];
@@ -718,7 +749,9 @@ static bool parse_generic_body(Parser *p, OpState *st) {
                       fn->u.fn.nin);
   for (uint32_t i = 0; i < fn->u.fn.nout; i++)
     st_add_result_type(p, st, fn->u.fn.out[i]);
-  return p_resolve_onto(p, st, refs, nrefs, fn->u.fn.in, fn->u.fn.nin);
+  if (!p_resolve_onto(p, st, refs, nrefs, fn->u.fn.in, fn->u.fn.nin))
+    return false;
+  return segments_fit(p, st);
 }
 
 typedef struct ResultName {
