@@ -337,9 +337,9 @@ static bool define_values(Parser *p, const char *name, uint32_t len, const char 
                           uint32_t count, bool entry) {
   uint32_t h;
   SsaEntry *e = table_find(p, name, len, p->frame, false, &h), *seen = e && !e->forward ? e : NULL;
-  /* a region's entry argument may not take a name of an enclosing scope either: mlir-opt's names
-   * of a function's body are those around it too (p_resolve) */
-  for (uint32_t f = p->frame < p->cap_frames ? p->frame_parent[p->frame] : 0; entry && !seen && f;
+  /* nor may a value, a region's entry argument included, take a name an enclosing scope has
+   * defined so far: mlir-opt's names of a function's body are those around it too (p_resolve) */
+  for (uint32_t f = p->frame < p->cap_frames ? p->frame_parent[p->frame] : 0; !seen && f;
        f = f < p->cap_frames ? p->frame_parent[f] : 0) {
     uint32_t h2;
     SsaEntry *outer = table_find(p, name, len, f, false, &h2);
