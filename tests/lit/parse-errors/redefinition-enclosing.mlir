@@ -27,7 +27,7 @@ module {
 
 // -----
 
-// CHECK-NOT: error
+// CHECK-NOT: error:
 module {
   func.func @defined_after() {
     %x = arith.constant 1 : index
