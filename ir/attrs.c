@@ -810,7 +810,13 @@ static bool parse_dialect_attr(Parser *p, Attr **out) {
       a->u.str = ir_intern(p->ctx, tb, (size_t)tn);
   }
   p_next(p);
-  /* some dialect attributes are typed: #foo<...> : i32 is not common; leave the colon alone */
+  /* an attribute of an unregistered dialect (allowed) takes a type after it, as MLIR reads one;
+   * the registered dialects' attributes here take none */
+  if (!p_dialect_registered((Str){s, dot ? (uint32_t)(dot - s) : len}) && p_is(p, TOK_COLON)) {
+    p_next(p);
+    if (!p_type(p, &a->type))
+      return false;
+  }
   *out = a;
   return true;
 }

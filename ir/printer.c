@@ -439,6 +439,10 @@ static void print_attr(Printer *pr, const Attr *a, bool with_type) {
     return;
   case ATTR_AFFINE_MAP: case ATTR_INTEGER_SET: case ATTR_OPAQUE:
     pr_strn(pr, a->u.str.s, a->u.str.len);
+    if (a->kind == ATTR_OPAQUE && a->type && with_type) { /* an unregistered dialect's, typed */
+      pr_strn(pr, " : ", 3);
+      pr_type(pr, a->type);
+    }
     return;
   case ATTR_TYPE: pr_type(pr, a->type); return;
   case ATTR_SYMREF:
