@@ -582,6 +582,26 @@ bool p_successor_with_args(Parser *p, OpState *st, uint32_t *nargs) {
 
 static bool parse_op(Parser *p, Block *block);
 
+/* The operand segments of the ops with operandSegmentSizes, as MLIR defines them. */
+static const struct {
+  const char *name;
+  uint32_t n;
+} op_segments[] = {
+  {"async.execute", 2}, {"cf.cond_br", 3}, {"cf.switch", 3}, {"gpu.alloc", 3}, {"gpu.launch", 11},
+  {"gpu.launch_func", 13}, {"llvm.call", 2},
+  {"llvm.cond_br", 3}, {"llvm.switch", 3}, {"memref.alloc", 2}, {"memref.alloca", 2},
+  {"memref.reinterpret_cast", 4}, {"memref.subview", 4}, {"scf.forall", 4}, {"scf.parallel", 4},
+  {"vector.transfer_read", 4}, {"vector.transfer_write", 4},
+};
+
+/* The op's operand segments when it has operandSegmentSizes, else 0. */
+static uint32_t op_segment_count(const OpInfo *info) {
+  for (size_t k = 0; info && k < sizeof op_segments / sizeof *op_segments; k++)
+    if (!strcmp(op_segments[k].name, info->name))
+      return op_segments[k].n;
+  return 0;
+}
+
 static Op *build_op(Parser *p, OpState *st) {
   IrCtx *ctx = p->ctx;
   Op *op = ir_alloc_op(ctx, st->nresults);
@@ -619,6 +639,14 @@ static Op *build_op(Parser *p, OpState *st) {
   uint32_t na = 0;
   for (uint32_t i = 0; i < st->nattrs; i++) {
     NamedAttr a = st->attrs[i];
+    /* MLIR drops an operandSegmentSizes of the wrong length found here: the op's segments stay
+     * empty, which the verifier then compares with the operands */
+    uint32_t nseg = op_segment_count(st->info);
+    if (nseg && ir_str_eq(a.name, "operandSegmentSizes") && a.value->kind == ATTR_DENSE_ARRAY &&
+        a.value->u.darr.n != nseg) {
+      int64_t zero[16] = {0};
+      a.value = ir_attr_dense_i32(ctx, zero, nseg);
+    }
     if (!st->props_attr && ir_op_info_inherent(st->info, a.name)) {
       GROW(st->props, st->nprops, st->capprops);
       st->props[st->nprops++] = a;
@@ -661,18 +689,6 @@ static void block_append(Block *b, Op *op) {
   b->last = op;
 }
 
-/* The operand segments of the ops with operandSegmentSizes, as MLIR defines them. */
-static const struct {
-  const char *name;
-  uint32_t n;
-} op_segments[] = {
-  {"async.execute", 2}, {"cf.cond_br", 3}, {"cf.switch", 3}, {"gpu.alloc", 3}, {"gpu.launch", 11},
-  {"gpu.launch_func", 13}, {"llvm.call", 2},
-  {"llvm.cond_br", 3}, {"llvm.switch", 3}, {"memref.alloc", 2}, {"memref.alloca", 2},
-  {"memref.reinterpret_cast", 4}, {"memref.subview", 4}, {"scf.forall", 4}, {"scf.parallel", 4},
-  {"vector.transfer_read", 4}, {"vector.transfer_write", 4},
-};
-
 /* A generic op's operandSegmentSizes in its <{properties}> with as many entries as the op has
  * segments: MLIR reads properties into the op's own storage, and says so when they do not fit. */
 static bool segments_fit(Parser *p, const OpState *st) {
@@ -684,10 +700,10 @@ static bool segments_fit(Parser *p, const OpState *st) {
       seg = st->props_dict->u.dict.entries[i].value;
   if (!seg || seg->kind != ATTR_DENSE_ARRAY)
     return true;
-  for (size_t k = 0; k < sizeof op_segments / sizeof *op_segments; k++)
-    if (!strcmp(op_segments[k].name, st->info->name) && seg->u.darr.n != op_segments[k].n)
-      return p_error_at(p, st->at, "invalid properties %s for op %s: size mismatch in attribute conversion: %u vs %u",
-                        ir_attr_str(p->ctx, st->props_dict), st->info->name, seg->u.darr.n, op_segments[k].n);
+  uint32_t n = op_segment_count(st->info);
+  if (n && seg->u.darr.n != n)
+    return p_error_at(p, st->at, "invalid properties %s for op %s: size mismatch in attribute conversion: %u vs %u",
+                      ir_attr_str(p->ctx, st->props_dict), st->info->name, seg->u.darr.n, n);
   return true;
 }
 
