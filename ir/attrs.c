@@ -1326,6 +1326,16 @@ static void sp_shape(char *b, size_t n, const int64_t *shape, uint32_t rank) {
 
 /* sparse<indices, values> : T as mlir-opt checks it: N indices of T's rank ([N, rank], or [N] or
  * one integer for rank 1), N values or one (a splat), and each index inside T's shape. */
+/* Whether an integer literal of magnitude v (big: past 64 bits), negative when neg, fits an element
+ * of width w, as MLIR reads one: the signed or the unsigned range of the width, and no negative
+ * value of an unsigned type. NULL when it fits, else mlir-opt's words. */
+static const char *int_elem_misfit(uint64_t v, bool big, bool neg, uint32_t w, bool uns) {
+  if (uns && neg)
+    return "expected unsigned integer elements, but parsed negative value";
+  uint64_t max = neg ? 1ULL << (w - 1) : w == 64 ? UINT64_MAX : (1ULL << w) - 1;
+  return big || v > max ? "integer constant out of range for type" : NULL;
+}
+
 /* The integer values [s, e) of a sparse literal against its element type et, as dense<> checks
  * them: mlir-opt's error at the first that does not fit. */
 static bool sparse_values_fit(Parser *p, const char *s, const char *e, const Type *et) {
@@ -1352,11 +1362,9 @@ static bool sparse_values_fit(Parser *p, const char *s, const char *e, const Typ
     }
     if (q < e && (*q == '.' || *q == 'e' || *q == 'E'))
       return true; /* a float among integers: not what this checks */
-    if (uns && neg && v)
-      return p_error_at(p, c, "expected unsigned integer elements, but parsed negative value");
-    uint64_t max = neg ? 1ULL << (w - 1) : w == 64 ? UINT64_MAX : (1ULL << w) - 1;
-    if (big || v > max)
-      return p_error_at(p, c, "integer constant out of range for type");
+    const char *misfit = int_elem_misfit(v, big, neg && v, w, uns);
+    if (misfit)
+      return p_error_at(p, c, "%s", misfit);
     c = q - 1;
   }
   return true;
@@ -1541,14 +1549,10 @@ static bool dense_values(Parser *p, Attr *a, const DLit **leaves, uint64_t n, co
       uint32_t w = et->kind == TY_INDEX ? 64 : et->u.i.width;
       if (w > 64)
         return true; /* wide integers keep their text */
-      /* as MLIR: the signed or the unsigned range of the width; negative values of an unsigned
-       * type are out of range too */
       bool uns = et->kind == TY_INT && et->u.i.sign == UNSIGNED;
-      if (uns && d->neg)
-        return p_error_at(p, d->tok.text, "expected unsigned integer elements, but parsed negative value");
-      uint64_t max = d->neg ? 1ULL << (w - 1) : w == 64 ? UINT64_MAX : (1ULL << w) - 1;
-      if (errno || v > max)
-        return p_error_at(p, d->tok.text, "integer constant out of range for type");
+      const char *misfit = int_elem_misfit(v, errno != 0, d->neg, w, uns);
+      if (misfit)
+        return p_error_at(p, d->tok.text, "%s", misfit);
       int64_t sv = (int64_t)(d->neg ? 0 - v : v); /* v may be 2^63: negate unsigned */
       if (w < 64) {
         uint64_t mask = (1ULL << w) - 1, u = (uint64_t)sv & mask;
