@@ -598,6 +598,11 @@ bool kernel_is_load(const KIns *k);
 bool kernel_is_store(const KIns *k);
 bool kernel_mem_row(KFrame *f, const KIns *k, bool store, KRow *r);
 void kernel_mem_row_note(KFrame *f, const KIns *k, const KRow *r, bool store);
+/* kernel_mem_shared_row: the same row in the block's shared memory (the frame's own memory when the
+ * checks are off), from the active threads' first on, where the op's own fast path would take one
+ * (a uniform descriptor, consecutive indices checked in bounds); the caller lists it with
+ * kernel_shared_runs, as that path lists it with kernel_shruns_add. */
+bool kernel_mem_shared_row(KFrame *f, const KIns *k, bool store, KRow *r);
 /* kernel_llvm_mem.c, the same for llvm.load and llvm.store (its fast path: an affine shape of
  * consecutive elements in one memref the launch passed; recorded with kernel_note_rows) */
 bool kernel_llvm_is_load(const KIns *k);

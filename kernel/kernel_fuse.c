@@ -4,8 +4,9 @@
  * memref.store %s, %c[%i]` (or its llvm form: llvm.load through a getelementptr, llvm.fadd,
  * llvm.store), run one op at a time moves each element from memory to a column, to another column
  * and back: most of a small block's time. Where a block holds two loads of f32, an f32 add, sub or
- * mul of what they loaded and a store of its result, one after the other, in global memory by
- * their types, and the loaded values and the result have no other use, the four run as one pass
+ * mul of what they loaded and a store of its result, one after the other, all in global memory
+ * by their types or all in another space (fused_shared: a tree reduction's step in shared
+ * memory), and the loaded values and the result have no other use, the four run as one pass
  * (x_fused, in the first one's place; the others, x_fused_rest, then do nothing). That needs each
  * access to take its op's own fast path for a contiguous row of the active threads
  * (kernel_mem_row: a uniform descriptor, consecutive indices in bounds, global memory;
@@ -31,6 +32,7 @@ typedef struct KFuse {
   int op;        /* '+', '-', '*' */
   bool swap;     /* the op's first operand is the second load's */
   bool llvm;     /* llvm.load and llvm.store (kernel_llvm.c), else memref.load and memref.store */
+  bool shared;   /* memref.load and memref.store in a memory space other than global (workgroup) */
 } KFuse;
 
 typedef float FV8 __attribute__((vector_size(32)));
@@ -82,10 +84,31 @@ static inline bool fuse_apart(const KRow *s, const KRow *l) {
   return s->p + s->len <= l->p || l->p + l->len <= s->p || s->p == l->p;
 }
 
+/* The four in shared memory: each access kernel_mem_shared_row's row, the store's apart from the
+ * loads' or at the same elements, and the three listed at once as the race check's runs
+ * (kernel_shared_runs: as the three would list them one by one, else nothing is recorded). */
+static bool fused_shared(KFrame *f, const KFuse *fu) {
+  KRow a, b, d;
+  if (f->credit <= 0 || !kernel_mem_shared_row(f, &fu->ins[0], false, &a) ||
+      !kernel_mem_shared_row(f, &fu->ins[1], false, &b) || !kernel_mem_shared_row(f, &fu->ins[3], true, &d) ||
+      !fuse_apart(&d, &a) || !fuse_apart(&d, &b))
+    return false;
+  KShAccess acc[3] = {{&fu->ins[0], a.p, a.memo, false}, {&fu->ins[1], b.p, b.memo, false},
+                      {&fu->ins[3], d.p, d.memo, true}};
+  if (!kernel_shared_runs(f, acc, 3, f->act[0], f->nact, 4))
+    return false;
+  fuse_f32(d.p, fu->swap ? b.p : a.p, fu->swap ? a.p : b.p, f->nact, fu->op);
+  return true;
+}
+
 static int x_fused(KFrame *f, const KIns *k) {
   const KFuse *fu = k->aux;
   uint64_t *flag = &f->u[fu->flag].u;
   KRow a, b, d;
+  if (fu->shared) {
+    *flag = fused_shared(f, fu);
+    return *flag ? EX_NEXT : fu->ins[0].fn(f, &fu->ins[0]);
+  }
   if (f->credit <= 0 || !fuse_row(f, fu, 0, &a) || !fuse_row(f, fu, 1, &b) || !fuse_row(f, fu, 3, &d) ||
       !fuse_apart(&d, &a) || !fuse_apart(&d, &b)) {
     *flag = 0;
@@ -109,14 +132,20 @@ static int x_fused_rest(KFrame *f, const KIns *k) {
   return fu->ins[k->a].fn(f, &fu->ins[k->a]);
 }
 
-/* Whether a load's (store's) memref or pointer operand, at i, is in global memory by its type: the
- * block's shared and private memory never take the fused path, so their ops are not fused (the
- * tree reduction's steps in shared memory). */
+/* Whether a load's (store's) memref or pointer operand, at i, is in global memory by its type. */
 static bool global_operand(const Op *op, uint32_t i) {
   const Type *t = i < op->noperands ? op->operands[i]->type : NULL;
   if (t && t->kind == TY_MEMREF)
     return !t->u.sh.memspace;
   return t && t->kind == TY_LLVM_PTR && (t->u.ptr.addrspace == 0 || t->u.ptr.addrspace == 1);
+}
+
+/* Whether a memref.load's (memref.store's) memref operand, at i, has a memory space other than
+ * global: the four in such memory fuse as a tree reduction's step (fused_shared), which takes them
+ * only in the block's shared memory. */
+static bool spaced_operand(const Op *op, uint32_t i) {
+  const Type *t = i < op->noperands ? op->operands[i]->type : NULL;
+  return t && t->kind == TY_MEMREF && t->u.sh.memspace;
 }
 
 static bool one_use(const Value *v, const Op *user) {
@@ -134,7 +163,8 @@ void kernel_fuse_block(KComp *kc, KBlock *b) {
     Op *la = k[0].op, *lb = k[1].op, *ar = k[2].op, *st = k[3].op;
     if (la->nresults != 1 || lb->nresults != 1 || ar->nresults != 1 || ar->noperands != 2 || st->noperands < 2)
       continue;
-    if (!global_operand(la, 0) || !global_operand(lb, 0) || !global_operand(st, 1))
+    bool shared = mem && spaced_operand(la, 0) && spaced_operand(lb, 0) && spaced_operand(st, 1);
+    if (!shared && (!global_operand(la, 0) || !global_operand(lb, 0) || !global_operand(st, 1)))
       continue;
     Value *x = &la->results[0], *y = &lb->results[0], *s = &ar->results[0];
     bool straight = ar->operands[0] == x && ar->operands[1] == y, swap = ar->operands[0] == y && ar->operands[1] == x;
@@ -147,6 +177,7 @@ void kernel_fuse_block(KComp *kc, KBlock *b) {
     fu->op = op;
     fu->swap = swap;
     fu->llvm = llvm;
+    fu->shared = shared;
     k[0].fn = x_fused;
     k[0].aux = fu;
     for (uint32_t j = 1; j < 4; j++) {

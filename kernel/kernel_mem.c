@@ -1281,6 +1281,20 @@ bool kernel_mem_row(KFrame *f, const KIns *k, bool store, KRow *r) {
   return true;
 }
 
+bool kernel_mem_shared_row(KFrame *f, const KIns *k, bool store, KRow *r) {
+  const KMem *m = k->aux;
+  Lin L;
+  uint32_t l0;
+  if (!f->nact || m->esize != 4 || m->elem->kind != TY_FLOAT || !lin_of(f, k, m, store ? 1 : 0, &L) ||
+      !(f->shadow ? in_shared(f, L.base) : L.local))
+    return false;
+  int64_t c0 = contiguous_run(f, &L, 4, &l0);
+  if (c0 < 0)
+    return false;
+  *r = (KRow){L.base + c0 * 4, (uintptr_t)f->nact * 4, 0, m->memo};
+  return true;
+}
+
 void kernel_mem_row_note(KFrame *f, const KIns *k, const KRow *r, bool store) {
   const KMem *m = k->aux;
   note_rows(f, k, m, (uintptr_t)r->p, r->len, 0, 1, store);
