@@ -42,8 +42,10 @@ typedef union Slot {
 #define D_OFFSET 2
 #define D_SIZES 3
 
-/* What an executed op returns: go on, its block ended (a terminator), or an error was reported. */
-enum { EX_ERROR = -1, EX_NEXT = 0, EX_DONE = 1 };
+/* What an executed op returns: go on, its block ended (a terminator), or an error was reported;
+ * EX_SKIP3 (a kernel op of a fused stream): it did the work of the three ops after it in its
+ * block too, which the loop that runs the block then passes over, as EX_NEXT after them. */
+enum { EX_ERROR = -1, EX_NEXT = 0, EX_DONE = 1, EX_SKIP3 = 2 };
 
 uint32_t kernel_words(const Type *t);     /* words a value of type t takes */
 uint32_t kernel_int_width(const Type *t); /* iN: N; index: 64; 0 if not an integer */

@@ -112,10 +112,13 @@ static int run_block(KFrame *f, const KBlock *b) {
   uint32_t n = (f->credit -= cost) >= 0 ? b->n : kernel_budget_block(f, b, cost, &why);
   for (uint32_t i = 0; i < n; i++) {
     int r = b->ins[i].fn(f, &b->ins[i]);
-    if (r == EX_ERROR)
-      return EX_ERROR;
-    if (r == EX_DONE)
-      return EX_NEXT;
+    if (r != EX_NEXT) {
+      if (r == EX_ERROR)
+        return EX_ERROR;
+      if (r == EX_DONE)
+        return EX_NEXT;
+      i += 3; /* EX_SKIP3 */
+    }
   }
   return n < b->n ? kernel_budget_stop(f, &b->ins[n], why) : EX_NEXT;
 }
@@ -163,7 +166,10 @@ static int run_cfg(KFrame *f, const KBody *b) {
     uint32_t i = 0, nrun = (f->credit -= cost) >= 0 ? blk->n : kernel_budget_block(f, blk, cost, &why);
     int x = EX_NEXT;
     for (; i < nrun && x == EX_NEXT; i++)
-      x = blk->ins[i].fn(f, &blk->ins[i]);
+      if ((x = blk->ins[i].fn(f, &blk->ins[i])) == EX_SKIP3) {
+        x = EX_NEXT;
+        i += 3;
+      }
     if (nrun < blk->n && x == EX_NEXT)
       x = kernel_budget_stop(f, &blk->ins[nrun], why);
     if (x == EX_ERROR) {

@@ -7,7 +7,8 @@
  * mul of what they loaded and a store of its result, one after the other, all in global memory
  * by their types or all in another space (fused_shared: a tree reduction's step in shared
  * memory), and the loaded values and the result have no other use, the four run as one pass
- * (x_fused, in the first one's place; the others, x_fused_rest, then do nothing). That needs each
+ * (x_fused, in the first one's place, returns EX_SKIP3: the loop that runs the block passes over
+ * the others, x_fused_rest, which do nothing after a fused first where they run). That needs each
  * access to take its op's own fast path for a contiguous row of the active threads
  * (kernel_mem_row: a uniform descriptor, consecutive indices in bounds, global memory;
  * kernel_llvm_row: an affine shape of consecutive elements inside one memref the launch passed),
@@ -107,7 +108,7 @@ static int x_fused(KFrame *f, const KIns *k) {
   KRow a, b, d;
   if (fu->shared) {
     *flag = fused_shared(f, fu);
-    return *flag ? EX_NEXT : fu->ins[0].fn(f, &fu->ins[0]);
+    return *flag ? EX_SKIP3 : fu->ins[0].fn(f, &fu->ins[0]);
   }
   if (f->credit <= 0 || !fuse_row(f, fu, 0, &a) || !fuse_row(f, fu, 1, &b) || !fuse_row(f, fu, 3, &d) ||
       !fuse_apart(&d, &a) || !fuse_apart(&d, &b)) {
@@ -122,7 +123,7 @@ static int x_fused(KFrame *f, const KIns *k) {
   kernel_prefetch_next(f, d.p, d.len);
   fuse_f32(d.p, fu->swap ? b.p : a.p, fu->swap ? a.p : b.p, f->nact, fu->op);
   fuse_note(f, fu, 3, &d);
-  return EX_NEXT;
+  return EX_SKIP3;
 }
 
 static int x_fused_rest(KFrame *f, const KIns *k) {

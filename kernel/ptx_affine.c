@@ -370,7 +370,10 @@ static int x_bra_over(KFrame *f, const KIns *k) {
     f->pc_all = m; /* its branch to L writes no thread's next block: all go there below */
     int r = EX_NEXT;
     for (uint32_t i = 0; i < b->n && r == EX_NEXT; i++)
-      r = b->ins[i].fn(f, &b->ins[i]);
+      if ((r = b->ins[i].fn(f, &b->ins[i])) == EX_SKIP3) {
+        r = EX_NEXT;
+        i += 3;
+      }
     f->act = act;
     f->nact = nact;
     f->pc_all = nact;

@@ -1168,8 +1168,9 @@ void ptx_load_groups(PComp *pc, PBlock *bl, uint32_t nb) {
  * block's time. Where two loads of 4 bytes, an f32 add, sub or mul of what they loaded and a store
  * of its result follow each other in a block, unguarded, their addresses affine registers
  * (aff_grid), and the three registers are written once and read nowhere in the kernel but by the
- * op and the store, the four run as one pass over memory (ptx_x_fused, in the first's place; the
- * others, ptx_x_fused_rest, then do nothing). That needs each access to be aff_grid's dense row
+ * op and the store, the four run as one pass over memory (ptx_x_fused, in the first's place,
+ * returns EX_SKIP3 and the block's loop passes over the others, ptx_x_fused_rest, which do
+ * nothing after a fused first where they run). That needs each access to be aff_grid's dense row
  * of the active threads (the same span, checks and probe as the instruction's own), the store's
  * row apart from the loads' or at the same elements (then each element is read before it is
  * written, as the four would), and the frame's credit to cover the whole block (a bound may stop
@@ -1272,7 +1273,7 @@ int ptx_x_fused(KFrame *f, const KIns *k) {
   uint64_t *flag = &f->u[fu->flag].u;
   if (fu->shared) {
     *flag = f->credit > 0 && fused_shared(f, fu);
-    return *flag ? EX_NEXT : fu->ins[0].fn(f, &fu->ins[0]);
+    return *flag ? EX_SKIP3 : fu->ins[0].fn(f, &fu->ins[0]);
   }
   if (f->credit <= 0 || !aff_grid(f, pa, 4, &a, &da) || !da || !aff_grid(f, pb, 4, &b, &db) || !db ||
       !aff_grid(f, pst, 4, &d, &dd) || !dd || !fuse_apart(&d, &a) || !fuse_apart(&d, &b)) {
@@ -1288,7 +1289,7 @@ int ptx_x_fused(KFrame *f, const KIns *k) {
   kernel_note_rows(f, &fu->ins[0], pa->memo, a.lo, a.hi - a.lo, 0, 1, false);
   kernel_note_rows(f, &fu->ins[1], pb->memo, b.lo, b.hi - b.lo, 0, 1, false);
   kernel_note_rows(f, &fu->ins[3], pst->memo, d.lo, d.hi - d.lo, 0, 1, true);
-  return EX_NEXT;
+  return EX_SKIP3;
 }
 
 int ptx_x_fused_rest(KFrame *f, const KIns *k) {

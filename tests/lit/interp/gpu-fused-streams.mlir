@@ -24,6 +24,12 @@
 // RUN: not %gpuinterp -e oob_store_full %s 2>&1 | FileCheck %s --check-prefix=OOBSTF
 // RUN: not %gpuinterp -e oob_load_full %s 2>&1 | FileCheck %s --check-prefix=OOBLDF
 // RUN: %mlir_opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-nvvm))' -o %t.nvvm.mlir
+// The same sums with the kernels' scf.if made branches (a region of several blocks, whose loop passes
+// over the three ops a fused stream ran), as gpu.func and as llvm + nvvm:
+// RUN: %mlir_opt %s --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf))' -o %t.cf.mlir
+// RUN: %gpuinterp -e sums %t.cf.mlir 2>&1 | FileCheck %s --check-prefix=SUMS
+// RUN: %mlir_opt %s --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm))' -o %t.cf-nvvm.mlir
+// RUN: %gpuinterp -e sums %t.cf-nvvm.mlir 2>&1 | FileCheck %s --check-prefix=SUMS
 // RUN: %gpuinterp -e sums %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=SUMS
 // RUN: not %gpuinterp -e oob_store %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=OOBST-LLVM
 // RUN: not %gpuinterp -e oob_load %t.nvvm.mlir 2>&1 | FileCheck %s --check-prefix=OOBLD-LLVM
