@@ -148,6 +148,13 @@ static void rq_push(SimDevice *dev, Op *op) {
   atomic_store_explicit(&dev->nready, dev->rq_n, memory_order_release);
 }
 
+/* Wake every thread on done_cv, counting the broadcast for the waiters that spin without the lock
+   (wait_one). mu held. */
+static void wake_waiters(SimDevice *dev) {
+  dev->done_gen++;
+  pthread_cond_broadcast(&dev->done_cv);
+}
+
 /* Take op, which is READY, out of the ring (threads: the ring is short, and order is no promise). */
 static void rq_take(SimDevice *dev, Op *op) {
   for (size_t k = 0; k < dev->rq_n; k++) {
@@ -269,7 +276,7 @@ static void complete(SimDevice *dev, Op *op, int worker) {
     dev->nunbounded--;
   atomic_fetch_add_explicit(&dev->ndone, 1, memory_order_release);
   if (dev->nwaiters)
-    pthread_cond_broadcast(&dev->done_cv);
+    wake_waiters(dev);
   op_unref(dev, op);
 }
 
@@ -915,7 +922,7 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
       if (me)
         dev->nblocked++;
       if (dev->nwaiters > 1)
-        pthread_cond_broadcast(&dev->done_cv);  /* let other waiters re-check for deadlock */
+        wake_waiters(dev);  /* let other waiters re-check for deadlock */
       continue;
     }
     if (quiescent(dev, me)) {
@@ -924,6 +931,7 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
       break;
     }
     if (!lazy(dev) && op && dev->nrunning > 0) {  /* spin briefly: a wake costs far more */
+      unsigned gen = dev->done_gen;
       pthread_mutex_unlock(&dev->mu);
       uint64_t t0 = now_ns();
       for (unsigned i = 1; !op_done(op) && !atomic_load_explicit(&dev->nready, memory_order_relaxed) &&
@@ -933,7 +941,11 @@ static SimStatus wait_one(SimDevice *dev, Op *op, const char *why, const char *l
           break;
       }
       pthread_mutex_lock(&dev->mu);
-      if (op_done(op) || dev->rq_n || atomic_load(&dev->npjobs) || atomic_load(&dev->finished))
+      /* a broadcast while the lock was free woke nobody: this thread was not on done_cv. It may
+         have been another waiter's, after which this one must check for a deadlock again (the
+         host that starts waiting lets a blocked callback report first) */
+      if (op_done(op) || dev->rq_n || atomic_load(&dev->npjobs) || atomic_load(&dev->finished) ||
+          dev->done_gen != gen)
         continue;
     }
     if (!me && dev->nthreads)
@@ -1035,7 +1047,7 @@ static bool pjob_help(SimDevice *dev, int worker) {
   pthread_mutex_lock(&dev->mu);
   job->subs[job->nsubs++] = sub;
   if (--job->active == 0)
-    pthread_cond_broadcast(&dev->done_cv);
+    wake_waiters(dev);
   return true;
 }
 
@@ -1356,7 +1368,7 @@ SimStatus sim_ctx_parallel_for(SimCtx *ctx, size_t n, SimForFn fn, void *user) {
   if (dev->nsleeping)
     pthread_cond_broadcast(&dev->work_cv);
   if (dev->nwaiters)
-    pthread_cond_broadcast(&dev->done_cv);  /* waiters help too */
+    wake_waiters(dev);  /* waiters help too */
   pthread_mutex_unlock(&dev->mu);
   pjob_run(dev, &job, ctx);
   pthread_mutex_lock(&dev->mu);

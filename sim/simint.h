@@ -257,6 +257,7 @@ struct SimDevice {
   int nrunning;              /* ops running */
   int nblocked;              /* running ops whose callback is blocked in a wait */
   int nwaiters;              /* threads blocked on done_cv */
+  unsigned done_gen;         /* broadcasts of done_cv so far (wake_waiters) */
   bool host_waiting;
   bool host_polled;          /* a host load since the host's last submit, wait or query */
   size_t nincomplete;        /* submitted, not done */
